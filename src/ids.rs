@@ -1,0 +1,111 @@
+//! Entity ids: the stable, human-readable names that scenes, requests and
+//! traces use (`mug_2`, `fridge_1`, `alice`).
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+/// A scene-wide unique id. Cheap to clone (shared string), ordered by its
+/// text so that maps keyed by ids iterate deterministically.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Id(Arc<str>);
+
+impl Id {
+    pub fn new(s: &str) -> Self {
+        Id(Arc::from(s))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Ids are lower-case ASCII letters, digits and `_`, starting with a
+    /// letter: they appear in prompts, file names and Python code.
+    pub fn is_well_formed(s: &str) -> bool {
+        let mut chars = s.chars();
+        matches!(chars.next(), Some(c) if c.is_ascii_lowercase())
+            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    }
+}
+
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Id {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", &*self.0)
+    }
+}
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Self {
+        Id::new(s)
+    }
+}
+
+/// Edit distance, used to suggest the real id nearest to a mistyped or
+/// invented one.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Up to `n` candidates nearest to `wanted`, nearest first, ties by id.
+pub fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a Id>, n: usize) -> Vec<Id> {
+    let mut scored: Vec<(usize, &Id)> = candidates
+        .into_iter()
+        .map(|c| (edit_distance(wanted, c.as_str()), c))
+        .collect();
+    scored.sort();
+    scored.into_iter().take(n).map(|(_, c)| c.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn well_formed_ids() {
+        assert!(Id::is_well_formed("mug_2"));
+        assert!(!Id::is_well_formed("2mug"));
+        assert!(!Id::is_well_formed("Mug"));
+        assert!(!Id::is_well_formed(""));
+        assert!(!Id::is_well_formed("mug-2"));
+    }
+
+    #[test]
+    fn nearest_prefers_small_edits() {
+        let ids: Vec<Id> = ["mug_1", "mug_2", "bowl_1", "fridge_1"].map(Id::new).into();
+        assert_eq!(nearest("mug_9", &ids, 2), vec![Id::new("mug_1"), Id::new("mug_2")]);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

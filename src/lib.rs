@@ -1,0 +1,9 @@
+//! hearth: a household world simulator that generates long, multi-day
+//! traces with exact ground truth and per-event visibility, for building and
+//! scoring memory agents of home robots. See ARCHITECTURE.md for the map.
+
+pub mod ids;
+pub mod scene;
+pub mod sim;
+pub mod store;
+pub mod trace;

@@ -1,0 +1,282 @@
+//! The simulation core: the household as ECS entities, the executor of
+//! skills, visibility and the event record, all run by [`SimSchedule`].
+//!
+//! One request is one run of the schedule: its systems validate and plan
+//! the request, apply the changes, work out who perceived what, and record
+//! the event. [`Simulation`] wraps an `App` with [`SimPlugin`] for callers
+//! that just want to submit requests.
+
+pub mod executor;
+pub mod nav;
+pub mod perception;
+pub mod request;
+pub mod world;
+
+use std::collections::BTreeMap;
+
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+
+use crate::ids::Id;
+use crate::scene::{Problem, Scene, validate};
+use crate::trace::{self, Event, EventKind, Outcome, Value};
+
+use executor::{Step, WorldView, apply_step, plan_request};
+use perception::{perceive_initial, perceive_step};
+use request::{Action, Request};
+use world::*;
+
+/// Runs once per request; single-threaded, like a physics step, so that
+/// the order of effects never depends on thread timing.
+#[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SimSchedule;
+
+/// The phases of one request, in this order (configured in [`SimPlugin`]):
+/// 1. `Validate`: check the request and plan its changes, or reject it;
+/// 2. `Apply`: change components, advance the clock, occupy the actor;
+/// 3. `Perceive`: observers, reveals and belief updates;
+/// 4. `Record`: turn the step into a trace [`Event`].
+///
+/// Later plugins (generation, LLM actors) add systems before `Validate`
+/// (to propose requests) or after `Record` (to react to events).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SimSystems {
+    Validate,
+    Apply,
+    Perceive,
+    Record,
+}
+
+/// The session label stamped on the events being recorded.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct CurrentSession(pub Option<String>);
+
+/// Spawns a scene and installs [`SimSchedule`] with its systems.
+pub struct SimPlugin {
+    pub scene: Scene,
+}
+
+impl Plugin for SimPlugin {
+    fn build(&self, app: &mut App) {
+        let mut schedule = Schedule::new(SimSchedule);
+        schedule.set_executor(SingleThreadedExecutor::new());
+        schedule.configure_sets((SimSystems::Validate, SimSystems::Apply, SimSystems::Perceive, SimSystems::Record).chain());
+        schedule.add_systems((
+            plan_request.in_set(SimSystems::Validate),
+            apply_step.in_set(SimSystems::Apply),
+            perceive_step.in_set(SimSystems::Perceive),
+            record_event.in_set(SimSystems::Record),
+        ));
+        app.add_schedule(schedule);
+        app.init_resource::<Step>().init_resource::<CurrentSession>();
+        let world = app.world_mut();
+        spawn_scene(world, &self.scene);
+        world.run_system_cached(perceive_initial).expect("initial perception runs");
+    }
+}
+
+/// System: record the step as an event.
+pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<CurrentSession>) {
+    let Some(req) = step.request.as_ref() else { return };
+    let ids = |es: &[Entity]| es.iter().map(|e| view.id(*e).clone()).collect::<Vec<Id>>();
+    let mut mentions: Vec<Id> = Vec::new();
+    for id in req.action.entity_args() {
+        if view.registry.get(id).is_some() && !mentions.contains(id) {
+            mentions.push(id.clone());
+        }
+    }
+    let kind = if matches!(req.action, Action::Say { .. }) { EventKind::Utterance } else { EventKind::Action };
+    let outcome = step.rejection.clone().map_or(Outcome::Ok, Outcome::Rejected);
+    let event = Event {
+        id: view.clock.last_event,
+        day: trace::day_of(step.t),
+        t: step.t,
+        time: trace::clock_time(step.t),
+        dur: step.dur,
+        session: session.0.clone(),
+        kind,
+        actor: req.actor.clone(),
+        action: req.action.clone(),
+        outcome,
+        changes: std::mem::take(&mut step.changes),
+        observers: ids(&step.observers),
+        via: ids(&step.via),
+        reveals: std::mem::take(&mut step.reveals),
+        revealed_to: ids(&step.revealed_to),
+        mentions,
+    };
+    step.event = Some(event);
+}
+
+/// A household simulation: a scene spawned into an ECS world, driven one
+/// request at a time.
+pub struct Simulation {
+    app: App,
+}
+
+impl Simulation {
+    /// Spawns a scene; it must pass [`validate`].
+    pub fn new(scene: Scene) -> Result<Self, Vec<Problem>> {
+        let problems = validate(&scene);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut app = App::empty();
+        app.add_plugins(SimPlugin { scene });
+        Ok(Simulation { app })
+    }
+
+    pub fn world(&self) -> &World {
+        self.app.world()
+    }
+
+    pub fn registry(&self) -> &Registry {
+        self.world().resource::<Registry>()
+    }
+
+    pub fn scene(&self) -> &Scene {
+        &self.registry().scene
+    }
+
+    /// Start time of the latest event.
+    pub fn now(&self) -> u64 {
+        self.world().resource::<Clock>().now
+    }
+
+    /// When `actor` is free again (None if there is no such actor).
+    pub fn busy_until(&self, actor: &str) -> Option<u64> {
+        let e = self.registry().get(actor)?;
+        self.world().get::<Busy>(e).map(|b| b.0)
+    }
+
+    /// Labels the events recorded from now on with a session id.
+    pub fn set_session(&mut self, session: Option<String>) {
+        self.app.world_mut().resource_mut::<CurrentSession>().0 = session;
+    }
+
+    /// Validates and executes one request and returns its event. A rejected
+    /// request is an event too (execution feedback), and changes nothing.
+    pub fn execute(&mut self, request: Request) -> Event {
+        let world = self.app.world_mut();
+        world.resource_mut::<Step>().request = Some(request);
+        world.run_schedule(SimSchedule);
+        let mut step = world.resource_mut::<Step>();
+        step.request = None;
+        step.event.take().expect("record_event ran")
+    }
+
+    /// What `actor` last perceived of every (entity, attribute).
+    pub fn beliefs(&self, actor: &str) -> Option<&BTreeMap<(Id, Id), Belief>> {
+        let e = self.registry().get(actor)?;
+        self.world().get::<Beliefs>(e).map(|b| &b.0)
+    }
+
+    /// The true state: every (entity, attribute) with its value, ordered.
+    pub fn state(&self) -> BTreeMap<(Id, Id), Value> {
+        let world = self.world();
+        let reg = self.registry();
+        let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
+        let mut out = BTreeMap::new();
+        for (id, &e) in reg.ids() {
+            if let Some(p) = world.get::<Placed>(e) {
+                let loc = match *p {
+                    Placed::On(r) => trace::Location::On(key(r)),
+                    Placed::In(r) => trace::Location::In(key(r)),
+                    Placed::HeldBy(a) => trace::Location::HeldBy(key(a)),
+                };
+                out.insert((id.clone(), reg.attrs.location.clone()), Value::Location(loc));
+            }
+            if let Some(at) = world.get::<At>(e) {
+                let pos = trace::Position { room: key(at.room), near: at.near.map(key) };
+                out.insert((id.clone(), reg.attrs.position.clone()), Value::Position(pos));
+            }
+            if let Some(o) = world.get::<Openable>(e) {
+                out.insert((id.clone(), reg.attrs.open.clone()), Value::Bool(o.open));
+            }
+            if let Some(d) = world.get::<Device>(e) {
+                for (name, f) in &d.fields {
+                    out.insert((id.clone(), name.clone()), field_value(f));
+                }
+            }
+        }
+        out
+    }
+
+    /// What `actor` can see from where it stands now, as facts.
+    pub fn visible_to(&mut self, actor: &str) -> Option<Vec<trace::Fact>> {
+        let e = self.registry().get(actor)?;
+        let room = self.world().get::<At>(e)?.room;
+        let facts = self
+            .app
+            .world_mut()
+            .run_system_cached_with(
+                |In(room): In<Entity>, view: WorldView| {
+                    let (mut facts, mut scanned) = (Vec::new(), Vec::new());
+                    view.room_facts(room, &mut facts, &mut scanned);
+                    facts
+                },
+                room,
+            )
+            .expect("a read-only system runs");
+        Some(facts)
+    }
+
+    /// Checks the world's invariants; returns every violation found.
+    /// - each object is in exactly one place, listed by that place;
+    /// - capacities of surfaces and hands are kept;
+    /// - device values fit their schemas;
+    /// - every actor's beliefs about what it can see are true.
+    pub fn check_invariants(&mut self) -> Result<(), Vec<String>> {
+        let mut errors = Vec::new();
+        let world = self.app.world_mut();
+        let mut listed: BTreeMap<Entity, Vec<Placed>> = BTreeMap::new();
+        let mut q = world.query::<(Entity, &Key, &Receptacle)>();
+        for (e, key, rec) in q.iter(world) {
+            for (inside, slot) in [(false, &rec.on), (true, &rec.inside)] {
+                let Some(slot) = slot else { continue };
+                if slot.items.len() as u32 > slot.capacity {
+                    errors.push(format!("{} holds {} items, capacity {}", key.0, slot.items.len(), slot.capacity));
+                }
+                for &i in &slot.items {
+                    listed.entry(i).or_default().push(if inside { Placed::In(e) } else { Placed::On(e) });
+                }
+            }
+        }
+        let mut q = world.query::<(Entity, &Key, &Actor, &Hands)>();
+        for (e, key, actor, hands) in q.iter(world) {
+            if hands.0.len() as u32 > actor.hands {
+                errors.push(format!("{} holds {} objects with {} hands", key.0, hands.0.len(), actor.hands));
+            }
+            for &i in &hands.0 {
+                listed.entry(i).or_default().push(Placed::HeldBy(e));
+            }
+        }
+        let mut q = world.query::<(Entity, &Key, &Placed)>();
+        for (e, key, placed) in q.iter(world) {
+            let places = listed.get(&e).map(Vec::as_slice).unwrap_or_default();
+            if places != [*placed] {
+                errors.push(format!("{} is at {placed:?} but listed at {places:?}", key.0));
+            }
+        }
+        let mut q = world.query::<(&Key, &Device)>();
+        for (key, d) in q.iter(world) {
+            for (name, f) in &d.fields {
+                if let Err(why) = crate::scene::validate::check_field(f) {
+                    errors.push(format!("{}.{name}: {why}", key.0));
+                }
+            }
+        }
+        let actors: Vec<Id> = self.scene().actors.iter().map(|a| a.id.clone()).collect();
+        for a in actors {
+            let visible = self.visible_to(&a).unwrap_or_default();
+            let beliefs = self.beliefs(&a).expect("actors have beliefs");
+            for f in visible {
+                match beliefs.get(&(f.entity.clone(), f.attr.clone())) {
+                    Some(b) if b.value == f.value => {}
+                    other => errors.push(format!("{a} sees {}.{} = {} but believes {:?}", f.entity, f.attr, f.value, other.map(|b| &b.value))),
+                }
+            }
+        }
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+}

@@ -1,0 +1,323 @@
+//! The household as ECS data: affordance components and the spawning of a
+//! scene into a `World`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use bevy::prelude::*;
+
+use crate::ids::Id;
+use crate::scene::{self, ActorKind, FieldDef, Openable as OpenDef, Placement, Rect, Scene, Surface};
+use crate::trace::{Location, Position, Value};
+
+use super::nav::RoomGraph;
+
+/// The scene id of an entity. Every spawned entity has one.
+#[derive(Component, Debug, Clone)]
+pub struct Key(pub Id);
+
+#[derive(Component, Debug, Clone)]
+pub struct Room {
+    pub name: String,
+    pub rect: Rect,
+    pub height: f32,
+}
+
+/// A doorway; doors that can be opened also carry [`Openable`].
+#[derive(Component, Debug, Clone)]
+pub struct Door {
+    pub rooms: [Entity; 2],
+    pub at: (f32, f32),
+}
+
+/// Furniture or a device: something placed in a room.
+#[derive(Component, Debug, Clone)]
+pub struct Fixture {
+    pub kind: String,
+    pub room: Entity,
+    pub pos: (f32, f32),
+    pub size: (f32, f32, f32),
+    pub description: String,
+}
+
+/// Placement surfaces with their capacity and current contents (in the
+/// order things were put there).
+#[derive(Component, Debug, Clone, Default)]
+pub struct Receptacle {
+    pub on: Option<Slot>,
+    pub inside: Option<Slot>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot {
+    pub capacity: u32,
+    pub items: Vec<Entity>,
+}
+
+impl Receptacle {
+    pub fn slot(&self, inside: bool) -> Option<&Slot> {
+        if inside { self.inside.as_ref() } else { self.on.as_ref() }
+    }
+
+    pub fn slot_mut(&mut self, inside: bool) -> Option<&mut Slot> {
+        if inside { self.inside.as_mut() } else { self.on.as_mut() }
+    }
+}
+
+/// Can be opened and closed: fixtures, devices and doors.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Openable {
+    pub open: bool,
+}
+
+/// An appliance with typed state fields (schema and value together).
+#[derive(Component, Debug, Clone)]
+pub struct Device {
+    pub kind: String,
+    pub remote: bool,
+    pub fields: BTreeMap<Id, FieldDef>,
+}
+
+/// A movable object.
+#[derive(Component, Debug, Clone)]
+pub struct Item {
+    pub category: String,
+    pub description: String,
+    pub owner: Option<Id>,
+}
+
+/// Where an object is, in entity terms.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placed {
+    On(Entity),
+    In(Entity),
+    HeldBy(Entity),
+}
+
+#[derive(Component, Debug, Clone)]
+pub struct Actor {
+    pub name: String,
+    pub kind: ActorKind,
+    pub role: String,
+    pub speed: f32,
+    pub hands: u32,
+}
+
+/// Where an actor is: a room and optionally the fixture it stands at.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub room: Entity,
+    pub near: Option<Entity>,
+}
+
+/// What an actor holds, in the order it was picked up.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Hands(pub Vec<Entity>);
+
+/// The simulated time at which an actor finishes its current action.
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct Busy(pub u64);
+
+/// An actor's last-seen view of the world, kept incrementally by
+/// perception: for each (entity, attribute), the value it last perceived.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Beliefs(pub BTreeMap<(Id, Id), Belief>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Belief {
+    pub value: Value,
+    /// When it was last perceived, and in which event.
+    pub seen_at: u64,
+    pub event: u64,
+    /// Set when the actor later saw that the value no longer holds (the
+    /// object was not where it believed) without learning the new one.
+    pub contradicted_at: Option<u64>,
+}
+
+/// Lookups from scene ids and the scene as loaded. Inserted by [`spawn_scene`].
+#[derive(Resource, Debug)]
+pub struct Registry {
+    pub scene: Scene,
+    ids: HashMap<Id, Entity>,
+    /// Actors in scene order.
+    pub actors: Vec<Entity>,
+    pub robots: Vec<Entity>,
+    /// Fixtures (furniture, then devices) and doors of each room, in scene order.
+    pub room_fixtures: HashMap<Entity, Vec<Entity>>,
+    pub room_doors: HashMap<Entity, Vec<Entity>>,
+    /// Attribute names, interned once.
+    pub attrs: Attrs,
+}
+
+#[derive(Debug, Clone)]
+pub struct Attrs {
+    pub location: Id,
+    pub position: Id,
+    pub open: Id,
+}
+
+impl Registry {
+    pub fn get(&self, id: &str) -> Option<Entity> {
+        self.ids.get(id).copied()
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = (&Id, &Entity)> {
+        self.ids.iter()
+    }
+}
+
+/// The simulated clock and event counter.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct Clock {
+    /// Start time of the latest event; requests cannot start earlier.
+    pub now: u64,
+    /// Id of the latest event (0 before the first).
+    pub last_event: u64,
+}
+
+/// Spawns every entity of a (validated) scene and inserts the [`Registry`]
+/// and [`RoomGraph`] resources.
+pub fn spawn_scene(world: &mut World, scene: &Scene) {
+    let mut ids = HashMap::new();
+    let key = |id: &Id| Key(id.clone());
+    for r in &scene.rooms {
+        let e = world.spawn((key(&r.id), Room { name: r.name.clone(), rect: r.rect, height: r.height })).id();
+        ids.insert(r.id.clone(), e);
+    }
+    let mut room_doors: HashMap<Entity, Vec<Entity>> = HashMap::new();
+    for d in &scene.doors {
+        let rooms = [ids[&d.rooms.0], ids[&d.rooms.1]];
+        let mut ec = world.spawn((key(&d.id), Door { rooms, at: d.at }));
+        if d.openable {
+            ec.insert(Openable { open: d.open });
+        }
+        let e = ec.id();
+        ids.insert(d.id.clone(), e);
+        for r in rooms {
+            room_doors.entry(r).or_default().push(e);
+        }
+    }
+    let mut room_fixtures: HashMap<Entity, Vec<Entity>> = HashMap::new();
+    let fixtures = scene.furniture.iter().map(|f| (&f.id, &f.kind, &f.room, f.pos, f.size, &f.surfaces, f.openable, &f.description, None))
+        .chain(scene.devices.iter().map(|d| (&d.id, &d.kind, &d.room, d.pos, d.size, &d.surfaces, d.openable, &d.description, Some(d))));
+    for (id, kind, room, pos, size, surfaces, openable, description, device) in fixtures {
+        let room = ids[room];
+        let fixture = Fixture { kind: kind.clone(), room, pos, size, description: description.clone() };
+        let mut ec = world.spawn((key(id), fixture));
+        if !surfaces.is_empty() {
+            let mut rec = Receptacle::default();
+            for s in surfaces {
+                match *s {
+                    Surface::On(c) => rec.on = Some(Slot { capacity: c, items: vec![] }),
+                    Surface::In(c) => rec.inside = Some(Slot { capacity: c, items: vec![] }),
+                }
+            }
+            ec.insert(rec);
+        }
+        match openable {
+            OpenDef::No => {}
+            OpenDef::Open => {
+                ec.insert(Openable { open: true });
+            }
+            OpenDef::Closed => {
+                ec.insert(Openable { open: false });
+            }
+        }
+        if let Some(d) = device {
+            let fields = d.fields.iter().map(|(k, v)| (Id::new(k), v.clone())).collect();
+            ec.insert(Device { kind: d.kind.clone(), remote: d.remote, fields });
+        }
+        let e = ec.id();
+        ids.insert(id.clone(), e);
+        room_fixtures.entry(room).or_default().push(e);
+    }
+    let mut actors = Vec::new();
+    let mut robots = Vec::new();
+    for a in &scene.actors {
+        let at = At { room: ids[&a.room], near: a.near.as_ref().map(|n| ids[n]) };
+        let actor = Actor { name: a.name.clone(), kind: a.kind, role: a.role.clone(), speed: a.speed, hands: a.hands };
+        let e = world.spawn((key(&a.id), actor, at, Hands::default(), Busy::default(), Beliefs::default())).id();
+        ids.insert(a.id.clone(), e);
+        actors.push(e);
+        if a.kind == ActorKind::Robot {
+            robots.push(e);
+        }
+    }
+    for o in &scene.objects {
+        let placed = match &o.at {
+            Placement::On(t) => Placed::On(ids[t]),
+            Placement::In(t) => Placed::In(ids[t]),
+            Placement::HeldBy(a) => Placed::HeldBy(ids[a]),
+        };
+        let item = Item { category: o.category.clone(), description: o.description.clone(), owner: o.owner.clone() };
+        let e = world.spawn((key(&o.id), item, placed)).id();
+        ids.insert(o.id.clone(), e);
+        match placed {
+            Placed::On(r) | Placed::In(r) => {
+                let inside = matches!(placed, Placed::In(_));
+                let mut rec = world.get_mut::<Receptacle>(r).expect("validated: target is a receptacle");
+                rec.slot_mut(inside).expect("validated: surface exists").items.push(e);
+            }
+            Placed::HeldBy(a) => world.get_mut::<Hands>(a).expect("validated: holder is an actor").0.push(e),
+        }
+    }
+    let graph = RoomGraph::build(world, scene, &ids);
+    let attrs = Attrs { location: Id::new("location"), position: Id::new("position"), open: Id::new("open") };
+    world.insert_resource(graph);
+    world.insert_resource(Registry { scene: scene.clone(), ids, actors, robots, room_fixtures, room_doors, attrs });
+    world.insert_resource(Clock::default());
+}
+
+/// The value a device field holds, as trace data.
+pub fn field_value(f: &FieldDef) -> Value {
+    match f {
+        FieldDef::Bool(b) => Value::Bool(*b),
+        FieldDef::Int { value, .. } => Value::Int(*value),
+        FieldDef::Float { value, .. } => Value::Float(*value),
+        FieldDef::Enum { value, .. } => Value::Text(value.clone()),
+        FieldDef::Timer { value, .. } => Value::Int(i64::from(*value)),
+    }
+}
+
+/// Checks `v` against a field's schema; on success returns the field with
+/// the new value.
+pub fn with_value(f: &FieldDef, v: &Value) -> Result<FieldDef, String> {
+    let out = match (f, v) {
+        (FieldDef::Bool(_), Value::Bool(b)) => FieldDef::Bool(*b),
+        (FieldDef::Int { min, max, .. }, Value::Int(i)) => FieldDef::Int { value: *i, min: *min, max: *max },
+        (FieldDef::Float { min, max, .. }, Value::Float(x)) => FieldDef::Float { value: *x, min: *min, max: *max },
+        (FieldDef::Float { min, max, .. }, Value::Int(i)) => FieldDef::Float { value: *i as f64, min: *min, max: *max },
+        (FieldDef::Enum { options, .. }, Value::Text(s)) => FieldDef::Enum { value: s.clone(), options: options.clone() },
+        (FieldDef::Timer { max, .. }, Value::Int(i)) => {
+            let value = u32::try_from(*i).map_err(|_| format!("{i} is not a number of seconds between 0 and {max}"))?;
+            FieldDef::Timer { value, max: *max }
+        }
+        _ => return Err(format!("expects {}, got {v}", schema_text(f))),
+    };
+    scene::validate::check_field(&out).map(|()| out)
+}
+
+/// A field's schema in words, for hints.
+pub fn schema_text(f: &FieldDef) -> String {
+    match f {
+        FieldDef::Bool(_) => "true or false".into(),
+        FieldDef::Int { min, max, .. } => format!("an integer in {min}..={max}"),
+        FieldDef::Float { min, max, .. } => format!("a number in {min}..={max}"),
+        FieldDef::Enum { options, .. } => format!("one of {}", options.join(", ")),
+        FieldDef::Timer { max, .. } => format!("seconds in 0..={max}"),
+    }
+}
+
+/// Turns entity-level locations into trace values.
+pub fn location_value(keys: &Query<&Key>, p: Placed) -> Value {
+    let id = |e: Entity| keys.get(e).expect("placed on a spawned entity").0.clone();
+    Value::Location(match p {
+        Placed::On(r) => Location::On(id(r)),
+        Placed::In(r) => Location::In(id(r)),
+        Placed::HeldBy(a) => Location::HeldBy(id(a)),
+    })
+}
+
+pub fn position_value(keys: &Query<&Key>, at: At) -> Value {
+    let id = |e: Entity| keys.get(e).expect("positions name spawned entities").0.clone();
+    Value::Position(Position { room: id(at.room), near: at.near.map(id) })
+}

@@ -1,0 +1,72 @@
+//! File I/O at the edge of the core: reading scenes, scripts and traces,
+//! and writing traces atomically.
+
+mod trace_dir;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::scene::{self, Scene, SceneError};
+use crate::sim::request::Request;
+
+pub use trace_dir::{Trace, TraceWriter, read_trace};
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    #[error("{}:{line}: {message}", path.display())]
+    Line { path: PathBuf, line: usize, message: String },
+    #[error("{} already exists; pass --force to replace it", path.display())]
+    Exists { path: PathBuf },
+    #[error("{} is not a trace: {why}", path.display())]
+    NotATrace { path: PathBuf, why: String },
+}
+
+pub(crate) fn read_text(path: &Path) -> Result<String, StoreError> {
+    fs::read_to_string(path).map_err(|source| StoreError::Read { path: path.into(), source })
+}
+
+/// Loads and validates a scene file.
+pub fn load_scene(path: &Path) -> Result<Scene, StoreError> {
+    let text = read_text(path)?;
+    Ok(scene::parse(&path.display().to_string(), &text)?)
+}
+
+/// A scene named on the command line: a file path, or the id of a scene
+/// built into the binary.
+pub fn resolve_scene(spec: &str) -> Result<Scene, StoreError> {
+    let path = Path::new(spec);
+    if !path.exists()
+        && let Some((name, src)) = scene::BUILTIN.iter().find(|(id, _)| *id == spec)
+    {
+        return Ok(scene::parse(&format!("<built-in {name}>"), src)?);
+    }
+    load_scene(path)
+}
+
+/// Parses a request script: one JSON request per line; blank lines and
+/// lines starting with `#` are skipped. Every line is parsed before anything
+/// runs, so a malformed line stops the run before it writes anything.
+pub fn parse_script(path: &Path, text: &str) -> Result<Vec<Request>, StoreError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let req = Request::from_json(line).map_err(|e| StoreError::Line { path: path.into(), line: i + 1, message: e.to_string() })?;
+        out.push(req);
+    }
+    Ok(out)
+}
+
+pub fn read_script(path: &Path) -> Result<Vec<Request>, StoreError> {
+    parse_script(path, &read_text(path)?)
+}

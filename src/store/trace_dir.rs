@@ -1,0 +1,143 @@
+//! Trace directories: written into a hidden temporary sibling and renamed
+//! into place when finished, so a reader never sees half a trace, and read
+//! back with line-numbered errors.
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::{StoreError, read_text};
+use crate::scene::{self, Scene};
+use crate::trace::{Event, EventsHeader, Manifest};
+
+pub const MANIFEST: &str = "manifest.json";
+pub const EVENTS: &str = "events.jsonl";
+pub const SCENE: &str = "scene.ron";
+
+/// Streams a trace to disk. Nothing appears at the destination until
+/// [`TraceWriter::finish`]; dropping an unfinished writer removes its files.
+pub struct TraceWriter {
+    dest: PathBuf,
+    tmp: PathBuf,
+    events: Option<BufWriter<File>>,
+    files: Vec<String>,
+}
+
+fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Write { path: path.into(), source }
+}
+
+impl TraceWriter {
+    /// Starts a trace at `dest`. An existing `dest` is an error unless
+    /// `replace`, in which case it is swapped out only on `finish`.
+    pub fn create(dest: &Path, scene: &Scene, replace: bool) -> Result<Self, StoreError> {
+        if dest.exists() && !replace {
+            return Err(StoreError::Exists { path: dest.into() });
+        }
+        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
+        let parent = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        fs::create_dir_all(parent).map_err(write_err(parent))?;
+        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        if tmp.exists() {
+            fs::remove_dir_all(&tmp).map_err(write_err(&tmp))?;
+        }
+        fs::create_dir(&tmp).map_err(write_err(&tmp))?;
+        let mut w = TraceWriter { dest: dest.into(), tmp, events: None, files: vec![] };
+        w.write_file(SCENE, scene::to_ron(scene).as_bytes())?;
+        let path = w.tmp.join(EVENTS);
+        let file = File::create(&path).map_err(write_err(&path))?;
+        w.events = Some(BufWriter::new(file));
+        w.files.push(EVENTS.into());
+        w.write_line(&EventsHeader::new(scene.id.clone()))?;
+        Ok(w)
+    }
+
+    fn write_line<T: serde::Serialize>(&mut self, value: &T) -> Result<(), StoreError> {
+        let path = self.tmp.join(EVENTS);
+        let out = self.events.as_mut().expect("events file is open until finish");
+        serde_json::to_writer(&mut *out, value).map_err(|e| StoreError::Write { path: path.clone(), source: e.into() })?;
+        out.write_all(b"\n").map_err(write_err(&path))
+    }
+
+    /// Appends one event to `events.jsonl`.
+    pub fn event(&mut self, e: &Event) -> Result<(), StoreError> {
+        self.write_line(e)
+    }
+
+    /// Writes another file of the trace (plan, notes, ...).
+    pub fn write_file(&mut self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        let path = self.tmp.join(name);
+        fs::write(&path, bytes).map_err(write_err(&path))?;
+        if !self.files.iter().any(|f| f == name) {
+            self.files.push(name.into());
+        }
+        Ok(())
+    }
+
+    /// Files written so far, for the manifest.
+    pub fn files(&self) -> Vec<String> {
+        let mut f = self.files.clone();
+        f.push(MANIFEST.into());
+        f.sort();
+        f
+    }
+
+    /// Writes the manifest last and moves the finished trace into place.
+    pub fn finish(mut self, manifest: &Manifest) -> Result<PathBuf, StoreError> {
+        let path = self.tmp.join(EVENTS);
+        let events = self.events.take().expect("finish runs once");
+        events.into_inner().map_err(|e| StoreError::Write { path: path.clone(), source: e.into_error() })?.sync_all().map_err(write_err(&path))?;
+        let mut json = serde_json::to_vec_pretty(manifest).expect("manifests serialize");
+        json.push(b'\n');
+        self.write_file(MANIFEST, &json)?;
+        if self.dest.exists() {
+            fs::remove_dir_all(&self.dest).map_err(write_err(&self.dest))?;
+        }
+        fs::rename(&self.tmp, &self.dest).map_err(write_err(&self.dest))?;
+        Ok(self.dest.clone())
+    }
+}
+
+impl Drop for TraceWriter {
+    fn drop(&mut self) {
+        if self.tmp.exists() {
+            let _ = fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// A trace read back from disk.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub manifest: Manifest,
+    pub scene: Scene,
+    pub events: Vec<Event>,
+}
+
+/// Reads a finished trace directory.
+pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
+    let not = |why: String| StoreError::NotATrace { path: dir.into(), why };
+    let mpath = dir.join(MANIFEST);
+    if !mpath.exists() {
+        return Err(not(format!("no {MANIFEST} (unfinished or not a trace directory)")));
+    }
+    let manifest: Manifest = serde_json::from_str(&read_text(&mpath)?).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+    if manifest.schema_version != crate::trace::SCHEMA_VERSION {
+        return Err(not(format!("schema version {} is not {}", manifest.schema_version, crate::trace::SCHEMA_VERSION)));
+    }
+    let spath = dir.join(SCENE);
+    let scene = scene::parse(&spath.display().to_string(), &read_text(&spath)?)?;
+    let epath = dir.join(EVENTS);
+    let text = read_text(&epath)?;
+    let mut lines = text.lines().enumerate();
+    let line_err = |line: usize, message: String| StoreError::Line { path: epath.clone(), line, message };
+    let header: EventsHeader = match lines.next() {
+        Some((_, l)) => serde_json::from_str(l).map_err(|e| line_err(1, format!("bad header: {e}")))?,
+        None => return Err(line_err(1, "empty file; the first line is the header".into())),
+    };
+    if header.schema_version != crate::trace::SCHEMA_VERSION {
+        return Err(line_err(1, format!("schema version {} is not supported", header.schema_version)));
+    }
+    let events = lines.map(|(i, l)| serde_json::from_str(l).map_err(|e| line_err(i + 1, e.to_string()))).collect::<Result<Vec<Event>, _>>()?;
+    Ok(Trace { manifest, scene, events })
+}

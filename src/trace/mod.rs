@@ -1,0 +1,332 @@
+//! The trace format: the one serialization boundary between the core and
+//! everything that reads its output (miner, evaluator, viewer, Python).
+//!
+//! A trace directory holds `manifest.json`, `scene.ron` and `events.jsonl`;
+//! the first line of `events.jsonl` is an [`EventsHeader`], every other line
+//! one [`Event`]. These types only describe data; writing files is
+//! [`crate::store`]'s job.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::Id;
+use crate::sim::request::Action;
+
+/// Version of the trace files' layout; bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Seconds in a simulated day; `t = 0` is midnight starting day 1.
+pub const DAY: u64 = 86_400;
+
+/// The first line of `events.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventsHeader {
+    pub schema: String,
+    pub schema_version: u32,
+    pub scene: Id,
+}
+
+impl EventsHeader {
+    pub fn new(scene: Id) -> Self {
+        EventsHeader { schema: "hearth.events".into(), schema_version: SCHEMA_VERSION, scene }
+    }
+}
+
+/// A value of an attribute: a device field, an open flag, an object's
+/// location or an actor's position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Location(Location),
+    Position(Position),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Text(s) => f.write_str(s),
+            Value::Location(l) => write!(f, "{l}"),
+            Value::Position(p) => write!(f, "{p}"),
+        }
+    }
+}
+
+/// Where an object is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    On(Id),
+    In(Id),
+    HeldBy(Id),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::On(r) => write!(f, "on {r}"),
+            Location::In(r) => write!(f, "in {r}"),
+            Location::HeldBy(a) => write!(f, "held by {a}"),
+        }
+    }
+}
+
+/// Where an actor is: a room, and the furniture or device it stands at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    pub room: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near: Option<Id>,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.near {
+            Some(n) => write!(f, "{} at {n}", self.room),
+            None => write!(f, "{}", self.room),
+        }
+    }
+}
+
+/// One attribute of one entity that an event changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    pub entity: Id,
+    pub attr: Id,
+    pub old: Value,
+    pub new: Value,
+}
+
+/// An attribute's value as perceived (a fact, not a change).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fact {
+    pub entity: Id,
+    pub attr: Id,
+    pub value: Value,
+}
+
+/// Why the executor refused a request. Nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejection {
+    /// Stable machine-readable code (`container_closed`, `unknown_entity`, ...).
+    pub code: String,
+    /// For a person reading the trace.
+    pub message: String,
+    /// For an LLM actor: what to do instead.
+    pub hint: String,
+}
+
+/// `"ok"`, or the rejection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    Rejected(Rejection),
+}
+
+impl Outcome {
+    pub fn is_ok(&self) -> bool {
+        matches!(self, Outcome::Ok)
+    }
+
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match self {
+            Outcome::Ok => None,
+            Outcome::Rejected(r) => Some(r),
+        }
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Outcome::Ok => s.serialize_str("ok"),
+            Outcome::Rejected(r) => r.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Tag(String),
+            Rejected(Rejection),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Tag(t) if t == "ok" => Ok(Outcome::Ok),
+            Raw::Tag(t) => Err(serde::de::Error::custom(format!("outcome must be \"ok\" or a rejection object, not {t:?}"))),
+            Raw::Rejected(r) => Ok(Outcome::Rejected(r)),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A skill: navigate_to, pick, place, ... and wait.
+    Action,
+    /// `say`: an utterance, heard by its observers.
+    Utterance,
+}
+
+/// A structured fact asserted in an utterance ("the keys are in the drawer").
+/// A claim is what someone said, which may be wrong or become stale.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    pub entity: Id,
+    pub attr: Id,
+    pub value: Value,
+}
+
+/// One line of `events.jsonl`: a request and what came of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// 1-based, dense, in trace order.
+    pub id: u64,
+    /// 1-based simulated day.
+    pub day: u32,
+    /// Simulated seconds since midnight of day 1, when the action started.
+    pub t: u64,
+    /// Wall-clock time of day of `t`, `HH:MM:SS`, for people.
+    pub time: String,
+    /// How long the action took, seconds; the actor is busy until `t + dur`.
+    pub dur: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    pub kind: EventKind,
+    pub actor: Id,
+    #[serde(flatten)]
+    pub action: Action,
+    pub outcome: Outcome,
+    #[serde(default)]
+    pub changes: Vec<Change>,
+    /// Actors who perceived the event (always including the actor).
+    pub observers: Vec<Id>,
+    /// Rooms walked through, for navigation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<Id>,
+    /// What became visible through this event (a room on arrival, a
+    /// container's contents on opening, a target on inspection).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reveals: Vec<Fact>,
+    /// Who perceived `reveals`: the mover for navigation, else the observers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revealed_to: Vec<Id>,
+    /// Entities the event is about: arguments, and entities in claims.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<Id>,
+}
+
+/// `HH:MM:SS` of a trace time.
+pub fn clock_time(t: u64) -> String {
+    let s = t % DAY;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// 1-based day of a trace time.
+pub fn day_of(t: u64) -> u32 {
+    (t / DAY) as u32 + 1
+}
+
+/// `manifest.json`: what a trace is and how it was made. Written last, so a
+/// directory with a manifest is a finished trace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub schema: String,
+    pub schema_version: u32,
+    pub hearth_version: String,
+    pub scene: SceneRef,
+    /// `script`, `scripted`, `openai` or `replay`.
+    pub backend: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prompt_hashes: BTreeMap<String, String>,
+    pub days: u32,
+    pub counts: Counts,
+    /// Files of the trace, relative to its directory.
+    pub files: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SceneRef {
+    pub id: Id,
+    /// SHA-256 of the scene's canonical RON (`scene.ron` in the trace).
+    pub hash: String,
+}
+
+/// Totals over a trace's events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    pub events: u64,
+    pub rejected: u64,
+    pub changes: u64,
+    /// Accepted events with state changes that no robot observed.
+    pub unseen_by_robot: u64,
+    pub by_kind: BTreeMap<String, u64>,
+    pub by_skill: BTreeMap<String, u64>,
+}
+
+impl Counts {
+    /// Adds one event; `robots` are the robot ids of the scene.
+    pub fn add(&mut self, e: &Event, robots: &[Id]) {
+        self.events += 1;
+        self.changes += e.changes.len() as u64;
+        if !e.outcome.is_ok() {
+            self.rejected += 1;
+        } else if !e.changes.is_empty() && !e.observers.iter().any(|o| robots.contains(o)) {
+            self.unseen_by_robot += 1;
+        }
+        let kind = match e.kind {
+            EventKind::Action => "action",
+            EventKind::Utterance => "utterance",
+        };
+        *self.by_kind.entry(kind.into()).or_default() += 1;
+        *self.by_skill.entry(e.action.skill_name().into()).or_default() += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_round_trips() {
+        let ok: Outcome = serde_json::from_str("\"ok\"").unwrap();
+        assert_eq!(ok, Outcome::Ok);
+        let rej = Outcome::Rejected(Rejection { code: "c".into(), message: "m".into(), hint: "h".into() });
+        let text = serde_json::to_string(&rej).unwrap();
+        assert_eq!(serde_json::from_str::<Outcome>(&text).unwrap(), rej);
+        assert!(serde_json::from_str::<Outcome>("\"fine\"").is_err());
+    }
+
+    #[test]
+    fn values_serialize_as_plain_json() {
+        let v = Value::Location(Location::HeldBy(Id::new("robot")));
+        assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"held_by":"robot"}"#);
+        let back: Value = serde_json::from_str(r#"{"in":"fridge_1"}"#).unwrap();
+        assert_eq!(back, Value::Location(Location::In(Id::new("fridge_1"))));
+        let p: Value = serde_json::from_str(r#"{"room":"kitchen","near":"counter_1"}"#).unwrap();
+        assert!(matches!(p, Value::Position(_)));
+        assert_eq!(serde_json::from_str::<Value>("3").unwrap(), Value::Int(3));
+        assert_eq!(serde_json::from_str::<Value>("3.5").unwrap(), Value::Float(3.5));
+    }
+
+    #[test]
+    fn clock_and_day() {
+        assert_eq!(clock_time(DAY + 8 * 3600 + 61), "08:01:01");
+        assert_eq!(day_of(0), 1);
+        assert_eq!(day_of(DAY), 2);
+    }
+}
