@@ -80,7 +80,11 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Up to `n` candidates nearest to `wanted`, nearest first, ties by id.
-pub fn nearest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a Id>, n: usize) -> Vec<Id> {
+pub fn nearest<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a Id>,
+    n: usize,
+) -> Vec<Id> {
     let mut scored: Vec<(usize, &Id)> = candidates
         .into_iter()
         .map(|c| (edit_distance(wanted, c.as_str()), c))
@@ -105,7 +109,10 @@ mod tests {
     #[test]
     fn nearest_prefers_small_edits() {
         let ids: Vec<Id> = ["mug_1", "mug_2", "bowl_1", "fridge_1"].map(Id::new).into();
-        assert_eq!(nearest("mug_9", &ids, 2), vec![Id::new("mug_1"), Id::new("mug_2")]);
+        assert_eq!(
+            nearest("mug_9", &ids, 2),
+            vec![Id::new("mug_1"), Id::new("mug_2")]
+        );
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -85,8 +85,13 @@ fn init_logging(verbose: u8) {
         1 => "debug",
         _ => "trace",
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
 }
 
 fn dispatch(command: Command) -> Result<ExitCode> {
@@ -109,9 +114,21 @@ fn dispatch(command: Command) -> Result<ExitCode> {
 }
 
 fn summary(s: &scene::Scene) -> String {
-    let humans = s.actors.iter().filter(|a| a.kind == ActorKind::Human).count();
+    let humans = s
+        .actors
+        .iter()
+        .filter(|a| a.kind == ActorKind::Human)
+        .count();
     let categories: std::collections::BTreeSet<_> = s.objects.iter().map(|o| &o.category).collect();
-    let openable = s.furniture.iter().filter(|f| f.openable != scene::Openable::No).count() + s.devices.iter().filter(|d| d.openable != scene::Openable::No).count();
+    let openable = s
+        .furniture
+        .iter()
+        .filter(|f| f.openable != scene::Openable::No)
+        .count()
+        + s.devices
+            .iter()
+            .filter(|d| d.openable != scene::Openable::No)
+            .count();
     format!(
         "{} rooms, {} doors, {} furniture, {} devices, {} objects in {} categories, {} openable, {} humans, {} robots",
         s.rooms.len(),
@@ -131,7 +148,8 @@ fn scene_check(paths: &[PathBuf]) -> Result<ExitCode> {
     for path in paths {
         match store::load_scene(path) {
             Ok(s) => println!("ok {}: {} ({})", path.display(), s.id, summary(&s)),
-            Err(StoreError::Scene(e @ SceneError::Invalid { .. })) | Err(StoreError::Scene(e @ SceneError::Syntax { .. })) => {
+            Err(StoreError::Scene(e @ SceneError::Invalid { .. }))
+            | Err(StoreError::Scene(e @ SceneError::Syntax { .. })) => {
                 failed += 1;
                 eprintln!("{e}");
             }
@@ -152,11 +170,20 @@ fn run(args: RunArgs) -> Result<ExitCode> {
     let scene = store::resolve_scene(&args.scene)?;
     let requests = store::read_script(&args.script)?;
     if args.out.exists() && !args.force {
-        bail!("{} already exists; pass --force to replace it", args.out.display());
+        bail!(
+            "{} already exists; pass --force to replace it",
+            args.out.display()
+        );
     }
-    let robots: Vec<_> = scene.actors.iter().filter(|a| a.kind == ActorKind::Robot).map(|a| a.id.clone()).collect();
+    let robots: Vec<_> = scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == ActorKind::Robot)
+        .map(|a| a.id.clone())
+        .collect();
     let mut writer = TraceWriter::create(&args.out, &scene, args.force)?;
-    let mut sim = Simulation::new(scene.clone()).map_err(|p| anyhow::anyhow!("scene {} is invalid: {} problems", scene.id, p.len()))?;
+    let mut sim = Simulation::new(scene.clone())
+        .map_err(|p| anyhow::anyhow!("scene {} is invalid: {} problems", scene.id, p.len()))?;
     let mut counts = Counts::default();
     let mut last_t = 0;
     for req in requests {
@@ -169,7 +196,10 @@ fn run(args: RunArgs) -> Result<ExitCode> {
         schema: "hearth.trace".into(),
         schema_version: SCHEMA_VERSION,
         hearth_version: env!("CARGO_PKG_VERSION").into(),
-        scene: SceneRef { id: scene.id.clone(), hash: scene::content_hash(&scene) },
+        scene: SceneRef {
+            id: scene.id.clone(),
+            hash: scene::content_hash(&scene),
+        },
         backend: "script".into(),
         seed: None,
         model: None,
@@ -178,7 +208,9 @@ fn run(args: RunArgs) -> Result<ExitCode> {
         counts: counts.clone(),
         files: writer.files(),
     };
-    let dest = writer.finish(&manifest).with_context(|| format!("finishing {}", args.out.display()))?;
+    let dest = writer
+        .finish(&manifest)
+        .with_context(|| format!("finishing {}", args.out.display()))?;
     println!(
         "wrote {}: {} events ({} rejected), {} changes, {} unseen by the robot",
         dest.display(),

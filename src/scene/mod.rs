@@ -18,7 +18,10 @@ pub use validate::{Problem, validate};
 
 /// The scenes that ship inside the binary, by id. The first is the default.
 pub const BUILTIN: &[(&str, &str)] = &[
-    ("family_apartment", include_str!("../../scenes/family_apartment.ron")),
+    (
+        "family_apartment",
+        include_str!("../../scenes/family_apartment.ron"),
+    ),
     ("studio", include_str!("../../scenes/studio.ron")),
     ("large_house", include_str!("../../scenes/large_house.ron")),
 ];
@@ -46,7 +49,10 @@ pub enum SceneError {
     },
     /// Well-formed, but breaks the rules of a household.
     #[error("{}", Problems { origin, problems })]
-    Invalid { origin: String, problems: Vec<Problem> },
+    Invalid {
+        origin: String,
+        problems: Vec<Problem>,
+    },
 }
 
 struct Problems<'a> {
@@ -57,7 +63,12 @@ struct Problems<'a> {
 impl fmt::Display for Problems<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.problems.len();
-        write!(f, "{}: {n} problem{}", self.origin, if n == 1 { "" } else { "s" })?;
+        write!(
+            f,
+            "{}: {n} problem{}",
+            self.origin,
+            if n == 1 { "" } else { "s" }
+        )?;
         for p in self.problems {
             write!(f, "\n  {}", p.display(self.origin))?;
         }
@@ -69,12 +80,14 @@ impl fmt::Display for Problems<'_> {
 /// path). Every semantic problem is reported at once, each located in the
 /// text where the offending id appears.
 pub fn parse(origin: &str, src: &str) -> Result<Scene, SceneError> {
-    let scene: Scene = ron::Options::default().from_str(src).map_err(|e| SceneError::Syntax {
-        origin: origin.to_string(),
-        line: e.span.start.line,
-        col: e.span.start.col,
-        message: e.code.to_string(),
-    })?;
+    let scene: Scene = ron::Options::default()
+        .from_str(src)
+        .map_err(|e| SceneError::Syntax {
+            origin: origin.to_string(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
     let mut problems = validate(&scene);
     if problems.is_empty() {
         return Ok(scene);
@@ -82,7 +95,10 @@ pub fn parse(origin: &str, src: &str) -> Result<Scene, SceneError> {
     for p in &mut problems {
         p.locate(src);
     }
-    Err(SceneError::Invalid { origin: origin.to_string(), problems })
+    Err(SceneError::Invalid {
+        origin: origin.to_string(),
+        problems,
+    })
 }
 
 /// The scene as pretty RON; `parse(to_ron(s)) == s` for every valid scene.

@@ -48,13 +48,19 @@ impl Rect {
     /// Inside or on the border, with a small tolerance for hand-typed numbers.
     pub fn contains(&self, (px, py): (f32, f32)) -> bool {
         const EPS: f32 = 1e-3;
-        px >= self.x - EPS && px <= self.x + self.w + EPS && py >= self.y - EPS && py <= self.y + self.h + EPS
+        px >= self.x - EPS
+            && px <= self.x + self.w + EPS
+            && py >= self.y - EPS
+            && py <= self.y + self.h + EPS
     }
 
     /// Interiors overlap (touching borders do not count).
     pub fn overlaps(&self, o: &Rect) -> bool {
         const EPS: f32 = 1e-3;
-        self.x + EPS < o.x + o.w && o.x + EPS < self.x + self.w && self.y + EPS < o.y + o.h && o.y + EPS < self.y + self.h
+        self.x + EPS < o.x + o.w
+            && o.x + EPS < self.x + self.w
+            && self.y + EPS < o.y + o.h
+            && o.y + EPS < self.y + self.h
     }
 }
 
@@ -130,11 +136,25 @@ pub struct FurnitureDef {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FieldDef {
     Bool(bool),
-    Int { value: i64, min: i64, max: i64 },
-    Float { value: f64, min: f64, max: f64 },
-    Enum { value: String, options: Vec<String> },
+    Int {
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    Float {
+        value: f64,
+        min: f64,
+        max: f64,
+    },
+    Enum {
+        value: String,
+        options: Vec<String>,
+    },
     /// Seconds left on a countdown; 0 is off.
-    Timer { value: u32, max: u32 },
+    Timer {
+        value: u32,
+        max: u32,
+    },
 }
 
 /// An appliance, smart or not, with typed state fields. A device may also

@@ -24,7 +24,12 @@ pub struct Problem {
 
 impl Problem {
     fn new(code: &'static str, id: &Id, message: String) -> Self {
-        Problem { code, id: Some(id.clone()), message, at: None }
+        Problem {
+            code,
+            id: Some(id.clone()),
+            message,
+            at: None,
+        }
     }
 
     /// Finds where the offending id is defined (`id: "x"`), or else first
@@ -32,7 +37,9 @@ impl Problem {
     pub fn locate(&mut self, src: &str) {
         let Some(id) = &self.id else { return };
         let quoted = format!("\"{id}\"");
-        let def = src.match_indices(&quoted).find(|(i, _)| src[..*i].trim_end().ends_with("id:"));
+        let def = src
+            .match_indices(&quoted)
+            .find(|(i, _)| src[..*i].trim_end().ends_with("id:"));
         let first = def.or_else(|| src.match_indices(&quoted).next());
         if let Some((offset, _)) = first {
             let before = &src[..offset];
@@ -87,7 +94,11 @@ impl Kind {
 
 /// Checks every rule; an empty list means the scene is valid.
 pub fn validate(scene: &Scene) -> Vec<Problem> {
-    let mut v = Validator { scene, kinds: BTreeMap::new(), problems: Vec::new() };
+    let mut v = Validator {
+        scene,
+        kinds: BTreeMap::new(),
+        problems: Vec::new(),
+    };
     v.check_ids();
     v.check_rooms();
     v.check_doors();
@@ -111,9 +122,16 @@ impl<'a> Validator<'a> {
     fn check_ids(&mut self) {
         let s = self.scene;
         if !Id::is_well_formed(s.id.as_str()) {
-            self.report("bad_id", &s.id, "scene ids use lower-case letters, digits and _".into());
+            self.report(
+                "bad_id",
+                &s.id,
+                "scene ids use lower-case letters, digits and _".into(),
+            );
         }
-        let all = s.rooms.iter().map(|r| (&r.id, Kind::Room))
+        let all = s
+            .rooms
+            .iter()
+            .map(|r| (&r.id, Kind::Room))
             .chain(s.doors.iter().map(|d| (&d.id, Kind::Door)))
             .chain(s.furniture.iter().map(|f| (&f.id, Kind::Furniture)))
             .chain(s.devices.iter().map(|d| (&d.id, Kind::Device)))
@@ -121,10 +139,26 @@ impl<'a> Validator<'a> {
             .chain(s.actors.iter().map(|a| (&a.id, Kind::Actor)));
         for (id, kind) in all {
             if !Id::is_well_formed(id.as_str()) {
-                self.report("bad_id", id, "ids use lower-case letters, digits and _, starting with a letter".into());
+                self.report(
+                    "bad_id",
+                    id,
+                    "ids use lower-case letters, digits and _, starting with a letter".into(),
+                );
             }
-            if let Some(prev) = self.kinds.insert(id, kind) {
-                self.report("duplicate_id", id, format!("defined twice (as {} and as {}); ids are unique across the scene", prev.noun(), kind.noun()));
+            // The first definition stands, so references to it are judged
+            // against it rather than cascading into more problems.
+            if let Some(prev) = self.kinds.get(id) {
+                self.report(
+                    "duplicate_id",
+                    id,
+                    format!(
+                        "defined twice (as {} and as {}); ids are unique across the scene",
+                        prev.noun(),
+                        kind.noun()
+                    ),
+                );
+            } else {
+                self.kinds.insert(id, kind);
             }
         }
         if s.rooms.is_empty() {
@@ -137,7 +171,11 @@ impl<'a> Validator<'a> {
             Some(k) if kinds.contains(k) => true,
             Some(k) => {
                 let want: Vec<_> = kinds.iter().map(|k| k.noun()).collect();
-                self.report("wrong_kind", owner, format!("{what} {target} is {}, not {}", k.noun(), want.join(" or ")));
+                self.report(
+                    "wrong_kind",
+                    owner,
+                    format!("{what} {target} is {}, not {}", k.noun(), want.join(" or ")),
+                );
                 false
             }
             None => {
@@ -159,12 +197,22 @@ impl<'a> Validator<'a> {
     fn check_rooms(&mut self) {
         let rooms = &self.scene.rooms;
         for (i, r) in rooms.iter().enumerate() {
-            if !(r.rect.w > 0.0 && r.rect.h > 0.0 && r.height > 0.0) || !finite(&[r.rect.x, r.rect.y, r.rect.w, r.rect.h, r.height]) {
-                self.report("bad_geometry", &r.id, "a room needs positive, finite width, depth and height".into());
+            if !(r.rect.w > 0.0 && r.rect.h > 0.0 && r.height > 0.0)
+                || !finite(&[r.rect.x, r.rect.y, r.rect.w, r.rect.h, r.height])
+            {
+                self.report(
+                    "bad_geometry",
+                    &r.id,
+                    "a room needs positive, finite width, depth and height".into(),
+                );
             }
             for o in &rooms[i + 1..] {
                 if r.rect.overlaps(&o.rect) {
-                    self.report("rooms_overlap", &o.id, format!("overlaps room {} on the floor plan", r.id));
+                    self.report(
+                        "rooms_overlap",
+                        &o.id,
+                        format!("overlaps room {} on the floor plan", r.id),
+                    );
                 }
             }
         }
@@ -172,7 +220,12 @@ impl<'a> Validator<'a> {
 
     fn check_doors(&mut self) {
         let mut graph = UnGraph::<&Id, ()>::new_undirected();
-        let nodes: BTreeMap<&Id, _> = self.scene.rooms.iter().map(|r| (&r.id, graph.add_node(&r.id))).collect();
+        let nodes: BTreeMap<&Id, _> = self
+            .scene
+            .rooms
+            .iter()
+            .map(|r| (&r.id, graph.add_node(&r.id)))
+            .collect();
         for d in &self.scene.doors {
             let (a, b) = &d.rooms;
             let ok_a = self.expect(&d.id, "room", a, &[Kind::Room]);
@@ -182,18 +235,31 @@ impl<'a> Validator<'a> {
                 continue;
             }
             if !d.openable && !d.open {
-                self.report("door_state", &d.id, "only an openable door can start closed; set openable: true".into());
+                self.report(
+                    "door_state",
+                    &d.id,
+                    "only an openable door can start closed; set openable: true".into(),
+                );
             }
             if !(ok_a && ok_b) {
                 continue;
             }
             let (ra, rb) = (self.room(a).unwrap().rect, self.room(b).unwrap().rect);
-            if !(on_border(&ra, d.at) && on_border(&rb, d.at)) {
-                self.report("door_not_on_wall", &d.id, format!("({}, {}) is not on the wall shared by {a} and {b}", d.at.0, d.at.1));
+            if !on_shared_wall(&ra, &rb, d.at) {
+                self.report(
+                    "door_not_on_wall",
+                    &d.id,
+                    format!(
+                        "({}, {}) is not on the wall shared by {a} and {b}",
+                        d.at.0, d.at.1
+                    ),
+                );
             }
             graph.add_edge(nodes[a], nodes[b], ());
         }
-        let Some(first) = self.scene.rooms.first() else { return };
+        let Some(first) = self.scene.rooms.first() else {
+            return;
+        };
         let mut seen = BTreeSet::new();
         let mut bfs = Bfs::new(&graph, nodes[&first.id]);
         while let Some(n) = bfs.next(&graph) {
@@ -201,27 +267,54 @@ impl<'a> Validator<'a> {
         }
         for r in &self.scene.rooms {
             if !seen.contains(&r.id) {
-                self.report("unreachable_room", &r.id, format!("no door path leads here from {}; add a door", first.id));
+                self.report(
+                    "unreachable_room",
+                    &r.id,
+                    format!("no door path leads here from {}; add a door", first.id),
+                );
             }
         }
     }
 
     fn check_fixtures(&mut self) {
         let s = self.scene;
-        let placed = s.furniture.iter().map(|f| (&f.id, &f.room, f.pos, f.size, &f.surfaces, &f.kind))
-            .chain(s.devices.iter().map(|d| (&d.id, &d.room, d.pos, d.size, &d.surfaces, &d.kind)));
+        let placed = s
+            .furniture
+            .iter()
+            .map(|f| (&f.id, &f.room, f.pos, f.size, &f.surfaces, &f.kind))
+            .chain(
+                s.devices
+                    .iter()
+                    .map(|d| (&d.id, &d.room, d.pos, d.size, &d.surfaces, &d.kind)),
+            );
         for (id, room, pos, size, surfaces, kind) in placed {
             if kind.trim().is_empty() {
                 self.report("empty_kind", id, "say what it is (kind: \"fridge\")".into());
             }
-            if !(size.0 > 0.0 && size.1 > 0.0 && size.2 > 0.0) || !finite(&[pos.0, pos.1, size.0, size.1, size.2]) {
-                self.report("bad_geometry", id, "size needs positive, finite width, depth and height".into());
+            if !(size.0 > 0.0 && size.1 > 0.0 && size.2 > 0.0)
+                || !finite(&[pos.0, pos.1, size.0, size.1, size.2])
+            {
+                self.report(
+                    "bad_geometry",
+                    id,
+                    "size needs positive, finite width, depth and height".into(),
+                );
             }
             if self.expect(id, "room", room, &[Kind::Room]) {
                 let rect = self.room(room).unwrap().rect;
-                let corners = [(pos.0 - size.0 / 2.0, pos.1 - size.1 / 2.0), (pos.0 + size.0 / 2.0, pos.1 + size.1 / 2.0)];
+                let corners = [
+                    (pos.0 - size.0 / 2.0, pos.1 - size.1 / 2.0),
+                    (pos.0 + size.0 / 2.0, pos.1 + size.1 / 2.0),
+                ];
                 if !corners.iter().all(|c| rect.contains(*c)) {
-                    self.report("outside_room", id, format!("footprint at ({}, {}) size {}x{} does not fit inside {room}", pos.0, pos.1, size.0, size.1));
+                    self.report(
+                        "outside_room",
+                        id,
+                        format!(
+                            "footprint at ({}, {}) size {}x{} does not fit inside {room}",
+                            pos.0, pos.1, size.0, size.1
+                        ),
+                    );
                 }
             }
             let mut rel = BTreeSet::new();
@@ -231,20 +324,36 @@ impl<'a> Validator<'a> {
                     Surface::In(c) => ("In", c),
                 };
                 if cap == 0 {
-                    self.report("bad_surface", id, format!("{name} surface with capacity 0; remove it instead"));
+                    self.report(
+                        "bad_surface",
+                        id,
+                        format!("{name} surface with capacity 0; remove it instead"),
+                    );
                 }
                 if !rel.insert(name) {
-                    self.report("bad_surface", id, format!("two {name} surfaces; give one with the total capacity"));
+                    self.report(
+                        "bad_surface",
+                        id,
+                        format!("two {name} surfaces; give one with the total capacity"),
+                    );
                 }
             }
         }
         for d in &s.devices {
             if d.fields.is_empty() {
-                self.report("no_fields", &d.id, "a device needs at least one state field (power: Bool(false))".into());
+                self.report(
+                    "no_fields",
+                    &d.id,
+                    "a device needs at least one state field (power: Bool(false))".into(),
+                );
             }
             for (name, field) in &d.fields {
                 if !Id::is_well_formed(name) {
-                    self.report("bad_field", &d.id, format!("field name {name:?} must be lower-case letters, digits and _"));
+                    self.report(
+                        "bad_field",
+                        &d.id,
+                        format!("field name {name:?} must be lower-case letters, digits and _"),
+                    );
                 }
                 if let Err(why) = check_field(field) {
                     self.report("bad_field", &d.id, format!("field {name}: {why}"));
@@ -255,8 +364,17 @@ impl<'a> Validator<'a> {
 
     fn capacity(&self, target: &Id, inside: bool) -> Option<u32> {
         let s = self.scene;
-        let surfaces = s.furniture.iter().find(|f| &f.id == target).map(|f| &f.surfaces)
-            .or_else(|| s.devices.iter().find(|d| &d.id == target).map(|d| &d.surfaces))?;
+        let surfaces = s
+            .furniture
+            .iter()
+            .find(|f| &f.id == target)
+            .map(|f| &f.surfaces)
+            .or_else(|| {
+                s.devices
+                    .iter()
+                    .find(|d| &d.id == target)
+                    .map(|d| &d.surfaces)
+            })?;
         surfaces.iter().find_map(|sf| match (*sf, inside) {
             (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
             _ => None,
@@ -269,10 +387,22 @@ impl<'a> Validator<'a> {
         let mut looks: BTreeMap<(&str, &str, Option<&Id>), &Id> = BTreeMap::new();
         for o in &s.objects {
             if o.category.trim().is_empty() || o.description.trim().is_empty() {
-                self.report("empty_description", &o.id, "objects need a category and a description that tells look-alikes apart".into());
+                self.report(
+                    "empty_description",
+                    &o.id,
+                    "objects need a category and a description that tells look-alikes apart".into(),
+                );
             }
-            if let Some(first) = looks.insert((&o.category, &o.description, o.owner.as_ref()), &o.id) {
-                self.report("look_alike", &o.id, format!("same category, description and owner as {first}; describe how they differ"));
+            if let Some(first) =
+                looks.insert((&o.category, &o.description, o.owner.as_ref()), &o.id)
+            {
+                self.report(
+                    "look_alike",
+                    &o.id,
+                    format!(
+                        "same category, description and owner as {first}; describe how they differ"
+                    ),
+                );
             }
             if let Some(owner) = &o.owner {
                 self.expect(&o.id, "owner", owner, &[Kind::Actor]);
@@ -286,12 +416,21 @@ impl<'a> Validator<'a> {
                     continue;
                 }
             };
-            if !self.expect(&o.id, "receptacle", target, &[Kind::Furniture, Kind::Device]) {
+            if !self.expect(
+                &o.id,
+                "receptacle",
+                target,
+                &[Kind::Furniture, Kind::Device],
+            ) {
                 continue;
             }
             let rel = if inside { "In" } else { "On" };
             if self.capacity(target, inside).is_none() {
-                let code = if self.capacity(target, !inside).is_some() { "no_such_surface" } else { "not_a_receptacle" };
+                let code = if self.capacity(target, !inside).is_some() {
+                    "no_such_surface"
+                } else {
+                    "not_a_receptacle"
+                };
                 self.report(code, &o.id, format!("{target} has no {rel} surface"));
                 continue;
             }
@@ -301,10 +440,18 @@ impl<'a> Validator<'a> {
             let (target, cap, what) = match placement {
                 Placement::On(t) => (t, self.capacity(t, false), "On"),
                 Placement::In(t) => (t, self.capacity(t, true), "In"),
-                Placement::HeldBy(a) => (a, s.actors.iter().find(|x| &x.id == a).map(|x| x.hands), "hands"),
+                Placement::HeldBy(a) => (
+                    a,
+                    s.actors.iter().find(|x| &x.id == a).map(|x| x.hands),
+                    "hands",
+                ),
             };
             if let Some(cap) = cap.filter(|c| n > *c) {
-                self.report("capacity_exceeded", target, format!("{n} objects placed {what} but capacity is {cap}"));
+                self.report(
+                    "capacity_exceeded",
+                    target,
+                    format!("{n} objects placed {what} but capacity is {cap}"),
+                );
             }
         }
     }
@@ -313,25 +460,53 @@ impl<'a> Validator<'a> {
         let s = self.scene;
         for a in &s.actors {
             if !matches!(self.kinds.get(&a.room), Some(Kind::Room)) {
-                self.report("actor_outside_house", &a.id, format!("starts in {}, which is not a room of this scene", a.room));
+                self.report(
+                    "actor_outside_house",
+                    &a.id,
+                    format!("starts in {}, which is not a room of this scene", a.room),
+                );
             } else if let Some(near) = &a.near {
-                let fixture_room = s.furniture.iter().find(|f| &f.id == near).map(|f| &f.room)
+                let fixture_room = s
+                    .furniture
+                    .iter()
+                    .find(|f| &f.id == near)
+                    .map(|f| &f.room)
                     .or_else(|| s.devices.iter().find(|d| &d.id == near).map(|d| &d.room));
                 match fixture_room {
-                    None => self.report("unknown_id", &a.id, format!("near {near}, which is no furniture or device")),
-                    Some(r) if r != &a.room => self.report("actor_outside_house", &a.id, format!("near {near}, which is in {r}, not in {}", a.room)),
+                    None => self.report(
+                        "unknown_id",
+                        &a.id,
+                        format!("near {near}, which is no furniture or device"),
+                    ),
+                    Some(r) if r != &a.room => self.report(
+                        "actor_outside_house",
+                        &a.id,
+                        format!("near {near}, which is in {r}, not in {}", a.room),
+                    ),
                     Some(_) => {}
                 }
             }
             if a.hands == 0 {
-                self.report("bad_hands", &a.id, "an actor needs at least one hand".into());
+                self.report(
+                    "bad_hands",
+                    &a.id,
+                    "an actor needs at least one hand".into(),
+                );
             }
             if !(a.speed.is_finite() && a.speed > 0.0) {
-                self.report("bad_speed", &a.id, "speed must be a positive number of metres per second".into());
+                self.report(
+                    "bad_speed",
+                    &a.id,
+                    "speed must be a positive number of metres per second".into(),
+                );
             }
         }
         if !s.actors.iter().any(|a| a.kind == ActorKind::Robot) {
-            self.report("no_robot", &s.id, "a household needs at least one actor with kind: robot".into());
+            self.report(
+                "no_robot",
+                &s.id,
+                "a household needs at least one actor with kind: robot".into(),
+            );
         }
     }
 }
@@ -340,14 +515,24 @@ fn finite(xs: &[f32]) -> bool {
     xs.iter().all(|x| x.is_finite())
 }
 
-/// On the border of a rectangle, within 5 cm.
-fn on_border(r: &Rect, (x, y): (f32, f32)) -> bool {
+/// On a wall that two rooms share (not just a corner where they touch),
+/// within 5 cm, and at least 30 cm from the ends of that shared stretch.
+fn on_shared_wall(a: &Rect, b: &Rect, (x, y): (f32, f32)) -> bool {
     const TOL: f32 = 0.05;
-    let within_x = x >= r.x - TOL && x <= r.x + r.w + TOL;
-    let within_y = y >= r.y - TOL && y <= r.y + r.h + TOL;
-    let on_vertical = (x - r.x).abs() <= TOL || (x - (r.x + r.w)).abs() <= TOL;
-    let on_horizontal = (y - r.y).abs() <= TOL || (y - (r.y + r.h)).abs() <= TOL;
-    (on_vertical && within_y) || (on_horizontal && within_x)
+    const MARGIN: f32 = 0.3;
+    let span = |lo1: f32, hi1: f32, lo2: f32, hi2: f32, p: f32| {
+        let (lo, hi) = (lo1.max(lo2), hi1.min(hi2));
+        hi - lo >= 2.0 * MARGIN && p >= lo + MARGIN - TOL && p <= hi - MARGIN + TOL
+    };
+    let near = |p: f32, q: f32| (p - q).abs() <= TOL;
+    let vertical = [(a.x + a.w, b.x), (b.x + b.w, a.x)]
+        .iter()
+        .any(|&(w1, w2)| near(w1, w2) && near(x, w1));
+    let horizontal = [(a.y + a.h, b.y), (b.y + b.h, a.y)]
+        .iter()
+        .any(|&(w1, w2)| near(w1, w2) && near(y, w1));
+    (vertical && span(a.y, a.y + a.h, b.y, b.y + b.h, y))
+        || (horizontal && span(a.x, a.x + a.w, b.x, b.x + b.w, x))
 }
 
 /// A field's schema is coherent and its value fits it.

@@ -16,10 +16,26 @@ use super::world::*;
 /// One state change, in entity terms.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
-    Move { object: Entity, from: Placed, to: Placed },
-    Walk { actor: Entity, from: At, to: At },
-    SetOpen { target: Entity, open: bool },
-    SetField { device: Entity, field: Id, old: FieldDef, new: FieldDef },
+    Move {
+        object: Entity,
+        from: Placed,
+        to: Placed,
+    },
+    Walk {
+        actor: Entity,
+        from: At,
+        to: At,
+    },
+    SetOpen {
+        target: Entity,
+        open: bool,
+    },
+    SetField {
+        device: Entity,
+        field: Id,
+        old: FieldDef,
+        new: FieldDef,
+    },
 }
 
 /// What a successful request lets its perceivers see beyond its changes.
@@ -74,7 +90,11 @@ pub struct WorldView<'w, 's> {
 }
 
 fn reject(code: &str, message: String, hint: String) -> Rejection {
-    Rejection { code: code.into(), message, hint }
+    Rejection {
+        code: code.into(),
+        message,
+        hint,
+    }
 }
 
 /// What a planned request does, before it is applied.
@@ -87,7 +107,12 @@ pub(crate) struct Plan {
 
 impl Plan {
     fn new(dur: u64, ops: Vec<Op>) -> Self {
-        Plan { dur, ops, via: vec![], reveal: Reveal::Nothing }
+        Plan {
+            dur,
+            ops,
+            via: vec![],
+            reveal: Reveal::Nothing,
+        }
     }
 }
 
@@ -110,15 +135,29 @@ impl WorldView<'_, '_> {
 
     /// Ids of entities matching `pred`, nearest to `wanted` first.
     fn suggest(&self, wanted: &str, pred: impl Fn(Entity) -> bool) -> String {
-        let ids: Vec<&Id> = self.registry.ids().filter(|(_, e)| pred(**e)).map(|(id, _)| id).collect();
+        let ids: Vec<&Id> = self
+            .registry
+            .ids()
+            .filter(|(_, e)| pred(**e))
+            .map(|(id, _)| id)
+            .collect();
         let near = nearest(wanted, ids, 3);
         near.iter().map(Id::as_str).collect::<Vec<_>>().join(", ")
     }
 
-    fn resolve(&self, id: &Id, what: &str, pred: impl Fn(Entity) -> bool) -> Result<Entity, Rejection> {
+    fn resolve(
+        &self,
+        id: &Id,
+        what: &str,
+        pred: impl Fn(Entity) -> bool,
+    ) -> Result<Entity, Rejection> {
         self.registry.get(id).ok_or_else(|| {
             let near = self.suggest(id.as_str(), pred);
-            reject("unknown_entity", format!("there is no {what} {id}"), format!("use a real id; closest: {near}"))
+            reject(
+                "unknown_entity",
+                format!("there is no {what} {id}"),
+                format!("use a real id; closest: {near}"),
+            )
         })
     }
 
@@ -126,10 +165,22 @@ impl WorldView<'_, '_> {
     /// and its point on the floor plan.
     pub fn anchor(&self, e: Entity) -> Option<(At, (f32, f32))> {
         if let Ok(room) = self.rooms.get(e) {
-            return Some((At { room: e, near: None }, room.rect.center()));
+            return Some((
+                At {
+                    room: e,
+                    near: None,
+                },
+                room.rect.center(),
+            ));
         }
         if let Ok(f) = self.fixtures.get(e) {
-            return Some((At { room: f.room, near: Some(e) }, f.pos));
+            return Some((
+                At {
+                    room: f.room,
+                    near: Some(e),
+                },
+                f.pos,
+            ));
         }
         if let Ok((_, placed)) = self.items.get(e) {
             return match *placed {
@@ -146,7 +197,11 @@ impl WorldView<'_, '_> {
     pub fn point(&self, at: At) -> (f32, f32) {
         match at.near.and_then(|n| self.fixtures.get(n).ok()) {
             Some(f) => f.pos,
-            None => self.rooms.get(at.room).map(|r| r.rect.center()).unwrap_or_default(),
+            None => self
+                .rooms
+                .get(at.room)
+                .map(|r| r.rect.center())
+                .unwrap_or_default(),
         }
     }
 
@@ -181,12 +236,24 @@ impl WorldView<'_, '_> {
 
     /// Actors in any of `rooms`, in scene order.
     pub fn actors_in(&self, rooms: &[Entity]) -> Vec<Entity> {
-        self.registry.actors.iter().copied().filter(|a| self.actors.get(*a).is_ok_and(|(_, at, _, _)| rooms.contains(&at.room))).collect()
+        self.registry
+            .actors
+            .iter()
+            .copied()
+            .filter(|a| {
+                self.actors
+                    .get(*a)
+                    .is_ok_and(|(_, at, _, _)| rooms.contains(&at.room))
+            })
+            .collect()
     }
 
     fn not_near(&self, actor: Entity, target: Entity, verb: &str) -> Rejection {
         let (who, what) = (self.id(actor), self.id(target));
-        let anchor = self.anchor(target).and_then(|(at, _)| at.near).unwrap_or(target);
+        let anchor = self
+            .anchor(target)
+            .and_then(|(at, _)| at.near)
+            .unwrap_or(target);
         reject(
             "not_colocated",
             format!("{who} is not at {what}"),
@@ -199,17 +266,29 @@ impl WorldView<'_, '_> {
         let now = self.clock.now;
         let Some(actor) = self.registry.get(&req.actor).filter(|e| self.is_actor(*e)) else {
             let near = self.suggest(req.actor.as_str(), |e| self.is_actor(e));
-            let r = reject("unknown_actor", format!("there is no actor {}", req.actor), format!("actors are: {near}"));
+            let r = reject(
+                "unknown_actor",
+                format!("there is no actor {}", req.actor),
+                format!("actors are: {near}"),
+            );
             return (None, req.at.unwrap_or(now).max(now), Err(r));
         };
         let busy = self.actors.get(actor).map(|a| a.3.0).unwrap_or(0);
         let t = match req.at {
             Some(at) if at < now => {
-                let r = reject("time_in_past", format!("requested start {at} is before the current time {now}"), format!("give \"at\" of {now} or later, or leave it out"));
+                let r = reject(
+                    "time_in_past",
+                    format!("requested start {at} is before the current time {now}"),
+                    format!("give \"at\" of {now} or later, or leave it out"),
+                );
                 return (Some(actor), now, Err(r));
             }
             Some(at) if at < busy => {
-                let r = reject("actor_busy", format!("{} is busy until {busy}", req.actor), format!("wait, or give \"at\" of {busy} or later"));
+                let r = reject(
+                    "actor_busy",
+                    format!("{} is busy until {busy}", req.actor),
+                    format!("wait, or give \"at\" of {busy} or later"),
+                );
                 return (Some(actor), at, Err(r));
             }
             Some(at) => at,
@@ -223,30 +302,69 @@ impl WorldView<'_, '_> {
         let who = self.id(actor);
         match action {
             Action::NavigateTo { target } => {
-                let goal = self.resolve(target, "room, furniture, device, object or actor", |e| self.anchor(e).is_some())?;
+                let goal =
+                    self.resolve(target, "room, furniture, device, object or actor", |e| {
+                        self.anchor(e).is_some()
+                    })?;
                 let Some((dest, point)) = self.anchor(goal).filter(|_| goal != actor) else {
-                    return Err(reject("bad_target", format!("{who} cannot walk to {target}"), "navigate to a room, furniture, device, object or another actor".into()));
+                    return Err(reject(
+                        "bad_target",
+                        format!("{who} cannot walk to {target}"),
+                        "navigate to a room, furniture, device, object or another actor".into(),
+                    ));
                 };
                 if dest == *at {
-                    return Err(reject("already_there", format!("{who} is already at {target}"), format!("act on {target} directly")));
+                    return Err(reject(
+                        "already_there",
+                        format!("{who} is already at {target}"),
+                        format!("act on {target} directly"),
+                    ));
                 }
-                let route = self.graph.route(at.room, self.point(*at), dest.room, point).expect("validated scenes are connected");
-                let secs = (f64::from(route.metres) / f64::from(me.speed)).ceil().max(1.0) as u64;
-                let mut plan = Plan::new(secs, vec![Op::Walk { actor, from: *at, to: dest }]);
+                let route = self
+                    .graph
+                    .route(at.room, self.point(*at), dest.room, point)
+                    .expect("validated scenes are connected");
+                let secs = (f64::from(route.metres) / f64::from(me.speed))
+                    .ceil()
+                    .max(1.0) as u64;
+                let mut plan = Plan::new(
+                    secs,
+                    vec![Op::Walk {
+                        actor,
+                        from: *at,
+                        to: dest,
+                    }],
+                );
                 plan.via = route.rooms;
                 plan.reveal = Reveal::Room(dest.room);
                 Ok(plan)
             }
             Action::Inspect { target } => {
-                let e = self.resolve(target, "thing", |e| self.fixtures.contains(e) || self.items.contains(e) || self.is_actor(e))?;
-                if !(self.fixtures.contains(e) || self.items.contains(e) || self.is_actor(e)) || e == actor {
-                    return Err(reject("bad_target", format!("{target} cannot be inspected"), "inspect furniture, a device, an object or another actor".into()));
+                let e = self.resolve(target, "thing", |e| {
+                    self.fixtures.contains(e) || self.items.contains(e) || self.is_actor(e)
+                })?;
+                if !(self.fixtures.contains(e) || self.items.contains(e) || self.is_actor(e))
+                    || e == actor
+                {
+                    return Err(reject(
+                        "bad_target",
+                        format!("{target} cannot be inspected"),
+                        "inspect furniture, a device, an object or another actor".into(),
+                    ));
                 }
                 if self.room_of(e) != Some(at.room) {
-                    return Err(reject("not_colocated", format!("{target} is not in the room {who} is in"), format!("navigate_to {target} first")));
+                    return Err(reject(
+                        "not_colocated",
+                        format!("{target} is not in the room {who} is in"),
+                        format!("navigate_to {target} first"),
+                    ));
                 }
                 if let Some(c) = self.closed_container(e) {
-                    return Err(reject("not_visible", format!("{target} is inside the closed {}", self.id(c)), format!("open {} first", self.id(c))));
+                    return Err(reject(
+                        "not_visible",
+                        format!("{target} is inside the closed {}", self.id(c)),
+                        format!("open {} first", self.id(c)),
+                    ));
                 }
                 let mut plan = Plan::new(INSPECT_SECS, vec![]);
                 plan.reveal = Reveal::Target(e);
@@ -255,71 +373,166 @@ impl WorldView<'_, '_> {
             Action::Pick { object } => {
                 let e = self.resolve(object, "object", |e| self.items.contains(e))?;
                 let Ok((_, placed)) = self.items.get(e) else {
-                    return Err(reject("not_pickable", format!("{object} is not a movable object"), "pick up objects, not furniture, devices or people".into()));
+                    return Err(reject(
+                        "not_pickable",
+                        format!("{object} is not a movable object"),
+                        "pick up objects, not furniture, devices or people".into(),
+                    ));
                 };
                 let from = match *placed {
-                    Placed::HeldBy(h) if h == actor => return Err(reject("already_holding", format!("{who} already holds {object}"), "place it or hand it off".into())),
-                    Placed::HeldBy(h) => return Err(reject("held_by_other", format!("{} is holding {object}", self.id(h)), format!("ask {} to hand it over", self.id(h)))),
+                    Placed::HeldBy(h) if h == actor => {
+                        return Err(reject(
+                            "already_holding",
+                            format!("{who} already holds {object}"),
+                            "place it or hand it off".into(),
+                        ));
+                    }
+                    Placed::HeldBy(h) => {
+                        return Err(reject(
+                            "held_by_other",
+                            format!("{} is holding {object}", self.id(h)),
+                            format!("ask {} to hand it over", self.id(h)),
+                        ));
+                    }
                     p @ (Placed::On(r) | Placed::In(r)) => {
                         if at.near != Some(r) {
                             return Err(self.not_near(actor, e, &format!("pick {object}")));
                         }
                         if matches!(p, Placed::In(_)) && !self.is_open(r) {
-                            return Err(reject("inside_closed_container", format!("{object} is inside {}, which is closed", self.id(r)), format!("open {} first", self.id(r))));
+                            return Err(reject(
+                                "inside_closed_container",
+                                format!("{object} is inside {}, which is closed", self.id(r)),
+                                format!("open {} first", self.id(r)),
+                            ));
                         }
                         p
                     }
                 };
                 if hands.0.len() as u32 >= me.hands {
                     let held: Vec<&str> = hands.0.iter().map(|h| self.id(*h).as_str()).collect();
-                    return Err(reject("hands_full", format!("{who}'s hands are full ({})", held.join(", ")), format!("place {} somewhere first", held[0])));
+                    return Err(reject(
+                        "hands_full",
+                        format!("{who}'s hands are full ({})", held.join(", ")),
+                        format!("place {} somewhere first", held[0]),
+                    ));
                 }
-                Ok(Plan::new(PICK_SECS, vec![Op::Move { object: e, from, to: Placed::HeldBy(actor) }]))
+                Ok(Plan::new(
+                    PICK_SECS,
+                    vec![Op::Move {
+                        object: e,
+                        from,
+                        to: Placed::HeldBy(actor),
+                    }],
+                ))
             }
-            Action::Place { object, target, relation } => {
+            Action::Place {
+                object,
+                target,
+                relation,
+            } => {
                 let e = self.resolve(object, "object", |e| self.items.contains(e))?;
                 if !hands.0.contains(&e) {
-                    let where_ = self.items.get(e).map(|(_, p)| self.describe_placed(*p)).unwrap_or_else(|_| "not an object".into());
-                    return Err(reject("not_holding", format!("{who} is not holding {object} ({where_})"), format!("pick {object} first")));
+                    let where_ = self
+                        .items
+                        .get(e)
+                        .map(|(_, p)| self.describe_placed(*p))
+                        .unwrap_or_else(|_| "not an object".into());
+                    return Err(reject(
+                        "not_holding",
+                        format!("{who} is not holding {object} ({where_})"),
+                        format!("pick {object} first"),
+                    ));
                 }
                 let r = self.resolve(target, "receptacle", |e| self.receptacles.contains(e))?;
                 let inside = *relation == Relation::In;
                 let Ok(rec) = self.receptacles.get(r) else {
-                    return Err(reject("not_a_receptacle", format!("{target} has no surface to put things on or in"), format!("place it on or in furniture; nearby: {}", self.suggest(target.as_str(), |e| self.receptacles.contains(e)))));
+                    return Err(reject(
+                        "not_a_receptacle",
+                        format!("{target} has no surface to put things on or in"),
+                        format!(
+                            "place it on or in furniture; nearby: {}",
+                            self.suggest(target.as_str(), |e| self.receptacles.contains(e))
+                        ),
+                    ));
                 };
                 let Some(slot) = rec.slot(inside) else {
                     let other = if inside { "on" } else { "in" };
                     let rel = if inside { "in" } else { "on" };
-                    return Err(reject("no_such_surface", format!("nothing can go {rel} {target}"), format!("use relation \"{other}\"")));
+                    return Err(reject(
+                        "no_such_surface",
+                        format!("nothing can go {rel} {target}"),
+                        format!("use relation \"{other}\""),
+                    ));
                 };
                 if at.near != Some(r) {
                     return Err(self.not_near(actor, r, &format!("place {object}")));
                 }
                 if inside && !self.is_open(r) {
-                    return Err(reject("container_closed", format!("{target} is closed"), format!("open {target} first")));
+                    return Err(reject(
+                        "container_closed",
+                        format!("{target} is closed"),
+                        format!("open {target} first"),
+                    ));
                 }
                 if slot.items.len() as u32 >= slot.capacity {
-                    return Err(reject("capacity_full", format!("{target} is full ({} of {})", slot.items.len(), slot.capacity), "place it somewhere else or take something out first".into()));
+                    return Err(reject(
+                        "capacity_full",
+                        format!(
+                            "{target} is full ({} of {})",
+                            slot.items.len(),
+                            slot.capacity
+                        ),
+                        "place it somewhere else or take something out first".into(),
+                    ));
                 }
                 let to = if inside { Placed::In(r) } else { Placed::On(r) };
-                Ok(Plan::new(PICK_SECS, vec![Op::Move { object: e, from: Placed::HeldBy(actor), to }]))
+                Ok(Plan::new(
+                    PICK_SECS,
+                    vec![Op::Move {
+                        object: e,
+                        from: Placed::HeldBy(actor),
+                        to,
+                    }],
+                ))
             }
             Action::Open { target } | Action::Close { target } => {
                 let open = matches!(action, Action::Open { .. });
                 let e = self.resolve(target, "openable thing", |e| self.openables.contains(e))?;
                 let Ok(state) = self.openables.get(e) else {
-                    return Err(reject("not_openable", format!("{target} does not open or close"), format!("openable things near it: {}", self.suggest(target.as_str(), |e| self.openables.contains(e)))));
+                    return Err(reject(
+                        "not_openable",
+                        format!("{target} does not open or close"),
+                        format!(
+                            "openable things near it: {}",
+                            self.suggest(target.as_str(), |e| self.openables.contains(e))
+                        ),
+                    ));
                 };
                 if let Ok(door) = self.doors.get(e) {
                     if !door.rooms.contains(&at.room) {
-                        return Err(reject("not_colocated", format!("{target} is not a door of the room {who} is in"), format!("navigate_to {} first", self.id(door.rooms[0]))));
+                        return Err(reject(
+                            "not_colocated",
+                            format!("{target} is not a door of the room {who} is in"),
+                            format!("navigate_to {} first", self.id(door.rooms[0])),
+                        ));
                     }
                 } else if at.near != Some(e) {
                     return Err(self.not_near(actor, e, if open { "open it" } else { "close it" }));
                 }
                 if state.open == open {
-                    let code = if open { "already_open" } else { "already_closed" };
-                    return Err(reject(code, format!("{target} is already {}", if open { "open" } else { "closed" }), "no need to do it again".into()));
+                    let code = if open {
+                        "already_open"
+                    } else {
+                        "already_closed"
+                    };
+                    return Err(reject(
+                        code,
+                        format!(
+                            "{target} is already {}",
+                            if open { "open" } else { "closed" }
+                        ),
+                        "no need to do it again".into(),
+                    ));
                 }
                 let mut plan = Plan::new(OPEN_SECS, vec![Op::SetOpen { target: e, open }]);
                 if open && self.receptacles.contains(e) {
@@ -327,56 +540,131 @@ impl WorldView<'_, '_> {
                 }
                 Ok(plan)
             }
-            Action::SetDeviceState { device, field, value } => {
+            Action::SetDeviceState {
+                device,
+                field,
+                value,
+            } => {
                 let e = self.resolve(device, "device", |e| self.devices.contains(e))?;
                 let Ok(dev) = self.devices.get(e) else {
-                    return Err(reject("not_a_device", format!("{device} has no state to set"), format!("devices: {}", self.suggest(device.as_str(), |e| self.devices.contains(e)))));
+                    return Err(reject(
+                        "not_a_device",
+                        format!("{device} has no state to set"),
+                        format!(
+                            "devices: {}",
+                            self.suggest(device.as_str(), |e| self.devices.contains(e))
+                        ),
+                    ));
                 };
                 let Some((name, old)) = dev.fields.get_key_value(field.as_str()) else {
                     let names: Vec<&str> = dev.fields.keys().map(Id::as_str).collect();
-                    return Err(reject("unknown_field", format!("{device} has no field {field}"), format!("fields of {device}: {}", names.join(", "))));
+                    return Err(reject(
+                        "unknown_field",
+                        format!("{device} has no field {field}"),
+                        format!("fields of {device}: {}", names.join(", ")),
+                    ));
                 };
-                let new = with_value(old, value).map_err(|why| reject("value_out_of_schema", format!("{device}.{field} cannot be {value}: {why}"), format!("{field} takes {}", schema_text(old))))?;
+                let new = with_value(old, value).map_err(|why| {
+                    reject(
+                        "value_out_of_schema",
+                        format!("{device}.{field} cannot be {value}: {why}"),
+                        format!("{field} takes {}", schema_text(old)),
+                    )
+                })?;
                 if !dev.remote && at.near != Some(e) {
                     return Err(self.not_near(actor, e, &format!("set {field}")));
                 }
                 if &new == old {
-                    return Err(reject("no_change", format!("{device}.{field} is already {value}"), "nothing to do".into()));
+                    return Err(reject(
+                        "no_change",
+                        format!("{device}.{field} is already {value}"),
+                        "nothing to do".into(),
+                    ));
                 }
-                Ok(Plan::new(DEVICE_SECS, vec![Op::SetField { device: e, field: name.clone(), old: old.clone(), new }]))
+                Ok(Plan::new(
+                    DEVICE_SECS,
+                    vec![Op::SetField {
+                        device: e,
+                        field: name.clone(),
+                        old: old.clone(),
+                        new,
+                    }],
+                ))
             }
             Action::Handoff { object, to } => {
                 let e = self.resolve(object, "object", |e| self.items.contains(e))?;
                 if !hands.0.contains(&e) {
-                    return Err(reject("not_holding", format!("{who} is not holding {object}"), format!("pick {object} first")));
+                    return Err(reject(
+                        "not_holding",
+                        format!("{who} is not holding {object}"),
+                        format!("pick {object} first"),
+                    ));
                 }
                 let other = self.resolve(to, "actor", |e| self.is_actor(e))?;
                 let Ok((them, their_at, their_hands, _)) = self.actors.get(other) else {
-                    return Err(reject("not_an_actor", format!("{to} is not an actor"), "hand objects to people or robots; use place for furniture".into()));
+                    return Err(reject(
+                        "not_an_actor",
+                        format!("{to} is not an actor"),
+                        "hand objects to people or robots; use place for furniture".into(),
+                    ));
                 };
                 if other == actor {
-                    return Err(reject("self_handoff", format!("{who} cannot hand {object} to itself"), "name another actor".into()));
+                    return Err(reject(
+                        "self_handoff",
+                        format!("{who} cannot hand {object} to itself"),
+                        "name another actor".into(),
+                    ));
                 }
                 if their_at.room != at.room {
-                    return Err(reject("partner_not_colocated", format!("{to} is in {}, not with {who}", self.id(their_at.room)), format!("navigate_to {to} first")));
+                    return Err(reject(
+                        "partner_not_colocated",
+                        format!("{to} is in {}, not with {who}", self.id(their_at.room)),
+                        format!("navigate_to {to} first"),
+                    ));
                 }
                 if their_hands.0.len() as u32 >= them.hands {
-                    return Err(reject("partner_hands_full", format!("{to}'s hands are full"), format!("ask {to} to put something down first")));
+                    return Err(reject(
+                        "partner_hands_full",
+                        format!("{to}'s hands are full"),
+                        format!("ask {to} to put something down first"),
+                    ));
                 }
-                Ok(Plan::new(HANDOFF_SECS, vec![Op::Move { object: e, from: Placed::HeldBy(actor), to: Placed::HeldBy(other) }]))
+                Ok(Plan::new(
+                    HANDOFF_SECS,
+                    vec![Op::Move {
+                        object: e,
+                        from: Placed::HeldBy(actor),
+                        to: Placed::HeldBy(other),
+                    }],
+                ))
             }
             Action::Say { text, to, claims } => {
                 if text.trim().is_empty() {
-                    return Err(reject("empty_utterance", format!("{who} said nothing"), "give the words in text".into()));
+                    return Err(reject(
+                        "empty_utterance",
+                        format!("{who} said nothing"),
+                        "give the words in text".into(),
+                    ));
                 }
                 let hearers = self.earshot(at.room);
                 for addressee in to {
                     let a = self.resolve(addressee, "actor", |e| self.is_actor(e))?;
                     let Ok((_, their_at, _, _)) = self.actors.get(a) else {
-                        return Err(reject("not_an_actor", format!("{addressee} is not an actor"), "address people or robots".into()));
+                        return Err(reject(
+                            "not_an_actor",
+                            format!("{addressee} is not an actor"),
+                            "address people or robots".into(),
+                        ));
                     };
                     if !hearers.contains(&their_at.room) {
-                        return Err(reject("not_in_earshot", format!("{addressee} is in {} and cannot hear {who}", self.id(their_at.room)), format!("navigate_to {addressee} first, or leave them out of to")));
+                        return Err(reject(
+                            "not_in_earshot",
+                            format!(
+                                "{addressee} is in {} and cannot hear {who}",
+                                self.id(their_at.room)
+                            ),
+                            format!("navigate_to {addressee} first, or leave them out of to"),
+                        ));
                     }
                 }
                 for c in claims {
@@ -386,11 +674,18 @@ impl WorldView<'_, '_> {
                     }
                 }
                 let words = text.split_whitespace().count() as f64;
-                Ok(Plan::new((words / WORDS_PER_SEC).ceil().max(1.0) as u64, vec![]))
+                Ok(Plan::new(
+                    (words / WORDS_PER_SEC).ceil().max(1.0) as u64,
+                    vec![],
+                ))
             }
             Action::Wait { seconds } => {
                 if *seconds == 0 || *seconds > DAY {
-                    return Err(reject("bad_wait", format!("cannot wait {seconds} s"), format!("wait between 1 and {DAY} seconds")));
+                    return Err(reject(
+                        "bad_wait",
+                        format!("cannot wait {seconds} s"),
+                        format!("wait between 1 and {DAY} seconds"),
+                    ));
                 }
                 Ok(Plan::new(*seconds, vec![]))
             }
@@ -412,14 +707,19 @@ impl WorldView<'_, '_> {
             "location" => self.items.contains(e),
             "position" => self.is_actor(e),
             "open" => self.openables.contains(e),
-            field => self.devices.get(e).is_ok_and(|d| d.fields.contains_key(field)),
+            field => self
+                .devices
+                .get(e)
+                .is_ok_and(|d| d.fields.contains_key(field)),
         }
     }
 }
 
 /// System: validate the pending request and plan its effects.
 pub fn plan_request(view: WorldView, mut step: ResMut<Step>) {
-    let Some(req) = step.request.as_ref() else { return };
+    let Some(req) = step.request.as_ref() else {
+        return;
+    };
     let (actor, t, result) = view.plan(req);
     step.actor = actor;
     step.t = t;
@@ -467,24 +767,48 @@ pub fn apply_step(
                 match *from {
                     Placed::On(r) | Placed::In(r) => {
                         let mut rec = receptacles.get_mut(r).expect("planned from a receptacle");
-                        let slot = rec.slot_mut(matches!(from, Placed::In(_))).expect("planned from a surface");
+                        let slot = rec
+                            .slot_mut(matches!(from, Placed::In(_)))
+                            .expect("planned from a surface");
                         slot.items.retain(|i| i != object);
                     }
-                    Placed::HeldBy(a) => hands.get_mut(a).expect("planned from an actor").0.retain(|i| i != object),
+                    Placed::HeldBy(a) => hands
+                        .get_mut(a)
+                        .expect("planned from an actor")
+                        .0
+                        .retain(|i| i != object),
                 }
                 match *to {
                     Placed::On(r) | Placed::In(r) => {
                         let mut rec = receptacles.get_mut(r).expect("planned onto a receptacle");
-                        rec.slot_mut(matches!(to, Placed::In(_))).expect("planned onto a surface").items.push(*object);
+                        rec.slot_mut(matches!(to, Placed::In(_)))
+                            .expect("planned onto a surface")
+                            .items
+                            .push(*object);
                     }
-                    Placed::HeldBy(a) => hands.get_mut(a).expect("planned into hands").0.push(*object),
+                    Placed::HeldBy(a) => hands
+                        .get_mut(a)
+                        .expect("planned into hands")
+                        .0
+                        .push(*object),
                 }
                 *placed.get_mut(*object).expect("planned object") = *to;
             }
-            Op::Walk { actor, to, .. } => *positions.get_mut(*actor).expect("planned actor").0 = *to,
-            Op::SetOpen { target, open } => openables.get_mut(*target).expect("planned openable").open = *open,
-            Op::SetField { device, field, new, .. } => {
-                *devices.get_mut(*device).expect("planned device").fields.get_mut(field).expect("planned field") = new.clone();
+            Op::Walk { actor, to, .. } => {
+                *positions.get_mut(*actor).expect("planned actor").0 = *to
+            }
+            Op::SetOpen { target, open } => {
+                openables.get_mut(*target).expect("planned openable").open = *open
+            }
+            Op::SetField {
+                device, field, new, ..
+            } => {
+                *devices
+                    .get_mut(*device)
+                    .expect("planned device")
+                    .fields
+                    .get_mut(field)
+                    .expect("planned field") = new.clone();
             }
         }
     }

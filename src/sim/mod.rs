@@ -10,6 +10,7 @@ pub mod executor;
 pub mod nav;
 pub mod perception;
 pub mod request;
+pub mod stress;
 pub mod world;
 
 use std::collections::BTreeMap;
@@ -60,7 +61,15 @@ impl Plugin for SimPlugin {
     fn build(&self, app: &mut App) {
         let mut schedule = Schedule::new(SimSchedule);
         schedule.set_executor(SingleThreadedExecutor::new());
-        schedule.configure_sets((SimSystems::Validate, SimSystems::Apply, SimSystems::Perceive, SimSystems::Record).chain());
+        schedule.configure_sets(
+            (
+                SimSystems::Validate,
+                SimSystems::Apply,
+                SimSystems::Perceive,
+                SimSystems::Record,
+            )
+                .chain(),
+        );
         schedule.add_systems((
             plan_request.in_set(SimSystems::Validate),
             apply_step.in_set(SimSystems::Apply),
@@ -68,16 +77,21 @@ impl Plugin for SimPlugin {
             record_event.in_set(SimSystems::Record),
         ));
         app.add_schedule(schedule);
-        app.init_resource::<Step>().init_resource::<CurrentSession>();
+        app.init_resource::<Step>()
+            .init_resource::<CurrentSession>();
         let world = app.world_mut();
         spawn_scene(world, &self.scene);
-        world.run_system_cached(perceive_initial).expect("initial perception runs");
+        world
+            .run_system_cached(perceive_initial)
+            .expect("initial perception runs");
     }
 }
 
 /// System: record the step as an event.
 pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<CurrentSession>) {
-    let Some(req) = step.request.as_ref() else { return };
+    let Some(req) = step.request.as_ref() else {
+        return;
+    };
     let ids = |es: &[Entity]| es.iter().map(|e| view.id(*e).clone()).collect::<Vec<Id>>();
     let mut mentions: Vec<Id> = Vec::new();
     for id in req.action.entity_args() {
@@ -85,8 +99,15 @@ pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<Curren
             mentions.push(id.clone());
         }
     }
-    let kind = if matches!(req.action, Action::Say { .. }) { EventKind::Utterance } else { EventKind::Action };
-    let outcome = step.rejection.clone().map_or(Outcome::Ok, Outcome::Rejected);
+    let kind = if matches!(req.action, Action::Say { .. }) {
+        EventKind::Utterance
+    } else {
+        EventKind::Action
+    };
+    let outcome = step
+        .rejection
+        .clone()
+        .map_or(Outcome::Ok, Outcome::Rejected);
     let event = Event {
         id: view.clock.last_event,
         day: trace::day_of(step.t),
@@ -184,11 +205,20 @@ impl Simulation {
                     Placed::In(r) => trace::Location::In(key(r)),
                     Placed::HeldBy(a) => trace::Location::HeldBy(key(a)),
                 };
-                out.insert((id.clone(), reg.attrs.location.clone()), Value::Location(loc));
+                out.insert(
+                    (id.clone(), reg.attrs.location.clone()),
+                    Value::Location(loc),
+                );
             }
             if let Some(at) = world.get::<At>(e) {
-                let pos = trace::Position { room: key(at.room), near: at.near.map(key) };
-                out.insert((id.clone(), reg.attrs.position.clone()), Value::Position(pos));
+                let pos = trace::Position {
+                    room: key(at.room),
+                    near: at.near.map(key),
+                };
+                out.insert(
+                    (id.clone(), reg.attrs.position.clone()),
+                    Value::Position(pos),
+                );
             }
             if let Some(o) = world.get::<Openable>(e) {
                 out.insert((id.clone(), reg.attrs.open.clone()), Value::Bool(o.open));
@@ -235,17 +265,31 @@ impl Simulation {
             for (inside, slot) in [(false, &rec.on), (true, &rec.inside)] {
                 let Some(slot) = slot else { continue };
                 if slot.items.len() as u32 > slot.capacity {
-                    errors.push(format!("{} holds {} items, capacity {}", key.0, slot.items.len(), slot.capacity));
+                    errors.push(format!(
+                        "{} holds {} items, capacity {}",
+                        key.0,
+                        slot.items.len(),
+                        slot.capacity
+                    ));
                 }
                 for &i in &slot.items {
-                    listed.entry(i).or_default().push(if inside { Placed::In(e) } else { Placed::On(e) });
+                    listed.entry(i).or_default().push(if inside {
+                        Placed::In(e)
+                    } else {
+                        Placed::On(e)
+                    });
                 }
             }
         }
         let mut q = world.query::<(Entity, &Key, &Actor, &Hands)>();
         for (e, key, actor, hands) in q.iter(world) {
             if hands.0.len() as u32 > actor.hands {
-                errors.push(format!("{} holds {} objects with {} hands", key.0, hands.0.len(), actor.hands));
+                errors.push(format!(
+                    "{} holds {} objects with {} hands",
+                    key.0,
+                    hands.0.len(),
+                    actor.hands
+                ));
             }
             for &i in &hands.0 {
                 listed.entry(i).or_default().push(Placed::HeldBy(e));
@@ -255,7 +299,10 @@ impl Simulation {
         for (e, key, placed) in q.iter(world) {
             let places = listed.get(&e).map(Vec::as_slice).unwrap_or_default();
             if places != [*placed] {
-                errors.push(format!("{} is at {placed:?} but listed at {places:?}", key.0));
+                errors.push(format!(
+                    "{} is at {placed:?} but listed at {places:?}",
+                    key.0
+                ));
             }
         }
         let mut q = world.query::<(&Key, &Device)>();
@@ -273,10 +320,20 @@ impl Simulation {
             for f in visible {
                 match beliefs.get(&(f.entity.clone(), f.attr.clone())) {
                     Some(b) if b.value == f.value => {}
-                    other => errors.push(format!("{a} sees {}.{} = {} but believes {:?}", f.entity, f.attr, f.value, other.map(|b| &b.value))),
+                    other => errors.push(format!(
+                        "{a} sees {}.{} = {} but believes {:?}",
+                        f.entity,
+                        f.attr,
+                        f.value,
+                        other.map(|b| &b.value)
+                    )),
                 }
             }
         }
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 }

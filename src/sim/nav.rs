@@ -45,7 +45,11 @@ pub fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
 impl RoomGraph {
     pub fn build(_world: &World, scene: &Scene, ids: &HashMap<Id, Entity>) -> Self {
         let mut graph = UnGraph::new_undirected();
-        let node: HashMap<Entity, NodeIndex> = scene.rooms.iter().map(|r| (ids[&r.id], graph.add_node(ids[&r.id]))).collect();
+        let node: HashMap<Entity, NodeIndex> = scene
+            .rooms
+            .iter()
+            .map(|r| (ids[&r.id], graph.add_node(ids[&r.id])))
+            .collect();
         let mut sides = Vec::new();
         for d in &scene.doors {
             let (a, b, door) = (ids[&d.rooms.0], ids[&d.rooms.1], ids[&d.id]);
@@ -90,14 +94,25 @@ impl RoomGraph {
         for (i, s) in sides.iter().enumerate() {
             room_sides.entry(s.2).or_default().push(i);
         }
-        RoomGraph { graph, node, sides, dist, next, room_sides }
+        RoomGraph {
+            graph,
+            node,
+            sides,
+            dist,
+            next,
+            room_sides,
+        }
     }
 
     /// Rooms that share a door with `room`, with that door, in door order.
     pub fn neighbours(&self, room: Entity) -> impl Iterator<Item = (Entity, Entity)> + '_ {
         use petgraph::visit::EdgeRef;
         self.graph.edges(self.node[&room]).map(move |e| {
-            let other = if e.source() == self.node[&room] { e.target() } else { e.source() };
+            let other = if e.source() == self.node[&room] {
+                e.target()
+            } else {
+                e.source()
+            };
             (self.graph[other], *e.weight())
         })
     }
@@ -105,9 +120,18 @@ impl RoomGraph {
     /// The shortest walk from `from` (a point in room `from_room`) to `to`
     /// (a point in `to_room`). `None` only if the rooms are not connected,
     /// which scene validation rules out.
-    pub fn route(&self, from_room: Entity, from: (f32, f32), to_room: Entity, to: (f32, f32)) -> Option<Route> {
+    pub fn route(
+        &self,
+        from_room: Entity,
+        from: (f32, f32),
+        to_room: Entity,
+        to: (f32, f32),
+    ) -> Option<Route> {
         if from_room == to_room {
-            return Some(Route { metres: distance(from, to), rooms: vec![] });
+            return Some(Route {
+                metres: distance(from, to),
+                rooms: vec![],
+            });
         }
         let n = self.sides.len();
         let empty = Vec::new();

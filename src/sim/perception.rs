@@ -34,7 +34,11 @@ impl WorldView<'_, '_> {
         let attrs = &self.registry.attrs;
         for &d in self.registry.room_doors.get(&room).into_iter().flatten() {
             if let Ok(o) = self.openables.get(d) {
-                out.push(Fact { entity: self.id(d).clone(), attr: attrs.open.clone(), value: Value::Bool(o.open) });
+                out.push(Fact {
+                    entity: self.id(d).clone(),
+                    attr: attrs.open.clone(),
+                    value: Value::Bool(o.open),
+                });
             }
         }
         for &f in self.registry.room_fixtures.get(&room).into_iter().flatten() {
@@ -50,18 +54,30 @@ impl WorldView<'_, '_> {
         let id = self.id(f);
         let open = self.openables.get(f).ok().map(|o| o.open);
         if let Some(o) = open {
-            out.push(Fact { entity: id.clone(), attr: attrs.open.clone(), value: Value::Bool(o) });
+            out.push(Fact {
+                entity: id.clone(),
+                attr: attrs.open.clone(),
+                value: Value::Bool(o),
+            });
         }
         if let Ok(d) = self.devices.get(f) {
             for (name, field) in &d.fields {
-                out.push(Fact { entity: id.clone(), attr: name.clone(), value: field_value(field) });
+                out.push(Fact {
+                    entity: id.clone(),
+                    attr: name.clone(),
+                    value: field_value(field),
+                });
             }
         }
         if let Ok(rec) = self.receptacles.get(f) {
             if let Some(on) = &rec.on {
                 scanned.push((f, false));
                 for &i in &on.items {
-                    out.push(Fact { entity: self.id(i).clone(), attr: attrs.location.clone(), value: Value::Location(Location::On(id.clone())) });
+                    out.push(Fact {
+                        entity: self.id(i).clone(),
+                        attr: attrs.location.clone(),
+                        value: Value::Location(Location::On(id.clone())),
+                    });
                 }
             }
             if let Some(inside) = rec.inside.as_ref().filter(|_| open != Some(false)) {
@@ -74,17 +90,31 @@ impl WorldView<'_, '_> {
     fn contents_facts(&self, f: Entity, items: &[Entity], out: &mut Vec<Fact>) {
         let id = self.id(f);
         for &i in items {
-            out.push(Fact { entity: self.id(i).clone(), attr: self.registry.attrs.location.clone(), value: Value::Location(Location::In(id.clone())) });
+            out.push(Fact {
+                entity: self.id(i).clone(),
+                attr: self.registry.attrs.location.clone(),
+                value: Value::Location(Location::In(id.clone())),
+            });
         }
     }
 
     fn actor_facts(&self, a: Entity, out: &mut Vec<Fact>) {
-        let Ok((_, at, hands, _)) = self.actors.get(a) else { return };
+        let Ok((_, at, hands, _)) = self.actors.get(a) else {
+            return;
+        };
         let attrs = &self.registry.attrs;
         let keys = &self.keys;
-        out.push(Fact { entity: self.id(a).clone(), attr: attrs.position.clone(), value: position_value(keys, *at) });
+        out.push(Fact {
+            entity: self.id(a).clone(),
+            attr: attrs.position.clone(),
+            value: position_value(keys, *at),
+        });
         for &i in &hands.0 {
-            out.push(Fact { entity: self.id(i).clone(), attr: attrs.location.clone(), value: Value::Location(Location::HeldBy(self.id(a).clone())) });
+            out.push(Fact {
+                entity: self.id(i).clone(),
+                attr: attrs.location.clone(),
+                value: Value::Location(Location::HeldBy(self.id(a).clone())),
+            });
         }
     }
 
@@ -104,8 +134,23 @@ impl WorldView<'_, '_> {
                 old: position_value(&self.keys, *from),
                 new: position_value(&self.keys, *to),
             },
-            Op::SetOpen { target, open } => Change { entity: self.id(*target).clone(), attr: attrs.open.clone(), old: Value::Bool(!open), new: Value::Bool(*open) },
-            Op::SetField { device, field, old, new } => Change { entity: self.id(*device).clone(), attr: field.clone(), old: field_value(old), new: field_value(new) },
+            Op::SetOpen { target, open } => Change {
+                entity: self.id(*target).clone(),
+                attr: attrs.open.clone(),
+                old: Value::Bool(!open),
+                new: Value::Bool(*open),
+            },
+            Op::SetField {
+                device,
+                field,
+                old,
+                new,
+            } => Change {
+                entity: self.id(*device).clone(),
+                attr: field.clone(),
+                old: field_value(old),
+                new: field_value(new),
+            },
         }
     }
 
@@ -120,7 +165,13 @@ impl WorldView<'_, '_> {
         for op in &step.ops {
             match op {
                 Op::Walk { from, .. } => rooms.push(from.room),
-                Op::SetOpen { target, .. } => rooms.extend(self.doors.get(*target).map(|d| d.rooms).into_iter().flatten()),
+                Op::SetOpen { target, .. } => rooms.extend(
+                    self.doors
+                        .get(*target)
+                        .map(|d| d.rooms)
+                        .into_iter()
+                        .flatten(),
+                ),
                 Op::SetField { device, .. } => rooms.extend(self.room_of(*device)),
                 Op::Move { .. } => {}
             }
@@ -137,34 +188,60 @@ impl WorldView<'_, '_> {
 
 /// Records that `actor`'s holder perceived `value` of (`entity`, `attr`).
 fn believe(beliefs: &mut Beliefs, entity: &Id, attr: &Id, value: &Value, t: u64, event: u64) {
-    let b = Belief { value: value.clone(), seen_at: t, event, contradicted_at: None };
+    let b = Belief {
+        value: value.clone(),
+        seen_at: t,
+        event,
+        contradicted_at: None,
+    };
     beliefs.0.insert((entity.clone(), attr.clone()), b);
 }
 
 /// Marks beliefs that an object is on/in a scanned surface as contradicted
 /// when the scan did not show it there.
-fn notice_absences(beliefs: &mut Beliefs, view: &WorldView, scanned: &[(Entity, bool)], event: u64, t: u64) {
+fn notice_absences(
+    beliefs: &mut Beliefs,
+    view: &WorldView,
+    scanned: &[(Entity, bool)],
+    event: u64,
+    t: u64,
+) {
     let location = &view.registry.attrs.location;
     for ((_, attr), b) in beliefs.0.iter_mut() {
         if attr != location || b.event == event || b.contradicted_at.is_some() {
             continue;
         }
-        let Value::Location(loc) = &b.value else { continue };
+        let Value::Location(loc) = &b.value else {
+            continue;
+        };
         let (holder, inside) = match loc {
             Location::On(r) => (r, false),
             Location::In(r) => (r, true),
             Location::HeldBy(_) => continue,
         };
-        if scanned.iter().any(|(f, i)| *i == inside && view.id(*f) == holder) {
+        if scanned
+            .iter()
+            .any(|(f, i)| *i == inside && view.id(*f) == holder)
+        {
             b.contradicted_at = Some(t);
         }
     }
 }
 
 /// Perceives `facts` for each of `who`, with absence detection on `scanned`.
-fn perceive_facts(view: &WorldView, beliefs: &mut Query<&mut Beliefs>, who: &[Entity], facts: &[Fact], scanned: &[(Entity, bool)], t: u64, event: u64) {
+fn perceive_facts(
+    view: &WorldView,
+    beliefs: &mut Query<&mut Beliefs>,
+    who: &[Entity],
+    facts: &[Fact],
+    scanned: &[(Entity, bool)],
+    t: u64,
+    event: u64,
+) {
     for &a in who {
-        let Ok(mut b) = beliefs.get_mut(a) else { continue };
+        let Ok(mut b) = beliefs.get_mut(a) else {
+            continue;
+        };
         for f in facts {
             believe(&mut b, &f.entity, &f.attr, &f.value, t, event);
         }
@@ -193,7 +270,9 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
     }
     step.changes = step.ops.iter().map(|op| view.change(op)).collect();
     for &o in &step.observers {
-        let Ok(mut b) = beliefs.get_mut(o) else { continue };
+        let Ok(mut b) = beliefs.get_mut(o) else {
+            continue;
+        };
         for c in &step.changes {
             believe(&mut b, &c.entity, &c.attr, &c.new, t, event);
         }
@@ -207,7 +286,13 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
             view.actors_in(&[room])
         }
         Reveal::Contents(c) => {
-            let items = view.receptacles.get(c).ok().and_then(|r| r.inside.as_ref()).map(|s| s.items.clone()).unwrap_or_default();
+            let items = view
+                .receptacles
+                .get(c)
+                .ok()
+                .and_then(|r| r.inside.as_ref())
+                .map(|s| s.items.clone())
+                .unwrap_or_default();
             view.contents_facts(c, &items, &mut facts);
             scanned.push((c, true));
             step.observers.clone()
@@ -218,7 +303,11 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
             } else if view.is_actor(e) {
                 view.actor_facts(e, &mut facts);
             } else if let Ok((_, p)) = view.items.get(e) {
-                facts.push(Fact { entity: view.id(e).clone(), attr: view.registry.attrs.location.clone(), value: location_value(&view.keys, *p) });
+                facts.push(Fact {
+                    entity: view.id(e).clone(),
+                    attr: view.registry.attrs.location.clone(),
+                    value: location_value(&view.keys, *p),
+                });
             }
             step.observers.clone()
         }

@@ -21,19 +21,45 @@ pub enum Relation {
 
 /// A skill and its arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "skill", content = "args", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "skill",
+    content = "args",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum Action {
     /// Walk to a room, furniture, device, object or actor.
-    NavigateTo { target: Id },
+    NavigateTo {
+        target: Id,
+    },
     /// Look closely at a fixture, device, object or actor.
-    Inspect { target: Id },
-    Pick { object: Id },
-    Place { object: Id, target: Id, relation: Relation },
-    Open { target: Id },
-    Close { target: Id },
-    SetDeviceState { device: Id, field: String, value: Value },
+    Inspect {
+        target: Id,
+    },
+    Pick {
+        object: Id,
+    },
+    Place {
+        object: Id,
+        target: Id,
+        relation: Relation,
+    },
+    Open {
+        target: Id,
+    },
+    Close {
+        target: Id,
+    },
+    SetDeviceState {
+        device: Id,
+        field: String,
+        value: Value,
+    },
     /// Give a held object to a co-located actor with a free hand.
-    Handoff { object: Id, to: Id },
+    Handoff {
+        object: Id,
+        to: Id,
+    },
     /// An utterance; `to` are the addressees (empty: whoever hears it).
     /// `claims` are the facts it asserts, in structured form.
     Say {
@@ -43,7 +69,9 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         claims: Vec<Claim>,
     },
-    Wait { seconds: u64 },
+    Wait {
+        seconds: u64,
+    },
 }
 
 /// Every skill name, in the order the README lists them.
@@ -79,12 +107,17 @@ impl Action {
     /// Entity ids among the arguments, in argument order.
     pub fn entity_args(&self) -> Vec<&Id> {
         match self {
-            Action::NavigateTo { target } | Action::Inspect { target } | Action::Open { target } | Action::Close { target } => vec![target],
+            Action::NavigateTo { target }
+            | Action::Inspect { target }
+            | Action::Open { target }
+            | Action::Close { target } => vec![target],
             Action::Pick { object } => vec![object],
             Action::Place { object, target, .. } => vec![object, target],
             Action::SetDeviceState { device, .. } => vec![device],
             Action::Handoff { object, to } => vec![object, to],
-            Action::Say { to, claims, .. } => to.iter().chain(claims.iter().map(|c| &c.entity)).collect(),
+            Action::Say { to, claims, .. } => {
+                to.iter().chain(claims.iter().map(|c| &c.entity)).collect()
+            }
             Action::Wait { .. } => vec![],
         }
     }
@@ -128,7 +161,11 @@ struct RawRequest {
 
 impl Request {
     pub fn new(actor: &str, action: Action) -> Self {
-        Request { actor: Id::new(actor), action, at: None }
+        Request {
+            actor: Id::new(actor),
+            action,
+            at: None,
+        }
     }
 
     pub fn at(mut self, t: u64) -> Self {
@@ -138,15 +175,24 @@ impl Request {
 
     /// Parses one JSON request, with errors that say which part is wrong.
     pub fn from_json(text: &str) -> Result<Request, RequestError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| RequestError::Json(e.to_string()))?;
-        let raw: RawRequest = serde_json::from_value(value).map_err(|e| RequestError::Shape(e.to_string()))?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| RequestError::Json(e.to_string()))?;
+        let raw: RawRequest =
+            serde_json::from_value(value).map_err(|e| RequestError::Shape(e.to_string()))?;
         if !SKILLS.contains(&raw.skill.as_str()) {
             return Err(RequestError::UnknownSkill { got: raw.skill });
         }
         let args = raw.args.unwrap_or_else(|| serde_json::json!({}));
         let tagged = serde_json::json!({ "skill": raw.skill, "args": args });
-        let action: Action = serde_json::from_value(tagged).map_err(|e| RequestError::Args { skill: raw.skill.clone(), why: e.to_string() })?;
-        Ok(Request { actor: raw.actor, action, at: raw.at })
+        let action: Action = serde_json::from_value(tagged).map_err(|e| RequestError::Args {
+            skill: raw.skill.clone(),
+            why: e.to_string(),
+        })?;
+        Ok(Request {
+            actor: raw.actor,
+            action,
+            at: raw.at,
+        })
     }
 }
 
@@ -156,21 +202,48 @@ mod tests {
 
     #[test]
     fn parses_the_documented_shape() {
-        let r = Request::from_json(r#"{"actor":"robot","skill":"pick","args":{"object":"mug_2"}}"#).unwrap();
-        assert_eq!(r, Request::new("robot", Action::Pick { object: Id::new("mug_2") }));
+        let r = Request::from_json(r#"{"actor":"robot","skill":"pick","args":{"object":"mug_2"}}"#)
+            .unwrap();
+        assert_eq!(
+            r,
+            Request::new(
+                "robot",
+                Action::Pick {
+                    object: Id::new("mug_2")
+                }
+            )
+        );
         let r = Request::from_json(r#"{"actor":"alice","skill":"place","args":{"object":"mug_1","target":"fridge_1","relation":"in"},"at":100}"#).unwrap();
         assert_eq!(r.at, Some(100));
-        let r = Request::from_json(r#"{"actor":"bob","skill":"say","args":{"text":"hi"}}"#).unwrap();
+        let r =
+            Request::from_json(r#"{"actor":"bob","skill":"say","args":{"text":"hi"}}"#).unwrap();
         assert!(matches!(r.action, Action::Say { ref to, .. } if to.is_empty()));
         let r = Request::from_json(r#"{"actor":"bob","skill":"set_device_state","args":{"device":"tv_1","field":"volume","value":20}}"#).unwrap();
-        assert!(matches!(r.action, Action::SetDeviceState { value: Value::Int(20), .. }));
+        assert!(matches!(
+            r.action,
+            Action::SetDeviceState {
+                value: Value::Int(20),
+                ..
+            }
+        ));
     }
 
     #[test]
     fn round_trips_through_json() {
-        let r = Request::new("robot", Action::Place { object: Id::new("a"), target: Id::new("b"), relation: Relation::In }).at(5);
+        let r = Request::new(
+            "robot",
+            Action::Place {
+                object: Id::new("a"),
+                target: Id::new("b"),
+                relation: Relation::In,
+            },
+        )
+        .at(5);
         let text = serde_json::to_string(&r).unwrap();
-        assert_eq!(text, r#"{"actor":"robot","skill":"place","args":{"object":"a","target":"b","relation":"in"},"at":5}"#);
+        assert_eq!(
+            text,
+            r#"{"actor":"robot","skill":"place","args":{"object":"a","target":"b","relation":"in"},"at":5}"#
+        );
         assert_eq!(Request::from_json(&text).unwrap(), r);
     }
 
@@ -178,13 +251,34 @@ mod tests {
     fn rejects_malformed_requests() {
         let bad = [
             ("not json", "not JSON"),
-            (r#"{"skill":"pick","args":{"object":"x"}}"#, "missing field `actor`"),
-            (r#"{"actor":"robot","skill":"grab","args":{}}"#, "unknown skill \"grab\""),
-            (r#"{"actor":"robot","skill":"pick","args":{}}"#, "missing field `object`"),
-            (r#"{"actor":"robot","skill":"pick","args":{"object":"x","extra":1}}"#, "unknown field `extra`"),
-            (r#"{"actor":"robot","skill":"place","args":{"object":"x","target":"y","relation":"under"}}"#, "unknown variant `under`"),
-            (r#"{"actor":"robot","skill":"wait","args":{"seconds":-3}}"#, "bad arguments for wait"),
-            (r#"{"actor":"robot","skill":"wait","args":{"seconds":3},"when":1}"#, "unknown field `when`"),
+            (
+                r#"{"skill":"pick","args":{"object":"x"}}"#,
+                "missing field `actor`",
+            ),
+            (
+                r#"{"actor":"robot","skill":"grab","args":{}}"#,
+                "unknown skill \"grab\"",
+            ),
+            (
+                r#"{"actor":"robot","skill":"pick","args":{}}"#,
+                "missing field `object`",
+            ),
+            (
+                r#"{"actor":"robot","skill":"pick","args":{"object":"x","extra":1}}"#,
+                "unknown field `extra`",
+            ),
+            (
+                r#"{"actor":"robot","skill":"place","args":{"object":"x","target":"y","relation":"under"}}"#,
+                "unknown variant `under`",
+            ),
+            (
+                r#"{"actor":"robot","skill":"wait","args":{"seconds":-3}}"#,
+                "bad arguments for wait",
+            ),
+            (
+                r#"{"actor":"robot","skill":"wait","args":{"seconds":3},"when":1}"#,
+                "unknown field `when`",
+            ),
             (r#"[1,2]"#, "invalid type"),
         ];
         for (text, want) in bad {

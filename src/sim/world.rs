@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 use bevy::prelude::*;
 
 use crate::ids::Id;
-use crate::scene::{self, ActorKind, FieldDef, Openable as OpenDef, Placement, Rect, Scene, Surface};
+use crate::scene::{
+    self, ActorKind, FieldDef, Openable as OpenDef, Placement, Rect, Scene, Surface,
+};
 use crate::trace::{Location, Position, Value};
 
 use super::nav::RoomGraph;
@@ -55,11 +57,19 @@ pub struct Slot {
 
 impl Receptacle {
     pub fn slot(&self, inside: bool) -> Option<&Slot> {
-        if inside { self.inside.as_ref() } else { self.on.as_ref() }
+        if inside {
+            self.inside.as_ref()
+        } else {
+            self.on.as_ref()
+        }
     }
 
     pub fn slot_mut(&mut self, inside: bool) -> Option<&mut Slot> {
-        if inside { self.inside.as_mut() } else { self.on.as_mut() }
+        if inside {
+            self.inside.as_mut()
+        } else {
+            self.on.as_mut()
+        }
     }
 }
 
@@ -180,7 +190,16 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
     let mut ids = HashMap::new();
     let key = |id: &Id| Key(id.clone());
     for r in &scene.rooms {
-        let e = world.spawn((key(&r.id), Room { name: r.name.clone(), rect: r.rect, height: r.height })).id();
+        let e = world
+            .spawn((
+                key(&r.id),
+                Room {
+                    name: r.name.clone(),
+                    rect: r.rect,
+                    height: r.height,
+                },
+            ))
+            .id();
         ids.insert(r.id.clone(), e);
     }
     let mut room_doors: HashMap<Entity, Vec<Entity>> = HashMap::new();
@@ -197,18 +216,61 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         }
     }
     let mut room_fixtures: HashMap<Entity, Vec<Entity>> = HashMap::new();
-    let fixtures = scene.furniture.iter().map(|f| (&f.id, &f.kind, &f.room, f.pos, f.size, &f.surfaces, f.openable, &f.description, None))
-        .chain(scene.devices.iter().map(|d| (&d.id, &d.kind, &d.room, d.pos, d.size, &d.surfaces, d.openable, &d.description, Some(d))));
+    let fixtures = scene
+        .furniture
+        .iter()
+        .map(|f| {
+            (
+                &f.id,
+                &f.kind,
+                &f.room,
+                f.pos,
+                f.size,
+                &f.surfaces,
+                f.openable,
+                &f.description,
+                None,
+            )
+        })
+        .chain(scene.devices.iter().map(|d| {
+            (
+                &d.id,
+                &d.kind,
+                &d.room,
+                d.pos,
+                d.size,
+                &d.surfaces,
+                d.openable,
+                &d.description,
+                Some(d),
+            )
+        }));
     for (id, kind, room, pos, size, surfaces, openable, description, device) in fixtures {
         let room = ids[room];
-        let fixture = Fixture { kind: kind.clone(), room, pos, size, description: description.clone() };
+        let fixture = Fixture {
+            kind: kind.clone(),
+            room,
+            pos,
+            size,
+            description: description.clone(),
+        };
         let mut ec = world.spawn((key(id), fixture));
         if !surfaces.is_empty() {
             let mut rec = Receptacle::default();
             for s in surfaces {
                 match *s {
-                    Surface::On(c) => rec.on = Some(Slot { capacity: c, items: vec![] }),
-                    Surface::In(c) => rec.inside = Some(Slot { capacity: c, items: vec![] }),
+                    Surface::On(c) => {
+                        rec.on = Some(Slot {
+                            capacity: c,
+                            items: vec![],
+                        })
+                    }
+                    Surface::In(c) => {
+                        rec.inside = Some(Slot {
+                            capacity: c,
+                            items: vec![],
+                        })
+                    }
                 }
             }
             ec.insert(rec);
@@ -223,8 +285,16 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             }
         }
         if let Some(d) = device {
-            let fields = d.fields.iter().map(|(k, v)| (Id::new(k), v.clone())).collect();
-            ec.insert(Device { kind: d.kind.clone(), remote: d.remote, fields });
+            let fields = d
+                .fields
+                .iter()
+                .map(|(k, v)| (Id::new(k), v.clone()))
+                .collect();
+            ec.insert(Device {
+                kind: d.kind.clone(),
+                remote: d.remote,
+                fields,
+            });
         }
         let e = ec.id();
         ids.insert(id.clone(), e);
@@ -233,9 +303,27 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
     let mut actors = Vec::new();
     let mut robots = Vec::new();
     for a in &scene.actors {
-        let at = At { room: ids[&a.room], near: a.near.as_ref().map(|n| ids[n]) };
-        let actor = Actor { name: a.name.clone(), kind: a.kind, role: a.role.clone(), speed: a.speed, hands: a.hands };
-        let e = world.spawn((key(&a.id), actor, at, Hands::default(), Busy::default(), Beliefs::default())).id();
+        let at = At {
+            room: ids[&a.room],
+            near: a.near.as_ref().map(|n| ids[n]),
+        };
+        let actor = Actor {
+            name: a.name.clone(),
+            kind: a.kind,
+            role: a.role.clone(),
+            speed: a.speed,
+            hands: a.hands,
+        };
+        let e = world
+            .spawn((
+                key(&a.id),
+                actor,
+                at,
+                Hands::default(),
+                Busy::default(),
+                Beliefs::default(),
+            ))
+            .id();
         ids.insert(a.id.clone(), e);
         actors.push(e);
         if a.kind == ActorKind::Robot {
@@ -248,22 +336,47 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             Placement::In(t) => Placed::In(ids[t]),
             Placement::HeldBy(a) => Placed::HeldBy(ids[a]),
         };
-        let item = Item { category: o.category.clone(), description: o.description.clone(), owner: o.owner.clone() };
+        let item = Item {
+            category: o.category.clone(),
+            description: o.description.clone(),
+            owner: o.owner.clone(),
+        };
         let e = world.spawn((key(&o.id), item, placed)).id();
         ids.insert(o.id.clone(), e);
         match placed {
             Placed::On(r) | Placed::In(r) => {
                 let inside = matches!(placed, Placed::In(_));
-                let mut rec = world.get_mut::<Receptacle>(r).expect("validated: target is a receptacle");
-                rec.slot_mut(inside).expect("validated: surface exists").items.push(e);
+                let mut rec = world
+                    .get_mut::<Receptacle>(r)
+                    .expect("validated: target is a receptacle");
+                rec.slot_mut(inside)
+                    .expect("validated: surface exists")
+                    .items
+                    .push(e);
             }
-            Placed::HeldBy(a) => world.get_mut::<Hands>(a).expect("validated: holder is an actor").0.push(e),
+            Placed::HeldBy(a) => world
+                .get_mut::<Hands>(a)
+                .expect("validated: holder is an actor")
+                .0
+                .push(e),
         }
     }
     let graph = RoomGraph::build(world, scene, &ids);
-    let attrs = Attrs { location: Id::new("location"), position: Id::new("position"), open: Id::new("open") };
+    let attrs = Attrs {
+        location: Id::new("location"),
+        position: Id::new("position"),
+        open: Id::new("open"),
+    };
     world.insert_resource(graph);
-    world.insert_resource(Registry { scene: scene.clone(), ids, actors, robots, room_fixtures, room_doors, attrs });
+    world.insert_resource(Registry {
+        scene: scene.clone(),
+        ids,
+        actors,
+        robots,
+        room_fixtures,
+        room_doors,
+        attrs,
+    });
     world.insert_resource(Clock::default());
 }
 
@@ -283,12 +396,28 @@ pub fn field_value(f: &FieldDef) -> Value {
 pub fn with_value(f: &FieldDef, v: &Value) -> Result<FieldDef, String> {
     let out = match (f, v) {
         (FieldDef::Bool(_), Value::Bool(b)) => FieldDef::Bool(*b),
-        (FieldDef::Int { min, max, .. }, Value::Int(i)) => FieldDef::Int { value: *i, min: *min, max: *max },
-        (FieldDef::Float { min, max, .. }, Value::Float(x)) => FieldDef::Float { value: *x, min: *min, max: *max },
-        (FieldDef::Float { min, max, .. }, Value::Int(i)) => FieldDef::Float { value: *i as f64, min: *min, max: *max },
-        (FieldDef::Enum { options, .. }, Value::Text(s)) => FieldDef::Enum { value: s.clone(), options: options.clone() },
+        (FieldDef::Int { min, max, .. }, Value::Int(i)) => FieldDef::Int {
+            value: *i,
+            min: *min,
+            max: *max,
+        },
+        (FieldDef::Float { min, max, .. }, Value::Float(x)) => FieldDef::Float {
+            value: *x,
+            min: *min,
+            max: *max,
+        },
+        (FieldDef::Float { min, max, .. }, Value::Int(i)) => FieldDef::Float {
+            value: *i as f64,
+            min: *min,
+            max: *max,
+        },
+        (FieldDef::Enum { options, .. }, Value::Text(s)) => FieldDef::Enum {
+            value: s.clone(),
+            options: options.clone(),
+        },
         (FieldDef::Timer { max, .. }, Value::Int(i)) => {
-            let value = u32::try_from(*i).map_err(|_| format!("{i} is not a number of seconds between 0 and {max}"))?;
+            let value = u32::try_from(*i)
+                .map_err(|_| format!("{i} is not a number of seconds between 0 and {max}"))?;
             FieldDef::Timer { value, max: *max }
         }
         _ => return Err(format!("expects {}, got {v}", schema_text(f))),
@@ -318,6 +447,14 @@ pub fn location_value(keys: &Query<&Key>, p: Placed) -> Value {
 }
 
 pub fn position_value(keys: &Query<&Key>, at: At) -> Value {
-    let id = |e: Entity| keys.get(e).expect("positions name spawned entities").0.clone();
-    Value::Position(Position { room: id(at.room), near: at.near.map(id) })
+    let id = |e: Entity| {
+        keys.get(e)
+            .expect("positions name spawned entities")
+            .0
+            .clone()
+    };
+    Value::Position(Position {
+        room: id(at.room),
+        near: at.near.map(id),
+    })
 }

@@ -16,13 +16,23 @@ pub use trace_dir::{Trace, TraceWriter, read_trace};
 #[derive(Debug, Error)]
 pub enum StoreError {
     #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Scene(#[from] SceneError),
     #[error("{}:{line}: {message}", path.display())]
-    Line { path: PathBuf, line: usize, message: String },
+    Line {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     #[error("{} already exists; pass --force to replace it", path.display())]
     Exists { path: PathBuf },
     #[error("{} is not a trace: {why}", path.display())]
@@ -30,7 +40,10 @@ pub enum StoreError {
 }
 
 pub(crate) fn read_text(path: &Path) -> Result<String, StoreError> {
-    fs::read_to_string(path).map_err(|source| StoreError::Read { path: path.into(), source })
+    fs::read_to_string(path).map_err(|source| StoreError::Read {
+        path: path.into(),
+        source,
+    })
 }
 
 /// Loads and validates a scene file.
@@ -61,7 +74,11 @@ pub fn parse_script(path: &Path, text: &str) -> Result<Vec<Request>, StoreError>
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let req = Request::from_json(line).map_err(|e| StoreError::Line { path: path.into(), line: i + 1, message: e.to_string() })?;
+        let req = Request::from_json(line).map_err(|e| StoreError::Line {
+            path: path.into(),
+            line: i + 1,
+            message: e.to_string(),
+        })?;
         out.push(req);
     }
     Ok(out)

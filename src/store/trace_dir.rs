@@ -24,7 +24,10 @@ pub struct TraceWriter {
 }
 
 fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Write { path: path.into(), source }
+    move |source| StoreError::Write {
+        path: path.into(),
+        source,
+    }
 }
 
 impl TraceWriter {
@@ -34,15 +37,26 @@ impl TraceWriter {
         if dest.exists() && !replace {
             return Err(StoreError::Exists { path: dest.into() });
         }
-        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "trace".into());
-        let parent = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "trace".into());
+        let parent = dest
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         fs::create_dir_all(parent).map_err(write_err(parent))?;
         let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         if tmp.exists() {
             fs::remove_dir_all(&tmp).map_err(write_err(&tmp))?;
         }
         fs::create_dir(&tmp).map_err(write_err(&tmp))?;
-        let mut w = TraceWriter { dest: dest.into(), tmp, events: None, files: vec![] };
+        let mut w = TraceWriter {
+            dest: dest.into(),
+            tmp,
+            events: None,
+            files: vec![],
+        };
         w.write_file(SCENE, scene::to_ron(scene).as_bytes())?;
         let path = w.tmp.join(EVENTS);
         let file = File::create(&path).map_err(write_err(&path))?;
@@ -54,8 +68,14 @@ impl TraceWriter {
 
     fn write_line<T: serde::Serialize>(&mut self, value: &T) -> Result<(), StoreError> {
         let path = self.tmp.join(EVENTS);
-        let out = self.events.as_mut().expect("events file is open until finish");
-        serde_json::to_writer(&mut *out, value).map_err(|e| StoreError::Write { path: path.clone(), source: e.into() })?;
+        let out = self
+            .events
+            .as_mut()
+            .expect("events file is open until finish");
+        serde_json::to_writer(&mut *out, value).map_err(|e| StoreError::Write {
+            path: path.clone(),
+            source: e.into(),
+        })?;
         out.write_all(b"\n").map_err(write_err(&path))
     }
 
@@ -86,7 +106,14 @@ impl TraceWriter {
     pub fn finish(mut self, manifest: &Manifest) -> Result<PathBuf, StoreError> {
         let path = self.tmp.join(EVENTS);
         let events = self.events.take().expect("finish runs once");
-        events.into_inner().map_err(|e| StoreError::Write { path: path.clone(), source: e.into_error() })?.sync_all().map_err(write_err(&path))?;
+        events
+            .into_inner()
+            .map_err(|e| StoreError::Write {
+                path: path.clone(),
+                source: e.into_error(),
+            })?
+            .sync_all()
+            .map_err(write_err(&path))?;
         let mut json = serde_json::to_vec_pretty(manifest).expect("manifests serialize");
         json.push(b'\n');
         self.write_file(MANIFEST, &json)?;
@@ -116,28 +143,58 @@ pub struct Trace {
 
 /// Reads a finished trace directory.
 pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
-    let not = |why: String| StoreError::NotATrace { path: dir.into(), why };
+    let not = |why: String| StoreError::NotATrace {
+        path: dir.into(),
+        why,
+    };
     let mpath = dir.join(MANIFEST);
     if !mpath.exists() {
-        return Err(not(format!("no {MANIFEST} (unfinished or not a trace directory)")));
+        return Err(not(format!(
+            "no {MANIFEST} (unfinished or not a trace directory)"
+        )));
     }
-    let manifest: Manifest = serde_json::from_str(&read_text(&mpath)?).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+    let manifest: Manifest =
+        serde_json::from_str(&read_text(&mpath)?).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
     if manifest.schema_version != crate::trace::SCHEMA_VERSION {
-        return Err(not(format!("schema version {} is not {}", manifest.schema_version, crate::trace::SCHEMA_VERSION)));
+        return Err(not(format!(
+            "schema version {} is not {}",
+            manifest.schema_version,
+            crate::trace::SCHEMA_VERSION
+        )));
     }
     let spath = dir.join(SCENE);
     let scene = scene::parse(&spath.display().to_string(), &read_text(&spath)?)?;
     let epath = dir.join(EVENTS);
     let text = read_text(&epath)?;
     let mut lines = text.lines().enumerate();
-    let line_err = |line: usize, message: String| StoreError::Line { path: epath.clone(), line, message };
+    let line_err = |line: usize, message: String| StoreError::Line {
+        path: epath.clone(),
+        line,
+        message,
+    };
     let header: EventsHeader = match lines.next() {
-        Some((_, l)) => serde_json::from_str(l).map_err(|e| line_err(1, format!("bad header: {e}")))?,
-        None => return Err(line_err(1, "empty file; the first line is the header".into())),
+        Some((_, l)) => {
+            serde_json::from_str(l).map_err(|e| line_err(1, format!("bad header: {e}")))?
+        }
+        None => {
+            return Err(line_err(
+                1,
+                "empty file; the first line is the header".into(),
+            ));
+        }
     };
     if header.schema_version != crate::trace::SCHEMA_VERSION {
-        return Err(line_err(1, format!("schema version {} is not supported", header.schema_version)));
+        return Err(line_err(
+            1,
+            format!("schema version {} is not supported", header.schema_version),
+        ));
     }
-    let events = lines.map(|(i, l)| serde_json::from_str(l).map_err(|e| line_err(i + 1, e.to_string()))).collect::<Result<Vec<Event>, _>>()?;
-    Ok(Trace { manifest, scene, events })
+    let events = lines
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| line_err(i + 1, e.to_string())))
+        .collect::<Result<Vec<Event>, _>>()?;
+    Ok(Trace {
+        manifest,
+        scene,
+        events,
+    })
 }

@@ -30,7 +30,11 @@ pub struct EventsHeader {
 
 impl EventsHeader {
     pub fn new(scene: Id) -> Self {
-        EventsHeader { schema: "hearth.events".into(), schema_version: SCHEMA_VERSION, scene }
+        EventsHeader {
+            schema: "hearth.events".into(),
+            schema_version: SCHEMA_VERSION,
+            scene,
+        }
     }
 }
 
@@ -163,7 +167,9 @@ impl<'de> Deserialize<'de> for Outcome {
         }
         match Raw::deserialize(d)? {
             Raw::Tag(t) if t == "ok" => Ok(Outcome::Ok),
-            Raw::Tag(t) => Err(serde::de::Error::custom(format!("outcome must be \"ok\" or a rejection object, not {t:?}"))),
+            Raw::Tag(t) => Err(serde::de::Error::custom(format!(
+                "outcome must be \"ok\" or a rejection object, not {t:?}"
+            ))),
             Raw::Rejected(r) => Ok(Outcome::Rejected(r)),
         }
     }
@@ -293,7 +299,10 @@ impl Counts {
             EventKind::Utterance => "utterance",
         };
         *self.by_kind.entry(kind.into()).or_default() += 1;
-        *self.by_skill.entry(e.action.skill_name().into()).or_default() += 1;
+        *self
+            .by_skill
+            .entry(e.action.skill_name().into())
+            .or_default() += 1;
     }
 }
 
@@ -305,7 +314,11 @@ mod tests {
     fn outcome_round_trips() {
         let ok: Outcome = serde_json::from_str("\"ok\"").unwrap();
         assert_eq!(ok, Outcome::Ok);
-        let rej = Outcome::Rejected(Rejection { code: "c".into(), message: "m".into(), hint: "h".into() });
+        let rej = Outcome::Rejected(Rejection {
+            code: "c".into(),
+            message: "m".into(),
+            hint: "h".into(),
+        });
         let text = serde_json::to_string(&rej).unwrap();
         assert_eq!(serde_json::from_str::<Outcome>(&text).unwrap(), rej);
         assert!(serde_json::from_str::<Outcome>("\"fine\"").is_err());
@@ -320,7 +333,10 @@ mod tests {
         let p: Value = serde_json::from_str(r#"{"room":"kitchen","near":"counter_1"}"#).unwrap();
         assert!(matches!(p, Value::Position(_)));
         assert_eq!(serde_json::from_str::<Value>("3").unwrap(), Value::Int(3));
-        assert_eq!(serde_json::from_str::<Value>("3.5").unwrap(), Value::Float(3.5));
+        assert_eq!(
+            serde_json::from_str::<Value>("3.5").unwrap(),
+            Value::Float(3.5)
+        );
     }
 
     #[test]
