@@ -2,10 +2,11 @@
 //! actor's incrementally kept last-seen view ([`Beliefs`]).
 //!
 //! The rules (README "Visibility" states them for users):
-//! - an action is perceived by everyone in the actor's room; navigation also
-//!   by everyone in the rooms walked through and arrived in; opening or
-//!   closing a door by everyone in the two rooms it joins; a remote device
-//!   change also by everyone in the device's room;
+//! - an action is perceived by the actor and everyone in the actor's room;
+//!   navigation also by everyone in the rooms walked through and arrived in;
+//!   opening or closing a door by everyone in the two rooms it joins; a
+//!   device operated from another room (remote) by the actor and everyone in
+//!   the device's room;
 //! - an utterance is heard in the speaker's room and in rooms joined to it
 //!   by an open door or an archway;
 //! - perceivers learn the new value of every change;
@@ -172,7 +173,9 @@ impl WorldView<'_, '_> {
                         .into_iter()
                         .flatten(),
                 ),
-                Op::SetField { device, .. } => rooms.extend(self.room_of(*device)),
+                // Operated remotely: seen where the device is, not where the
+                // actor taps its phone.
+                Op::SetField { device, .. } => rooms = self.room_of(*device).into_iter().collect(),
                 Op::Move { .. } => {}
             }
         }
@@ -264,7 +267,14 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
     step.reveals.clear();
     step.changes.clear();
     let Some(actor) = step.actor else { return };
-    step.observers = view.actors_in(&view.event_rooms(&step, actor));
+    let present = view.actors_in(&view.event_rooms(&step, actor));
+    step.observers = view
+        .registry
+        .actors
+        .iter()
+        .copied()
+        .filter(|a| *a == actor || present.contains(a))
+        .collect();
     if step.rejection.is_some() {
         return;
     }
