@@ -2,7 +2,9 @@
 //! traces with exact ground truth and per-event visibility, for building and
 //! scoring memory agents of home robots. See ARCHITECTURE.md for the map.
 
+pub mod generation;
 pub mod ids;
+pub mod jobs;
 pub mod scene;
 pub mod sim;
 pub mod store;

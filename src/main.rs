@@ -12,6 +12,7 @@ use hearth::sim::Simulation;
 use hearth::store::{self, StoreError, TraceWriter};
 use hearth::trace::{Counts, Manifest, SCHEMA_VERSION, SceneRef};
 
+mod batch;
 mod bench;
 
 /// Household world simulator: multi-day traces with exact ground truth for
@@ -31,6 +32,10 @@ enum Command {
     /// Check, print or list scenes.
     #[command(subcommand)]
     Scene(SceneCommand),
+    /// Generate a multi-day trace (default: 3 days of the embedded scene, seed 0).
+    Generate(GenerateArgs),
+    /// Generate many traces in parallel: scenes x seeds, resumable.
+    Batch(batch::BatchArgs),
     /// Execute a script of requests against a scene and write a trace.
     Run(RunArgs),
     /// Measure executor throughput and scene load time (build with --release).
@@ -62,6 +67,28 @@ struct RunArgs {
     /// Trace directory to write.
     #[arg(long)]
     out: PathBuf,
+    /// Replace an existing trace directory.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// Scene file, or the id of a built-in scene (`hearth scene list`).
+    #[arg(long, default_value = "family_apartment")]
+    scene: String,
+    /// Simulated days.
+    #[arg(long, default_value_t = 3)]
+    days: u32,
+    /// Seed of the generator; same seed, same bytes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Generation backend.
+    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(hearth::jobs::BACKENDS))]
+    backend: String,
+    /// Trace directory [default: traces/<scene>-s<seed>].
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Replace an existing trace directory.
     #[arg(long)]
     force: bool,
@@ -109,6 +136,8 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run(args),
+        Command::Generate(args) => generate(args),
+        Command::Batch(args) => batch::run(args),
         Command::Bench(args) => bench::run(args),
     }
 }
@@ -222,7 +251,45 @@ fn run(args: RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[allow(dead_code)]
-fn exists(p: &Path) -> bool {
-    p.exists()
+fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    let scene = store::resolve_scene(&args.scene)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| Path::new("traces").join(format!("{}-s{}", scene.id, args.seed)));
+    if out.exists() && !args.force {
+        bail!(
+            "{} already exists; pass --force to replace it",
+            out.display()
+        );
+    }
+    let started = std::time::Instant::now();
+    let spinner = indicatif::ProgressBar::new_spinner().with_message(format!(
+        "generating {} days of {} (seed {})",
+        args.days, scene.id, args.seed
+    ));
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    let result = hearth::jobs::generate_trace(
+        &scene,
+        args.days,
+        args.seed,
+        &args.backend,
+        &out,
+        args.force,
+    );
+    spinner.finish_and_clear();
+    let s = result.with_context(|| format!("generating {}", out.display()))?;
+    let c = &s.counts;
+    let kinds: Vec<String> = c.by_skill.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("wrote {}", out.display());
+    println!(
+        "  {} days, {} sessions, {} events ({} rejected, {} turns skipped)",
+        s.days, s.sessions, c.events, c.rejected, s.skipped_turns
+    );
+    println!("  by skill: {}", kinds.join(", "));
+    println!(
+        "  {} state changes; {} accepted events with changes the robot did not see",
+        c.changes, c.unseen_by_robot
+    );
+    println!("  took {:.2} s", started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
 }

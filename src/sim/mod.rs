@@ -186,6 +186,88 @@ impl Simulation {
         step.event.take().expect("record_event ran")
     }
 
+    /// Where an object is now (the truth).
+    pub fn location(&self, object: &str) -> Option<trace::Location> {
+        let world = self.world();
+        let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
+        Some(match *world.get::<Placed>(self.registry().get(object)?)? {
+            Placed::On(r) => trace::Location::On(key(r)),
+            Placed::In(r) => trace::Location::In(key(r)),
+            Placed::HeldBy(a) => trace::Location::HeldBy(key(a)),
+        })
+    }
+
+    /// Where an actor is now: its room and the fixture it stands at.
+    pub fn position(&self, actor: &str) -> Option<trace::Position> {
+        let world = self.world();
+        let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
+        let at = world.get::<At>(self.registry().get(actor)?)?;
+        Some(trace::Position {
+            room: key(at.room),
+            near: at.near.map(key),
+        })
+    }
+
+    /// The room a fixture, object or actor is in.
+    pub fn room_of(&self, id: &str) -> Option<Id> {
+        let world = self.world();
+        let e = self.registry().get(id)?;
+        if let Some(f) = world.get::<Fixture>(e) {
+            return Some(world.get::<Key>(f.room)?.0.clone());
+        }
+        if world.get::<Room>(e).is_some() {
+            return Some(world.get::<Key>(e)?.0.clone());
+        }
+        match self.location(id) {
+            Some(trace::Location::On(r) | trace::Location::In(r) | trace::Location::HeldBy(r)) => {
+                self.room_of(&r)
+            }
+            None => self.position(id).map(|p| p.room),
+        }
+    }
+
+    /// Whether an openable thing is open (things that do not open are).
+    pub fn is_open(&self, id: &str) -> bool {
+        self.registry()
+            .get(id)
+            .and_then(|e| self.world().get::<Openable>(e))
+            .is_none_or(|o| o.open)
+    }
+
+    /// Objects `actor` holds.
+    pub fn held_by(&self, actor: &str) -> Vec<Id> {
+        let world = self.world();
+        let Some(h) = self
+            .registry()
+            .get(actor)
+            .and_then(|e| world.get::<Hands>(e))
+        else {
+            return vec![];
+        };
+        h.0.iter()
+            .map(|e| world.get::<Key>(*e).expect("spawned").0.clone())
+            .collect()
+    }
+
+    /// A device field's current value.
+    pub fn field(&self, device: &str, field: &str) -> Option<Value> {
+        let d = self.world().get::<Device>(self.registry().get(device)?)?;
+        d.fields.get(field).map(field_value)
+    }
+
+    /// Free places on a receptacle surface.
+    pub fn free_space(&self, receptacle: &str, inside: bool) -> u32 {
+        let Some(r) = self
+            .registry()
+            .get(receptacle)
+            .and_then(|e| self.world().get::<Receptacle>(e))
+        else {
+            return 0;
+        };
+        r.slot(inside)
+            .map_or(0, |s| s.capacity.saturating_sub(s.items.len() as u32))
+    }
+
     /// What `actor` last perceived of every (entity, attribute).
     pub fn beliefs(&self, actor: &str) -> Option<&BTreeMap<(Id, Id), Belief>> {
         let e = self.registry().get(actor)?;

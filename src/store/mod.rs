@@ -15,12 +15,12 @@ pub use trace_dir::{Trace, TraceWriter, read_trace};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         path: PathBuf,
         source: std::io::Error,
@@ -35,6 +35,10 @@ pub enum StoreError {
     },
     #[error("{} already exists; pass --force to replace it", path.display())]
     Exists { path: PathBuf },
+    #[error("refusing to write a trace over {}: name a new directory", path.display())]
+    UnsafeDestination { path: PathBuf },
+    #[error("no scene file {spec} and no built-in scene of that name (built-in: {builtin})")]
+    NoScene { spec: String, builtin: String },
     #[error("{} is not a trace: {why}", path.display())]
     NotATrace { path: PathBuf, why: String },
 }
@@ -60,6 +64,17 @@ pub fn resolve_scene(spec: &str) -> Result<Scene, StoreError> {
         && let Some((name, src)) = scene::BUILTIN.iter().find(|(id, _)| *id == spec)
     {
         return Ok(scene::parse(&format!("<built-in {name}>"), src)?);
+    }
+    if !path.exists() {
+        let builtin = scene::BUILTIN
+            .iter()
+            .map(|(id, _)| *id)
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(StoreError::NoScene {
+            spec: spec.into(),
+            builtin,
+        });
     }
     load_scene(path)
 }

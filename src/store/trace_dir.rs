@@ -37,6 +37,26 @@ impl TraceWriter {
         if dest.exists() && !replace {
             return Err(StoreError::Exists { path: dest.into() });
         }
+        // Replacing `.`, `..` or any directory holding the working directory
+        // would delete the user's files along with the old trace.
+        let resolved = if dest.exists() {
+            fs::canonicalize(dest).map_err(|source| StoreError::Read {
+                path: dest.into(),
+                source,
+            })?
+        } else {
+            dest.to_path_buf()
+        };
+        let inside_cwd = std::env::current_dir()
+            .ok()
+            .and_then(|c| fs::canonicalize(c).ok())
+            .is_some_and(|c| c.starts_with(&resolved));
+        if resolved.file_name().is_none()
+            || dest.file_name().is_none()
+            || (dest.exists() && inside_cwd)
+        {
+            return Err(StoreError::UnsafeDestination { path: dest.into() });
+        }
         let name = dest
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

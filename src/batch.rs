@@ -1,0 +1,221 @@
+//! `hearth batch`: scenes x seeds in parallel, resumable and atomic.
+
+use std::collections::VecDeque;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use hearth::scene::Scene;
+use hearth::store;
+
+#[derive(Args)]
+pub struct BatchArgs {
+    /// Scene files: a glob (`scenes/*.ron`), or comma-separated paths or built-in ids.
+    #[arg(long, default_value = "family_apartment")]
+    pub scenes: String,
+    /// Seeds, as a half-open range `A..B` or a single number.
+    #[arg(long, default_value = "0..10")]
+    pub seeds: String,
+    /// Simulated days per trace.
+    #[arg(long, default_value_t = 3)]
+    pub days: u32,
+    /// Traces generated at once.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Directory that receives one `<scene>-s<seed>` trace per job.
+    #[arg(long, default_value = "traces")]
+    pub out: PathBuf,
+    /// Generation backend.
+    #[arg(long, default_value = "scripted")]
+    pub backend: String,
+}
+
+/// Parses `A..B` (half-open) or `N`.
+pub fn parse_seeds(s: &str) -> Result<Vec<u64>> {
+    let s = s.trim();
+    if let Some((a, b)) = s.split_once("..") {
+        let (a, b): (u64, u64) = (
+            a.trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("bad seed range {s:?}: {a:?} is not a number"))?,
+            b.trim()
+                .parse()
+                .map_err(|_| anyhow::anyhow!("bad seed range {s:?}: {b:?} is not a number"))?,
+        );
+        if a >= b {
+            bail!("empty seed range {s:?}: write A..B with A < B (B excluded)");
+        }
+        return Ok((a..b).collect());
+    }
+    Ok(vec![s.parse().map_err(|_| {
+        anyhow::anyhow!("bad seeds {s:?}: write a number or a range A..B")
+    })?])
+}
+
+fn wildcard(pattern: &str, name: &str) -> bool {
+    match (pattern.chars().next(), name.chars().next()) {
+        (None, None) => true,
+        (Some('*'), _) => {
+            wildcard(&pattern[1..], name)
+                || (!name.is_empty()
+                    && wildcard(pattern, &name[name.chars().next().unwrap().len_utf8()..]))
+        }
+        (Some('?'), Some(c)) => wildcard(&pattern[1..], &name[c.len_utf8()..]),
+        (Some(p), Some(c)) if p == c => wildcard(&pattern[p.len_utf8()..], &name[c.len_utf8()..]),
+        _ => false,
+    }
+}
+
+/// Expands the `--scenes` argument into scene specs (paths or built-in ids).
+pub fn expand_scenes(spec: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.contains('*') || part.contains('?') {
+            let path = Path::new(part);
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let pat = path.file_name().and_then(|n| n.to_str()).unwrap_or("*");
+            let mut found: Vec<String> = fs::read_dir(dir)
+                .map_err(|e| anyhow::anyhow!("cannot list {}: {e}", dir.display()))?
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_str().is_some_and(|n| wildcard(pat, n)))
+                .map(|e| e.path().display().to_string())
+                .collect();
+            if found.is_empty() {
+                bail!("no scene file matches {part}");
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(part.to_string());
+        }
+    }
+    if out.is_empty() {
+        bail!("no scenes given");
+    }
+    Ok(out)
+}
+
+struct Job {
+    scene: Scene,
+    seed: u64,
+    dir: PathBuf,
+}
+
+pub fn run(args: BatchArgs) -> Result<ExitCode> {
+    if args.jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
+    let seeds = parse_seeds(&args.seeds)?;
+    let mut scenes = Vec::new();
+    for spec in expand_scenes(&args.scenes)? {
+        scenes.push(store::resolve_scene(&spec)?);
+    }
+    fs::create_dir_all(&args.out)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out.display()))?;
+    // Leftovers of a killed run are never finished traces: clear them.
+    for e in fs::read_dir(&args.out)?.filter_map(|e| e.ok()) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(".tmp-") {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+    let mut queue = VecDeque::new();
+    let mut skipped = 0;
+    for scene in &scenes {
+        for &seed in &seeds {
+            let dir = args.out.join(format!("{}-s{seed}", scene.id));
+            if dir.join("manifest.json").exists() {
+                skipped += 1;
+                continue;
+            }
+            queue.push_back(Job {
+                scene: scene.clone(),
+                seed,
+                dir,
+            });
+        }
+    }
+    let total = queue.len() as u64;
+    let bar = ProgressBar::new(total).with_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {msg}",
+        )
+        .expect("valid template"),
+    );
+    let queue = Mutex::new(queue);
+    let failures = Mutex::new(Vec::new());
+    let events = Mutex::new(0u64);
+    std::thread::scope(|s| {
+        for _ in 0..args.jobs.min(total.max(1) as usize) {
+            s.spawn(|| {
+                loop {
+                    let Some(job) = queue.lock().expect("queue lock").pop_front() else {
+                        break;
+                    };
+                    let name = job
+                        .dir
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    bar.set_message(name.clone());
+                    match hearth::jobs::generate_trace(
+                        &job.scene,
+                        args.days,
+                        job.seed,
+                        &args.backend,
+                        &job.dir,
+                        true,
+                    ) {
+                        Ok(summary) => *events.lock().expect("lock") += summary.counts.events,
+                        Err(e) => {
+                            tracing::warn!("{name}: {e}");
+                            failures.lock().expect("lock").push((name, e.to_string()));
+                        }
+                    }
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let failures = failures.into_inner().expect("lock");
+    println!(
+        "batch into {}: {} generated, {} already there (skipped), {} failed; {} events",
+        args.out.display(),
+        total as usize - failures.len(),
+        skipped,
+        failures.len(),
+        events.into_inner().expect("lock")
+    );
+    if failures.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (name, why) in &failures {
+        eprintln!("failed {name}: {why}");
+    }
+    Ok(ExitCode::FAILURE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_and_globs() {
+        assert_eq!(parse_seeds("0..3").unwrap(), vec![0, 1, 2]);
+        assert_eq!(parse_seeds("7").unwrap(), vec![7]);
+        assert!(parse_seeds("3..3").is_err());
+        assert!(parse_seeds("a..b").is_err());
+        assert!(wildcard("*.ron", "studio.ron"));
+        assert!(!wildcard("*.ron", "studio.json"));
+        assert!(wildcard("s?udio*", "studio.ron"));
+    }
+}

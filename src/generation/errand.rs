@@ -1,0 +1,254 @@
+//! How a scripted actor pursues a goal: the next request, worked out from
+//! what it knows now. Humans know their home; the robot acts on its
+//! beliefs, so a hidden move sends it to the wrong place first, and it
+//! recovers by searching where the object really is.
+
+use crate::ids::Id;
+use crate::sim::Simulation;
+use crate::sim::request::{Action, Relation, Request};
+use crate::trace::{Location, Value};
+
+use super::{Dest, Goal, Proposal, TurnProgress};
+
+/// The next proposal of `actor` towards `goal`. With `sloppy`, the actor
+/// skips a preparatory step (walking there, opening a door) the way a hasty
+/// LLM actor does, and learns from the executor's hint on the retry.
+pub fn next(
+    sim: &Simulation,
+    actor: &Id,
+    goal: &Goal,
+    progress: &TurnProgress,
+    sloppy: bool,
+    robot: bool,
+) -> Proposal {
+    let act = |action: Action| {
+        Proposal::Act(Request {
+            actor: actor.clone(),
+            action,
+            at: None,
+        })
+    };
+    let last_skill = progress.last_ok.as_ref().map(|e| e.action.skill_name());
+    let sloppy = sloppy && progress.feedback.is_none() && progress.proposals == 0;
+    let here = sim.position(actor).expect("actors have positions");
+    let near = |id: &Id| here.near.as_ref() == Some(id);
+    match goal {
+        Goal::Say { to, text, claims } => {
+            if last_skill == Some("say") {
+                return Proposal::Done;
+            }
+            // Walk up to an addressee who would not hear from here.
+            if let Some(r) = &progress.feedback
+                && r.code == "not_in_earshot"
+                && let Some(first) = to.first()
+            {
+                return act(Action::NavigateTo {
+                    target: first.clone(),
+                });
+            }
+            act(Action::Say {
+                text: text.clone(),
+                to: to.clone(),
+                claims: claims.clone(),
+            })
+        }
+        Goal::Wait { seconds } => {
+            if last_skill == Some("wait") {
+                return Proposal::Done;
+            }
+            act(Action::Wait { seconds: *seconds })
+        }
+        Goal::GoTo { target } => {
+            if last_skill == Some("navigate_to") || near(target) || here.room == *target {
+                return Proposal::Done;
+            }
+            act(Action::NavigateTo {
+                target: target.clone(),
+            })
+        }
+        Goal::Inspect { target } => {
+            if last_skill == Some("inspect") {
+                return Proposal::Done;
+            }
+            if sim.room_of(target).as_ref() != Some(&here.room) && !sloppy {
+                return act(Action::NavigateTo {
+                    target: target.clone(),
+                });
+            }
+            act(Action::Inspect {
+                target: target.clone(),
+            })
+        }
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => {
+            if sim.field(device, field).as_ref() == Some(value) {
+                return Proposal::Done;
+            }
+            let remote = sim
+                .scene()
+                .devices
+                .iter()
+                .any(|d| &d.id == device && d.remote);
+            if !remote && !near(device) && !sloppy {
+                return act(Action::NavigateTo {
+                    target: device.clone(),
+                });
+            }
+            act(Action::SetDeviceState {
+                device: device.clone(),
+                field: field.to_string(),
+                value: value.clone(),
+            })
+        }
+        Goal::Fetch { object, to } => {
+            fetch(sim, actor, object, to, progress, sloppy, robot, &here, act)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fetch(
+    sim: &Simulation,
+    actor: &Id,
+    object: &Id,
+    to: &Dest,
+    progress: &TurnProgress,
+    sloppy: bool,
+    robot: bool,
+    here: &crate::trace::Position,
+    act: impl Fn(Action) -> Proposal,
+) -> Proposal {
+    let near = |id: &Id| here.near.as_ref() == Some(id);
+    let Some(truth) = sim.location(object) else {
+        return Proposal::GiveUp(format!("no object {object}"));
+    };
+    let arrived = match (to, &truth) {
+        (Dest::Actor(a), Location::HeldBy(h)) => a == h,
+        (Dest::On(r), Location::On(l)) | (Dest::In(r), Location::In(l)) => r == l,
+        _ => false,
+    };
+    // Leave containers as they were found: close a normally-closed one the
+    // actor stands at once the object is out of it or put away in it.
+    let close_here = || {
+        let n = here.near.as_ref()?;
+        let normally_closed = sim
+            .scene()
+            .furniture
+            .iter()
+            .any(|f| &f.id == n && f.openable == crate::scene::Openable::Closed)
+            || sim
+                .scene()
+                .devices
+                .iter()
+                .any(|d| &d.id == n && d.openable == crate::scene::Openable::Closed);
+        (normally_closed && sim.is_open(n)).then(|| act(Action::Close { target: n.clone() }))
+    };
+    if arrived {
+        return close_here().unwrap_or(Proposal::Done);
+    }
+    if matches!(truth, Location::HeldBy(ref h) if h == actor) {
+        return match to {
+            Dest::Actor(a) if a == actor => Proposal::Done,
+            Dest::Actor(a) => {
+                if sim.room_of(a).as_ref() == Some(&here.room) || sloppy {
+                    act(Action::Handoff {
+                        object: object.clone(),
+                        to: a.clone(),
+                    })
+                } else {
+                    act(Action::NavigateTo { target: a.clone() })
+                }
+            }
+            Dest::On(r) | Dest::In(r) => {
+                let inside = matches!(to, Dest::In(_));
+                if !near(r) && !sloppy {
+                    act(Action::NavigateTo { target: r.clone() })
+                } else if inside && !sim.is_open(r) && !sloppy {
+                    act(Action::Open { target: r.clone() })
+                } else if sim.free_space(r, inside) == 0
+                    && progress
+                        .feedback
+                        .as_ref()
+                        .is_some_and(|f| f.code == "capacity_full")
+                {
+                    Proposal::GiveUp(format!("{r} is full"))
+                } else {
+                    act(Action::Place {
+                        object: object.clone(),
+                        target: r.clone(),
+                        relation: if inside { Relation::In } else { Relation::On },
+                    })
+                }
+            }
+        };
+    }
+    if let Some(c) = close_here().filter(|_| {
+        progress
+            .last_ok
+            .as_ref()
+            .is_some_and(|e| e.action.skill_name() == "pick")
+    }) {
+        return c;
+    }
+    let hands = sim
+        .scene()
+        .actors
+        .iter()
+        .find(|a| &a.id == actor)
+        .map_or(1, |a| a.hands) as usize;
+    if sim.held_by(actor).len() >= hands {
+        return Proposal::GiveUp(format!("{actor}'s hands are full"));
+    }
+    // Where to look: humans know; the robot goes by what it last saw.
+    let target = if robot {
+        let belief = sim
+            .beliefs(actor.as_str())
+            .and_then(|b| b.get(&(object.clone(), Id::new("location"))));
+        match belief {
+            Some(b) if b.contradicted_at.is_none() => match &b.value {
+                Value::Location(l) => l.clone(),
+                _ => truth.clone(),
+            },
+            // Never seen, or seen gone: search, which finds it where it is.
+            _ => truth.clone(),
+        }
+    } else {
+        truth.clone()
+    };
+    match target {
+        Location::HeldBy(h) => Proposal::GiveUp(format!("{h} has {object}")),
+        Location::On(r) | Location::In(r) => {
+            let inside = matches!(truth, Location::In(_));
+            if !near(&r) && !sloppy {
+                act(Action::NavigateTo { target: r.clone() })
+            } else if near(&r) && inside && !sim.is_open(&r) && !sloppy {
+                act(Action::Open { target: r.clone() })
+            } else if near(&r) && !robot_sees_it(sim, actor, object, &r, robot) {
+                // Not where the robot believed: search where it really is.
+                match &truth {
+                    Location::On(t) | Location::In(t) if !near(t) => {
+                        act(Action::NavigateTo { target: t.clone() })
+                    }
+                    _ => act(Action::Pick {
+                        object: object.clone(),
+                    }),
+                }
+            } else {
+                act(Action::Pick {
+                    object: object.clone(),
+                })
+            }
+        }
+    }
+}
+
+fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool) -> bool {
+    if !robot {
+        return true;
+    }
+    matches!(sim.location(object), Some(Location::On(r) | Location::In(r)) if &r == at)
+        || sim.beliefs(actor.as_str()).is_none()
+}

@@ -1,0 +1,466 @@
+//! Multi-day trace generation (WorldLines §3.2): world grounding →
+//! projects → day beats → sessions → director → actors → executor →
+//! carry-forward notes. Every stage has typed input and output, written
+//! into the trace (`plan.json`, `notes.jsonl`) so a reader can see why each
+//! event happened.
+//!
+//! A [`Backend`] implements the stages; [`scripted`] is the built-in,
+//! offline one. The pipeline ([`generate`]) owns the closed loop: every
+//! proposal goes through the executor, and a rejection goes back to the
+//! actor with the executor's hint, for a bounded number of retries.
+
+pub mod errand;
+pub mod grounding;
+pub mod scripted;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::ids::Id;
+use crate::scene::{ActorKind, Scene};
+use crate::sim::Simulation;
+use crate::sim::request::Request;
+use crate::trace::{Claim, DAY, Event, Rejection, Value};
+
+/// The eight project types of WorldLines §10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectType {
+    HouseholdRoutine,
+    RoutineSupport,
+    HouseholdOrganization,
+    HealthLifestyle,
+    MealPreparation,
+    WorkStudySupport,
+    DigitalDeviceCoordination,
+    FamilyComfort,
+}
+
+impl ProjectType {
+    pub const ALL: [ProjectType; 8] = [
+        ProjectType::HouseholdRoutine,
+        ProjectType::RoutineSupport,
+        ProjectType::HouseholdOrganization,
+        ProjectType::HealthLifestyle,
+        ProjectType::MealPreparation,
+        ProjectType::WorkStudySupport,
+        ProjectType::DigitalDeviceCoordination,
+        ProjectType::FamilyComfort,
+    ];
+}
+
+/// The eight memory targets of WorldLines §10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryTarget {
+    ObjectLocation,
+    TemporalState,
+    DeviceState,
+    Preference,
+    Routine,
+    PlanningDependency,
+    HiddenState,
+    SocialContext,
+}
+
+impl MemoryTarget {
+    pub const ALL: [MemoryTarget; 8] = [
+        MemoryTarget::ObjectLocation,
+        MemoryTarget::TemporalState,
+        MemoryTarget::DeviceState,
+        MemoryTarget::Preference,
+        MemoryTarget::Routine,
+        MemoryTarget::PlanningDependency,
+        MemoryTarget::HiddenState,
+        MemoryTarget::SocialContext,
+    ];
+}
+
+/// A long-term household thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Project {
+    pub id: String,
+    pub kind: ProjectType,
+    pub title: String,
+    pub participants: Vec<Id>,
+    pub entities: Vec<Id>,
+    pub memory_targets: Vec<MemoryTarget>,
+    pub start_day: u32,
+    pub end_day: u32,
+    pub constraints: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Beat {
+    Established,
+    Continued,
+    Interrupted,
+    Recovered,
+    Completed,
+}
+
+/// What happens to a project on a day.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DayBeat {
+    pub day: u32,
+    pub project: String,
+    pub beat: Beat,
+    pub summary: String,
+}
+
+/// A household episode on a day: when, who, why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// `d2s03`: day 2, third session.
+    pub id: String,
+    pub day: u32,
+    /// Planned start, trace seconds.
+    pub start: u64,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    pub intent: String,
+    pub participants: Vec<Id>,
+    /// Everything the director needs to stage it, as named parameters.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
+}
+
+/// A goal an actor pursues during a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "goal", rename_all = "snake_case")]
+pub enum Goal {
+    /// Bring an object to an actor, or put it on or in a receptacle.
+    Fetch {
+        object: Id,
+        to: Dest,
+    },
+    Operate {
+        device: Id,
+        field: Id,
+        value: Value,
+    },
+    Say {
+        to: Vec<Id>,
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        claims: Vec<Claim>,
+    },
+    GoTo {
+        target: Id,
+    },
+    Inspect {
+        target: Id,
+    },
+    Wait {
+        seconds: u64,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dest {
+    Actor(Id),
+    On(Id),
+    In(Id),
+}
+
+/// One actor's part in a session, as the director set it up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub actor: Id,
+    pub goal: Goal,
+    /// Start no earlier than this (trace seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_before: Option<u64>,
+}
+
+/// How a turn has gone so far, for the actor's next proposal.
+#[derive(Debug, Clone, Default)]
+pub struct TurnProgress {
+    /// The executor's rejection of the previous proposal.
+    pub feedback: Option<Rejection>,
+    /// The last accepted event of this turn.
+    pub last_ok: Option<Event>,
+    pub proposals: u32,
+}
+
+/// What an actor proposes next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Proposal {
+    Act(Request),
+    Done,
+    GiveUp(String),
+}
+
+/// A request to the robot to do something later.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Commitment {
+    pub id: String,
+    pub by: Id,
+    pub asked_in: String,
+    pub due: u64,
+    pub goal: Goal,
+    pub status: CommitmentStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitmentStatus {
+    Open,
+    Done,
+    Failed,
+}
+
+/// Carried forward after each day (one line of `notes.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DayNotes {
+    pub day: u32,
+    /// Object locations and device states that changed today, as they stand at day's end.
+    pub changed_states: Vec<crate::trace::Fact>,
+    pub preferences: Vec<String>,
+    pub commitments: Vec<Commitment>,
+    /// The last events of the day.
+    pub recent_events: Vec<u64>,
+    /// Where what someone said disagrees with the truth at day's end.
+    pub conflicts: Vec<String>,
+}
+
+/// `plan.json`: everything decided before and while acting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub schema: String,
+    pub schema_version: u32,
+    pub world: String,
+    pub projects: Vec<Project>,
+    pub beats: Vec<DayBeat>,
+    pub sessions: Vec<Session>,
+    /// Turns the actors could not complete, and why.
+    pub skipped_turns: Vec<SkippedTurn>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkippedTurn {
+    pub session: String,
+    pub actor: Id,
+    pub goal: Goal,
+    pub reason: String,
+}
+
+#[derive(Debug, Error)]
+pub enum GenError {
+    #[error("backend {backend} failed at stage {stage}: {message}")]
+    Backend {
+        backend: String,
+        stage: &'static str,
+        message: String,
+    },
+    #[error("{0}")]
+    Sink(String),
+}
+
+/// What every stage may look at.
+pub struct Context<'a> {
+    pub scene: &'a Scene,
+    pub world: &'a str,
+    pub days: u32,
+    pub humans: Vec<Id>,
+    pub robot: Id,
+}
+
+/// The stages of generation. The scripted backend implements them with
+/// rules and templates; the LLM backend with prompts.
+pub trait Backend {
+    fn name(&self) -> &str;
+    fn model(&self) -> Option<String> {
+        None
+    }
+    fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError>;
+    fn day_beats(
+        &mut self,
+        cx: &Context,
+        projects: &[Project],
+        day: u32,
+    ) -> Result<Vec<DayBeat>, GenError>;
+    fn sessions(
+        &mut self,
+        cx: &Context,
+        projects: &[Project],
+        beats: &[DayBeat],
+        day: u32,
+        notes: Option<&DayNotes>,
+    ) -> Result<Vec<Session>, GenError>;
+    /// The director: stages a session as ordered turns, given the world now.
+    fn direct(
+        &mut self,
+        cx: &Context,
+        session: &Session,
+        sim: &Simulation,
+    ) -> Result<Vec<Turn>, GenError>;
+    /// An actor's next proposal towards its goal, given how the turn went so far.
+    fn act(
+        &mut self,
+        cx: &Context,
+        sim: &Simulation,
+        turn: &Turn,
+        progress: &TurnProgress,
+    ) -> Result<Proposal, GenError>;
+    fn notes(
+        &mut self,
+        cx: &Context,
+        day: u32,
+        events: &[Event],
+        sim: &Simulation,
+    ) -> Result<DayNotes, GenError>;
+}
+
+/// Retries after rejections before a turn is skipped.
+pub const MAX_RETRIES: u32 = 3;
+/// Proposals in one turn before it is skipped (a runaway actor).
+pub const MAX_PROPOSALS: u32 = 40;
+
+/// What a generation run produced besides the events.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub plan: Plan,
+    pub notes: Vec<DayNotes>,
+}
+
+/// Runs the whole pipeline for `days`, passing each event to `sink` as it
+/// happens.
+pub fn generate(
+    scene: &Scene,
+    days: u32,
+    backend: &mut dyn Backend,
+    sink: &mut dyn FnMut(&Event) -> Result<(), String>,
+) -> Result<Generated, GenError> {
+    let world = grounding::semantic_view(scene);
+    let humans: Vec<Id> = scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == ActorKind::Human)
+        .map(|a| a.id.clone())
+        .collect();
+    let robot = scene
+        .actors
+        .iter()
+        .find(|a| a.kind == ActorKind::Robot)
+        .expect("validated scenes have a robot")
+        .id
+        .clone();
+    let cx = Context {
+        scene,
+        world: &world,
+        days,
+        humans,
+        robot,
+    };
+    let mut sim = Simulation::new(scene.clone()).map_err(|p| GenError::Backend {
+        backend: backend.name().into(),
+        stage: "world",
+        message: format!("{} scene problems", p.len()),
+    })?;
+    let projects = backend.projects(&cx)?;
+    let mut plan = Plan {
+        schema: "hearth.plan".into(),
+        schema_version: crate::trace::SCHEMA_VERSION,
+        world: world.clone(),
+        projects,
+        beats: vec![],
+        sessions: vec![],
+        skipped_turns: vec![],
+    };
+    let mut notes: Vec<DayNotes> = Vec::new();
+    for day in 1..=days {
+        let beats = backend.day_beats(&cx, &plan.projects, day)?;
+        let sessions = backend.sessions(&cx, &plan.projects, &beats, day, notes.last())?;
+        plan.beats.extend(beats);
+        let mut day_events = Vec::new();
+        for session in &sessions {
+            sim.set_session(Some(session.id.clone()));
+            let turns = backend.direct(&cx, session, &sim)?;
+            let mut first = true;
+            for turn in &turns {
+                let outcome = run_turn(
+                    &cx,
+                    backend,
+                    &mut sim,
+                    session,
+                    turn,
+                    &mut first,
+                    &mut |e| {
+                        day_events.push(e.clone());
+                        sink(e)
+                    },
+                )?;
+                if let Err(reason) = outcome {
+                    plan.skipped_turns.push(SkippedTurn {
+                        session: session.id.clone(),
+                        actor: turn.actor.clone(),
+                        goal: turn.goal.clone(),
+                        reason,
+                    });
+                }
+            }
+        }
+        sim.set_session(None);
+        plan.sessions.extend(sessions);
+        notes.push(backend.notes(&cx, day, &day_events, &sim)?);
+        // Nothing may run past the day's end into tomorrow's plan.
+        debug_assert!(sim.now() < u64::from(day) * DAY + DAY);
+    }
+    Ok(Generated { plan, notes })
+}
+
+/// The closed loop for one turn: propose, execute, feed rejections back.
+fn run_turn(
+    cx: &Context,
+    backend: &mut dyn Backend,
+    sim: &mut Simulation,
+    session: &Session,
+    turn: &Turn,
+    first: &mut bool,
+    sink: &mut dyn FnMut(&Event) -> Result<(), String>,
+) -> Result<Result<(), String>, GenError> {
+    let mut progress = TurnProgress::default();
+    let mut retries = 0;
+    loop {
+        let proposal = backend.act(cx, sim, turn, &progress)?;
+        let mut req = match proposal {
+            Proposal::Done => return Ok(Ok(())),
+            Proposal::GiveUp(why) => return Ok(Err(why)),
+            Proposal::Act(req) => req,
+        };
+        progress.proposals += 1;
+        if progress.proposals > MAX_PROPOSALS {
+            return Ok(Err(format!("no progress after {MAX_PROPOSALS} proposals")));
+        }
+        let free = sim.busy_until(&req.actor).unwrap_or(0).max(sim.now());
+        let floor = if *first { session.start } else { 0 }.max(turn.not_before.unwrap_or(0));
+        if req.at.is_none() && floor > free {
+            req.at = Some(floor);
+        }
+        *first = false;
+        let event = sim.execute(req);
+        sink(&event).map_err(GenError::Sink)?;
+        match event.outcome.rejection() {
+            None => {
+                progress.feedback = None;
+                progress.last_ok = Some(event);
+            }
+            Some(r) => {
+                retries += 1;
+                if retries > MAX_RETRIES {
+                    return Ok(Err(format!(
+                        "rejected {retries} times, last: {} ({})",
+                        r.code, r.message
+                    )));
+                }
+                progress.feedback = Some(r.clone());
+            }
+        }
+    }
+}

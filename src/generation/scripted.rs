@@ -1,0 +1,1537 @@
+//! The built-in offline backend: rule- and template-driven household life,
+//! deterministic from the seed. Humans keep routines with natural variation,
+//! state preferences and later act on them, ask the robot for things now
+//! and later (commitments), report where things are (sometimes wrongly),
+//! tidy things away while the robot is elsewhere, use devices in person
+//! and remotely, and hand things over.
+
+use std::collections::BTreeMap;
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::ids::Id;
+use crate::scene::{FieldDef, Openable, Placement, Scene};
+use crate::sim::Simulation;
+use crate::trace::{Claim, DAY, Event, Location, Value};
+
+use super::*;
+
+/// A human's preferences and routines, chosen from the seed once.
+#[derive(Debug, Clone)]
+struct Person {
+    id: Id,
+    name: String,
+    mug: Option<Id>,
+    drink: Option<String>,
+    tv_volume: i64,
+    brightness: i64,
+    night_target: f64,
+    wake: u64,
+    /// Everything this person uses, as (category → objects they own).
+    owned: BTreeMap<String, Vec<Id>>,
+}
+
+pub struct Scripted {
+    rng: ChaCha8Rng,
+    people: Vec<Person>,
+    commitments: Vec<Commitment>,
+    stated: Vec<String>,
+    claims_today: Vec<Claim>,
+}
+
+const H: u64 = 3600;
+const M: u64 = 60;
+
+fn pick<'a, T>(rng: &mut ChaCha8Rng, xs: &'a [T]) -> &'a T {
+    xs.choose(rng).expect("non-empty template list")
+}
+
+impl Scripted {
+    pub fn new(scene: &Scene, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let coffee = device_of(scene, &["coffee machine", "kettle"]);
+        let drinks: Vec<String> = coffee
+            .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
+            .and_then(|d| {
+                d.fields.values().find_map(|f| {
+                    if let FieldDef::Enum { options, .. } = f {
+                        Some(options.clone())
+                    } else {
+                        None
+                    }
+                })
+            })
+            .unwrap_or_default();
+        let people = scene
+            .actors
+            .iter()
+            .filter(|a| a.kind == crate::scene::ActorKind::Human)
+            .map(|a| {
+                let mut owned: BTreeMap<String, Vec<Id>> = BTreeMap::new();
+                for o in scene
+                    .objects
+                    .iter()
+                    .filter(|o| o.owner.as_ref() == Some(&a.id))
+                {
+                    owned
+                        .entry(o.category.clone())
+                        .or_default()
+                        .push(o.id.clone());
+                }
+                let mug = owned
+                    .get("mug")
+                    .and_then(|m| m.first().cloned())
+                    .or_else(|| objects_of(scene, "mug").first().cloned());
+                Person {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                    mug,
+                    drink: drinks.choose(&mut rng).cloned(),
+                    tv_volume: rng.random_range(2..8) * 5,
+                    brightness: rng.random_range(3..9) * 10,
+                    night_target: f64::from(rng.random_range(36..42)) / 2.0,
+                    wake: 6 * H + 30 * M + rng.random_range(0..6) * 10 * M,
+                    owned,
+                }
+            })
+            .collect();
+        Scripted {
+            rng,
+            people,
+            commitments: vec![],
+            stated: vec![],
+            claims_today: vec![],
+        }
+    }
+
+    fn person(&self, id: &Id) -> &Person {
+        self.people
+            .iter()
+            .find(|p| &p.id == id)
+            .expect("a human of the scene")
+    }
+
+    fn jitter(&mut self, minutes: u64) -> u64 {
+        self.rng.random_range(0..=minutes) * M
+    }
+}
+
+fn objects_of(scene: &Scene, category: &str) -> Vec<Id> {
+    scene
+        .objects
+        .iter()
+        .filter(|o| o.category == category)
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+fn device_of<'a>(scene: &'a Scene, kinds: &[&str]) -> Option<&'a Id> {
+    kinds
+        .iter()
+        .find_map(|k| scene.devices.iter().find(|d| d.kind == *k).map(|d| &d.id))
+}
+
+fn fixture_of<'a>(scene: &'a Scene, kinds: &[&str]) -> Option<&'a Id> {
+    kinds
+        .iter()
+        .find_map(|k| scene.furniture.iter().find(|f| f.kind == *k).map(|f| &f.id))
+}
+
+/// Receptacles that close (drawers, cabinets, wardrobes) and have an inside.
+fn closed_containers(scene: &Scene) -> Vec<Id> {
+    scene
+        .furniture
+        .iter()
+        .filter(|f| {
+            f.openable != Openable::No
+                && f.surfaces
+                    .iter()
+                    .any(|s| matches!(s, crate::scene::Surface::In(_)))
+        })
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+fn surfaces(scene: &Scene) -> Vec<Id> {
+    scene
+        .furniture
+        .iter()
+        .filter(|f| {
+            f.surfaces
+                .iter()
+                .any(|s| matches!(s, crate::scene::Surface::On(_)))
+        })
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+fn describe(scene: &Scene, id: &Id) -> String {
+    scene
+        .objects
+        .iter()
+        .find(|o| &o.id == id)
+        .map(|o| o.description.clone())
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn kind_of(scene: &Scene, id: &Id) -> String {
+    scene
+        .furniture
+        .iter()
+        .find(|f| &f.id == id)
+        .map(|f| f.kind.clone())
+        .or_else(|| {
+            scene
+                .devices
+                .iter()
+                .find(|d| &d.id == id)
+                .map(|d| d.kind.clone())
+        })
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn say(to: &[&Id], text: String) -> Goal {
+    Goal::Say {
+        to: to.iter().map(|i| (*i).clone()).collect(),
+        text,
+        claims: vec![],
+    }
+}
+
+fn turn(actor: &Id, goal: Goal) -> Turn {
+    Turn {
+        actor: actor.clone(),
+        goal,
+        not_before: None,
+    }
+}
+
+fn loc_value(l: Location) -> Value {
+    Value::Location(l)
+}
+
+impl Backend for Scripted {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+
+    fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError> {
+        let s = cx.scene;
+        let humans = &cx.humans;
+        let first = humans.first().cloned().unwrap_or_else(|| cx.robot.clone());
+        let second = humans.get(1).cloned().unwrap_or_else(|| first.clone());
+        let last = humans.last().cloned().unwrap_or_else(|| first.clone());
+        let ids = |xs: &[Option<&Id>]| {
+            xs.iter()
+                .flatten()
+                .map(|i| (*i).clone())
+                .collect::<Vec<_>>()
+        };
+        use MemoryTarget::*;
+        use ProjectType::*;
+        let end = cx.days;
+        let deadline = (end.min(3)).max(1);
+        let mk = |n: usize,
+                  kind,
+                  title: String,
+                  participants: Vec<Id>,
+                  entities: Vec<Id>,
+                  targets: Vec<MemoryTarget>,
+                  start: u32,
+                  end: u32,
+                  constraints: Vec<String>| Project {
+            id: format!("p{n}"),
+            kind,
+            title,
+            participants,
+            entities,
+            memory_targets: targets,
+            start_day: start,
+            end_day: end,
+            constraints,
+        };
+        let meds: Vec<Id> = objects_of(s, "medicine");
+        let med_owner = s
+            .objects
+            .iter()
+            .find(|o| o.category == "medicine" && o.owner.is_some())
+            .and_then(|o| o.owner.clone())
+            .unwrap_or_else(|| first.clone());
+        let p = self.person(&first).name.clone();
+        Ok(vec![
+            mk(
+                1,
+                HouseholdRoutine,
+                "Morning coffee and breakfast".into(),
+                humans.clone(),
+                ids(&[
+                    device_of(s, &["coffee machine", "kettle"]),
+                    fixture_of(s, &["dining table", "counter"]),
+                ]),
+                vec![Routine, ObjectLocation],
+                1,
+                end,
+                vec!["breakfast between 06:30 and 08:00".into()],
+            ),
+            mk(
+                2,
+                RoutineSupport,
+                format!("{}'s daily medication", self.person(&med_owner).name),
+                vec![med_owner.clone(), cx.robot.clone()],
+                meds,
+                vec![TemporalState, Routine, SocialContext],
+                1,
+                end,
+                vec!["medicine every morning around 08:30".into()],
+            ),
+            mk(
+                3,
+                HouseholdOrganization,
+                "Putting things away".into(),
+                humans.clone(),
+                closed_containers(s),
+                vec![ObjectLocation, HiddenState],
+                1,
+                end,
+                vec![],
+            ),
+            mk(
+                4,
+                HealthLifestyle,
+                "Comfortable temperature at night".into(),
+                humans.clone(),
+                ids(&[device_of(s, &["thermostat", "heater"])]),
+                vec![Preference, DeviceState],
+                1,
+                end,
+                vec![],
+            ),
+            mk(
+                5,
+                MealPreparation,
+                "Cooking dinner".into(),
+                humans.clone(),
+                ids(&[
+                    device_of(s, &["oven", "microwave", "kettle"]),
+                    fixture_of(s, &["fridge"]),
+                    device_of(s, &["dishwasher"]),
+                ]),
+                vec![DeviceState, PlanningDependency, ObjectLocation],
+                1,
+                end,
+                vec!["dishwasher runs after dinner".into()],
+            ),
+            mk(
+                6,
+                WorkStudySupport,
+                format!("{}'s project deadline", self.person(&last).name),
+                vec![last.clone(), cx.robot.clone()],
+                self.person(&last)
+                    .owned
+                    .values()
+                    .flatten()
+                    .cloned()
+                    .collect(),
+                vec![PlanningDependency, TemporalState, ObjectLocation],
+                1,
+                deadline,
+                vec![format!("due on day {deadline}")],
+            ),
+            mk(
+                7,
+                DigitalDeviceCoordination,
+                "TV, lights and speaker".into(),
+                vec![first.clone(), second.clone()],
+                ids(&[
+                    device_of(s, &["tv"]),
+                    device_of(s, &["ceiling light", "floor lamp"]),
+                    device_of(s, &["smart speaker", "radio"]),
+                ]),
+                vec![DeviceState, HiddenState],
+                1,
+                end,
+                vec![],
+            ),
+            mk(
+                8,
+                FamilyComfort,
+                format!("Evenings in with {p}"),
+                humans.clone(),
+                objects_of(s, "blanket"),
+                vec![Preference, SocialContext],
+                1,
+                end,
+                vec![],
+            ),
+        ])
+    }
+
+    fn day_beats(
+        &mut self,
+        _cx: &Context,
+        projects: &[Project],
+        day: u32,
+    ) -> Result<Vec<DayBeat>, GenError> {
+        let mut out = Vec::new();
+        for p in projects {
+            if day < p.start_day || day > p.end_day {
+                continue;
+            }
+            let beat = if day == p.start_day {
+                Beat::Established
+            } else if day == p.end_day
+                && p.end_day < u32::MAX
+                && p.kind == ProjectType::WorkStudySupport
+            {
+                Beat::Completed
+            } else if self.rng.random_bool(0.15) {
+                Beat::Interrupted
+            } else if out
+                .iter()
+                .any(|b: &DayBeat| b.project == p.id && b.beat == Beat::Interrupted)
+            {
+                Beat::Recovered
+            } else {
+                Beat::Continued
+            };
+            let summary = format!("{}: {:?}", p.title, beat).to_lowercase();
+            out.push(DayBeat {
+                day,
+                project: p.id.clone(),
+                beat,
+                summary,
+            });
+        }
+        Ok(out)
+    }
+
+    fn sessions(
+        &mut self,
+        cx: &Context,
+        projects: &[Project],
+        beats: &[DayBeat],
+        day: u32,
+        _notes: Option<&DayNotes>,
+    ) -> Result<Vec<Session>, GenError> {
+        let base = u64::from(day - 1) * DAY;
+        let beat = |kind: ProjectType| {
+            let id = projects
+                .iter()
+                .find(|p| p.kind == kind)
+                .map(|p| p.id.clone());
+            let b = beats
+                .iter()
+                .find(|b| Some(&b.project) == id.as_ref())
+                .map(|b| b.beat);
+            (id, b)
+        };
+        let mut plan: Vec<(u64, &str, Option<ProjectType>)> = vec![
+            (
+                6 * H + 30 * M,
+                "wake_up",
+                Some(ProjectType::HouseholdRoutine),
+            ),
+            (
+                7 * H + 20 * M,
+                "breakfast",
+                Some(ProjectType::HouseholdRoutine),
+            ),
+            (
+                8 * H + 30 * M,
+                "medication",
+                Some(ProjectType::RoutineSupport),
+            ),
+            (10 * H, "tidy", Some(ProjectType::HouseholdOrganization)),
+            (11 * H + 30 * M, "find_request", None),
+            (14 * H, "work", Some(ProjectType::WorkStudySupport)),
+            (16 * H, "find_request", None),
+            (18 * H, "cooking", Some(ProjectType::MealPreparation)),
+            (20 * H, "evening", Some(ProjectType::FamilyComfort)),
+            (
+                21 * H + 15 * M,
+                "remote_devices",
+                Some(ProjectType::DigitalDeviceCoordination),
+            ),
+            (22 * H, "bedtime", Some(ProjectType::HealthLifestyle)),
+        ];
+        // Commitments due today get a session of their own.
+        for c in self
+            .commitments
+            .iter()
+            .filter(|c| c.status == CommitmentStatus::Open && c.due / DAY + 1 == u64::from(day))
+        {
+            plan.push((c.due % DAY, "commitment", None));
+        }
+        plan.sort_by_key(|p| p.0);
+        let mut out = Vec::new();
+        let mut last_start = base;
+        for (i, (at, kind, project)) in plan.into_iter().enumerate() {
+            let (pid, b) = project.map(beat).unwrap_or((None, None));
+            if project.is_some() && pid.is_none() {
+                continue;
+            }
+            let start = (base + at + self.jitter(20)).max(last_start + 5 * M);
+            last_start = start;
+            let mut params = BTreeMap::new();
+            if let Some(b) = b {
+                params.insert("beat".into(), format!("{b:?}").to_lowercase());
+            }
+            let participants = match kind {
+                "medication" | "work" | "commitment" | "find_request" => vec![cx.robot.clone()],
+                _ => cx.humans.clone(),
+            };
+            out.push(Session {
+                id: format!("d{day}s{:02}", i + 1),
+                day,
+                start,
+                kind: kind.into(),
+                project: pid,
+                intent: intent_of(kind).into(),
+                participants,
+                params,
+            });
+        }
+        for (n, s) in out.iter_mut().enumerate() {
+            s.id = format!("d{day}s{:02}", n + 1);
+        }
+        self.claims_today.clear();
+        Ok(out)
+    }
+
+    fn direct(
+        &mut self,
+        cx: &Context,
+        session: &Session,
+        sim: &Simulation,
+    ) -> Result<Vec<Turn>, GenError> {
+        let s = cx.scene;
+        let robot = &cx.robot;
+        let interrupted = session
+            .params
+            .get("beat")
+            .is_some_and(|b| b == "interrupted");
+        let established = session
+            .params
+            .get("beat")
+            .is_some_and(|b| b == "established");
+        let humans = cx.humans.clone();
+        if humans.is_empty() {
+            return Ok(vec![]);
+        }
+        let mut turns = Vec::new();
+        let host = humans[self.rng.random_range(0..humans.len())].clone();
+        let host_name = self.person(&host).name.clone();
+        match session.kind.as_str() {
+            "wake_up" => {
+                let bath = fixture_of(s, &["sink counter", "vanity"]).cloned();
+                for h in &humans {
+                    let mut t = turn(
+                        h,
+                        Goal::GoTo {
+                            target: bath
+                                .clone()
+                                .unwrap_or_else(|| sim.room_of(h).expect("in a room")),
+                        },
+                    );
+                    t.not_before = Some(
+                        session
+                            .start
+                            .max(u64::from(session.day - 1) * DAY + self.person(h).wake)
+                            + self.jitter(15),
+                    );
+                    turns.push(t);
+                    turns.push(turn(
+                        h,
+                        Goal::Wait {
+                            seconds: 240 + self.jitter(6),
+                        },
+                    ));
+                    if let Some(c) = fixture_of(s, &["counter"]) {
+                        turns.push(turn(h, Goal::GoTo { target: c.clone() }));
+                    }
+                }
+                if let Some(light) = device_of(s, &["ceiling light", "floor lamp"]) {
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: light.clone(),
+                            field: Id::new("power"),
+                            value: Value::Bool(true),
+                        },
+                    ));
+                }
+            }
+            "breakfast" => {
+                let table =
+                    fixture_of(s, &["dining table", "kitchen island", "counter", "desk"]).cloned();
+                let Some(table) = table else { return Ok(turns) };
+                if let Some(coffee) = device_of(s, &["coffee machine", "kettle"]).cloned() {
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: coffee.clone(),
+                            field: Id::new("power"),
+                            value: Value::Bool(true),
+                        },
+                    ));
+                    let p = self.person(&host).clone();
+                    if let (Some(drink), true) = (
+                        &p.drink,
+                        s.devices
+                            .iter()
+                            .any(|d| d.id == coffee && d.fields.contains_key("drink")),
+                    ) {
+                        turns.push(turn(
+                            &host,
+                            Goal::Operate {
+                                device: coffee.clone(),
+                                field: Id::new("drink"),
+                                value: Value::Text(drink.clone()),
+                            },
+                        ));
+                        if established || self.rng.random_bool(0.25) {
+                            let text = pick(
+                                &mut self.rng,
+                                &[
+                                    "I always have a {d} in the morning.",
+                                    "A {d} for me, like every day.",
+                                    "Nothing beats my morning {d}.",
+                                ],
+                            )
+                            .replace("{d}", drink);
+                            self.stated
+                                .push(format!("{} drinks {} in the morning", p.name, drink));
+                            turns.push(turn(&host, say(&[robot], text)));
+                        }
+                    }
+                    if let Some(mug) = &p.mug {
+                        turns.push(turn(
+                            &host,
+                            Goal::Fetch {
+                                object: mug.clone(),
+                                to: Dest::On(table.clone()),
+                            },
+                        ));
+                    }
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: coffee,
+                            field: Id::new("power"),
+                            value: Value::Bool(false),
+                        },
+                    ));
+                }
+                for (n, cat) in ["milk", "cereal", "bread", "juice", "yogurt", "eggs"]
+                    .iter()
+                    .enumerate()
+                {
+                    let items = objects_of(s, cat);
+                    let Some(item) = items.choose(&mut self.rng).cloned() else {
+                        continue;
+                    };
+                    let who = humans[(n + 1) % humans.len()].clone();
+                    turns.push(turn(
+                        &who,
+                        Goal::Fetch {
+                            object: item.clone(),
+                            to: Dest::On(table.clone()),
+                        },
+                    ));
+                    if *cat == "milk" && self.rng.random_bool(0.4) {
+                        let name = self.person(&who).name.clone();
+                        self.stated
+                            .push(format!("{name} takes {}", describe(s, &item)));
+                        turns.push(turn(
+                            &who,
+                            say(
+                                &[],
+                                format!(
+                                    "I'll take the {}, please, not the other one.",
+                                    describe(s, &item)
+                                ),
+                            ),
+                        ));
+                    }
+                    if n >= 2 {
+                        break;
+                    }
+                }
+                // The robot clears up: food back to the fridge, the mug to the dishwasher.
+                let fridge = fixture_of(s, &["fridge"]).cloned();
+                for o in s
+                    .objects
+                    .iter()
+                    .filter(|o| matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
+                    .take(6)
+                {
+                    if matches!(sim.location(&o.id), Some(Location::On(ref t)) if *t == table)
+                        || turns.iter().any(
+                            |t| matches!(&t.goal, Goal::Fetch { object, .. } if *object == o.id),
+                        )
+                    {
+                        turns.push(turn(
+                            robot,
+                            Goal::Fetch {
+                                object: o.id.clone(),
+                                to: Dest::In(fridge.clone().expect("checked")),
+                            },
+                        ));
+                    }
+                }
+                if let (Some(mug), Some(dw)) = (
+                    self.person(&host).mug.clone(),
+                    device_of(s, &["dishwasher"]),
+                ) {
+                    turns.push(turn(
+                        robot,
+                        Goal::Fetch {
+                            object: mug,
+                            to: Dest::In(dw.clone()),
+                        },
+                    ));
+                }
+            }
+            "medication" => {
+                let Some(owner) = s
+                    .objects
+                    .iter()
+                    .find(|o| o.category == "medicine" && o.owner.is_some())
+                    .and_then(|o| o.owner.clone())
+                else {
+                    return Ok(turns);
+                };
+                let meds = self
+                    .person(&owner)
+                    .owned
+                    .get("medicine")
+                    .cloned()
+                    .unwrap_or_default();
+                let Some(med) = meds.first().cloned() else {
+                    return Ok(turns);
+                };
+                let name = self.person(&owner).name.clone();
+                if interrupted {
+                    turns.push(turn(
+                        &owner,
+                        say(
+                            &[robot],
+                            "I already took my medicine today, no need to bring it.".into(),
+                        ),
+                    ));
+                    return Ok(turns);
+                }
+                turns.push(turn(
+                    robot,
+                    Goal::Fetch {
+                        object: med.clone(),
+                        to: Dest::Actor(owner.clone()),
+                    },
+                ));
+                let text = pick(
+                    &mut self.rng,
+                    &[
+                        "Here is your {m}, {n}.",
+                        "{n}, time for your {m}.",
+                        "Your {m}, {n}, as every morning.",
+                    ],
+                )
+                .replace("{m}", &describe(s, &med))
+                .replace("{n}", &name);
+                turns.push(turn(robot, say(&[&owner], text)));
+                turns.push(turn(
+                    &owner,
+                    say(
+                        &[robot],
+                        pick(
+                            &mut self.rng,
+                            &["Thank you.", "Thanks, robot.", "Oh right, thanks!"],
+                        )
+                        .to_string(),
+                    ),
+                ));
+                // Put back wherever it lives, which changes from day to day.
+                let home = match s.objects.iter().find(|o| o.id == med).map(|o| &o.at) {
+                    Some(Placement::In(r)) if self.rng.random_bool(0.7) => Dest::In(r.clone()),
+                    Some(Placement::On(r)) if self.rng.random_bool(0.7) => Dest::On(r.clone()),
+                    _ => Dest::On(
+                        surfaces(s)
+                            .choose(&mut self.rng)
+                            .expect("scenes have surfaces")
+                            .clone(),
+                    ),
+                };
+                turns.push(turn(
+                    &owner,
+                    Goal::Fetch {
+                        object: med,
+                        to: home,
+                    },
+                ));
+            }
+            "tidy" => {
+                // Send the robot away first, so what follows happens out of its sight.
+                if let Some(dock) = fixture_of(s, &["charging dock"]) {
+                    turns.push(turn(
+                        &host,
+                        say(&[robot], "Robot, go and charge for a while.".into()),
+                    ));
+                    turns.push(turn(
+                        robot,
+                        Goal::GoTo {
+                            target: dock.clone(),
+                        },
+                    ));
+                }
+                let movable = [
+                    "keys",
+                    "glasses",
+                    "remote",
+                    "book",
+                    "charger",
+                    "headphones",
+                    "wallet",
+                    "scarf",
+                    "umbrella",
+                    "toy",
+                    "notebook",
+                    "pen",
+                    "tablet",
+                    "scissors",
+                ];
+                let candidates: Vec<&crate::scene::ObjectDef> = s
+                    .objects
+                    .iter()
+                    .filter(|o| movable.contains(&o.category.as_str()))
+                    .collect();
+                let containers = closed_containers(s);
+                let tops = surfaces(s);
+                let n = if interrupted {
+                    1
+                } else {
+                    2 + self.rng.random_range(0..2)
+                };
+                for _ in 0..n {
+                    let Some(o) = candidates.choose(&mut self.rng) else {
+                        break;
+                    };
+                    let dest = if self.rng.random_bool(0.6) {
+                        Dest::In(
+                            containers
+                                .choose(&mut self.rng)
+                                .expect("scenes have containers")
+                                .clone(),
+                        )
+                    } else {
+                        Dest::On(
+                            tops.choose(&mut self.rng)
+                                .expect("scenes have surfaces")
+                                .clone(),
+                        )
+                    };
+                    turns.push(turn(
+                        &host,
+                        Goal::Fetch {
+                            object: o.id.clone(),
+                            to: dest.clone(),
+                        },
+                    ));
+                    // A report of where it went: usually right, sometimes misremembered.
+                    let (told, actual) = match &dest {
+                        Dest::In(r) | Dest::On(r) => (r.clone(), r.clone()),
+                        Dest::Actor(a) => (a.clone(), a.clone()),
+                    };
+                    let told = if self.rng.random_bool(0.25) {
+                        containers
+                            .iter()
+                            .chain(tops.iter())
+                            .filter(|c| **c != actual)
+                            .collect::<Vec<_>>()
+                            .choose(&mut self.rng)
+                            .map(|c| (*c).clone())
+                            .unwrap_or(told)
+                    } else {
+                        told
+                    };
+                    let rel = if matches!(dest, Dest::In(_)) && containers.contains(&told) {
+                        Location::In(told.clone())
+                    } else {
+                        Location::On(told.clone())
+                    };
+                    let listener = humans.iter().find(|h| **h != host).cloned();
+                    let text = pick(
+                        &mut self.rng,
+                        &[
+                            "I put the {o} {r} the {c}.",
+                            "If anyone needs the {o}, it's {r} the {c}.",
+                            "The {o} is {r} the {c} now.",
+                        ],
+                    )
+                    .replace("{o}", &describe(s, &o.id))
+                    .replace(
+                        "{r}",
+                        if matches!(rel, Location::In(_)) {
+                            "in"
+                        } else {
+                            "on"
+                        },
+                    )
+                    .replace("{c}", &kind_of(s, &told));
+                    let claim = Claim {
+                        entity: o.id.clone(),
+                        attr: Id::new("location"),
+                        value: loc_value(rel),
+                    };
+                    self.claims_today.push(claim.clone());
+                    turns.push(turn(
+                        &host,
+                        Goal::Say {
+                            to: listener.into_iter().collect(),
+                            text,
+                            claims: vec![claim],
+                        },
+                    ));
+                }
+            }
+            "find_request" => {
+                let asker = host.clone();
+                let owned: Vec<Id> = self
+                    .person(&asker)
+                    .owned
+                    .iter()
+                    .filter(|(c, _)| {
+                        !["medicine", "shirt", "sock", "dress", "sweater", "towel"]
+                            .contains(&c.as_str())
+                    })
+                    .flat_map(|(_, v)| v.clone())
+                    .collect();
+                let Some(obj) = owned.choose(&mut self.rng).cloned() else {
+                    return Ok(turns);
+                };
+                if matches!(sim.location(&obj), Some(Location::HeldBy(_))) {
+                    return Ok(turns);
+                }
+                let text = pick(
+                    &mut self.rng,
+                    &[
+                        "Robot, could you bring me my {o}?",
+                        "Robot, I need my {o}, please.",
+                        "Can you fetch my {o} for me?",
+                        "Robot, where did my {o} go? Bring it to me, please.",
+                    ],
+                )
+                .replace("{o}", &describe(s, &obj));
+                turns.push(turn(
+                    &asker,
+                    Goal::Say {
+                        to: vec![robot.clone()],
+                        text,
+                        claims: vec![],
+                    },
+                ));
+                turns.push(turn(
+                    robot,
+                    Goal::Fetch {
+                        object: obj.clone(),
+                        to: Dest::Actor(asker.clone()),
+                    },
+                ));
+                turns.push(turn(
+                    &asker,
+                    say(
+                        &[robot],
+                        pick(&mut self.rng, &["Thanks!", "Perfect, thank you.", "Great."])
+                            .to_string(),
+                    ),
+                ));
+                let back = surfaces(s)
+                    .into_iter()
+                    .filter(|f| sim.room_of(f) == sim.room_of(&asker))
+                    .collect::<Vec<_>>();
+                if let Some(b) = back.choose(&mut self.rng) {
+                    turns.push(turn(
+                        &asker,
+                        Goal::Fetch {
+                            object: obj,
+                            to: Dest::On(b.clone()),
+                        },
+                    ));
+                }
+            }
+            "work" => {
+                let worker = humans.last().expect("non-empty").clone();
+                let p = self.person(&worker).clone();
+                let desk = s
+                    .furniture
+                    .iter()
+                    .find(|f| {
+                        f.kind == "desk"
+                            && f.description
+                                .to_lowercase()
+                                .contains(&p.name.to_lowercase())
+                    })
+                    .or_else(|| s.furniture.iter().find(|f| f.kind == "desk"))
+                    .map(|f| f.id.clone());
+                let Some(desk) = desk else { return Ok(turns) };
+                for cat in ["laptop", "notebook"] {
+                    if let Some(o) = p.owned.get(cat).and_then(|v| v.first()) {
+                        turns.push(turn(
+                            &worker,
+                            Goal::Fetch {
+                                object: o.clone(),
+                                to: Dest::On(desk.clone()),
+                            },
+                        ));
+                    }
+                }
+                if let Some(lamp) = device_of(s, &["desk lamp", "floor lamp"]) {
+                    turns.push(turn(
+                        &worker,
+                        Goal::Operate {
+                            device: lamp.clone(),
+                            field: Id::new("power"),
+                            value: Value::Bool(true),
+                        },
+                    ));
+                }
+                // A commitment for later: today or tomorrow morning.
+                let things: Vec<Id> = p
+                    .owned
+                    .iter()
+                    .filter(|(c, _)| {
+                        [
+                            "charger",
+                            "headphones",
+                            "water bottle",
+                            "book",
+                            "backpack",
+                            "glasses",
+                        ]
+                        .contains(&c.as_str())
+                    })
+                    .flat_map(|(_, v)| v.clone())
+                    .collect();
+                if let Some(thing) = things.choose(&mut self.rng).cloned() {
+                    let tomorrow = self.rng.random_bool(0.5) && session.day < cx.days;
+                    let due = if tomorrow {
+                        u64::from(session.day) * DAY + 7 * H + 45 * M
+                    } else {
+                        session.start + 2 * H
+                    };
+                    let when = if tomorrow {
+                        "tomorrow at a quarter to eight".to_string()
+                    } else {
+                        format!("at {}", &crate::trace::clock_time(due)[..5])
+                    };
+                    let text = format!(
+                        "Robot, please bring my {} to my {} {when}.",
+                        describe(s, &thing),
+                        kind_of(s, &desk)
+                    );
+                    let goal = Goal::Fetch {
+                        object: thing,
+                        to: Dest::On(desk.clone()),
+                    };
+                    self.commitments.push(Commitment {
+                        id: format!("c{}", self.commitments.len() + 1),
+                        by: worker.clone(),
+                        asked_in: session.id.clone(),
+                        due,
+                        goal,
+                        status: CommitmentStatus::Open,
+                    });
+                    turns.push(turn(
+                        &worker,
+                        Goal::Say {
+                            to: vec![robot.clone()],
+                            text,
+                            claims: vec![],
+                        },
+                    ));
+                    turns.push(turn(
+                        robot,
+                        say(
+                            &[&worker],
+                            pick(
+                                &mut self.rng,
+                                &[
+                                    "Okay, I will.",
+                                    "Noted, I'll do it.",
+                                    "Sure, I'll remember.",
+                                ],
+                            )
+                            .to_string(),
+                        ),
+                    ));
+                }
+            }
+            "commitment" => {
+                let due: Vec<usize> = (0..self.commitments.len())
+                    .filter(|&i| {
+                        self.commitments[i].status == CommitmentStatus::Open
+                            && self.commitments[i].due <= session.start + 30 * M
+                    })
+                    .collect();
+                for i in due {
+                    let c = self.commitments[i].clone();
+                    let done = match &c.goal {
+                        Goal::Fetch { object, .. } => {
+                            !matches!(sim.location(object), Some(Location::HeldBy(ref h)) if *h != *robot)
+                        }
+                        _ => true,
+                    };
+                    if done {
+                        turns.push(turn(robot, c.goal.clone()));
+                        turns.push(turn(
+                            robot,
+                            say(
+                                &[&c.by],
+                                format!("As you asked, {} is done.", goal_text(s, &c.goal)),
+                            ),
+                        ));
+                        self.commitments[i].status = CommitmentStatus::Done;
+                    } else {
+                        turns.push(turn(
+                            robot,
+                            say(
+                                &[&c.by],
+                                format!("Sorry, I couldn't do it: {}.", goal_text(s, &c.goal)),
+                            ),
+                        ));
+                        self.commitments[i].status = CommitmentStatus::Failed;
+                    }
+                }
+            }
+            "cooking" => {
+                let Some(oven) = device_of(s, &["oven", "microwave", "kettle"]).cloned() else {
+                    return Ok(turns);
+                };
+                let cook = host.clone();
+                let counter = fixture_of(s, &["counter", "kitchen island"]).cloned();
+                if let (Some(fridge), Some(counter)) =
+                    (fixture_of(s, &["fridge"]).cloned(), counter)
+                {
+                    let food: Vec<Id> = s
+                        .objects
+                        .iter()
+                        .filter(|o| matches!(&o.at, Placement::In(f) if *f == fridge))
+                        .map(|o| o.id.clone())
+                        .collect();
+                    for o in food.choose_multiple(&mut self.rng, 2) {
+                        turns.push(turn(
+                            &cook,
+                            Goal::Fetch {
+                                object: o.clone(),
+                                to: Dest::On(counter.clone()),
+                            },
+                        ));
+                    }
+                }
+                turns.push(turn(
+                    &cook,
+                    Goal::Operate {
+                        device: oven.clone(),
+                        field: Id::new("power"),
+                        value: Value::Bool(true),
+                    },
+                ));
+                let fields = s
+                    .devices
+                    .iter()
+                    .find(|d| d.id == oven)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
+                if let Some(FieldDef::Int { min, max, .. }) = fields.get("temperature") {
+                    let t = (self.rng.random_range(*min..=*max) / 10) * 10;
+                    turns.push(turn(
+                        &cook,
+                        Goal::Operate {
+                            device: oven.clone(),
+                            field: Id::new("temperature"),
+                            value: Value::Int(t.clamp(*min, *max)),
+                        },
+                    ));
+                }
+                if let Some(FieldDef::Timer { max, .. }) = fields.get("timer") {
+                    let secs = (u64::from(*max).min(3600) / 600).max(1) * 600;
+                    turns.push(turn(
+                        &cook,
+                        Goal::Operate {
+                            device: oven.clone(),
+                            field: Id::new("timer"),
+                            value: Value::Int(secs as i64),
+                        },
+                    ));
+                }
+                turns.push(turn(&cook, Goal::Wait { seconds: 900 }));
+                turns.push(turn(
+                    &cook,
+                    Goal::Operate {
+                        device: oven,
+                        field: Id::new("power"),
+                        value: Value::Bool(false),
+                    },
+                ));
+                if let Some(dw) = device_of(s, &["dishwasher"]).cloned() {
+                    let programs = match s
+                        .devices
+                        .iter()
+                        .find(|d| d.id == dw)
+                        .and_then(|d| d.fields.get("program"))
+                    {
+                        Some(FieldDef::Enum { options, .. }) => options.clone(),
+                        _ => vec![],
+                    };
+                    if let Some(program) = programs.choose(&mut self.rng).cloned() {
+                        let due = session.start + 2 * H + 30 * M;
+                        let text =
+                            format!("Robot, after dinner run the dishwasher on {program}, please.");
+                        let goal = Goal::Operate {
+                            device: dw.clone(),
+                            field: Id::new("program"),
+                            value: Value::Text(program),
+                        };
+                        self.commitments.push(Commitment {
+                            id: format!("c{}", self.commitments.len() + 1),
+                            by: cook.clone(),
+                            asked_in: session.id.clone(),
+                            due,
+                            goal,
+                            status: CommitmentStatus::Open,
+                        });
+                        turns.push(turn(
+                            &cook,
+                            Goal::Say {
+                                to: vec![robot.clone()],
+                                text,
+                                claims: vec![],
+                            },
+                        ));
+                    }
+                }
+            }
+            "evening" => {
+                if interrupted {
+                    turns.push(turn(
+                        &host,
+                        say(
+                            &[],
+                            "Too tired for a film tonight, I'm going to read instead.".into(),
+                        ),
+                    ));
+                    return Ok(turns);
+                }
+                let p = self.person(&host).clone();
+                if let Some(tv) = device_of(s, &["tv"]).cloned() {
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: tv.clone(),
+                            field: Id::new("power"),
+                            value: Value::Bool(true),
+                        },
+                    ));
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: tv.clone(),
+                            field: Id::new("volume"),
+                            value: Value::Int(p.tv_volume),
+                        },
+                    ));
+                    if established || self.rng.random_bool(0.3) {
+                        self.stated
+                            .push(format!("{} likes the tv volume at {}", p.name, p.tv_volume));
+                        turns.push(turn(
+                            &host,
+                            say(&[], format!("Volume {} is just right for me.", p.tv_volume)),
+                        ));
+                    }
+                }
+                if let Some(light) = device_of(s, &["ceiling light", "floor lamp"]).cloned() {
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: light.clone(),
+                            field: Id::new("brightness"),
+                            value: Value::Int(p.brightness),
+                        },
+                    ));
+                }
+                if let (Some(b), Some(sofa)) = (
+                    objects_of(s, "blanket").first().cloned(),
+                    fixture_of(s, &["sofa"]).cloned(),
+                ) {
+                    turns.push(turn(
+                        &host,
+                        say(
+                            &[robot],
+                            format!("Robot, bring the {} to the sofa, please.", describe(s, &b)),
+                        ),
+                    ));
+                    turns.push(turn(
+                        robot,
+                        Goal::Fetch {
+                            object: b,
+                            to: Dest::On(sofa),
+                        },
+                    ));
+                }
+            }
+            "remote_devices" => {
+                // Someone else changes devices from wherever they are.
+                let other = humans
+                    .iter()
+                    .rev()
+                    .find(|h| **h != host)
+                    .cloned()
+                    .unwrap_or(host.clone());
+                for (kinds, field, value) in [
+                    (&["tv"][..], "power", Value::Bool(false)),
+                    (
+                        &["ceiling light", "floor lamp"][..],
+                        "power",
+                        Value::Bool(false),
+                    ),
+                    (
+                        &["smart speaker", "radio"][..],
+                        "power",
+                        Value::Bool(self.rng.random_bool(0.5)),
+                    ),
+                ] {
+                    if let Some(d) = device_of(s, kinds) {
+                        if s.devices.iter().any(|x| x.id == *d && x.remote)
+                            && self.rng.random_bool(0.7)
+                        {
+                            turns.push(turn(
+                                &other,
+                                Goal::Operate {
+                                    device: d.clone(),
+                                    field: Id::new(field),
+                                    value,
+                                },
+                            ));
+                        }
+                    }
+                }
+                if let Some(v) = device_of(s, &["robot vacuum"]) {
+                    turns.push(turn(
+                        &other,
+                        Goal::Operate {
+                            device: v.clone(),
+                            field: Id::new("mode"),
+                            value: Value::Text("cleaning".into()),
+                        },
+                    ));
+                }
+            }
+            "bedtime" => {
+                for h in &humans {
+                    let p = self.person(h).clone();
+                    if let Some(g) = p.owned.get("glasses").and_then(|v| v.first()) {
+                        let stand = s
+                            .furniture
+                            .iter()
+                            .find(|f| {
+                                f.kind == "nightstand"
+                                    && f.description
+                                        .to_lowercase()
+                                        .contains(&p.name.to_lowercase())
+                            })
+                            .map(|f| f.id.clone());
+                        if let Some(stand) = stand {
+                            turns.push(turn(
+                                h,
+                                Goal::Fetch {
+                                    object: g.clone(),
+                                    to: Dest::On(stand),
+                                },
+                            ));
+                        }
+                    }
+                }
+                if let Some(th) = device_of(s, &["thermostat"]).cloned() {
+                    let p = self.person(&host).clone();
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: th.clone(),
+                            field: Id::new("target"),
+                            value: Value::Float(p.night_target),
+                        },
+                    ));
+                    if established || self.rng.random_bool(0.3) {
+                        self.stated.push(format!(
+                            "{} wants {} degrees at night",
+                            p.name, p.night_target
+                        ));
+                        turns.push(turn(
+                            &host,
+                            say(
+                                &[],
+                                format!(
+                                    "{} degrees at night, that's how I sleep best.",
+                                    p.night_target
+                                ),
+                            ),
+                        ));
+                    }
+                }
+                if let Some(v) = device_of(s, &["robot vacuum"]) {
+                    turns.push(turn(
+                        robot,
+                        Goal::Operate {
+                            device: v.clone(),
+                            field: Id::new("mode"),
+                            value: Value::Text("docked".into()),
+                        },
+                    ));
+                }
+                if let Some(dock) = fixture_of(s, &["charging dock"]) {
+                    turns.push(turn(
+                        robot,
+                        Goal::GoTo {
+                            target: dock.clone(),
+                        },
+                    ));
+                }
+                for h in &humans {
+                    let bed = s
+                        .actors
+                        .iter()
+                        .find(|a| &a.id == h)
+                        .and_then(|a| a.near.clone());
+                    if let Some(bed) = bed {
+                        turns.push(turn(h, Goal::GoTo { target: bed }));
+                    }
+                }
+            }
+            _ => {}
+        }
+        let _ = host_name;
+        Ok(turns)
+    }
+
+    fn act(
+        &mut self,
+        cx: &Context,
+        sim: &Simulation,
+        turn: &Turn,
+        progress: &TurnProgress,
+    ) -> Result<Proposal, GenError> {
+        let robot = turn.actor == cx.robot;
+        let sloppy = self.rng.random_bool(if robot { 0.08 } else { 0.04 });
+        Ok(errand::next(
+            sim,
+            &turn.actor,
+            &turn.goal,
+            progress,
+            sloppy,
+            robot,
+        ))
+    }
+
+    fn notes(
+        &mut self,
+        _cx: &Context,
+        day: u32,
+        events: &[Event],
+        sim: &Simulation,
+    ) -> Result<DayNotes, GenError> {
+        let state = sim.state();
+        let mut changed: BTreeMap<(Id, Id), Value> = BTreeMap::new();
+        for e in events.iter().filter(|e| e.outcome.is_ok()) {
+            for c in &e.changes {
+                if c.attr.as_str() != "position" {
+                    let key = (c.entity.clone(), c.attr.clone());
+                    changed.insert(key.clone(), state[&key].clone());
+                }
+            }
+        }
+        let conflicts = self
+            .claims_today
+            .iter()
+            .filter(|c| state.get(&(c.entity.clone(), c.attr.clone())) != Some(&c.value))
+            .map(|c| {
+                format!(
+                    "{}.{} was said to be {} but is {}",
+                    c.entity,
+                    c.attr,
+                    c.value,
+                    state
+                        .get(&(c.entity.clone(), c.attr.clone()))
+                        .map(|v| v.to_string())
+                        .unwrap_or_default()
+                )
+            })
+            .collect();
+        Ok(DayNotes {
+            day,
+            changed_states: changed
+                .into_iter()
+                .map(|((entity, attr), value)| crate::trace::Fact {
+                    entity,
+                    attr,
+                    value,
+                })
+                .collect(),
+            preferences: {
+                let mut p = self.stated.clone();
+                p.sort();
+                p.dedup();
+                p
+            },
+            commitments: self.commitments.clone(),
+            recent_events: {
+                let mut r: Vec<u64> = events
+                    .iter()
+                    .rev()
+                    .filter(|e| e.outcome.is_ok())
+                    .take(10)
+                    .map(|e| e.id)
+                    .collect();
+                r.reverse();
+                r
+            },
+            conflicts,
+        })
+    }
+}
+
+fn intent_of(kind: &str) -> &'static str {
+    match kind {
+        "wake_up" => "everyone gets up and washes",
+        "breakfast" => "breakfast: coffee, food from the fridge, the robot clears up",
+        "medication" => "the robot brings the morning medicine",
+        "tidy" => "someone tidies things away while the robot charges, and says where",
+        "find_request" => "someone asks the robot to bring them something of theirs",
+        "work" => "work or homework at the desk; the robot is asked to bring something later",
+        "commitment" => "the robot does what it was asked to do earlier",
+        "cooking" => "cooking dinner with the oven; the dishwasher is asked for after dinner",
+        "evening" => "an evening on the sofa with the tv",
+        "remote_devices" => "devices are switched from another room",
+        "bedtime" => "glasses to the nightstand, the night temperature, everyone to bed",
+        _ => "household life",
+    }
+}
+
+fn goal_text(s: &Scene, g: &Goal) -> String {
+    match g {
+        Goal::Fetch {
+            object,
+            to: Dest::On(r) | Dest::In(r),
+        } => format!("the {} to the {}", describe(s, object), kind_of(s, r)),
+        Goal::Fetch {
+            object,
+            to: Dest::Actor(a),
+        } => format!("the {} to {a}", describe(s, object)),
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => format!("the {} {field} set to {value}", kind_of(s, device)),
+        _ => "the task".into(),
+    }
+}

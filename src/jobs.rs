@@ -1,0 +1,96 @@
+//! Generating a trace into a directory: the pipeline, the scripted backend
+//! and the atomic trace writer put together. Used by `generate` and `batch`.
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use crate::generation::{self, GenError, scripted::Scripted};
+use crate::scene::{self, ActorKind, Scene};
+use crate::store::{StoreError, TraceWriter};
+use crate::trace::{Counts, Manifest, SCHEMA_VERSION, SceneRef};
+
+/// Backends that can generate a trace.
+pub const BACKENDS: &[&str] = &["scripted"];
+
+#[derive(Debug, Error)]
+pub enum JobError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Gen(#[from] GenError),
+    #[error("unknown backend {0:?}; available: {list}", list = BACKENDS.join(", "))]
+    Backend(String),
+    #[error("days must be between 1 and 365, not {0}")]
+    Days(u32),
+}
+
+/// What one generated trace holds.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub days: u32,
+    pub sessions: usize,
+    pub counts: Counts,
+    pub skipped_turns: usize,
+}
+
+/// Generates `days` of `scene` with `seed` into `out`, atomically.
+pub fn generate_trace(
+    scene: &Scene,
+    days: u32,
+    seed: u64,
+    backend: &str,
+    out: &Path,
+    replace: bool,
+) -> Result<Summary, JobError> {
+    if !(1..=365).contains(&days) {
+        return Err(JobError::Days(days));
+    }
+    let mut backend = match backend {
+        "scripted" => Scripted::new(scene, seed),
+        other => return Err(JobError::Backend(other.into())),
+    };
+    let robots: Vec<_> = scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == ActorKind::Robot)
+        .map(|a| a.id.clone())
+        .collect();
+    let mut writer = TraceWriter::create(out, scene, replace)?;
+    let mut counts = Counts::default();
+    let generated = generation::generate(scene, days, &mut backend, &mut |e| {
+        counts.add(e, &robots);
+        writer.event(e).map_err(|err| err.to_string())
+    })?;
+    let plan = serde_json::to_vec_pretty(&generated.plan).expect("plans serialize");
+    writer.write_file("plan.json", &plan)?;
+    let mut notes = Vec::new();
+    for n in &generated.notes {
+        serde_json::to_writer(&mut notes, n).expect("notes serialize");
+        notes.push(b'\n');
+    }
+    writer.write_file("notes.jsonl", &notes)?;
+    let manifest = Manifest {
+        schema: "hearth.trace".into(),
+        schema_version: SCHEMA_VERSION,
+        hearth_version: env!("CARGO_PKG_VERSION").into(),
+        scene: SceneRef {
+            id: scene.id.clone(),
+            hash: scene::content_hash(scene),
+        },
+        backend: "scripted".into(),
+        seed: Some(seed),
+        model: None,
+        prompt_hashes: Default::default(),
+        days,
+        counts: counts.clone(),
+        files: writer.files(),
+    };
+    writer.finish(&manifest)?;
+    Ok(Summary {
+        days,
+        sessions: generated.plan.sessions.len(),
+        counts,
+        skipped_turns: generated.plan.skipped_turns.len(),
+    })
+}
