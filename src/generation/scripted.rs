@@ -445,8 +445,10 @@ impl Backend for Scripted {
             ),
             (10 * H, "tidy", Some(ProjectType::HouseholdOrganization)),
             (11 * H + 30 * M, "find_request", None),
+            (12 * H + 30 * M, "lunch", Some(ProjectType::MealPreparation)),
             (14 * H, "work", Some(ProjectType::WorkStudySupport)),
             (16 * H, "find_request", None),
+            (17 * H, "tidy", Some(ProjectType::HouseholdOrganization)),
             (18 * H, "cooking", Some(ProjectType::MealPreparation)),
             (20 * H, "evening", Some(ProjectType::FamilyComfort)),
             (
@@ -563,7 +565,7 @@ impl Backend for Scripted {
                     ));
                 }
             }
-            "breakfast" => {
+            "breakfast" | "lunch" => {
                 let table =
                     fixture_of(s, &["dining table", "kitchen island", "counter", "desk"]).cloned();
                 let Some(table) = table else { return Ok(turns) };
@@ -1504,6 +1506,7 @@ fn intent_of(kind: &str) -> &'static str {
     match kind {
         "wake_up" => "everyone gets up and washes",
         "breakfast" => "breakfast: coffee, food from the fridge, the robot clears up",
+        "lunch" => "lunch: coffee, food from the fridge, the robot clears up",
         "medication" => "the robot brings the morning medicine",
         "tidy" => "someone tidies things away while the robot charges, and says where",
         "find_request" => "someone asks the robot to bring them something of theirs",

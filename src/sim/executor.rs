@@ -265,11 +265,16 @@ impl WorldView<'_, '_> {
     pub(crate) fn plan(&self, req: &Request) -> (Option<Entity>, u64, Result<Plan, Rejection>) {
         let now = self.clock.now;
         let Some(actor) = self.registry.get(&req.actor).filter(|e| self.is_actor(*e)) else {
-            let near = self.suggest(req.actor.as_str(), |e| self.is_actor(e));
+            let all: Vec<&str> = self
+                .registry
+                .actors
+                .iter()
+                .map(|a| self.id(*a).as_str())
+                .collect();
             let r = reject(
                 "unknown_actor",
                 format!("there is no actor {}", req.actor),
-                format!("actors are: {near}"),
+                format!("actors are: {}", all.join(", ")),
             );
             return (None, req.at.unwrap_or(now).max(now), Err(r));
         };
@@ -450,8 +455,9 @@ impl WorldView<'_, '_> {
                         "not_a_receptacle",
                         format!("{target} has no surface to put things on or in"),
                         format!(
-                            "place it on or in furniture; nearby: {}",
-                            self.suggest(target.as_str(), |e| self.receptacles.contains(e))
+                            "place it on or in furniture; in this room: {}",
+                            self.suggest(target.as_str(), |e| self.receptacles.contains(e)
+                                && self.room_of(e) == Some(at.room))
                         ),
                     ));
                 };
@@ -503,8 +509,9 @@ impl WorldView<'_, '_> {
                         "not_openable",
                         format!("{target} does not open or close"),
                         format!(
-                            "openable things near it: {}",
-                            self.suggest(target.as_str(), |e| self.openables.contains(e))
+                            "openable things in this room: {}",
+                            self.suggest(target.as_str(), |e| self.openables.contains(e)
+                                && self.room_of(e).is_none_or(|r| r == at.room))
                         ),
                     ));
                 };
@@ -732,6 +739,9 @@ pub fn plan_request(view: WorldView, mut step: ResMut<Step>) {
             step.rejection = None;
         }
         Err(r) => {
+            // A rejection takes no time and must not move the clock (a
+            // far-future "at" would otherwise push everyone's next request).
+            step.t = view.clock.now;
             step.dur = 0;
             step.ops.clear();
             step.via.clear();
