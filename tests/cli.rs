@@ -1215,5 +1215,9 @@ fn io_errors_are_reported_once() {
     ])
     .fails();
     // An unknown scene is named, with the built-in choices.
-    assert!(r.stderr.contains("no_such_scene") && r.stderr.contains("family_apartment"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("no_such_scene") && r.stderr.contains("family_apartment"),
+        "{}",
+        r.stderr
+    );
 }

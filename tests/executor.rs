@@ -1722,7 +1722,9 @@ const SCRIPT: &[&str] = &[
     r#"{"actor":"robot","skill":"say","args":{"text":"the cabinet is open","claims":[{"entity":"cabinet_1","attr":"open","value":true}]}}"#,
 ];
 
-fn run_script() -> (Vec<Event>, Vec<String>, BTreeMap<(Id, Id), Value>) {
+type ScriptRun = (Vec<Event>, Vec<String>, BTreeMap<(Id, Id), Value>);
+
+fn run_script() -> ScriptRun {
     let mut sim = new_sim();
     let events: Vec<Event> = SCRIPT.iter().map(|json| exec(&mut sim, json)).collect();
     let lines = events

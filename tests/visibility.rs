@@ -372,7 +372,7 @@ fn everyone_starts_knowing_their_own_room() {
         believed(&sim, "alice", "glasses_1", "location"),
         loc("on", "nightstand_alice")
     );
-    assert_eq!(believed(&sim, "alice", "bob", "position").is_some(), true);
+    assert!(believed(&sim, "alice", "bob", "position").is_some());
     assert_eq!(
         believed(&sim, "alice", "medicine_3", "location"),
         None,

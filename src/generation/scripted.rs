@@ -232,7 +232,7 @@ impl Backend for Scripted {
         use MemoryTarget::*;
         use ProjectType::*;
         let end = cx.days;
-        let deadline = (end.min(3)).max(1);
+        let deadline = end.clamp(1, 3);
         let mk = |n: usize,
                   kind,
                   title: String,
@@ -1303,19 +1303,16 @@ impl Backend for Scripted {
                         Value::Bool(self.rng.random_bool(0.5)),
                     ),
                 ] {
-                    if let Some(d) = device_of(s, kinds) {
-                        if s.devices.iter().any(|x| x.id == *d && x.remote)
-                            && self.rng.random_bool(0.7)
-                        {
-                            turns.push(turn(
-                                &other,
-                                Goal::Operate {
-                                    device: d.clone(),
-                                    field: Id::new(field),
-                                    value,
-                                },
-                            ));
-                        }
+                    if let Some(d) = device_of(s, kinds)
+                        && s.devices.iter().any(|x| x.id == *d && x.remote)
+                        && self.rng.random_bool(0.7)
+                    {
+                        let goal = Goal::Operate {
+                            device: d.clone(),
+                            field: Id::new(field),
+                            value,
+                        };
+                        turns.push(turn(&other, goal));
                     }
                 }
                 if let Some(v) = device_of(s, &["robot vacuum"]) {

@@ -1,6 +1,9 @@
 //! Semantic checks of a scene. Every rule has a stable `code`; all problems
 //! are collected, never just the first.
 
+// Comparisons are written `!(x > 0.0)` on purpose: NaN must fail them.
+#![allow(clippy::nonminimal_bool, clippy::neg_cmp_op_on_partial_ord)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 

@@ -752,7 +752,7 @@ pub fn plan_request(view: WorldView, mut step: ResMut<Step>) {
 }
 
 /// System: apply the planned changes, advance the clock and occupy the actor.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn apply_step(
     step: Res<Step>,
     mut clock: ResMut<Clock>,
