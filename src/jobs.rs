@@ -6,9 +6,9 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::generation::{self, GenError, scripted::Scripted};
-use crate::scene::{self, ActorKind, Scene};
+use crate::scene::Scene;
 use crate::store::{StoreError, TraceWriter};
-use crate::trace::{Counts, Manifest, SCHEMA_VERSION, SceneRef};
+use crate::trace::{Counts, Manifest};
 
 /// Backends that can generate a trace.
 pub const BACKENDS: &[&str] = &["scripted"];
@@ -50,12 +50,7 @@ pub fn generate_trace(
         "scripted" => Scripted::new(scene, seed),
         other => return Err(JobError::Backend(other.into())),
     };
-    let robots: Vec<_> = scene
-        .actors
-        .iter()
-        .filter(|a| a.kind == ActorKind::Robot)
-        .map(|a| a.id.clone())
-        .collect();
+    let robots = scene.robots();
     let mut writer = TraceWriter::create(out, scene, replace)?;
     let mut counts = Counts::default();
     let generated = generation::generate(scene, days, &mut backend, &mut |e| {
@@ -70,22 +65,14 @@ pub fn generate_trace(
         notes.push(b'\n');
     }
     writer.write_file("notes.jsonl", &notes)?;
-    let manifest = Manifest {
-        schema: "hearth.trace".into(),
-        schema_version: SCHEMA_VERSION,
-        hearth_version: env!("CARGO_PKG_VERSION").into(),
-        scene: SceneRef {
-            id: scene.id.clone(),
-            hash: scene::content_hash(scene),
-        },
-        backend: "scripted".into(),
-        seed: Some(seed),
-        model: None,
-        prompt_hashes: Default::default(),
+    let manifest = Manifest::new(
+        scene,
+        "scripted",
+        Some(seed),
         days,
-        counts: counts.clone(),
-        files: writer.files(),
-    };
+        counts.clone(),
+        writer.files(),
+    );
     writer.finish(&manifest)?;
     Ok(Summary {
         days,

@@ -4,13 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
-use hearth::scene::{self, ActorKind, SceneError};
+use hearth::scene::{self, ActorKind};
 use hearth::sim::Simulation;
-use hearth::store::{self, StoreError, TraceWriter};
-use hearth::trace::{Counts, Manifest, SCHEMA_VERSION, SceneRef};
+use hearth::store::{self, TraceWriter};
+use hearth::trace::{Counts, Manifest};
 
 mod batch;
 mod bench;
@@ -177,11 +177,6 @@ fn scene_check(paths: &[PathBuf]) -> Result<ExitCode> {
     for path in paths {
         match store::load_scene(path) {
             Ok(s) => println!("ok {}: {} ({})", path.display(), s.id, summary(&s)),
-            Err(StoreError::Scene(e @ SceneError::Invalid { .. }))
-            | Err(StoreError::Scene(e @ SceneError::Syntax { .. })) => {
-                failed += 1;
-                eprintln!("{e}");
-            }
             Err(e) => {
                 failed += 1;
                 eprintln!("{e}");
@@ -198,18 +193,7 @@ fn scene_check(paths: &[PathBuf]) -> Result<ExitCode> {
 fn run(args: RunArgs) -> Result<ExitCode> {
     let scene = store::resolve_scene(&args.scene)?;
     let requests = store::read_script(&args.script)?;
-    if args.out.exists() && !args.force {
-        bail!(
-            "{} already exists; pass --force to replace it",
-            args.out.display()
-        );
-    }
-    let robots: Vec<_> = scene
-        .actors
-        .iter()
-        .filter(|a| a.kind == ActorKind::Robot)
-        .map(|a| a.id.clone())
-        .collect();
+    let robots = scene.robots();
     let mut writer = TraceWriter::create(&args.out, &scene, args.force)?;
     let mut sim = Simulation::new(scene.clone())
         .map_err(|p| anyhow::anyhow!("scene {} is invalid: {} problems", scene.id, p.len()))?;
@@ -221,22 +205,14 @@ fn run(args: RunArgs) -> Result<ExitCode> {
         last_t = event.t + event.dur;
         writer.event(&event)?;
     }
-    let manifest = Manifest {
-        schema: "hearth.trace".into(),
-        schema_version: SCHEMA_VERSION,
-        hearth_version: env!("CARGO_PKG_VERSION").into(),
-        scene: SceneRef {
-            id: scene.id.clone(),
-            hash: scene::content_hash(&scene),
-        },
-        backend: "script".into(),
-        seed: None,
-        model: None,
-        prompt_hashes: Default::default(),
-        days: hearth::trace::day_of(last_t),
-        counts: counts.clone(),
-        files: writer.files(),
-    };
+    let manifest = Manifest::new(
+        &scene,
+        "script",
+        None,
+        hearth::trace::day_of(last_t),
+        counts.clone(),
+        writer.files(),
+    );
     let dest = writer
         .finish(&manifest)
         .with_context(|| format!("finishing {}", args.out.display()))?;
@@ -256,12 +232,6 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
     let out = args
         .out
         .unwrap_or_else(|| Path::new("traces").join(format!("{}-s{}", scene.id, args.seed)));
-    if out.exists() && !args.force {
-        bail!(
-            "{} already exists; pass --force to replace it",
-            out.display()
-        );
-    }
     let started = std::time::Instant::now();
     let spinner = indicatif::ProgressBar::new_spinner().with_message(format!(
         "generating {} days of {} (seed {})",

@@ -208,10 +208,6 @@ fn turn(actor: &Id, goal: Goal) -> Turn {
     }
 }
 
-fn loc_value(l: Location) -> Value {
-    Value::Location(l)
-}
-
 impl Backend for Scripted {
     fn name(&self) -> &str {
         "scripted"
@@ -381,10 +377,7 @@ impl Backend for Scripted {
             }
             let beat = if day == p.start_day {
                 Beat::Established
-            } else if day == p.end_day
-                && p.end_day < u32::MAX
-                && p.kind == ProjectType::WorkStudySupport
-            {
+            } else if day == p.end_day && p.kind == ProjectType::WorkStudySupport {
                 Beat::Completed
             } else if self.rng.random_bool(0.15) {
                 Beat::Interrupted
@@ -524,7 +517,6 @@ impl Backend for Scripted {
         }
         let mut turns = Vec::new();
         let host = humans[self.rng.random_range(0..humans.len())].clone();
-        let host_name = self.person(&host).name.clone();
         match session.kind.as_str() {
             "wake_up" => {
                 let bath = fixture_of(s, &["sink counter", "vanity"]).cloned();
@@ -884,7 +876,7 @@ impl Backend for Scripted {
                     let claim = Claim {
                         entity: o.id.clone(),
                         attr: Id::new("location"),
-                        value: loc_value(rel),
+                        value: Value::Location(rel),
                     };
                     self.claims_today.push(claim.clone());
                     turns.push(turn(
@@ -1409,7 +1401,6 @@ impl Backend for Scripted {
             }
             _ => {}
         }
-        let _ = host_name;
         Ok(turns)
     }
 

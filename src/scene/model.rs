@@ -29,6 +29,17 @@ pub struct Scene {
     pub actors: Vec<ActorDef>,
 }
 
+impl Scene {
+    /// Ids of the robots, in scene order.
+    pub fn robots(&self) -> Vec<Id> {
+        self.actors
+            .iter()
+            .filter(|a| a.kind == ActorKind::Robot)
+            .map(|a| a.id.clone())
+            .collect()
+    }
+}
+
 /// An axis-aligned rectangle on the floor plan, in metres; `(x, y)` is the
 /// corner with the smallest coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

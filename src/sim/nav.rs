@@ -43,7 +43,7 @@ pub fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
 }
 
 impl RoomGraph {
-    pub fn build(_world: &World, scene: &Scene, ids: &HashMap<Id, Entity>) -> Self {
+    pub fn build(scene: &Scene, ids: &HashMap<Id, Entity>) -> Self {
         let mut graph = UnGraph::new_undirected();
         let node: HashMap<Entity, NodeIndex> = scene
             .rooms

@@ -361,7 +361,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
                 .push(e),
         }
     }
-    let graph = RoomGraph::build(world, scene, &ids);
+    let graph = RoomGraph::build(scene, &ids);
     let attrs = Attrs {
         location: Id::new("location"),
         position: Id::new("position"),

@@ -265,6 +265,35 @@ pub struct Manifest {
     pub files: Vec<String>,
 }
 
+impl Manifest {
+    /// The manifest of a finished trace of `scene`.
+    pub fn new(
+        scene: &crate::scene::Scene,
+        backend: &str,
+        seed: Option<u64>,
+        days: u32,
+        counts: Counts,
+        files: Vec<String>,
+    ) -> Self {
+        Manifest {
+            schema: "hearth.trace".into(),
+            schema_version: SCHEMA_VERSION,
+            hearth_version: env!("CARGO_PKG_VERSION").into(),
+            scene: SceneRef {
+                id: scene.id.clone(),
+                hash: crate::scene::content_hash(scene),
+            },
+            backend: backend.into(),
+            seed,
+            model: None,
+            prompt_hashes: BTreeMap::new(),
+            days,
+            counts,
+            files,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SceneRef {
     pub id: Id,
