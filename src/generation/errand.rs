@@ -149,11 +149,28 @@ fn fetch(
     if arrived {
         return close_here().unwrap_or(Proposal::Done);
     }
+    // The destination was full and the object went on a spare surface
+    // instead: that is as far as this errand goes.
+    if progress
+        .last_ok
+        .as_ref()
+        .is_some_and(|e| matches!(&e.action, Action::Place { object: o, .. } if o == object))
+    {
+        return close_here().unwrap_or(Proposal::Done);
+    }
     if matches!(truth, Location::HeldBy(ref h) if h == actor) {
         return match to {
             Dest::Actor(a) if a == actor => Proposal::Done,
             Dest::Actor(a) => {
-                if sim.room_of(a).as_ref() == Some(&here.room) || sloppy {
+                if progress
+                    .feedback
+                    .as_ref()
+                    .is_some_and(|f| f.code == "partner_hands_full")
+                {
+                    // Their hands are full: leave it next to them.
+                    put_down(sim, object, &here.room, here, None, &act)
+                        .unwrap_or_else(|| Proposal::GiveUp(format!("{a}'s hands are full")))
+                } else if sim.room_of(a).as_ref() == Some(&here.room) || sloppy {
                     act(Action::Handoff {
                         object: object.clone(),
                         to: a.clone(),
@@ -164,17 +181,15 @@ fn fetch(
             }
             Dest::On(r) | Dest::In(r) => {
                 let inside = matches!(to, Dest::In(_));
-                if !near(r) && !sloppy {
+                if sim.free_space(r, inside) == 0 && (!sloppy || progress.feedback.is_some()) {
+                    // Full: leave it on a spare surface in the same room.
+                    let room = sim.room_of(r).unwrap_or_else(|| here.room.clone());
+                    put_down(sim, object, &room, here, Some(r), &act)
+                        .unwrap_or_else(|| Proposal::GiveUp(format!("{r} is full")))
+                } else if !near(r) && !sloppy {
                     act(Action::NavigateTo { target: r.clone() })
                 } else if inside && !sim.is_open(r) && !sloppy {
                     act(Action::Open { target: r.clone() })
-                } else if sim.free_space(r, inside) == 0
-                    && progress
-                        .feedback
-                        .as_ref()
-                        .is_some_and(|f| f.code == "capacity_full")
-                {
-                    Proposal::GiveUp(format!("{r} is full"))
                 } else {
                     act(Action::Place {
                         object: object.clone(),
@@ -199,8 +214,13 @@ fn fetch(
         .iter()
         .find(|a| &a.id == actor)
         .map_or(1, |a| a.hands) as usize;
-    if sim.held_by(actor).len() >= hands {
-        return Proposal::GiveUp(format!("{actor}'s hands are full"));
+    let held = sim.held_by(actor);
+    if held.len() >= hands {
+        // Free a hand first, as a person would, on a surface in this room.
+        return held
+            .first()
+            .and_then(|h| put_down(sim, h, &here.room, here, None, &act))
+            .unwrap_or_else(|| Proposal::GiveUp(format!("{actor}'s hands are full")));
     }
     // Where to look: humans know; the robot goes by what it last saw.
     let target = if robot {
@@ -209,6 +229,11 @@ fn fetch(
             .and_then(|b| b.get(&(object.clone(), Id::new("location"))));
         match belief {
             Some(b) if b.contradicted_at.is_none() => match &b.value {
+                // Believed in someone's hands who has since put it down:
+                // the robot asks around and searches.
+                Value::Location(Location::HeldBy(h)) if !matches!(&truth, Location::HeldBy(t) if t == h) => {
+                    truth.clone()
+                }
                 Value::Location(l) => l.clone(),
                 _ => truth.clone(),
             },
@@ -251,4 +276,43 @@ fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool
     }
     matches!(sim.location(object), Some(Location::On(r) | Location::In(r)) if &r == at)
         || sim.beliefs(actor.as_str()).is_none()
+}
+
+/// Puts `object` (held) on a fixture in `room` with space on top, the one
+/// the actor stands at if it has space, else the first in scene order
+/// (deterministic); walks there first. `None` when the room has no space.
+fn put_down(
+    sim: &Simulation,
+    object: &Id,
+    room: &Id,
+    here: &crate::trace::Position,
+    except: Option<&Id>,
+    act: &impl Fn(Action) -> Proposal,
+) -> Option<Proposal> {
+    let scene = sim.scene();
+    let mut spare: Vec<&Id> = scene
+        .furniture
+        .iter()
+        .filter(|f| &f.room == room)
+        .map(|f| &f.id)
+        .chain(
+            scene
+                .devices
+                .iter()
+                .filter(|d| &d.room == room)
+                .map(|d| &d.id),
+        )
+        .filter(|id| Some(*id) != except && sim.free_space(id, false) > 0)
+        .collect();
+    spare.sort_by_key(|id| here.near.as_ref() != Some(*id));
+    let target = (*spare.first()?).clone();
+    Some(if here.near.as_ref() == Some(&target) {
+        act(Action::Place {
+            object: object.clone(),
+            target,
+            relation: Relation::On,
+        })
+    } else {
+        act(Action::NavigateTo { target })
+    })
 }

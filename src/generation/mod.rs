@@ -127,6 +127,9 @@ pub struct Session {
     /// Everything the director needs to stage it, as named parameters.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, String>,
+    /// How the director staged it (filled in by the pipeline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<Turn>,
 }
 
 /// A goal an actor pursues during a turn.
@@ -176,6 +179,10 @@ pub struct Turn {
     /// Start no earlier than this (trace seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_before: Option<u64>,
+    /// Pursued instead of `goal` when the session's previous turn could not
+    /// be completed ("sorry, I couldn't" after a failed errand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub otherwise: Option<Goal>,
 }
 
 /// How a turn has gone so far, for the actor's next proposal.
@@ -308,6 +315,19 @@ pub trait Backend {
         turn: &Turn,
         progress: &TurnProgress,
     ) -> Result<Proposal, GenError>;
+    /// Sessions a finished session calls for later the same day (a request
+    /// for "at five"); the pipeline runs them in time order.
+    fn follow_ups(
+        &mut self,
+        _cx: &Context,
+        _after: &Session,
+        _sim: &Simulation,
+    ) -> Result<Vec<Session>, GenError> {
+        Ok(vec![])
+    }
+    /// Told how each turn ended, so the backend's own records (commitments
+    /// kept or broken) follow what really happened.
+    fn turn_done(&mut self, _session: &Session, _turn: &Turn, _result: &Result<(), String>) {}
     fn notes(
         &mut self,
         cx: &Context,
@@ -379,16 +399,31 @@ pub fn generate(
         let sessions = backend.sessions(&cx, &plan.projects, &beats, day, notes.last())?;
         plan.beats.extend(beats);
         let mut day_events = Vec::new();
-        for session in &sessions {
+        let mut pending: std::collections::VecDeque<Session> = sessions.into();
+        let mut staged = Vec::new();
+        while let Some(mut session) = pending.pop_front() {
             sim.set_session(Some(session.id.clone()));
-            let turns = backend.direct(&cx, session, &sim)?;
+            let turns = backend.direct(&cx, &session, &sim)?;
             let mut first = true;
+            let mut previous_failed = false;
             for turn in &turns {
+                let alternative;
+                let turn = match &turn.otherwise {
+                    Some(goal) if previous_failed => {
+                        alternative = Turn {
+                            goal: goal.clone(),
+                            otherwise: None,
+                            ..turn.clone()
+                        };
+                        &alternative
+                    }
+                    _ => turn,
+                };
                 let outcome = run_turn(
                     &cx,
                     backend,
                     &mut sim,
-                    session,
+                    &session,
                     turn,
                     &mut first,
                     &mut |e| {
@@ -396,6 +431,8 @@ pub fn generate(
                         sink(e)
                     },
                 )?;
+                backend.turn_done(&session, turn, &outcome);
+                previous_failed = outcome.is_err();
                 if let Err(reason) = outcome {
                     plan.skipped_turns.push(SkippedTurn {
                         session: session.id.clone(),
@@ -405,9 +442,16 @@ pub fn generate(
                     });
                 }
             }
+            session.turns = turns;
+            // Follow-ups (a commitment due later today) join the queue in time order.
+            for extra in backend.follow_ups(&cx, &session, &sim)? {
+                let at = pending.partition_point(|s| s.start <= extra.start);
+                pending.insert(at, extra);
+            }
+            staged.push(session);
         }
         sim.set_session(None);
-        plan.sessions.extend(sessions);
+        plan.sessions.extend(staged);
         notes.push(backend.notes(&cx, day, &day_events, &sim)?);
         // Nothing may run past the day's end into tomorrow's plan.
         debug_assert!(sim.now() < u64::from(day) * DAY + DAY);

@@ -29,6 +29,8 @@ struct Person {
     brightness: i64,
     night_target: f64,
     wake: u64,
+    /// Washing programme and temperature.
+    laundry: (String, i64),
     /// Everything this person uses, as (category → objects they own).
     owned: BTreeMap<String, Vec<Id>>,
 }
@@ -39,6 +41,8 @@ pub struct Scripted {
     commitments: Vec<Commitment>,
     stated: Vec<String>,
     claims_today: Vec<Claim>,
+    /// Due times (trace seconds) that already have a commitment session.
+    scheduled: std::collections::BTreeSet<u64>,
 }
 
 const H: u64 = 3600;
@@ -64,6 +68,13 @@ impl Scripted {
                 })
             })
             .unwrap_or_default();
+        let programmes: Vec<String> = device_of(scene, &["washing machine"])
+            .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
+            .and_then(|d| match d.fields.get("program") {
+                Some(FieldDef::Enum { options, .. }) => Some(options.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| vec!["cotton".into()]);
         let people = scene
             .actors
             .iter()
@@ -93,6 +104,10 @@ impl Scripted {
                     brightness: rng.random_range(3..9) * 10,
                     night_target: f64::from(rng.random_range(36..42)) / 2.0,
                     wake: 6 * H + 30 * M + rng.random_range(0..6) * 10 * M,
+                    laundry: (
+                        programmes.choose(&mut rng).cloned().unwrap_or_default(),
+                        *[30, 40, 60].choose(&mut rng).expect("non-empty"),
+                    ),
                     owned,
                 }
             })
@@ -103,6 +118,7 @@ impl Scripted {
             commitments: vec![],
             stated: vec![],
             claims_today: vec![],
+            scheduled: Default::default(),
         }
     }
 
@@ -116,6 +132,54 @@ impl Scripted {
     fn jitter(&mut self, minutes: u64) -> u64 {
         self.rng.random_range(0..=minutes) * M
     }
+}
+
+/// Categories that go through the wash.
+const CLOTHES: [&str; 7] = [
+    "shirt", "sweater", "towel", "sock", "dress", "scarf", "trousers",
+];
+
+/// Where a clean piece of clothing goes: towels to a towel rack, owned
+/// clothes into a wardrobe in the owner's bedroom, anything else on a shelf
+/// in the laundry room.
+fn home_of_clothes(scene: &Scene, object: &Id) -> Dest {
+    let o = scene.objects.iter().find(|o| &o.id == object);
+    let in_room = |room: &Id, kind: &str| {
+        scene
+            .furniture
+            .iter()
+            .find(|f| &f.room == room && f.kind == kind)
+            .map(|f| f.id.clone())
+    };
+    if o.is_some_and(|o| o.category == "towel")
+        && let Some(rack) = fixture_of(scene, &["towel rack", "towel heater"])
+    {
+        return Dest::On(rack.clone());
+    }
+    let bedroom = o
+        .and_then(|o| o.owner.as_ref())
+        .and_then(|w| scene.actors.iter().find(|a| &a.id == w))
+        .map(|a| a.room.clone());
+    if let Some(w) = bedroom.as_ref().and_then(|r| in_room(r, "wardrobe")) {
+        return Dest::In(w);
+    }
+    let washer_room = scene
+        .devices
+        .iter()
+        .find(|d| d.kind == "washing machine")
+        .map(|d| &d.room);
+    let tops = surfaces(scene);
+    let shelf = tops
+        .iter()
+        .find(|t| {
+            scene
+                .furniture
+                .iter()
+                .any(|f| &f.id == *t && Some(&f.room) == washer_room)
+        })
+        .or(tops.first())
+        .expect("scenes have surfaces");
+    Dest::On(shelf.clone())
 }
 
 fn objects_of(scene: &Scene, category: &str) -> Vec<Id> {
@@ -205,6 +269,7 @@ fn turn(actor: &Id, goal: Goal) -> Turn {
         actor: actor.clone(),
         goal,
         not_before: None,
+        otherwise: None,
     }
 }
 
@@ -256,7 +321,7 @@ impl Backend for Scripted {
             .and_then(|o| o.owner.clone())
             .unwrap_or_else(|| first.clone());
         let p = self.person(&first).name.clone();
-        Ok(vec![
+        let mut projects = vec![
             mk(
                 1,
                 HouseholdRoutine,
@@ -361,7 +426,24 @@ impl Backend for Scripted {
                 end,
                 vec![],
             ),
-        ])
+        ];
+        if let (Some(washer), Some(basket)) = (
+            device_of(s, &["washing machine"]),
+            fixture_of(s, &["laundry basket"]),
+        ) {
+            projects.push(mk(
+                9,
+                HouseholdRoutine,
+                "Keeping up with the laundry".into(),
+                humans.clone(),
+                vec![washer.clone(), basket.clone()],
+                vec![ObjectLocation, HiddenState, DeviceState, PlanningDependency],
+                1,
+                end,
+                vec!["clothes are put away once the wash is done".into()],
+            ));
+        }
+        Ok(projects)
     }
 
     fn day_beats(
@@ -409,64 +491,49 @@ impl Backend for Scripted {
         _notes: Option<&DayNotes>,
     ) -> Result<Vec<Session>, GenError> {
         let base = u64::from(day - 1) * DAY;
-        let beat = |kind: ProjectType| {
-            let id = projects
-                .iter()
-                .find(|p| p.kind == kind)
-                .map(|p| p.id.clone());
-            let b = beats
-                .iter()
-                .find(|b| Some(&b.project) == id.as_ref())
-                .map(|b| b.beat);
-            (id, b)
+        // The scripted projects have fixed ids (see `projects`).
+        let beat = |id: &str| {
+            let p = projects.iter().find(|p| p.id == id)?;
+            let b = beats.iter().find(|b| b.project == p.id).map(|b| b.beat);
+            Some((p.id.clone(), b))
         };
-        let mut plan: Vec<(u64, &str, Option<ProjectType>)> = vec![
-            (
-                6 * H + 30 * M,
-                "wake_up",
-                Some(ProjectType::HouseholdRoutine),
-            ),
-            (
-                7 * H + 20 * M,
-                "breakfast",
-                Some(ProjectType::HouseholdRoutine),
-            ),
-            (
-                8 * H + 30 * M,
-                "medication",
-                Some(ProjectType::RoutineSupport),
-            ),
-            (10 * H, "tidy", Some(ProjectType::HouseholdOrganization)),
+        let mut plan: Vec<(u64, &str, Option<&str>)> = vec![
+            (6 * H + 30 * M, "wake_up", Some("p1")),
+            (7 * H + 20 * M, "breakfast", Some("p1")),
+            (8 * H + 30 * M, "medication", Some("p2")),
+            (10 * H, "tidy", Some("p3")),
             (11 * H + 30 * M, "find_request", None),
-            (12 * H + 30 * M, "lunch", Some(ProjectType::MealPreparation)),
-            (14 * H, "work", Some(ProjectType::WorkStudySupport)),
+            (12 * H + 30 * M, "lunch", Some("p5")),
+            (14 * H, "work", Some("p6")),
+            (15 * H, "laundry", Some("p9")),
             (16 * H, "find_request", None),
-            (17 * H, "tidy", Some(ProjectType::HouseholdOrganization)),
-            (18 * H, "cooking", Some(ProjectType::MealPreparation)),
-            (20 * H, "evening", Some(ProjectType::FamilyComfort)),
-            (
-                21 * H + 15 * M,
-                "remote_devices",
-                Some(ProjectType::DigitalDeviceCoordination),
-            ),
-            (22 * H, "bedtime", Some(ProjectType::HealthLifestyle)),
+            (17 * H, "tidy", Some("p3")),
+            (18 * H, "cooking", Some("p5")),
+            (20 * H, "evening", Some("p8")),
+            (21 * H + 15 * M, "remote_devices", Some("p7")),
+            (22 * H, "bedtime", Some("p4")),
         ];
-        // Commitments due today get a session of their own.
-        for c in self
+        // Commitments due today get a session per due time.
+        let mut due: Vec<u64> = self
             .commitments
             .iter()
             .filter(|c| c.status == CommitmentStatus::Open && c.due / DAY + 1 == u64::from(day))
-        {
-            plan.push((c.due % DAY, "commitment", None));
-        }
+            .map(|c| c.due % DAY)
+            .collect();
+        due.sort_unstable();
+        due.dedup();
+        self.scheduled.extend(due.iter().map(|at| base + at));
+        plan.extend(due.into_iter().map(|at| (at, "commitment", None)));
         plan.sort_by_key(|p| p.0);
         let mut out = Vec::new();
         let mut last_start = base;
         for (i, (at, kind, project)) in plan.into_iter().enumerate() {
-            let (pid, b) = project.map(beat).unwrap_or((None, None));
-            if project.is_some() && pid.is_none() {
-                continue;
-            }
+            let (pid, b) = match project.map(beat) {
+                // A project this scene has no room for (no washing machine).
+                Some(None) => continue,
+                Some(Some((id, b))) => (Some(id), b),
+                None => (None, None),
+            };
             let start = (base + at + self.jitter(20)).max(last_start + 5 * M);
             last_start = start;
             let mut params = BTreeMap::new();
@@ -486,6 +553,7 @@ impl Backend for Scripted {
                 intent: intent_of(kind).into(),
                 participants,
                 params,
+                turns: vec![],
             });
         }
         for (n, s) in out.iter_mut().enumerate() {
@@ -990,6 +1058,41 @@ impl Backend for Scripted {
                         },
                     ));
                 }
+                turns.push(turn(
+                    &worker,
+                    Goal::GoTo {
+                        target: desk.clone(),
+                    },
+                ));
+                turns.push(turn(
+                    &worker,
+                    Goal::Wait {
+                        seconds: 30 * M + self.jitter(30),
+                    },
+                ));
+                // Some days the work moves to the sofa, laptop and all.
+                let laptop = p.owned.get("laptop").and_then(|v| v.first()).cloned();
+                let couch = fixture_of(s, &["sofa", "armchair", "dining table"]).cloned();
+                if let (Some(laptop), Some(couch)) = (laptop, couch)
+                    && self.rng.random_bool(0.4)
+                {
+                    let text = pick(
+                        &mut self.rng,
+                        &[
+                            "I'll finish this on the {c}.",
+                            "My back hurts, moving to the {c}.",
+                        ],
+                    )
+                    .replace("{c}", &kind_of(s, &couch));
+                    turns.push(turn(&worker, say(&[], text)));
+                    turns.push(turn(
+                        &worker,
+                        Goal::Fetch {
+                            object: laptop,
+                            to: Dest::On(couch),
+                        },
+                    ));
+                }
                 // A commitment for later: today or tomorrow morning.
                 let things: Vec<Id> = p
                     .owned
@@ -1061,6 +1164,111 @@ impl Backend for Scripted {
                     ));
                 }
             }
+            "laundry" => {
+                let (Some(washer), Some(basket)) = (
+                    device_of(s, &["washing machine"]).cloned(),
+                    fixture_of(s, &["laundry basket"]).cloned(),
+                ) else {
+                    return Ok(turns);
+                };
+                let load: Vec<Id> = s
+                    .objects
+                    .iter()
+                    .filter(|o| CLOTHES.contains(&o.category.as_str()))
+                    .filter(|o| sim.location(&o.id) == Some(Location::In(basket.clone())))
+                    .map(|o| o.id.clone())
+                    .take(4)
+                    .collect();
+                if interrupted || load.len() < 2 {
+                    let text = pick(
+                        &mut self.rng,
+                        &[
+                            "The basket is nearly empty, the laundry can wait.",
+                            "Not enough for a load yet.",
+                            "I'll do the washing another day.",
+                        ],
+                    );
+                    turns.push(turn(&host, say(&[], text.to_string())));
+                    return Ok(turns);
+                }
+                for o in &load {
+                    turns.push(turn(
+                        &host,
+                        Goal::Fetch {
+                            object: o.clone(),
+                            to: Dest::In(washer.clone()),
+                        },
+                    ));
+                }
+                let p = self.person(&host).clone();
+                let (programme, temperature) = p.laundry.clone();
+                for (field, value) in [
+                    ("program", Value::Text(programme.clone())),
+                    ("temperature", Value::Int(temperature)),
+                    ("power", Value::Bool(true)),
+                ] {
+                    if s.devices
+                        .iter()
+                        .any(|d| d.id == washer && d.fields.contains_key(field))
+                    {
+                        turns.push(turn(
+                            &host,
+                            Goal::Operate {
+                                device: washer.clone(),
+                                field: Id::new(field),
+                                value,
+                            },
+                        ));
+                    }
+                }
+                if established || self.rng.random_bool(0.3) {
+                    self.stated.push(format!(
+                        "{} washes on {programme} at {temperature} degrees",
+                        p.name
+                    ));
+                    let text = pick(
+                        &mut self.rng,
+                        &[
+                            "{p} at {t} degrees, that's how I always wash.",
+                            "Always {p} at {t}, nothing hotter.",
+                        ],
+                    )
+                    .replace("{p}", &programme)
+                    .replace("{t}", &temperature.to_string());
+                    turns.push(turn(&host, say(&[], text)));
+                }
+                // The robot is asked to empty the machine once it is done:
+                // switch it off, then each piece to where it lives.
+                let due = session.start + 2 * H;
+                if due / DAY == session.start / DAY {
+                    let mut goals = vec![Goal::Operate {
+                        device: washer.clone(),
+                        field: Id::new("power"),
+                        value: Value::Bool(false),
+                    }];
+                    goals.extend(load.iter().map(|o| Goal::Fetch {
+                        object: o.clone(),
+                        to: home_of_clothes(s, o),
+                    }));
+                    for goal in goals {
+                        self.commitments.push(Commitment {
+                            id: format!("c{}", self.commitments.len() + 1),
+                            by: host.clone(),
+                            asked_in: session.id.clone(),
+                            due,
+                            goal,
+                            status: CommitmentStatus::Open,
+                        });
+                    }
+                    let text = format!(
+                        "Robot, the wash is done at {}: please switch the machine off and put the clothes away.",
+                        &crate::trace::clock_time(due)[..5]
+                    );
+                    turns.push(turn(&host, say(&[robot], text)));
+                    let ack = pick(&mut self.rng, &["Okay, I will.", "Will do.", "Noted."]);
+                    turns.push(turn(robot, say(&[&host], ack.to_string())));
+                }
+            }
             "commitment" => {
                 let due: Vec<usize> = (0..self.commitments.len())
                     .filter(|&i| {
@@ -1070,32 +1278,29 @@ impl Backend for Scripted {
                     .collect();
                 for i in due {
                     let c = self.commitments[i].clone();
-                    let done = match &c.goal {
-                        Goal::Fetch { object, .. } => {
-                            !matches!(sim.location(object), Some(Location::HeldBy(ref h)) if *h != *robot)
-                        }
-                        _ => true,
-                    };
-                    if done {
-                        turns.push(turn(robot, c.goal.clone()));
-                        turns.push(turn(
-                            robot,
-                            say(
-                                &[&c.by],
-                                format!("As you asked, {} is done.", goal_text(s, &c.goal)),
-                            ),
-                        ));
-                        self.commitments[i].status = CommitmentStatus::Done;
-                    } else {
-                        turns.push(turn(
-                            robot,
-                            say(
-                                &[&c.by],
-                                format!("Sorry, I couldn't do it: {}.", goal_text(s, &c.goal)),
-                            ),
-                        ));
+                    let sorry = say(
+                        &[&c.by],
+                        format!("Sorry, I couldn't do it: {}.", goal_text(s, &c.goal)),
+                    );
+                    // Someone walked off with it: nothing to try.
+                    let taken = matches!(&c.goal, Goal::Fetch { object, .. }
+                        if matches!(sim.location(object), Some(Location::HeldBy(ref h)) if h != robot));
+                    if taken {
+                        turns.push(turn(robot, sorry));
                         self.commitments[i].status = CommitmentStatus::Failed;
+                        continue;
                     }
+                    // The status follows the errand's outcome (`turn_done`).
+                    turns.push(turn(robot, c.goal.clone()));
+                    let mut report = turn(
+                        robot,
+                        say(
+                            &[&c.by],
+                            format!("As you asked, {} is done.", goal_text(s, &c.goal)),
+                        ),
+                    );
+                    report.otherwise = Some(sorry);
+                    turns.push(report);
                 }
             }
             "cooking" => {
@@ -1273,6 +1478,59 @@ impl Backend for Scripted {
                         },
                     ));
                 }
+                if let Some(other) = humans.iter().find(|h| **h != host).cloned() {
+                    let name = self.person(&other).name.clone();
+                    let q = pick(
+                        &mut self.rng,
+                        &[
+                            "How was your day, {n}?",
+                            "Did you have a good day, {n}?",
+                            "Anything happen today, {n}?",
+                            "{n}, are you staying up for the film?",
+                        ],
+                    )
+                    .replace("{n}", &name);
+                    let a = pick(
+                        &mut self.rng,
+                        &[
+                            "Busy, but fine.",
+                            "Long meeting, I'm tired.",
+                            "Good! I finished early.",
+                            "Not bad. And you?",
+                            "Only for a bit, I'm worn out.",
+                        ],
+                    );
+                    turns.push(turn(&host, say(&[&other], q)));
+                    turns.push(turn(&other, say(&[&host], a.to_string())));
+                }
+                // A snack or a drink brought to the sofa; it goes back at bedtime.
+                let snacks: Vec<Id> = ["juice", "apple", "cheese", "water bottle"]
+                    .iter()
+                    .flat_map(|c| objects_of(s, c))
+                    .filter(|o| !matches!(sim.location(o), Some(Location::HeldBy(_))))
+                    .collect();
+                let table = fixture_of(s, &["coffee table", "side table", "sofa"]).cloned();
+                if let (Some(snack), Some(table)) = (snacks.choose(&mut self.rng).cloned(), table) {
+                    let asker = humans.choose(&mut self.rng).expect("non-empty").clone();
+                    let text = pick(
+                        &mut self.rng,
+                        &[
+                            "Robot, could you bring the {o} to the {t}?",
+                            "Robot, the {o} please, on the {t}.",
+                            "I'd love the {o}. Robot, can you put it on the {t}?",
+                        ],
+                    )
+                    .replace("{o}", &describe(s, &snack))
+                    .replace("{t}", &kind_of(s, &table));
+                    turns.push(turn(&asker, say(&[robot], text)));
+                    turns.push(turn(
+                        robot,
+                        Goal::Fetch {
+                            object: snack,
+                            to: Dest::On(table),
+                        },
+                    ));
+                }
             }
             "remote_devices" => {
                 // Someone else changes devices from wherever they are.
@@ -1319,6 +1577,66 @@ impl Backend for Scripted {
                 }
             }
             "bedtime" => {
+                // Whatever came out of the fridge for the evening goes back.
+                if let (Some(fridge), Some(table)) = (
+                    fixture_of(s, &["fridge"]).or(device_of(s, &["fridge"])),
+                    fixture_of(s, &["coffee table", "side table", "sofa"]),
+                ) {
+                    for o in s.objects.iter().filter(|o| {
+                        matches!(&o.at, Placement::In(f) if f == fridge)
+                            && sim.location(&o.id) == Some(Location::On(table.clone()))
+                    }) {
+                        turns.push(turn(
+                            &host,
+                            Goal::Fetch {
+                                object: o.id.clone(),
+                                to: Dest::In(fridge.clone()),
+                            },
+                        ));
+                    }
+                }
+                let sink = fixture_of(s, &["sink counter", "vanity"]).cloned();
+                let basket = fixture_of(s, &["laundry basket"]).cloned();
+                for h in &humans {
+                    if let Some(sink) = &sink {
+                        turns.push(turn(
+                            h,
+                            Goal::GoTo {
+                                target: sink.clone(),
+                            },
+                        ));
+                        turns.push(turn(
+                            h,
+                            Goal::Wait {
+                                seconds: 120 + self.jitter(4),
+                            },
+                        ));
+                    }
+                    // Worn clothes into the basket, most nights.
+                    let worn: Vec<Id> = s
+                        .objects
+                        .iter()
+                        .filter(|o| o.owner.as_ref() == Some(h))
+                        .filter(|o| CLOTHES.contains(&o.category.as_str()))
+                        .filter(|o| {
+                            !matches!(sim.location(&o.id), Some(Location::In(ref r))
+                                if Some(r) == basket.as_ref()
+                                    || s.devices.iter().any(|d| &d.id == r))
+                        })
+                        .map(|o| o.id.clone())
+                        .collect();
+                    if let (Some(basket), Some(w)) = (&basket, worn.choose(&mut self.rng))
+                        && self.rng.random_bool(0.6)
+                    {
+                        turns.push(turn(
+                            h,
+                            Goal::Fetch {
+                                object: w.clone(),
+                                to: Dest::In(basket.clone()),
+                            },
+                        ));
+                    }
+                }
                 for h in &humans {
                     let p = self.person(h).clone();
                     if let Some(g) = p.owned.get("glasses").and_then(|v| v.first()) {
@@ -1388,6 +1706,16 @@ impl Backend for Scripted {
                         },
                     ));
                 }
+                if let Some(light) = device_of(s, &["ceiling light", "floor lamp"]) {
+                    turns.push(turn(
+                        &host,
+                        Goal::Operate {
+                            device: light.clone(),
+                            field: Id::new("power"),
+                            value: Value::Bool(false),
+                        },
+                    ));
+                }
                 for h in &humans {
                     let bed = s
                         .actors
@@ -1421,6 +1749,58 @@ impl Backend for Scripted {
             sloppy,
             robot,
         ))
+    }
+
+    fn follow_ups(
+        &mut self,
+        cx: &Context,
+        after: &Session,
+        _sim: &Simulation,
+    ) -> Result<Vec<Session>, GenError> {
+        let day_end = u64::from(after.day) * DAY;
+        let mut due: Vec<u64> = self
+            .commitments
+            .iter()
+            .filter(|c| c.status == CommitmentStatus::Open)
+            .map(|c| c.due)
+            .filter(|d| *d > after.start && *d < day_end && !self.scheduled.contains(d))
+            .collect();
+        due.sort_unstable();
+        due.dedup();
+        Ok(due
+            .into_iter()
+            .map(|at| {
+                self.scheduled.insert(at);
+                Session {
+                    id: format!("d{}c{:02}", after.day, self.scheduled.len()),
+                    day: after.day,
+                    start: at,
+                    kind: "commitment".into(),
+                    project: None,
+                    intent: intent_of("commitment").into(),
+                    participants: vec![cx.robot.clone()],
+                    params: BTreeMap::from([("asked_in".into(), after.id.clone())]),
+                    turns: vec![],
+                }
+            })
+            .collect())
+    }
+
+    fn turn_done(&mut self, session: &Session, turn: &Turn, result: &Result<(), String>) {
+        if session.kind != "commitment" {
+            return;
+        }
+        if let Some(c) = self
+            .commitments
+            .iter_mut()
+            .find(|c| c.status == CommitmentStatus::Open && c.goal == turn.goal)
+        {
+            c.status = if result.is_ok() {
+                CommitmentStatus::Done
+            } else {
+                CommitmentStatus::Failed
+            };
+        }
     }
 
     fn notes(
@@ -1501,9 +1881,12 @@ fn intent_of(kind: &str) -> &'static str {
         "work" => "work or homework at the desk; the robot is asked to bring something later",
         "commitment" => "the robot does what it was asked to do earlier",
         "cooking" => "cooking dinner with the oven; the dishwasher is asked for after dinner",
-        "evening" => "an evening on the sofa with the tv",
+        "evening" => "an evening on the sofa with the tv, a chat and a snack",
         "remote_devices" => "devices are switched from another room",
-        "bedtime" => "glasses to the nightstand, the night temperature, everyone to bed",
+        "bedtime" => {
+            "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed"
+        }
+        "laundry" => "a load of washing; the robot is asked to empty the machine later",
         _ => "household life",
     }
 }
