@@ -1,33 +1,68 @@
-//! Generation: determinism, and traces that replay through the executor.
+//! Generation: determinism, the issue's bars (sessions, events and unseen
+//! changes per day), coverage of the WorldLines taxonomy, traces that replay
+//! through the executor, notes that agree with the state, and commitments
+//! carried across days.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
-use hearth::scene;
+use hearth::generation::{
+    self, CommitmentStatus, DayNotes, Dest, Generated, Goal, MemoryTarget, ProjectType,
+    scripted::Scripted,
+};
+use hearth::ids::Id;
+use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
-use hearth::sim::request::Request;
-use hearth::store::read_trace;
+use hearth::sim::request::{Action, Request};
+use hearth::trace::{DAY, Event, Location, Value};
 
-fn generate(scene_id: &str, seed: u64, days: u32, dir: &std::path::Path) {
-    let src = scene::BUILTIN
-        .iter()
-        .find(|(id, _)| *id == scene_id)
-        .unwrap()
-        .1;
-    let s = scene::parse(scene_id, src).unwrap();
-    hearth::jobs::generate_trace(&s, days, seed, "scripted", dir, false).unwrap();
+const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];
+
+fn builtin(id: &str) -> Scene {
+    let src = scene::BUILTIN.iter().find(|(i, _)| *i == id).unwrap().1;
+    scene::parse(id, src).unwrap()
+}
+
+/// Generates in memory: the events and what the pipeline decided.
+fn run(scene: &Scene, seed: u64, days: u32) -> (Vec<Event>, Generated) {
+    let mut events = Vec::new();
+    let mut backend = Scripted::new(scene, seed);
+    let generated = generation::generate(scene, days, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    (events, generated)
+}
+
+/// Replays `events` into a fresh simulation, calling `at_day_end(day, sim)`
+/// after each day's last event.
+fn replay(scene: &Scene, events: &[Event], mut at_day_end: impl FnMut(u32, &Simulation)) {
+    let mut sim = Simulation::new(scene.clone()).unwrap();
+    for (i, e) in events.iter().enumerate() {
+        sim.set_session(e.session.clone());
+        sim.advance_to(e.t);
+        let again = sim.execute(Request {
+            actor: e.actor.clone(),
+            action: e.action.clone(),
+            at: e.outcome.is_ok().then_some(e.t),
+        });
+        assert_eq!(&again, e, "{}: event {} does not replay", scene.id, e.id);
+        sim.check_invariants().unwrap();
+        if events.get(i + 1).is_none_or(|n| n.day != e.day) {
+            at_day_end(e.day, &sim);
+        }
+    }
 }
 
 #[test]
 fn same_seed_same_bytes_different_seed_different_trace() {
     let tmp = tempfile::tempdir().unwrap();
-    let (a, b, c) = (
-        tmp.path().join("a"),
-        tmp.path().join("b"),
-        tmp.path().join("c"),
-    );
-    generate("family_apartment", 3, 2, &a);
-    generate("family_apartment", 3, 2, &b);
-    generate("family_apartment", 4, 2, &c);
+    let dir = |n: &str| tmp.path().join(n);
+    let scene = builtin("family_apartment");
+    for (name, seed) in [("a", 3), ("b", 3), ("c", 4)] {
+        hearth::jobs::generate_trace(&scene, 2, seed, "scripted", &dir(name), false).unwrap();
+    }
     for f in [
         "events.jsonl",
         "plan.json",
@@ -36,41 +71,312 @@ fn same_seed_same_bytes_different_seed_different_trace() {
         "scene.ron",
     ] {
         assert_eq!(
-            fs::read(a.join(f)).unwrap(),
-            fs::read(b.join(f)).unwrap(),
+            fs::read(dir("a").join(f)).unwrap(),
+            fs::read(dir("b").join(f)).unwrap(),
             "{f} differs between identical runs"
         );
     }
-    assert_ne!(
-        fs::read(a.join("events.jsonl")).unwrap(),
-        fs::read(c.join("events.jsonl")).unwrap()
+    for f in ["events.jsonl", "plan.json", "notes.jsonl"] {
+        assert_ne!(
+            fs::read(dir("a").join(f)).unwrap(),
+            fs::read(dir("c").join(f)).unwrap(),
+            "{f} is the same for seeds 3 and 4"
+        );
+    }
+}
+
+#[test]
+fn family_apartment_days_are_full_and_partly_unseen() {
+    let scene = builtin("family_apartment");
+    let robot = Id::new("robot");
+    for seed in 0..4 {
+        let (events, generated) = run(&scene, seed, 4);
+        for day in 1..=4 {
+            let sessions = generated
+                .plan
+                .sessions
+                .iter()
+                .filter(|s| s.day == day)
+                .count();
+            let today: Vec<&Event> = events.iter().filter(|e| e.day == day).collect();
+            assert!(sessions >= 6, "seed {seed} day {day}: {sessions} sessions");
+            assert!(
+                today.len() >= 150,
+                "seed {seed} day {day}: {} events",
+                today.len()
+            );
+            let changes: Vec<bool> = today
+                .iter()
+                .filter(|e| e.outcome.is_ok())
+                .flat_map(|e| e.changes.iter().map(|_| e.observers.contains(&robot)))
+                .collect();
+            let unseen = changes.iter().filter(|seen| !**seen).count();
+            assert!(
+                unseen * 20 >= changes.len(),
+                "seed {seed} day {day}: {unseen} of {} changes unseen",
+                changes.len()
+            );
+        }
+        // Every session's events stay on its day and after its start.
+        for e in &events {
+            let s = generated
+                .plan
+                .sessions
+                .iter()
+                .find(|s| Some(&s.id) == e.session.as_ref())
+                .unwrap_or_else(|| panic!("event {} has no session", e.id));
+            assert_eq!(s.day, e.day, "event {}", e.id);
+            assert!(e.t >= s.start, "event {} before its session", e.id);
+        }
+    }
+}
+
+#[test]
+fn every_project_type_and_memory_target_occurs_in_every_scene() {
+    for id in SCENES {
+        let scene = builtin(id);
+        let mut types = BTreeSet::new();
+        let mut targets = BTreeSet::new();
+        for seed in 0..10 {
+            let (events, generated) = run(&scene, seed, 3);
+            for p in &generated.plan.projects {
+                // A project counts when one of its sessions did something.
+                let acted = generated.plan.sessions.iter().any(|s| {
+                    s.project.as_ref() == Some(&p.id)
+                        && events
+                            .iter()
+                            .any(|e| e.session.as_ref() == Some(&s.id) && e.outcome.is_ok())
+                });
+                if acted {
+                    types.insert(p.kind);
+                    targets.extend(p.memory_targets.iter().copied());
+                }
+            }
+        }
+        assert_eq!(
+            types,
+            ProjectType::ALL.into_iter().collect(),
+            "{id}: project types"
+        );
+        assert_eq!(
+            targets,
+            MemoryTarget::ALL.into_iter().collect(),
+            "{id}: memory targets"
+        );
+    }
+}
+
+/// The behaviours the scripted backend promises, seen in the events.
+#[test]
+fn the_household_does_what_the_issue_asks() {
+    let scene = builtin("family_apartment");
+    let robot = Id::new("robot");
+    let humans: BTreeSet<Id> = ["alice", "bob", "lily"].map(Id::new).into();
+    let (events, generated) = run(&scene, 7, 4);
+    let ok = || events.iter().filter(|e| e.outcome.is_ok());
+    let closed: BTreeSet<&Id> = scene
+        .furniture
+        .iter()
+        .filter(|f| f.openable == scene::Openable::Closed)
+        .map(|f| &f.id)
+        .collect();
+    // Hidden changes: a human puts something in a closed container unseen.
+    assert!(ok().any(|e| humans.contains(&e.actor)
+        && !e.observers.contains(&robot)
+        && matches!(&e.action, Action::Place { target, .. } if closed.contains(target))));
+    // Devices operated by humans and by the robot; by humans also out of its sight.
+    let operates = |e: &&Event| matches!(e.action, Action::SetDeviceState { .. });
+    assert!(ok().filter(operates).any(|e| e.actor == robot));
+    assert!(ok().filter(operates).any(|e| humans.contains(&e.actor)));
+    assert!(
+        ok().filter(operates)
+            .any(|e| humans.contains(&e.actor) && !e.observers.contains(&robot))
     );
+    // Handoffs between actors.
+    assert!(ok().any(|e| matches!(e.action, Action::Handoff { .. })));
+    // Reports with structured claims, some of them wrong by day's end.
+    let claims = ok()
+        .filter(|e| matches!(&e.action, Action::Say { claims, .. } if !claims.is_empty()))
+        .count();
+    assert!(claims >= 4, "{claims} reports with claims");
+    assert!(generated.notes.iter().any(|n| !n.conflicts.is_empty()));
+    // Preferences stated in dialogue, then acted on: the stated tv volume is set.
+    let prefs: Vec<&String> = generated
+        .notes
+        .iter()
+        .flat_map(|n| &n.preferences)
+        .collect();
+    assert!(!prefs.is_empty());
+    // Dialogue varies: more distinct lines than days.
+    let lines: BTreeSet<&String> = ok()
+        .filter_map(|e| match &e.action {
+            Action::Say { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert!(lines.len() > 60, "{} distinct lines", lines.len());
+    // Routines recur: wake-up, breakfast and bedtime every day.
+    for kind in ["wake_up", "breakfast", "bedtime", "medication"] {
+        let days: BTreeSet<u32> = generated
+            .plan
+            .sessions
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| s.day)
+            .collect();
+        assert_eq!(days, (1..=4).collect(), "{kind}");
+    }
+    // Rejections happen and are followed by a successful retry.
+    let rejected = events.iter().filter(|e| !e.outcome.is_ok()).count();
+    assert!(rejected > 0);
 }
 
 #[test]
 fn every_generated_event_replays_through_the_executor() {
-    let tmp = tempfile::tempdir().unwrap();
-    for scene_id in ["family_apartment", "studio", "large_house"] {
-        let dir = tmp.path().join(scene_id);
-        generate(scene_id, 1, 2, &dir);
-        let trace = read_trace(&dir).unwrap();
-        assert!(
-            trace.events.len() > 50,
-            "{scene_id}: only {} events",
-            trace.events.len()
-        );
-        let mut sim = Simulation::new(trace.scene.clone()).unwrap();
-        for e in &trace.events {
-            sim.set_session(e.session.clone());
-            // Accepted events start at their time; rejections take none and replay as asked.
-            let at = e.outcome.is_ok().then_some(e.t);
-            let again = sim.execute(Request {
-                actor: e.actor.clone(),
-                action: e.action.clone(),
-                at,
-            });
-            assert_eq!(&again, e, "{scene_id}: event {} does not replay", e.id);
-            sim.check_invariants().unwrap();
+    for id in SCENES {
+        let scene = builtin(id);
+        for seed in 0..10 {
+            let (events, _) = run(&scene, seed, 2);
+            assert!(events.len() > 100, "{id} seed {seed}: {}", events.len());
+            replay(&scene, &events, |_, _| {});
         }
     }
+}
+
+#[test]
+fn notes_agree_with_the_state_at_each_days_end() {
+    for id in SCENES {
+        let scene = builtin(id);
+        for seed in [0, 5] {
+            let (events, generated) = run(&scene, seed, 3);
+            let notes: BTreeMap<u32, &DayNotes> =
+                generated.notes.iter().map(|n| (n.day, n)).collect();
+            assert_eq!(notes.len(), 3);
+            replay(&scene, &events, |day, sim| {
+                let n = notes[&day];
+                let state = sim.state();
+                let listed: BTreeSet<(Id, Id)> = n
+                    .changed_states
+                    .iter()
+                    .map(|f| (f.entity.clone(), f.attr.clone()))
+                    .collect();
+                for f in &n.changed_states {
+                    assert_eq!(
+                        state.get(&(f.entity.clone(), f.attr.clone())),
+                        Some(&f.value),
+                        "{id} seed {seed} day {day}: note {}.{}",
+                        f.entity,
+                        f.attr
+                    );
+                }
+                // Complete: every non-position change of the day is listed.
+                for e in events.iter().filter(|e| e.day == day && e.outcome.is_ok()) {
+                    for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
+                        assert!(
+                            listed.contains(&(c.entity.clone(), c.attr.clone())),
+                            "{id} seed {seed} day {day}: {}.{} changed but is not in the notes",
+                            c.entity,
+                            c.attr
+                        );
+                    }
+                }
+                for r in &n.recent_events {
+                    assert!(events.iter().any(|e| e.id == *r && e.day == day));
+                }
+            });
+        }
+    }
+}
+
+#[test]
+fn commitments_are_kept_across_days_or_reported_failed() {
+    let scene = builtin("family_apartment");
+    let mut carried = 0;
+    for seed in 0..10 {
+        let (events, generated) = run(&scene, seed, 3);
+        let last = generated.notes.last().unwrap();
+        for c in &last.commitments {
+            let asked_day = generated
+                .plan
+                .sessions
+                .iter()
+                .find(|s| s.id == c.asked_in)
+                .unwrap()
+                .day;
+            let due_day = (c.due / DAY) as u32 + 1;
+            assert!(due_day >= asked_day);
+            if due_day > 3 {
+                assert_eq!(c.status, CommitmentStatus::Open, "seed {seed}: {}", c.id);
+                continue;
+            }
+            // Open in the notes of every day before it was due.
+            for n in &generated.notes {
+                let then = n.commitments.iter().find(|x| x.id == c.id);
+                if n.day >= asked_day && n.day < due_day {
+                    assert_eq!(then.map(|x| x.status), Some(CommitmentStatus::Open));
+                }
+            }
+            assert_ne!(c.status, CommitmentStatus::Open, "seed {seed}: {c:?}");
+            if due_day > asked_day {
+                carried += 1;
+            }
+            // The robot worked on it in a commitment session at its due time.
+            let session = generated
+                .plan
+                .sessions
+                .iter()
+                .find(|s| {
+                    s.kind == "commitment"
+                        && s.start + 1800 >= c.due
+                        && s.start < c.due + 3600
+                        && s.turns.iter().any(|t| {
+                            t.goal == c.goal
+                                || matches!(&t.goal, Goal::Say { to, text, .. }
+                                    if to.contains(&c.by) && text.starts_with("Sorry"))
+                        })
+                })
+                .unwrap_or_else(|| panic!("seed {seed}: no session for {c:?}"));
+            // Taken up from half an hour early (with others due then) to an hour late.
+            assert!(
+                session.start + 1800 >= c.due && session.start < c.due + 3600,
+                "seed {seed}: {c:?} in {session:?}"
+            );
+            let done = events.iter().any(|e| {
+                e.session.as_ref() == Some(&session.id)
+                    && e.outcome.is_ok()
+                    && e.actor.as_str() == "robot"
+                    && e.changes.iter().any(|ch| match (&c.goal, &ch.new) {
+                        (Goal::Fetch { object, to }, Value::Location(l)) => {
+                            &ch.entity == object
+                                && match (to, l) {
+                                    (Dest::Actor(a), Location::HeldBy(h)) => a == h,
+                                    (Dest::On(r), Location::On(x))
+                                    | (Dest::In(r), Location::In(x)) => r == x,
+                                    _ => false,
+                                }
+                        }
+                        (
+                            Goal::Operate {
+                                device,
+                                field,
+                                value,
+                            },
+                            v,
+                        ) => &ch.entity == device && &ch.attr == field && v == value,
+                        _ => false,
+                    })
+            });
+            let sorry = events.iter().any(|e| {
+                e.session.as_ref() == Some(&session.id)
+                    && matches!(&e.action, Action::Say { text, to, .. } if text.starts_with("Sorry") && to.contains(&c.by))
+            });
+            match c.status {
+                // Done may also mean it was already where it should be.
+                CommitmentStatus::Done => assert!(!sorry, "seed {seed}: {c:?}"),
+                CommitmentStatus::Failed => assert!(sorry && !done, "seed {seed}: {c:?}"),
+                CommitmentStatus::Open => unreachable!(),
+            }
+        }
+    }
+    assert!(carried > 0, "no commitment was carried to a later day");
 }

@@ -403,8 +403,8 @@ pub fn generate(
         let mut staged = Vec::new();
         while let Some(mut session) = pending.pop_front() {
             sim.set_session(Some(session.id.clone()));
+            sim.advance_to(session.start);
             let turns = backend.direct(&cx, &session, &sim)?;
-            let mut first = true;
             let mut previous_failed = false;
             for turn in &turns {
                 let alternative;
@@ -419,18 +419,10 @@ pub fn generate(
                     }
                     _ => turn,
                 };
-                let outcome = run_turn(
-                    &cx,
-                    backend,
-                    &mut sim,
-                    &session,
-                    turn,
-                    &mut first,
-                    &mut |e| {
-                        day_events.push(e.clone());
-                        sink(e)
-                    },
-                )?;
+                let outcome = run_turn(&cx, backend, &mut sim, turn, &mut |e| {
+                    day_events.push(e.clone());
+                    sink(e)
+                })?;
                 backend.turn_done(&session, turn, &outcome);
                 previous_failed = outcome.is_err();
                 if let Err(reason) = outcome {
@@ -464,9 +456,7 @@ fn run_turn(
     cx: &Context,
     backend: &mut dyn Backend,
     sim: &mut Simulation,
-    session: &Session,
     turn: &Turn,
-    first: &mut bool,
     sink: &mut dyn FnMut(&Event) -> Result<(), String>,
 ) -> Result<Result<(), String>, GenError> {
     let mut progress = TurnProgress::default();
@@ -483,11 +473,11 @@ fn run_turn(
             return Ok(Err(format!("no progress after {MAX_PROPOSALS} proposals")));
         }
         let free = sim.busy_until(&req.actor).unwrap_or(0).max(sim.now());
-        let floor = if *first { session.start } else { 0 }.max(turn.not_before.unwrap_or(0));
+        // The session's start is already on the clock (`advance_to`).
+        let floor = turn.not_before.unwrap_or(0);
         if req.at.is_none() && floor > free {
             req.at = Some(floor);
         }
-        *first = false;
         let event = sim.execute(req);
         sink(&event).map_err(GenError::Sink)?;
         match event.outcome.rejection() {

@@ -47,6 +47,8 @@ pub struct Scripted {
 
 const H: u64 = 3600;
 const M: u64 = 60;
+/// A commitment session also takes up commitments due this soon after it.
+const EARLY: u64 = 30 * M;
 
 fn pick<'a, T>(rng: &mut ChaCha8Rng, xs: &'a [T]) -> &'a T {
     xs.choose(rng).expect("non-empty template list")
@@ -132,6 +134,15 @@ impl Scripted {
     fn jitter(&mut self, minutes: u64) -> u64 {
         self.rng.random_range(0..=minutes) * M
     }
+}
+
+/// Whose medicine the robot brings, and which: an owned one, else the first
+/// medicine for the first human.
+fn medication(scene: &Scene, humans: &[Id]) -> Option<(Id, Id)> {
+    let meds = || scene.objects.iter().filter(|o| o.category == "medicine");
+    meds()
+        .find_map(|o| Some((o.owner.clone()?, o.id.clone())))
+        .or_else(|| Some((humans.first()?.clone(), meds().next()?.id.clone())))
 }
 
 /// Categories that go through the wash.
@@ -314,11 +325,8 @@ impl Backend for Scripted {
             constraints,
         };
         let meds: Vec<Id> = objects_of(s, "medicine");
-        let med_owner = s
-            .objects
-            .iter()
-            .find(|o| o.category == "medicine" && o.owner.is_some())
-            .and_then(|o| o.owner.clone())
+        let med_owner = medication(s, humans)
+            .map(|(owner, _)| owner)
             .unwrap_or_else(|| first.clone());
         let p = self.person(&first).name.clone();
         let mut projects = vec![
@@ -757,21 +765,7 @@ impl Backend for Scripted {
                 }
             }
             "medication" => {
-                let Some(owner) = s
-                    .objects
-                    .iter()
-                    .find(|o| o.category == "medicine" && o.owner.is_some())
-                    .and_then(|o| o.owner.clone())
-                else {
-                    return Ok(turns);
-                };
-                let meds = self
-                    .person(&owner)
-                    .owned
-                    .get("medicine")
-                    .cloned()
-                    .unwrap_or_default();
-                let Some(med) = meds.first().cloned() else {
+                let Some((owner, med)) = medication(s, &humans) else {
                     return Ok(turns);
                 };
                 let name = self.person(&owner).name.clone();
@@ -1273,14 +1267,14 @@ impl Backend for Scripted {
                 let due: Vec<usize> = (0..self.commitments.len())
                     .filter(|&i| {
                         self.commitments[i].status == CommitmentStatus::Open
-                            && self.commitments[i].due <= session.start + 30 * M
+                            && self.commitments[i].due <= session.start + EARLY
                     })
                     .collect();
                 for i in due {
                     let c = self.commitments[i].clone();
                     let sorry = say(
                         &[&c.by],
-                        format!("Sorry, I couldn't do it: {}.", goal_text(s, &c.goal)),
+                        format!("Sorry, I couldn't {}.", task_text(s, &c.goal)),
                     );
                     // Someone walked off with it: nothing to try.
                     let taken = matches!(&c.goal, Goal::Fetch { object, .. }
@@ -1296,7 +1290,7 @@ impl Backend for Scripted {
                         robot,
                         say(
                             &[&c.by],
-                            format!("As you asked, {} is done.", goal_text(s, &c.goal)),
+                            format!("As you asked, {}.", done_text(s, &c.goal)),
                         ),
                     );
                     report.otherwise = Some(sorry);
@@ -1790,11 +1784,11 @@ impl Backend for Scripted {
         if session.kind != "commitment" {
             return;
         }
-        if let Some(c) = self
-            .commitments
-            .iter_mut()
-            .find(|c| c.status == CommitmentStatus::Open && c.goal == turn.goal)
-        {
+        if let Some(c) = self.commitments.iter_mut().find(|c| {
+            c.status == CommitmentStatus::Open
+                && c.goal == turn.goal
+                && c.due <= session.start + EARLY
+        }) {
             c.status = if result.is_ok() {
                 CommitmentStatus::Done
             } else {
@@ -1891,21 +1885,58 @@ fn intent_of(kind: &str) -> &'static str {
     }
 }
 
-fn goal_text(s: &Scene, g: &Goal) -> String {
+/// A goal as a task: "put the white shirt in the wardrobe".
+fn task_text(s: &Scene, g: &Goal) -> String {
     match g {
-        Goal::Fetch {
-            object,
-            to: Dest::On(r) | Dest::In(r),
-        } => format!("the {} to the {}", describe(s, object), kind_of(s, r)),
-        Goal::Fetch {
-            object,
-            to: Dest::Actor(a),
-        } => format!("the {} to {a}", describe(s, object)),
+        Goal::Fetch { object, to } => match to {
+            Dest::On(r) => format!("put the {} on the {}", describe(s, object), kind_of(s, r)),
+            Dest::In(r) => format!("put the {} in the {}", describe(s, object), kind_of(s, r)),
+            Dest::Actor(a) => format!("bring the {} to {a}", describe(s, object)),
+        },
+        Goal::Operate {
+            device,
+            field,
+            value: Value::Bool(on),
+        } if field.as_str() == "power" => {
+            format!(
+                "switch the {} {}",
+                kind_of(s, device),
+                if *on { "on" } else { "off" }
+            )
+        }
         Goal::Operate {
             device,
             field,
             value,
-        } => format!("the {} {field} set to {value}", kind_of(s, device)),
-        _ => "the task".into(),
+        } => format!("set the {} {field} to {value}", kind_of(s, device)),
+        _ => "do it".into(),
+    }
+}
+
+/// A goal reached: "the white shirt is in the wardrobe".
+fn done_text(s: &Scene, g: &Goal) -> String {
+    match g {
+        Goal::Fetch { object, to } => match to {
+            Dest::On(r) => format!("the {} is on the {}", describe(s, object), kind_of(s, r)),
+            Dest::In(r) => format!("the {} is in the {}", describe(s, object), kind_of(s, r)),
+            Dest::Actor(a) => format!("{a} has the {}", describe(s, object)),
+        },
+        Goal::Operate {
+            device,
+            field,
+            value: Value::Bool(on),
+        } if field.as_str() == "power" => {
+            format!(
+                "the {} is {}",
+                kind_of(s, device),
+                if *on { "on" } else { "off" }
+            )
+        }
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => format!("the {} {field} is {value}", kind_of(s, device)),
+        _ => "it is done".into(),
     }
 }

@@ -164,6 +164,14 @@ impl Simulation {
         self.world().resource::<Clock>().now
     }
 
+    /// Lets time pass to `t` with nothing happening (a quiet hour between
+    /// household sessions); never moves the clock back. Requests without
+    /// an `at`, and rejections, are stamped from here on.
+    pub fn advance_to(&mut self, t: u64) {
+        let mut clock = self.app.world_mut().resource_mut::<Clock>();
+        clock.now = clock.now.max(t);
+    }
+
     /// When `actor` is free again (None if there is no such actor).
     pub fn busy_until(&self, actor: &str) -> Option<u64> {
         let e = self.registry().get(actor)?;
