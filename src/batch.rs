@@ -21,17 +21,17 @@ pub struct BatchArgs {
     /// Seeds, as a half-open range `A..B` or a single number.
     #[arg(long, default_value = "0..10")]
     pub seeds: String,
-    /// Simulated days per trace.
-    #[arg(long, default_value_t = 3)]
+    /// Simulated days per trace (1 to 365).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=365))]
     pub days: u32,
     /// Traces generated at once.
-    #[arg(long, default_value_t = 2)]
-    pub jobs: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
     /// Directory that receives one `<scene>-s<seed>` trace per job.
     #[arg(long, default_value = "traces")]
     pub out: PathBuf,
     /// Generation backend.
-    #[arg(long, default_value = "scripted")]
+    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(hearth::jobs::BACKENDS))]
     pub backend: String,
 }
 
@@ -109,10 +109,37 @@ struct Job {
     dir: PathBuf,
 }
 
+/// What a batch run did.
+pub struct Outcome {
+    pub generated: usize,
+    /// Traces already finished before the run (resumed over).
+    pub skipped: usize,
+    /// (trace name, why) of each trace that failed.
+    pub failures: Vec<(String, String)>,
+    pub events: u64,
+}
+
 pub fn run(args: BatchArgs) -> Result<ExitCode> {
-    if args.jobs == 0 {
-        bail!("--jobs must be at least 1");
+    let o = execute(&args, true)?;
+    println!(
+        "batch into {}: {} generated, {} already there (skipped), {} failed; {} events",
+        args.out.display(),
+        o.generated,
+        o.skipped,
+        o.failures.len(),
+        o.events
+    );
+    if o.failures.is_empty() {
+        return Ok(ExitCode::SUCCESS);
     }
+    for (name, why) in &o.failures {
+        eprintln!("failed {name}: {why}");
+    }
+    Ok(ExitCode::FAILURE)
+}
+
+/// Generates every missing trace of `args`, `args.jobs` at a time.
+pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
     let seeds = parse_seeds(&args.seeds)?;
     let mut scenes = Vec::new();
     for spec in expand_scenes(&args.scenes)? {
@@ -132,19 +159,24 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
     for scene in &scenes {
         for &seed in &seeds {
             let dir = args.out.join(format!("{}-s{seed}", scene.id));
-            if dir.join("manifest.json").exists() {
+            if store::is_finished(&dir) {
                 skipped += 1;
                 continue;
             }
             queue.push_back(Job {
-                scene: scene.clone(),
+                scene: hearth::scene::detached(scene),
                 seed,
                 dir,
             });
         }
     }
     let total = queue.len() as u64;
-    let bar = ProgressBar::new(total).with_style(
+    let bar = if progress {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    }
+    .with_style(
         ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {msg}",
         )
@@ -154,7 +186,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
     let failures = Mutex::new(Vec::new());
     let events = Mutex::new(0u64);
     std::thread::scope(|s| {
-        for _ in 0..args.jobs.min(total.max(1) as usize) {
+        for _ in 0..args.jobs.min(total.max(1)) {
             s.spawn(|| {
                 loop {
                     let Some(job) = queue.lock().expect("queue lock").pop_front() else {
@@ -176,8 +208,10 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
                     ) {
                         Ok(summary) => *events.lock().expect("lock") += summary.counts.events,
                         Err(e) => {
-                            tracing::warn!("{name}: {e}");
-                            failures.lock().expect("lock").push((name, e.to_string()));
+                            // The whole chain: "cannot write x: Not a directory".
+                            let why = format!("{:#}", anyhow::Error::new(e));
+                            tracing::debug!("{name}: {why}");
+                            failures.lock().expect("lock").push((name, why));
                         }
                     }
                     bar.inc(1);
@@ -186,22 +220,14 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         }
     });
     bar.finish_and_clear();
-    let failures = failures.into_inner().expect("lock");
-    println!(
-        "batch into {}: {} generated, {} already there (skipped), {} failed; {} events",
-        args.out.display(),
-        total as usize - failures.len(),
+    let mut failures = failures.into_inner().expect("lock");
+    failures.sort();
+    Ok(Outcome {
+        generated: total as usize - failures.len(),
         skipped,
-        failures.len(),
-        events.into_inner().expect("lock")
-    );
-    if failures.is_empty() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    for (name, why) in &failures {
-        eprintln!("failed {name}: {why}");
-    }
-    Ok(ExitCode::FAILURE)
+        failures,
+        events: events.into_inner().expect("lock"),
+    })
 }
 
 #[cfg(test)]

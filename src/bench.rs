@@ -8,7 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Args;
 
+use hearth::generation::{self, scripted::Scripted};
 use hearth::scene;
+
+use crate::batch;
 use hearth::sim::Simulation;
 use hearth::sim::stress::RandomRequests;
 
@@ -23,6 +26,12 @@ pub struct BenchArgs {
     /// Seed of the random request mix.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Traces per run in the generation and batch benchmarks.
+    #[arg(long, default_value_t = 40)]
+    traces: u64,
+    /// Simulated days per generated trace.
+    #[arg(long, default_value_t = 7)]
+    days: u32,
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
@@ -85,7 +94,75 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         1e6 / per_sec,
         bytes as f64 / args.requests as f64,
     );
+    bench_generation(&args)?;
+    bench_batch(&args)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The scripted pipeline in memory, each event serialized as JSON.
+fn bench_generation(args: &BenchArgs) -> Result<()> {
+    let s = scene::parse("family_apartment", scene::default_source())?;
+    let (mut events, mut bytes) = (0u64, 0usize);
+    let mut line = Vec::with_capacity(4096);
+    let t0 = Instant::now();
+    for seed in 0..args.traces {
+        let mut backend = Scripted::new(&s, seed);
+        generation::generate(&s, args.days, &mut backend, &mut |e| {
+            line.clear();
+            serde_json::to_writer(&mut line, e).map_err(|e| e.to_string())?;
+            bytes += line.len() + 1;
+            events += 1;
+            Ok(())
+        })?;
+    }
+    let spent = t0.elapsed().as_secs_f64();
+    println!(
+        "generation, scripted backend on family_apartment ({} traces x {} days, {} events, {:.1} MB of JSON):\n  {:>10.0} events/s  {:>8.2} ms/trace",
+        args.traces,
+        args.days,
+        events,
+        bytes as f64 / 1e6,
+        events as f64 / spent,
+        spent * 1e3 / args.traces as f64,
+    );
+    Ok(())
+}
+
+/// `batch` to a temporary directory with one and with two jobs.
+fn bench_batch(args: &BenchArgs) -> Result<()> {
+    let root = std::env::temp_dir().join(format!("hearth-bench-{}", std::process::id()));
+    let mut times = Vec::new();
+    for jobs in [1, 2] {
+        let out = root.join(format!("jobs{jobs}"));
+        let t0 = Instant::now();
+        let o = batch::execute(
+            &batch::BatchArgs {
+                scenes: "family_apartment".into(),
+                seeds: format!("0..{}", args.traces),
+                days: args.days,
+                jobs,
+                out,
+                backend: "scripted".into(),
+            },
+            false,
+        );
+        times.push(t0.elapsed().as_secs_f64());
+        let o = o.inspect_err(|_| {
+            let _ = std::fs::remove_dir_all(&root);
+        })?;
+        anyhow::ensure!(o.failures.is_empty(), "batch failed: {:?}", o.failures);
+    }
+    std::fs::remove_dir_all(&root)?;
+    println!(
+        "batch to disk ({} traces x {} days, {} cores):\n  --jobs 1 {:>7.2} s  --jobs 2 {:>7.2} s  speed-up {:.2}x",
+        args.traces,
+        args.days,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        times[0],
+        times[1],
+        times[0] / times[1],
+    );
+    Ok(())
 }
 
 fn ms(d: Duration) -> f64 {

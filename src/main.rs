@@ -77,8 +77,8 @@ struct GenerateArgs {
     /// Scene file, or the id of a built-in scene (`hearth scene list`).
     #[arg(long, default_value = "family_apartment")]
     scene: String,
-    /// Simulated days.
-    #[arg(long, default_value_t = 3)]
+    /// Simulated days (1 to 365).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=365))]
     days: u32,
     /// Seed of the generator; same seed, same bytes.
     #[arg(long, default_value_t = 0)]

