@@ -255,6 +255,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         "  {} days, {} sessions, {} events ({} rejected, {} turns skipped)",
         s.days, s.sessions, c.events, c.rejected, s.skipped_turns
     );
+    let by_kind: Vec<String> = c.by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("  by kind: {}", by_kind.join(", "));
     println!("  by skill: {}", kinds.join(", "));
     println!(
         "  {} state changes; {} accepted events with changes the robot did not see",

@@ -207,6 +207,31 @@ fn the_household_does_what_the_issue_asks() {
         .flat_map(|n| &n.preferences)
         .collect();
     assert!(!prefs.is_empty());
+    // Preferences are kept: each person always sets a preferred field the same way.
+    let mut chosen: BTreeMap<(&Id, &Id, &str), BTreeSet<String>> = BTreeMap::new();
+    for e in ok().filter(|e| humans.contains(&e.actor)) {
+        if let Action::SetDeviceState {
+            device,
+            field,
+            value,
+        } = &e.action
+            && scene.devices.iter().any(|d| {
+                &d.id == device
+                    && ["tv", "coffee machine", "thermostat", "washing machine"]
+                        .contains(&d.kind.as_str())
+            })
+            && ["volume", "drink", "target", "program", "temperature"].contains(&field.as_str())
+        {
+            chosen
+                .entry((&e.actor, device, field))
+                .or_default()
+                .insert(value.to_string());
+        }
+    }
+    assert!(chosen.len() >= 3, "{chosen:?}");
+    for (k, values) in &chosen {
+        assert_eq!(values.len(), 1, "{k:?} set to {values:?}");
+    }
     // Dialogue varies: more distinct lines than days.
     let lines: BTreeSet<&String> = ok()
         .filter_map(|e| match &e.action {

@@ -1274,7 +1274,7 @@ impl Backend for Scripted {
                     let c = self.commitments[i].clone();
                     let sorry = say(
                         &[&c.by],
-                        format!("Sorry, I couldn't {}.", task_text(s, &c.goal)),
+                        format!("Sorry, I couldn't {}.", goal_text(s, &c.goal, false)),
                     );
                     // Someone walked off with it: nothing to try.
                     let taken = matches!(&c.goal, Goal::Fetch { object, .. }
@@ -1290,7 +1290,7 @@ impl Backend for Scripted {
                         robot,
                         say(
                             &[&c.by],
-                            format!("As you asked, {}.", done_text(s, &c.goal)),
+                            format!("As you asked, {}.", goal_text(s, &c.goal, true)),
                         ),
                     );
                     report.otherwise = Some(sorry);
@@ -1885,58 +1885,53 @@ fn intent_of(kind: &str) -> &'static str {
     }
 }
 
-/// A goal as a task: "put the white shirt in the wardrobe".
-fn task_text(s: &Scene, g: &Goal) -> String {
+/// A goal as a task ("put the white shirt in the wardrobe") or, `done`, as
+/// reached ("the white shirt is in the wardrobe").
+fn goal_text(s: &Scene, g: &Goal, done: bool) -> String {
     match g {
-        Goal::Fetch { object, to } => match to {
-            Dest::On(r) => format!("put the {} on the {}", describe(s, object), kind_of(s, r)),
-            Dest::In(r) => format!("put the {} in the {}", describe(s, object), kind_of(s, r)),
-            Dest::Actor(a) => format!("bring the {} to {a}", describe(s, object)),
-        },
-        Goal::Operate {
-            device,
-            field,
-            value: Value::Bool(on),
-        } if field.as_str() == "power" => {
-            format!(
-                "switch the {} {}",
-                kind_of(s, device),
-                if *on { "on" } else { "off" }
-            )
+        Goal::Fetch {
+            object,
+            to: Dest::Actor(a),
+        } => {
+            let o = describe(s, object);
+            if done {
+                format!("{a} has the {o}")
+            } else {
+                format!("bring the {o} to {a}")
+            }
+        }
+        Goal::Fetch { object, to } => {
+            let (rel, r) = match to {
+                Dest::On(r) => ("on", r),
+                Dest::In(r) | Dest::Actor(r) => ("in", r),
+            };
+            let (o, k) = (describe(s, object), kind_of(s, r));
+            if done {
+                format!("the {o} is {rel} the {k}")
+            } else {
+                format!("put the {o} {rel} the {k}")
+            }
         }
         Goal::Operate {
             device,
             field,
             value,
-        } => format!("set the {} {field} to {value}", kind_of(s, device)),
+        } => {
+            let d = kind_of(s, device);
+            match (value, done) {
+                (Value::Bool(on), _) if field.as_str() == "power" => {
+                    let v = if *on { "on" } else { "off" };
+                    if done {
+                        format!("the {d} is {v}")
+                    } else {
+                        format!("switch the {d} {v}")
+                    }
+                }
+                (v, true) => format!("the {d} {field} is {v}"),
+                (v, false) => format!("set the {d} {field} to {v}"),
+            }
+        }
+        _ if done => "it is done".into(),
         _ => "do it".into(),
-    }
-}
-
-/// A goal reached: "the white shirt is in the wardrobe".
-fn done_text(s: &Scene, g: &Goal) -> String {
-    match g {
-        Goal::Fetch { object, to } => match to {
-            Dest::On(r) => format!("the {} is on the {}", describe(s, object), kind_of(s, r)),
-            Dest::In(r) => format!("the {} is in the {}", describe(s, object), kind_of(s, r)),
-            Dest::Actor(a) => format!("{a} has the {}", describe(s, object)),
-        },
-        Goal::Operate {
-            device,
-            field,
-            value: Value::Bool(on),
-        } if field.as_str() == "power" => {
-            format!(
-                "the {} is {}",
-                kind_of(s, device),
-                if *on { "on" } else { "off" }
-            )
-        }
-        Goal::Operate {
-            device,
-            field,
-            value,
-        } => format!("the {} {field} is {value}", kind_of(s, device)),
-        _ => "it is done".into(),
     }
 }
