@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::ids::Id;
 use crate::scene::{FieldDef, Openable, Placement, Scene};
 use crate::sim::Simulation;
-use crate::trace::{Claim, DAY, Event, Location, Value};
+use crate::trace::{Claim, ClaimMode, DAY, Event, Location, Value};
 
 use super::*;
 
@@ -268,11 +268,50 @@ fn kind_of(scene: &Scene, id: &Id) -> String {
 }
 
 fn say(to: &[&Id], text: String) -> Goal {
+    say_claims(to, text, vec![])
+}
+
+fn say_claims(to: &[&Id], text: String, claims: Vec<Claim>) -> Goal {
     Goal::Say {
         to: to.iter().map(|i| (*i).clone()).collect(),
         text,
-        claims: vec![],
+        claims,
     }
+}
+
+/// "`holder` likes `device.field` at `value`", as a structured claim.
+fn preference(holder: &Id, device: &Id, field: &str, value: Value) -> Claim {
+    Claim {
+        mode: ClaimMode::Preference,
+        holder: Some(holder.clone()),
+        ..Claim::fact(device.clone(), Id::new(field), value)
+    }
+}
+
+/// A commitment's goal as the request claim said with it.
+fn request_claim(goal: &Goal, due: u64) -> Option<Claim> {
+    let (entity, attr, value) = match goal {
+        Goal::Fetch { object, to } => (
+            object.clone(),
+            Id::new("location"),
+            Value::Location(match to {
+                Dest::On(r) => Location::On(r.clone()),
+                Dest::In(r) => Location::In(r.clone()),
+                Dest::Actor(a) => Location::HeldBy(a.clone()),
+            }),
+        ),
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => (device.clone(), field.clone(), value.clone()),
+        _ => return None,
+    };
+    Some(Claim {
+        mode: ClaimMode::Request,
+        due: Some(due),
+        ..Claim::fact(entity, attr, value)
+    })
 }
 
 fn turn(actor: &Id, goal: Goal) -> Turn {
@@ -673,7 +712,9 @@ impl Backend for Scripted {
                             .replace("{d}", drink);
                             self.stated
                                 .push(format!("{} drinks {} in the morning", p.name, drink));
-                            turns.push(turn(&host, say(&[robot], text)));
+                            let claim =
+                                preference(&host, &coffee, "drink", Value::Text(drink.clone()));
+                            turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
                         }
                     }
                     if let Some(mug) = &p.mug {
@@ -935,11 +976,8 @@ impl Backend for Scripted {
                         },
                     )
                     .replace("{c}", &kind_of(s, &told));
-                    let claim = Claim {
-                        entity: o.id.clone(),
-                        attr: Id::new("location"),
-                        value: Value::Location(rel),
-                    };
+                    let claim =
+                        Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
                     self.claims_today.push(claim.clone());
                     turns.push(turn(
                         &host,
@@ -1125,6 +1163,7 @@ impl Backend for Scripted {
                         object: thing,
                         to: Dest::On(desk.clone()),
                     };
+                    let claims = request_claim(&goal, due).into_iter().collect();
                     self.commitments.push(Commitment {
                         id: format!("c{}", self.commitments.len() + 1),
                         by: worker.clone(),
@@ -1133,14 +1172,7 @@ impl Backend for Scripted {
                         goal,
                         status: CommitmentStatus::Open,
                     });
-                    turns.push(turn(
-                        &worker,
-                        Goal::Say {
-                            to: vec![robot.clone()],
-                            text,
-                            claims: vec![],
-                        },
-                    ));
+                    turns.push(turn(&worker, say_claims(&[robot], text, claims)));
                     turns.push(turn(
                         robot,
                         say(
@@ -1229,7 +1261,11 @@ impl Backend for Scripted {
                     )
                     .replace("{p}", &programme)
                     .replace("{t}", &temperature.to_string());
-                    turns.push(turn(&host, say(&[], text)));
+                    let claims = vec![
+                        preference(&host, &washer, "program", Value::Text(programme.clone())),
+                        preference(&host, &washer, "temperature", Value::Int(temperature)),
+                    ];
+                    turns.push(turn(&host, say_claims(&[], text, claims)));
                 }
                 // The robot is asked to empty the machine once it is done:
                 // switch it off, then each piece to where it lives.
@@ -1244,6 +1280,7 @@ impl Backend for Scripted {
                         object: o.clone(),
                         to: home_of_clothes(s, o),
                     }));
+                    let claims = goals.iter().filter_map(|g| request_claim(g, due)).collect();
                     for goal in goals {
                         self.commitments.push(Commitment {
                             id: format!("c{}", self.commitments.len() + 1),
@@ -1258,7 +1295,7 @@ impl Backend for Scripted {
                         "Robot, the wash is done at {}: please switch the machine off and put the clothes away.",
                         &crate::trace::clock_time(due)[..5]
                     );
-                    turns.push(turn(&host, say(&[robot], text)));
+                    turns.push(turn(&host, say_claims(&[robot], text, claims)));
                     let ack = pick(&mut self.rng, &["Okay, I will.", "Will do.", "Noted."]);
                     turns.push(turn(robot, say(&[&host], ack.to_string())));
                 }
@@ -1437,9 +1474,14 @@ impl Backend for Scripted {
                     if established || self.rng.random_bool(0.3) {
                         self.stated
                             .push(format!("{} likes the tv volume at {}", p.name, p.tv_volume));
+                        let claim = preference(&host, &tv, "volume", Value::Int(p.tv_volume));
                         turns.push(turn(
                             &host,
-                            say(&[], format!("Volume {} is just right for me.", p.tv_volume)),
+                            say_claims(
+                                &[],
+                                format!("Volume {} is just right for me.", p.tv_volume),
+                                vec![claim],
+                            ),
                         ));
                     }
                 }
@@ -1670,14 +1712,16 @@ impl Backend for Scripted {
                             "{} wants {} degrees at night",
                             p.name, p.night_target
                         ));
+                        let claim = preference(&host, &th, "target", Value::Float(p.night_target));
                         turns.push(turn(
                             &host,
-                            say(
+                            say_claims(
                                 &[],
                                 format!(
                                     "{} degrees at night, that's how I sleep best.",
                                     p.night_target
                                 ),
+                                vec![claim],
                             ),
                         ));
                     }

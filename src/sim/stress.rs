@@ -175,11 +175,11 @@ impl RandomRequests {
                     vec![]
                 };
                 let claims = if self.rng.random_bool(0.3) {
-                    vec![Claim {
-                        entity: self.any_id(),
-                        attr: Id::new("location"),
-                        value: Value::Text("somewhere".into()),
-                    }]
+                    vec![Claim::fact(
+                        self.any_id(),
+                        Id::new("location"),
+                        Value::Text("somewhere".into()),
+                    )]
                 } else {
                     vec![]
                 };
