@@ -14,6 +14,7 @@ use hearth::trace::{Counts, Manifest};
 
 mod batch;
 mod bench;
+mod mine_cmd;
 
 /// Household world simulator: multi-day traces with exact ground truth for
 /// memory agents of home robots.
@@ -38,6 +39,8 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Execute a script of requests against a scene and write a trace.
     Run(RunArgs),
+    /// Mine evidence-linked QA samples and planning tasks from a trace.
+    Mine(mine_cmd::MineArgs),
     /// Measure executor throughput and scene load time (build with --release).
     Bench(bench::BenchArgs),
 }
@@ -136,6 +139,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run(args),
+        Command::Mine(args) => mine_cmd::run(args),
         Command::Generate(args) => generate(args),
         Command::Batch(args) => batch::run(args),
         Command::Bench(args) => bench::run(args),

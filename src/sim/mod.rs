@@ -131,6 +131,14 @@ pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<Curren
 
 /// A household simulation: a scene spawned into an ECS world, driven one
 /// request at a time.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ReplayError {
+    #[error("the trace's scene has {0} problems")]
+    Scene(usize),
+    #[error("event {0} does not replay to the recorded event: the trace does not match this scene or hearth version")]
+    Mismatch(u64),
+}
+
 pub struct Simulation {
     app: App,
 }
@@ -162,6 +170,33 @@ impl Simulation {
     /// Start time of the latest event.
     pub fn now(&self) -> u64 {
         self.world().resource::<Clock>().now
+    }
+
+    /// Re-executes recorded `events` from the scene's initial state, checking
+    /// that each gives the same event again: the state at any point of a
+    /// trace, for mining, evaluation and the viewer.
+    pub fn replay(scene: Scene, events: &[Event]) -> Result<Self, ReplayError> {
+        let mut sim = Simulation::new(scene).map_err(|p| ReplayError::Scene(p.len()))?;
+        for e in events {
+            sim.replay_event(e)?;
+        }
+        Ok(sim)
+    }
+
+    /// Re-executes one recorded event (see [`Simulation::replay`]).
+    pub fn replay_event(&mut self, e: &Event) -> Result<(), ReplayError> {
+        self.set_session(e.session.clone());
+        self.advance_to(e.t);
+        // Accepted events start at their time; rejections take none.
+        let again = self.execute(Request {
+            actor: e.actor.clone(),
+            action: e.action.clone(),
+            at: e.outcome.is_ok().then_some(e.t),
+        });
+        if &again != e {
+            return Err(ReplayError::Mismatch(e.id));
+        }
+        Ok(())
     }
 
     /// Lets time pass to `t` with nothing happening (a quiet hour between

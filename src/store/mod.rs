@@ -1,6 +1,7 @@
 //! File I/O at the edge of the core: reading scenes, scripts and traces,
 //! and writing traces atomically.
 
+mod samples_file;
 mod trace_dir;
 
 use std::fs;
@@ -11,6 +12,7 @@ use thiserror::Error;
 use crate::scene::{self, Scene, SceneError};
 use crate::sim::request::Request;
 
+pub use samples_file::{read_samples, write_samples};
 pub use trace_dir::{Trace, TraceWriter, is_finished, read_trace};
 
 #[derive(Debug, Error)]

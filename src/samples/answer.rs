@@ -1,0 +1,447 @@
+//! Reference answers: a [`Query`] answered from the indexes at a cutoff.
+//! Mining and the validity checks both call [`answer`]; the checks call it
+//! again on the trace cut at the cutoff, so no answer can use the future.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::ids::Id;
+use crate::sim::request::{Action, Relation};
+use crate::trace::{ClaimMode, Event, Location, Value, clock_time, day_of};
+
+use super::index::{Index, Key};
+use super::model::{Act, Answer, Cutoff, Progress, Query, Source};
+
+/// A commitment counts as overdue this long after it was due.
+pub const GRACE: u64 = 3600;
+
+/// An answer with the events that support it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    pub answer: Answer,
+    pub evidence: Vec<u64>,
+}
+
+fn answered(answer: Answer, evidence: impl IntoIterator<Item = u64>) -> Option<Answered> {
+    let evidence: BTreeSet<u64> = evidence.into_iter().collect();
+    Some(Answered {
+        answer,
+        evidence: evidence.into_iter().collect(),
+    })
+}
+
+pub fn time(t: u64) -> Answer {
+    Answer::Time {
+        t,
+        day: day_of(t),
+        time: clock_time(t)[..5].to_string(),
+    }
+}
+
+/// The [`Act`] of an action worth asking about; `None` for walking,
+/// looking, talking and waiting.
+pub fn act_of(a: &Action) -> Option<Act> {
+    let act = |object: Option<&Id>, target: Option<&Id>| Act {
+        skill: a.skill_name().into(),
+        object: object.cloned(),
+        target: target.cloned(),
+        field: None,
+        value: None,
+    };
+    Some(match a {
+        Action::Open { target } | Action::Close { target } => act(None, Some(target)),
+        Action::Pick { object } => act(Some(object), None),
+        Action::Place { object, target, .. } => Act {
+            value: placed_at(a).map(Value::Location),
+            ..act(Some(object), Some(target))
+        },
+        Action::Handoff { object, to } => act(Some(object), Some(to)),
+        Action::SetDeviceState {
+            device,
+            field,
+            value,
+        } => Act {
+            field: Some(Id::new(field)),
+            value: Some(value.clone()),
+            ..act(None, Some(device))
+        },
+        _ => return None,
+    })
+}
+
+/// Where a place action put its object.
+pub fn placed_at(a: &Action) -> Option<Location> {
+    match a {
+        Action::Place {
+            target, relation, ..
+        } => Some(match relation {
+            Relation::On => Location::On(target.clone()),
+            Relation::In => Location::In(target.clone()),
+        }),
+        _ => None,
+    }
+}
+
+/// The main argument of an action (what it was done to).
+pub fn main_target(a: &Action) -> Option<Id> {
+    match a {
+        Action::NavigateTo { target }
+        | Action::Inspect { target }
+        | Action::Open { target }
+        | Action::Close { target } => Some(target.clone()),
+        Action::Pick { object } | Action::Place { object, .. } | Action::Handoff { object, .. } => {
+            Some(object.clone())
+        }
+        Action::SetDeviceState { device, .. } => Some(device.clone()),
+        Action::Say { .. } | Action::Wait { .. } => None,
+    }
+}
+
+/// Observations of a location with hands left out: where the robot saw
+/// the object lie, one entry per change of place.
+pub fn places(seen: &[super::index::Seen], attr: &str) -> Vec<(u64, Value)> {
+    let mut out: Vec<(u64, Value)> = Vec::new();
+    for s in seen {
+        if attr == "location" && matches!(s.value, Value::Location(Location::HeldBy(_))) {
+            continue;
+        }
+        if out.last().is_none_or(|(_, v)| *v != s.value) {
+            out.push((s.event, s.value.clone()));
+        }
+    }
+    out
+}
+
+/// The most common value among `(value, event)` pairs, when it is a clear
+/// habit: on two or more days and at least two thirds of the occurrences.
+pub fn habit<V: Ord + Clone>(ix: &Index, items: &[(V, u64)]) -> Option<(V, Vec<u64>)> {
+    let mut by: BTreeMap<&V, Vec<u64>> = BTreeMap::new();
+    for (v, e) in items {
+        by.entry(v).or_default().push(*e);
+    }
+    let (v, events) = by.iter().max_by_key(|(_, es)| es.len())?;
+    let ties = by.values().filter(|es| es.len() == events.len()).count();
+    let days: BTreeSet<u32> = events
+        .iter()
+        .filter_map(|e| ix.event(*e).map(|e| e.day))
+        .collect();
+    (ties == 1 && days.len() >= 2 && events.len() * 3 >= items.len() * 2)
+        .then(|| ((*v).clone(), events.clone()))
+}
+
+fn matches_act(e: &Event, actor: Option<&Id>, act: &Act) -> bool {
+    actor.is_none_or(|a| *a == e.actor) && act_of(&e.action).as_ref() == Some(act)
+}
+
+/// The reference answer to `q` at `cutoff`, from `ix`; `None` when the
+/// robot's history before the cutoff does not settle it.
+pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
+    let c = cutoff.event;
+    let key = |e: &Id, a: &Id| -> Key { (e.clone(), a.clone()) };
+    match q {
+        Query::State { entity, attr } => {
+            let k = key(entity, attr);
+            let last = ix.seen_before(&k, c).last()?;
+            let truth = ix.truth(&k, c)?;
+            if *truth == last.value {
+                answered(
+                    Answer::Value {
+                        value: last.value.clone(),
+                    },
+                    [last.event],
+                )
+            } else {
+                answered(
+                    Answer::LastSeen {
+                        value: last.value.clone(),
+                        seen_at: ix.event(last.event)?.t,
+                        stale: true,
+                    },
+                    [last.event],
+                )
+            }
+        }
+        Query::Before {
+            entity,
+            attr,
+            change,
+        } => {
+            let p = places(ix.seen_before(&key(entity, attr), c), attr);
+            let i = p.iter().position(|(e, _)| e == change)?;
+            let new = &p[i].1;
+            // "Before it was moved to X" must name one move.
+            if i == 0 || p.iter().filter(|(_, v)| v == new).count() != 1 {
+                return None;
+            }
+            let (was_at, was) = &p[i - 1];
+            answered(Answer::Value { value: was.clone() }, [*was_at, *change])
+        }
+        Query::LastTime { actor, act } => {
+            let e = ix
+                .visible(c)
+                .filter(|e| matches_act(e, Some(actor), act))
+                .last()?;
+            answered(time(e.t), [e.id])
+        }
+        Query::First { a, b } => {
+            let (ea, eb) = (ix.event(*a)?, ix.event(*b)?);
+            let ok = |e: &Event| e.id < c && e.outcome.is_ok() && ix.robot_saw(e);
+            if !ok(ea) || !ok(eb) || a == b {
+                return None;
+            }
+            let first = if a < b { a } else { b };
+            answered(
+                Answer::Choice {
+                    option: if first == a { "A".into() } else { "B".into() },
+                },
+                [*a, *b],
+            )
+        }
+        Query::Next { event } => {
+            let e = ix.event(*event)?;
+            if e.id >= c || !e.outcome.is_ok() || !ix.robot_saw(e) {
+                return None;
+            }
+            let next = ix.events[e.id as usize..]
+                .iter()
+                .take_while(|n| n.id < c)
+                .find(|n| {
+                    n.actor == e.actor
+                        && n.outcome.is_ok()
+                        && !matches!(n.action, Action::Say { .. } | Action::Wait { .. })
+                })?;
+            if !ix.robot_saw(next) || next.session != e.session {
+                return None;
+            }
+            answered(
+                Answer::Action {
+                    skill: next.action.skill_name().into(),
+                    target: main_target(&next.action),
+                },
+                [e.id, next.id],
+            )
+        }
+        Query::Preference {
+            holder,
+            entity,
+            attr,
+        } => {
+            let h = ix.heard_before(c).iter().rev().find(|h| {
+                h.claim.mode == ClaimMode::Preference
+                    && h.claim.holder.as_ref() == Some(holder)
+                    && h.claim.entity == *entity
+                    && h.claim.attr == *attr
+            })?;
+            answered(
+                Answer::Value {
+                    value: h.claim.value.clone(),
+                },
+                [h.event],
+            )
+        }
+        Query::WhoPrefers {
+            entity,
+            attr,
+            value,
+        } => {
+            // Each holder's latest preference for this setting.
+            let mut latest: BTreeMap<&Id, (&Value, u64)> = BTreeMap::new();
+            for h in ix.heard_before(c) {
+                if h.claim.mode == ClaimMode::Preference
+                    && h.claim.entity == *entity
+                    && h.claim.attr == *attr
+                    && let Some(holder) = &h.claim.holder
+                {
+                    latest.insert(holder, (&h.claim.value, h.event));
+                }
+            }
+            let mut who = latest.iter().filter(|(_, (v, _))| *v == value);
+            let (holder, (_, event)) = who.next()?;
+            if who.next().is_some() {
+                return None;
+            }
+            answered(
+                Answer::Actor {
+                    actor: (*holder).clone(),
+                },
+                [*event],
+            )
+        }
+        Query::UsualHour { actor, act } => {
+            let items: Vec<(u64, u64)> = ix
+                .visible(c)
+                .filter(|e| matches_act(e, Some(actor), act))
+                .map(|e| (e.t % crate::trace::DAY / 3600, e.id))
+                .collect();
+            let (hour, events) = habit(ix, &items)?;
+            answered(
+                Answer::Value {
+                    value: Value::Int(hour as i64),
+                },
+                events,
+            )
+        }
+        Query::UsualValue {
+            actor,
+            device,
+            field,
+        } => {
+            let items: Vec<(String, u64)> = ix
+                .visible(c)
+                .filter(|e| e.actor == *actor)
+                .filter_map(|e| match &e.action {
+                    Action::SetDeviceState {
+                        device: d,
+                        field: f,
+                        value,
+                    } if d == device && f == field.as_str() => {
+                        Some((serde_json::to_string(value).ok()?, e.id))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let (v, events) = habit(ix, &items)?;
+            let value = serde_json::from_str(&v).ok()?;
+            answered(Answer::Value { value }, events)
+        }
+        Query::UsualPlace { object } => {
+            let items: Vec<(Location, u64)> = ix
+                .visible(c)
+                .filter(|e| matches!(&e.action, Action::Place { object: o, .. } if o == object))
+                .filter_map(|e| Some((placed_at(&e.action)?, e.id)))
+                .collect();
+            let (l, events) = habit(ix, &items)?;
+            answered(
+                Answer::Value {
+                    value: Value::Location(l),
+                },
+                events,
+            )
+        }
+        Query::UsualActor {
+            device,
+            field,
+            value,
+        } => {
+            let items: Vec<(Id, u64)> = ix
+                .visible(c)
+                .filter(|e| {
+                    matches!(&e.action, Action::SetDeviceState { device: d, field: f, value: v }
+                        if d == device && f == field.as_str() && v == value)
+                })
+                .map(|e| (e.actor.clone(), e.id))
+                .collect();
+            let (actor, events) = habit(ix, &items)?;
+            answered(Answer::Actor { actor }, events)
+        }
+        Query::WhoSaid {
+            entity,
+            attr,
+            value,
+        } => {
+            let said: Vec<_> = ix
+                .heard_before(c)
+                .iter()
+                .filter(|h| {
+                    h.claim.mode == ClaimMode::Fact
+                        && h.claim.entity == *entity
+                        && h.claim.attr == *attr
+                        && h.claim.value == *value
+                })
+                .collect();
+            let speakers: BTreeSet<&Id> = said.iter().map(|h| &h.speaker).collect();
+            if speakers.len() != 1 {
+                return None;
+            }
+            answered(
+                Answer::Actor {
+                    actor: said[0].speaker.clone(),
+                },
+                said.iter().map(|h| h.event),
+            )
+        }
+        Query::SeenOrTold { claim, entity } => {
+            let h = ix
+                .heard_before(c)
+                .iter()
+                .find(|h| h.event == *claim && h.claim.entity == *entity)?;
+            if h.claim.mode != ClaimMode::Fact {
+                return None;
+            }
+            let since: Vec<_> = ix
+                .seen_before(&key(entity, &h.claim.attr), c)
+                .iter()
+                .filter(|s| s.event > *claim)
+                .collect();
+            let (source, evidence) = match since.last() {
+                None => (Source::Told, vec![*claim]),
+                Some(s) if s.value == h.claim.value => (Source::Seen, vec![*claim, s.event]),
+                Some(s) => (Source::Contradicted, vec![*claim, s.event]),
+            };
+            answered(Answer::Source { source }, evidence)
+        }
+        Query::AccordingTo {
+            speaker,
+            entity,
+            attr,
+        } => {
+            let h = ix.heard_before(c).iter().rev().find(|h| {
+                h.claim.mode == ClaimMode::Fact
+                    && h.speaker == *speaker
+                    && h.claim.entity == *entity
+                    && h.claim.attr == *attr
+            })?;
+            answered(
+                Answer::Value {
+                    value: h.claim.value.clone(),
+                },
+                [h.event],
+            )
+        }
+        Query::Asked { request, entity }
+        | Query::Due { request, entity }
+        | Query::Status { request, entity } => {
+            let h = ix.heard_before(c).iter().find(|h| {
+                h.event == *request && h.claim.entity == *entity && h.claim.mode == ClaimMode::Request
+            })?;
+            let due = h.claim.due?;
+            match q {
+                Query::Asked { .. } => answered(
+                    Answer::Value {
+                        value: h.claim.value.clone(),
+                    },
+                    [h.event],
+                ),
+                Query::Due { .. } => answered(time(due), [h.event]),
+                _ => {
+                    let done = ix
+                        .seen_before(&key(entity, &h.claim.attr), c)
+                        .iter()
+                        .find(|s| s.event > h.event && s.value == h.claim.value);
+                    let (status, evidence) = match done {
+                        Some(s) => (Progress::Done, vec![h.event, s.event]),
+                        None if cutoff.t < due => (Progress::Pending, vec![h.event]),
+                        None if cutoff.t >= due + GRACE => (Progress::Overdue, vec![h.event]),
+                        None => return None,
+                    };
+                    answered(Answer::Status { status }, evidence)
+                }
+            }
+        }
+        Query::Count { actor, act, day } => {
+            let events: Vec<u64> = ix
+                .visible(c)
+                .filter(|e| e.day == *day && matches_act(e, actor.as_ref(), act))
+                .map(|e| e.id)
+                .collect();
+            if events.is_empty() {
+                return None;
+            }
+            answered(
+                Answer::Count {
+                    count: events.len() as u32,
+                },
+                events,
+            )
+        }
+    }
+}

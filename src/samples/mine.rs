@@ -1,0 +1,683 @@
+//! Mining Memory-QA samples: at each cutoff (the start of a session), the
+//! candidate questions of every family that the robot's history settles,
+//! one chosen per family with the seeded RNG, worded from templates.
+
+use std::collections::BTreeSet;
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::generation::MemoryTarget;
+use crate::ids::Id;
+use crate::sim::request::Action;
+use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
+
+use super::answer::{Answered, act_of, answer, places, placed_at};
+use super::index::Index;
+use super::model::*;
+use super::text::{Namer, capital};
+
+/// Sessions at the start of a trace with too little history to ask about.
+const WARM_UP_SESSIONS: usize = 3;
+
+/// The cutoffs: the first event of every session after the warm-up.
+pub fn cutoffs(ix: &Index) -> Vec<Cutoff> {
+    let mut out = Vec::new();
+    let mut last: Option<&str> = None;
+    let mut sessions = 0;
+    for e in ix.events {
+        if e.session.as_deref() != last {
+            last = e.session.as_deref();
+            sessions += 1;
+            if sessions > WARM_UP_SESSIONS {
+                out.push(cutoff_at(e));
+            }
+        }
+    }
+    out
+}
+
+pub fn cutoff_at(e: &Event) -> Cutoff {
+    Cutoff {
+        event: e.id,
+        t: e.t,
+        day: e.day,
+        time: clock_time(e.t),
+    }
+}
+
+/// A question before it is answered.
+struct Candidate {
+    family: Family,
+    template: &'static str,
+    query: Query,
+    question: String,
+    options: Vec<String>,
+}
+
+/// Mines QA samples at every cutoff: at most one per family per cutoff,
+/// never the same question with the same answer twice.
+pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let namer = Namer::new(ix.scene);
+    let mut asked: BTreeSet<String> = BTreeSet::new();
+    let mut out = Vec::new();
+    for cutoff in cutoffs(ix) {
+        let candidates = candidates(ix, &namer, &cutoff, &mut rng);
+        for family in Family::ALL {
+            let mut of_family: Vec<(Candidate, Answered)> = candidates
+                .iter()
+                .filter(|c| c.family == family || (family == Family::HiddenState && c.family == Family::CurrentState))
+                .filter_map(|c| {
+                    let a = answer(ix, &cutoff, &c.query)?;
+                    // State questions fall into current or hidden by their answer.
+                    let fam = match (&c.query, &a.answer) {
+                        (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
+                        _ => c.family,
+                    };
+                    let key = ask_key(&c.query, &a.answer, fam, &cutoff);
+                    (fam == family && !asked.contains(&key)).then(|| {
+                        (
+                            Candidate {
+                                family: fam,
+                                template: c.template,
+                                query: c.query.clone(),
+                                question: c.question.clone(),
+                                options: c.options.clone(),
+                            },
+                            a,
+                        )
+                    })
+                })
+                .collect();
+            if of_family.is_empty() {
+                continue;
+            }
+            let i = rng.random_range(0..of_family.len());
+            let (c, a) = of_family.swap_remove(i);
+            asked.insert(ask_key(&c.query, &a.answer, c.family, &cutoff));
+            out.push(sample(ix, &namer, &cutoff, c, a, out.len() + 1));
+        }
+    }
+    out
+}
+
+/// What makes two samples the same question: the query and its answer,
+/// and for knowledge that lasts (preferences, habits) also the day, so
+/// that it is asked again at longer retention.
+fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> String {
+    let day = match family {
+        Family::Preference | Family::Routine => cutoff.day,
+        _ => 0,
+    };
+    format!(
+        "{}|{}|{day}",
+        serde_json::to_string(q).unwrap_or_default(),
+        serde_json::to_string(a).unwrap_or_default()
+    )
+}
+
+fn sample(ix: &Index, namer: &Namer, cutoff: &Cutoff, c: Candidate, a: Answered, n: usize) -> QaSample {
+    let sessions: BTreeSet<String> = a
+        .evidence
+        .iter()
+        .filter_map(|e| ix.session_of(*e).map(String::from))
+        .collect();
+    QaSample {
+        id: format!("q{n:04}"),
+        family: c.family,
+        memory_target: memory_target(&c.query, c.family),
+        template: format!("{}/{}", c.family.name(), c.template),
+        cutoff: cutoff.clone(),
+        answer_text: match &c.query {
+            Query::Asked { request, entity } => ix
+                .heard
+                .iter()
+                .find(|h| h.event == *request && h.claim.entity == *entity)
+                .map(|h| {
+                    capital(&request_phrase(namer, entity, &h.claim.attr, &h.claim.value))
+                        + &h.claim.due.map(|d| format!(", by {}", namer.when(d))).unwrap_or_default()
+                        + "."
+                })
+                .unwrap_or_default(),
+            q => answer_text(namer, q, &a.answer, &c.options),
+        },
+        question: c.question,
+        options: c.options,
+        query: c.query,
+        answer: a.answer,
+        evidence: a.evidence,
+        sessions: sessions.into_iter().collect(),
+    }
+}
+
+fn memory_target(q: &Query, family: Family) -> MemoryTarget {
+    match (family, q) {
+        (Family::HiddenState, _) => MemoryTarget::HiddenState,
+        (Family::CurrentState, Query::State { attr, .. }) if attr.as_str() == "location" => {
+            MemoryTarget::ObjectLocation
+        }
+        (Family::CurrentState, _) => MemoryTarget::DeviceState,
+        (Family::OverwrittenState | Family::Temporal | Family::Counting, _) => {
+            MemoryTarget::TemporalState
+        }
+        (Family::Preference, _) => MemoryTarget::Preference,
+        (Family::Routine, _) => MemoryTarget::Routine,
+        (Family::SourceAware, _) => MemoryTarget::SocialContext,
+        (Family::Commitment, _) => MemoryTarget::PlanningDependency,
+    }
+}
+
+/// The form of a verb phrase.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Tense {
+    /// "open the fridge"
+    Base,
+    /// "opened the fridge"
+    Past,
+    /// "opens the fridge"
+    Third,
+}
+
+/// "Alice opened the fridge", "Bob set the volume of the tv to 25".
+pub fn act_phrase(n: &Namer, actor: &Id, act: &Act) -> String {
+    format!("{} {}", n.name(actor), verb_phrase(n, act, Tense::Past))
+}
+
+/// An [`Act`] in words.
+pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
+    let name = |i: &Option<Id>| i.as_ref().map(|i| n.name(i)).unwrap_or_default();
+    let (o, t) = (name(&act.object), name(&act.target));
+    let v = |base: &str, past: &str, third: &str| match tense {
+        Tense::Base => base.to_string(),
+        Tense::Past => past.to_string(),
+        Tense::Third => third.to_string(),
+    };
+    match (act.skill.as_str(), &act.value) {
+        ("open", _) => format!("{} {t}", v("open", "opened", "opens")),
+        ("close", _) => format!("{} {t}", v("close", "closed", "closes")),
+        ("pick", _) => format!("{} {o}", v("pick up", "picked up", "picks up")),
+        ("place", Some(Value::Location(l))) => {
+            format!("{} {o} {}", v("put", "put", "puts"), n.location(l))
+        }
+        ("handoff", _) => format!("{} {o} to {t}", v("hand", "handed", "hands")),
+        ("set_device_state", value) => {
+            let field = act.field.as_ref().map(|f| f.as_str()).unwrap_or("");
+            match (field, value) {
+                ("power", Some(Value::Bool(on))) => format!(
+                    "{} {t} {}",
+                    v("switch", "switched", "switches"),
+                    if *on { "on" } else { "off" }
+                ),
+                (f, Some(val)) => format!(
+                    "{} the {} of {t} to {val}",
+                    v("set", "set", "sets"),
+                    f.replace('_', " ")
+                ),
+                (f, None) => format!(
+                    "{} the {} of {t}",
+                    v("change", "changed", "changes"),
+                    f.replace('_', " ")
+                ),
+            }
+        }
+        (s, _) => format!("{} {o}{t}", s.replace('_', " ")),
+    }
+}
+
+/// Every question the robot's history might settle at `cutoff`, unanswered.
+fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> Vec<Candidate> {
+    let c = cutoff.event;
+    let mut out = Vec::new();
+    let mut push = |family, template, query, question: String, options: Vec<String>| {
+        out.push(Candidate {
+            family,
+            template,
+            query,
+            question,
+            options,
+        })
+    };
+    let visible: Vec<&Event> = ix.visible(c).collect();
+    let humans: BTreeSet<&Id> = ix
+        .scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == crate::scene::ActorKind::Human)
+        .map(|a| &a.id)
+        .collect();
+
+    // Current and hidden state: what the robot last saw of each attribute.
+    for (entity, attr) in ix.seen.keys() {
+        let seen = ix.seen_before(&(entity.clone(), attr.clone()), c);
+        let Some(last) = seen.last() else { continue };
+        if matches!(&last.value, Value::Location(Location::HeldBy(h)) if *h == ix.robot) {
+            continue;
+        }
+        let q = Query::State {
+            entity: entity.clone(),
+            attr: attr.clone(),
+        };
+        let (template, question) = match attr.as_str() {
+            "location" => ("where_is", format!("Where is {}?", n.name(entity))),
+            "open" => ("is_open", format!("Is {} open or closed?", n.name(entity))),
+            "power" => ("is_on", format!("Is {} on or off?", n.name(entity))),
+            f => (
+                "device_field",
+                format!("What is the {} of {} set to?", f.replace('_', " "), n.name(entity)),
+            ),
+        };
+        push(Family::CurrentState, template, q, question, vec![]);
+    }
+
+    // Overwritten state: the place or value before the last change seen.
+    for ((entity, attr), seen) in &ix.seen {
+        let p = places(&seen[..seen.partition_point(|s| s.event < c)], attr);
+        let Some(i) = (1..p.len())
+            .rev()
+            .find(|&i| p.iter().filter(|(_, v)| *v == p[i].1).count() == 1)
+        else {
+            continue;
+        };
+        let (change, new) = &p[i];
+        let mover = ix
+            .event(*change)
+            .filter(|e| e.changes.iter().any(|ch| &ch.entity == entity && &ch.attr == attr))
+            .map(|e| e.actor.clone());
+        let q = Query::Before {
+            entity: entity.clone(),
+            attr: attr.clone(),
+            change: *change,
+        };
+        let question = match (attr.as_str(), mover) {
+            ("location", Some(m)) => format!(
+                "Where was {} before {} put it {}?",
+                n.name(entity),
+                n.name(&m),
+                n.value(attr, new)
+            ),
+            ("location", None) => format!(
+                "Where was {} before it was {}?",
+                n.name(entity),
+                n.value(attr, new)
+            ),
+            (a, _) => format!(
+                "What was {} before it was changed to {}?",
+                n.attribute(entity, a),
+                n.value(a, new)
+            ),
+        };
+        push(Family::OverwrittenState, "before_change", q, question, vec![]);
+    }
+
+    // Temporal: when did someone last do something; which came first; what next.
+    let acts: Vec<(&Event, Act)> = visible
+        .iter()
+        .filter_map(|e| Some((*e, act_of(&e.action)?)))
+        .collect();
+    let once = |actor: &Id, act: &Act| {
+        acts.iter()
+            .filter(|(e, a)| e.actor == *actor && a == act)
+            .count()
+            == 1
+    };
+    let mut seen_keys = BTreeSet::new();
+    for (e, act) in acts.iter().rev().take(60) {
+        if seen_keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default()) {
+            push(
+                Family::Temporal,
+                "when_last",
+                Query::LastTime {
+                    actor: e.actor.clone(),
+                    act: act.clone(),
+                },
+                format!(
+                    "When did {} last {}?",
+                    n.name(&e.actor),
+                    verb_phrase(n, act, Tense::Base)
+                ),
+                vec![],
+            );
+        }
+    }
+    let unique: Vec<&(&Event, Act)> = acts.iter().filter(|(e, a)| once(&e.actor, a)).collect();
+    for _ in 0..4 {
+        let (Some(a), Some(b)) = (unique.choose(rng), unique.choose(rng)) else {
+            break;
+        };
+        if a.0.session == b.0.session {
+            continue;
+        }
+        let options = vec![act_phrase(n, &a.0.actor, &a.1), act_phrase(n, &b.0.actor, &b.1)];
+        push(
+            Family::Temporal,
+            "which_first",
+            Query::First { a: a.0.id, b: b.0.id },
+            format!("Which happened first: (A) {}, or (B) {}?", options[0], options[1]),
+            options,
+        );
+    }
+    for (e, act) in acts.iter().rev().take(40) {
+        if humans.contains(&e.actor) && once(&e.actor, act) {
+            push(
+                Family::Temporal,
+                "what_next",
+                Query::Next { event: e.id },
+                format!(
+                    "Right after {}, what was the next thing {} did?",
+                    act_phrase(n, &e.actor, act),
+                    n.name(&e.actor)
+                ),
+                vec![],
+            );
+        }
+    }
+
+    // Preferences, facts and requests heard.
+    for h in ix.heard_before(c) {
+        let (entity, attr) = (&h.claim.entity, &h.claim.attr);
+        match h.claim.mode {
+            ClaimMode::Preference => {
+                let Some(holder) = &h.claim.holder else { continue };
+                push(
+                    Family::Preference,
+                    "who_prefers",
+                    Query::WhoPrefers {
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                        value: h.claim.value.clone(),
+                    },
+                    format!(
+                        "Who in the household likes the {} of {} to be {}?",
+                        attr.replace('_', " "),
+                        n.name(entity),
+                        n.value(attr, &h.claim.value)
+                    ),
+                    vec![],
+                );
+                push(
+                    Family::Preference,
+                    "how_likes",
+                    Query::Preference {
+                        holder: holder.clone(),
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    },
+                    preference_question(n, holder, entity, attr),
+                    vec![],
+                );
+            }
+            ClaimMode::Fact => {
+                let told = n.value(attr, &h.claim.value);
+                push(
+                    Family::SourceAware,
+                    "who_said",
+                    Query::WhoSaid {
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                        value: h.claim.value.clone(),
+                    },
+                    format!("Who told the robot that {} is {told}?", n.name(entity)),
+                    vec![],
+                );
+                push(
+                    Family::SourceAware,
+                    "seen_or_told",
+                    Query::SeenOrTold {
+                        claim: h.event,
+                        entity: entity.clone(),
+                    },
+                    format!(
+                        "{} said {} was {told}. Has the robot seen that itself since, seen otherwise, or only been told?",
+                        n.name(&h.speaker),
+                        n.name(entity)
+                    ),
+                    vec![],
+                );
+                push(
+                    Family::SourceAware,
+                    "according_to",
+                    Query::AccordingTo {
+                        speaker: h.speaker.clone(),
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    },
+                    format!(
+                        "According to what {} last said, where is {}?",
+                        n.name(&h.speaker),
+                        n.name(entity)
+                    ),
+                    vec![],
+                );
+            }
+            ClaimMode::Request => {
+                let by = n.name(&h.speaker);
+                let thing = n.name(entity);
+                let task = request_phrase(n, entity, attr, &h.claim.value);
+                let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
+                let (request, entity) = (h.event, entity.clone());
+                push(
+                    Family::Commitment,
+                    "what_asked",
+                    Query::Asked {
+                        request,
+                        entity: entity.clone(),
+                    },
+                    format!("On {when}, what did {by} ask the robot to do with {thing}?"),
+                    vec![],
+                );
+                push(
+                    Family::Commitment,
+                    "when_due",
+                    Query::Due {
+                        request,
+                        entity: entity.clone(),
+                    },
+                    format!("By when did {by} want the robot to {task}?"),
+                    vec![],
+                );
+                push(
+                    Family::Commitment,
+                    "is_done",
+                    Query::Status { request, entity },
+                    format!("{by} asked the robot to {task}. Is it done, still to do, or overdue?"),
+                    vec![],
+                );
+            }
+        }
+    }
+
+    // Routines: habits seen on two or more days.
+    let mut routine_keys = BTreeSet::new();
+    for e in &visible {
+        match &e.action {
+            Action::SetDeviceState { device, field, value } => {
+                if humans.contains(&e.actor)
+                    && routine_keys.insert(format!("v|{}|{device}|{field}", e.actor))
+                {
+                    push(
+                        Family::Routine,
+                        "usual_value",
+                        Query::UsualValue {
+                            actor: e.actor.clone(),
+                            device: device.clone(),
+                            field: Id::new(field),
+                        },
+                        format!(
+                            "What does {} usually set the {} of {} to?",
+                            n.name(&e.actor),
+                            field.replace('_', " "),
+                            n.name(device)
+                        ),
+                        vec![],
+                    );
+                }
+                if routine_keys.insert(format!("a|{device}|{field}|{value}")) {
+                    let act = act_of(&e.action).expect("a device action");
+                    push(
+                        Family::Routine,
+                        "who_usually",
+                        Query::UsualActor {
+                            device: device.clone(),
+                            field: Id::new(field),
+                            value: value.clone(),
+                        },
+                        format!("Who usually {}?", verb_phrase(n, &act, Tense::Third)),
+                        vec![],
+                    );
+                }
+            }
+            Action::Place { object, .. } if placed_at(&e.action).is_some() => {
+                if routine_keys.insert(format!("p|{object}")) {
+                    push(
+                        Family::Routine,
+                        "usual_place",
+                        Query::UsualPlace {
+                            object: object.clone(),
+                        },
+                        format!("Where does {} usually go?", n.name(object)),
+                        vec![],
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    let mut hour_keys = BTreeSet::new();
+    for (e, act) in &acts {
+        if humans.contains(&e.actor)
+            && hour_keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default())
+        {
+            push(
+                Family::Routine,
+                "usual_hour",
+                Query::UsualHour {
+                    actor: e.actor.clone(),
+                    act: act.clone(),
+                },
+                format!(
+                    "At about what hour of the day does {} usually {}?",
+                    n.name(&e.actor),
+                    verb_phrase(n, act, Tense::Base)
+                ),
+                vec![],
+            );
+        }
+    }
+
+    // Counting: how often something was seen on a day up to the cutoff.
+    let mut count_keys = BTreeSet::new();
+    for (e, act) in acts.iter().rev() {
+        if e.day + 1 < cutoff.day || !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default()) {
+            continue;
+        }
+        let day = if e.day == cutoff.day {
+            "today".to_string()
+        } else {
+            format!("on day {}", e.day)
+        };
+        let by_anyone = rng.random_bool(0.5);
+        let (actor, who) = if by_anyone {
+            (None, "anyone".to_string())
+        } else {
+            (Some(e.actor.clone()), n.name(&e.actor))
+        };
+        let question = if actor.as_ref() == Some(&ix.robot) {
+            format!("How many times did the robot {} {day}?", verb_phrase(n, act, Tense::Base))
+        } else {
+            format!("How many times did the robot see {who} {} {day}?", verb_phrase(n, act, Tense::Base))
+        };
+        push(
+            Family::Counting,
+            if by_anyone { "how_many_anyone" } else { "how_many_actor" },
+            Query::Count {
+                actor,
+                act: act.clone(),
+                day: e.day,
+            },
+            question,
+            vec![],
+        );
+    }
+    out
+}
+
+fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> String {
+    let h = n.name(holder);
+    match attr.as_str() {
+        "drink" => format!("What does {h} like to drink from {}?", n.name(entity)),
+        "volume" => format!("At what volume does {h} like {}?", n.name(entity)),
+        "target" => format!("What temperature does {h} want {} set to at night?", n.name(entity)),
+        f => format!("What {} does {h} prefer for {}?", f.replace('_', " "), n.name(entity)),
+    }
+}
+
+/// "put the white shirt in the wardrobe", "switch the washing machine off".
+pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> String {
+    match (attr.as_str(), value) {
+        ("location", Value::Location(Location::HeldBy(a))) => {
+            format!("bring {} to {}", n.name(entity), n.name(a))
+        }
+        ("location", v) => format!("put {} {}", n.name(entity), n.value("location", v)),
+        ("power", Value::Bool(on)) => {
+            format!("switch {} {}", n.name(entity), if *on { "on" } else { "off" })
+        }
+        (f, v) => format!("set the {} of {} to {v}", f.replace('_', " "), n.name(entity)),
+    }
+}
+
+/// The reference answer in words.
+fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
+    let attr = match q {
+        Query::State { attr, .. }
+        | Query::Before { attr, .. }
+        | Query::Preference { attr, .. }
+        | Query::AccordingTo { attr, .. }
+        | Query::WhoSaid { attr, .. } => attr.as_str(),
+        Query::UsualValue { field, .. } => field.as_str(),
+        _ => "location",
+    };
+    match a {
+        Answer::Value { value: Value::Int(h) } if matches!(q, Query::UsualHour { .. }) => {
+            format!("Around {h:02}:00.")
+        }
+        Answer::Value { value } => capital(&n.value(attr, value)) + ".",
+        Answer::LastSeen { value, seen_at, .. } => {
+            let how = match value {
+                Value::Location(_) | Value::Bool(_) => n.value(attr, value),
+                v => format!("set to {v}"),
+            };
+            format!(
+                "The robot last saw it {how} ({}); it may have changed since.",
+                n.when(*seen_at)
+            )
+        }
+        Answer::Time { t, .. } => capital(&n.when(*t)) + ".",
+        Answer::Actor { actor } => format!("{}.", capital(&n.name(actor))),
+        Answer::Action { skill, target } => {
+            let t = target.as_ref().map(|t| n.name(t)).unwrap_or_default();
+            match skill.as_str() {
+                "navigate_to" => format!("Went to {t}."),
+                "inspect" => format!("Looked at {t}."),
+                s => capital(&format!("{} {t}.", s.replace('_', " "))),
+            }
+        }
+        Answer::Choice { option } => {
+            let i = usize::from(option == "B");
+            format!("({option}) {}.", options.get(i).map_or("", String::as_str))
+        }
+        Answer::Source { source } => match source {
+            Source::Seen => "The robot has seen it so itself since.".into(),
+            Source::Contradicted => "The robot has since seen otherwise: the report is wrong or out of date.".into(),
+            Source::Told => "The robot was only told; it has not seen it since.".into(),
+        },
+        Answer::Count { count } => format!("{count}."),
+        Answer::Status { status } => match status {
+            Progress::Done => "Done.".into(),
+            Progress::Pending => "Still to do; it is not due yet.".into(),
+            Progress::Overdue => "Overdue: it was due and has not been seen done.".into(),
+        },
+    }
+}

@@ -1,0 +1,289 @@
+//! The sample format (`samples.jsonl`): Memory-QA samples and planning
+//! tasks, each with its cutoff, structured question, reference answer and
+//! evidence. Part of the trace format: other tools read these files.
+
+use serde::{Deserialize, Serialize};
+
+use crate::generation::MemoryTarget;
+use crate::ids::Id;
+use crate::sim::request::Request;
+use crate::trace::Value;
+
+/// Schema of `samples.jsonl`.
+pub const SAMPLES_SCHEMA: &str = "hearth.samples";
+
+/// The question families of WorldLines §3.3 (and counting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    CurrentState,
+    OverwrittenState,
+    Temporal,
+    Preference,
+    Routine,
+    SourceAware,
+    HiddenState,
+    Commitment,
+    Counting,
+}
+
+impl Family {
+    pub const ALL: [Family; 9] = [
+        Family::CurrentState,
+        Family::OverwrittenState,
+        Family::Temporal,
+        Family::Preference,
+        Family::Routine,
+        Family::SourceAware,
+        Family::HiddenState,
+        Family::Commitment,
+        Family::Counting,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::CurrentState => "current_state",
+            Family::OverwrittenState => "overwritten_state",
+            Family::Temporal => "temporal",
+            Family::Preference => "preference",
+            Family::Routine => "routine",
+            Family::SourceAware => "source_aware",
+            Family::HiddenState => "hidden_state",
+            Family::Commitment => "commitment",
+            Family::Counting => "counting",
+        }
+    }
+}
+
+/// Where the agent's view of the trace ends: it may use what the robot
+/// observed in events with `id < event`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cutoff {
+    /// The first event the agent may not see.
+    pub event: u64,
+    /// Its time (trace seconds), day and clock time.
+    pub t: u64,
+    pub day: u32,
+    pub time: String,
+}
+
+/// A question as data, from which the reference answer is computed (and
+/// recomputed by the validity checks).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "q", rename_all = "snake_case")]
+pub enum Query {
+    /// What `entity.attr` is now, as far as the robot knows.
+    State { entity: Id, attr: Id },
+    /// What `entity.attr` was before the robot saw it change at `change`.
+    Before { entity: Id, attr: Id, change: u64 },
+    /// When `actor` last did `act`.
+    LastTime { actor: Id, act: Act },
+    /// Which of two events happened first.
+    First { a: u64, b: u64 },
+    /// What the actor of `event` did next.
+    Next { event: u64 },
+    /// What `holder` said they like `entity.attr` to be.
+    Preference { holder: Id, entity: Id, attr: Id },
+    /// The value `actor` usually sets `device.field` to.
+    UsualValue { actor: Id, device: Id, field: Id },
+    /// Where `object` is usually put.
+    UsualPlace { object: Id },
+    /// Who usually sets `device.field` to `value`.
+    UsualActor { device: Id, field: Id, value: Value },
+    /// Who said they like `entity.attr = value`.
+    WhoPrefers { entity: Id, attr: Id, value: Value },
+    /// At which hour of the day `actor` usually does `act`.
+    UsualHour { actor: Id, act: Act },
+    /// Who told the robot that `entity.attr = value`.
+    WhoSaid { entity: Id, attr: Id, value: Value },
+    /// Whether the claim made at `claim` was seen to hold, seen not to hold,
+    /// or is only known from being told.
+    SeenOrTold { claim: u64, entity: Id },
+    /// What `speaker` last said `entity.attr` is.
+    AccordingTo { speaker: Id, entity: Id, attr: Id },
+    /// What was asked at `request` about `entity`.
+    Asked { request: u64, entity: Id },
+    /// By when the request at `request` about `entity` is due.
+    Due { request: u64, entity: Id },
+    /// Whether the request at `request` about `entity` has been done.
+    Status { request: u64, entity: Id },
+    /// How many times the robot saw `act` (by `actor`, if given) on `day`,
+    /// before the cutoff.
+    Count {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        actor: Option<Id>,
+        act: Act,
+        day: u32,
+    },
+}
+
+/// An action as asked about: the skill with its object, target, and for
+/// devices the field and value ("alice set_device_state tv_1 volume 25").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Act {
+    pub skill: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+}
+
+/// Whether what was said has been seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The robot later saw it so.
+    Seen,
+    /// The robot later saw it otherwise: the report was wrong or is stale.
+    Contradicted,
+    /// Only told; not seen since.
+    Told,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Progress {
+    /// The robot has seen the requested state since the request.
+    Done,
+    /// Not yet due, not yet done.
+    Pending,
+    /// Past due (by more than the grace period) and not seen done.
+    Overdue,
+}
+
+/// A structured reference answer, compared exactly when scoring.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Answer {
+    /// A state value: a location, a device field, open or closed.
+    Value { value: Value },
+    /// The last value the robot saw, which no longer holds (`stale`).
+    LastSeen { value: Value, seen_at: u64, stale: bool },
+    /// A moment: `t` in trace seconds, scored to the minute.
+    Time { t: u64, day: u32, time: String },
+    Actor { actor: Id },
+    /// An action: the skill and its main argument.
+    Action {
+        skill: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Id>,
+    },
+    /// One of the options the question lists.
+    Choice { option: String },
+    Source { source: Source },
+    Count { count: u32 },
+    Status { status: Progress },
+}
+
+/// One Memory-QA sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QaSample {
+    pub id: String,
+    pub family: Family,
+    pub memory_target: MemoryTarget,
+    /// Which template produced the question (`family/name`).
+    pub template: String,
+    pub cutoff: Cutoff,
+    pub question: String,
+    /// For multiple-choice questions, the options as written in the question.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    pub query: Query,
+    pub answer: Answer,
+    pub answer_text: String,
+    /// Events that support the answer: before the cutoff, seen by the robot.
+    pub evidence: Vec<u64>,
+    /// The sessions of the evidence.
+    pub sessions: Vec<String>,
+}
+
+/// A goal proposition of a planning task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "prop", rename_all = "snake_case")]
+pub enum Prop {
+    IsOn { object: Id, target: Id },
+    IsIn { object: Id, target: Id },
+    HeldBy { object: Id, actor: Id },
+    Field { device: Id, field: Id, value: Value },
+}
+
+/// MEMENTO-style pairing: the acquisition instruction states the personal
+/// knowledge, the utilisation one only alludes to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pair {
+    pub id: String,
+    pub role: PairRole,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairRole {
+    Acquisition,
+    Utilisation,
+}
+
+/// One planning task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanTask {
+    pub id: String,
+    pub family: Family,
+    pub memory_target: MemoryTarget,
+    pub template: String,
+    pub cutoff: Cutoff,
+    pub instruction: String,
+    /// Who the plan is for: the robot.
+    pub actor: Id,
+    /// All must hold after the plan runs.
+    pub goals: Vec<Prop>,
+    /// A plan the executor accepts from the cutoff state, reaching the goals.
+    pub reference_plan: Vec<Request>,
+    pub evidence: Vec<u64>,
+    pub sessions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<Pair>,
+}
+
+/// A line of `samples.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Sample {
+    Qa(QaSample),
+    Plan(PlanTask),
+}
+
+impl Sample {
+    pub fn id(&self) -> &str {
+        match self {
+            Sample::Qa(q) => &q.id,
+            Sample::Plan(p) => &p.id,
+        }
+    }
+
+    pub fn cutoff(&self) -> &Cutoff {
+        match self {
+            Sample::Qa(q) => &q.cutoff,
+            Sample::Plan(p) => &p.cutoff,
+        }
+    }
+
+    pub fn evidence(&self) -> &[u64] {
+        match self {
+            Sample::Qa(q) => &q.evidence,
+            Sample::Plan(p) => &p.evidence,
+        }
+    }
+}
+
+/// The header line of `samples.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SamplesHeader {
+    pub schema: String,
+    pub schema_version: u32,
+    pub scene: Id,
+    /// Seed of the cutoff and template choices.
+    pub seed: u64,
+}

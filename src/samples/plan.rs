@@ -1,0 +1,341 @@
+//! Planning tasks: an instruction whose goal propositions depend on what
+//! the robot remembers (a preference, a habit, a request, where something
+//! is), with a reference plan the executor accepts from the cutoff state.
+//! Each task comes as a MEMENTO-style pair: the acquisition instruction
+//! states the knowledge, the utilisation one only alludes to it.
+
+use std::collections::BTreeSet;
+
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::generation::{Dest, Goal, MemoryTarget, Proposal, TurnProgress, errand};
+use crate::ids::Id;
+use crate::sim::Simulation;
+use crate::sim::request::Request;
+use crate::trace::{ClaimMode, Location, Value};
+
+use super::answer::{GRACE, answer};
+use super::index::Index;
+use super::mine::{cutoffs, request_phrase};
+use super::model::*;
+use super::text::{Namer, capital};
+
+/// Proposals a reference plan may take before the task is dropped.
+const MAX_STEPS: u32 = 40;
+
+/// A task before its plan is found.
+struct Draft {
+    family: Family,
+    target: MemoryTarget,
+    template: &'static str,
+    acquisition: String,
+    utilisation: String,
+    goals: Vec<Prop>,
+    evidence: Vec<u64>,
+}
+
+/// Whether `p` holds in `sim`.
+pub fn holds(sim: &Simulation, p: &Prop) -> bool {
+    match p {
+        Prop::IsOn { object, target } => sim.location(object) == Some(Location::On(target.clone())),
+        Prop::IsIn { object, target } => sim.location(object) == Some(Location::In(target.clone())),
+        Prop::HeldBy { object, actor } => {
+            sim.location(object) == Some(Location::HeldBy(actor.clone()))
+        }
+        Prop::Field {
+            device,
+            field,
+            value,
+        } => sim.field(device, field).as_ref() == Some(value),
+    }
+}
+
+fn goal_of(p: &Prop) -> Goal {
+    match p {
+        Prop::IsOn { object, target } => Goal::Fetch {
+            object: object.clone(),
+            to: Dest::On(target.clone()),
+        },
+        Prop::IsIn { object, target } => Goal::Fetch {
+            object: object.clone(),
+            to: Dest::In(target.clone()),
+        },
+        Prop::HeldBy { object, actor } => Goal::Fetch {
+            object: object.clone(),
+            to: Dest::Actor(actor.clone()),
+        },
+        Prop::Field {
+            device,
+            field,
+            value,
+        } => Goal::Operate {
+            device: device.clone(),
+            field: field.clone(),
+            value: value.clone(),
+        },
+    }
+}
+
+/// The proposition that `entity.attr = value`.
+fn prop(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
+    Some(match (attr.as_str(), value) {
+        ("location", Value::Location(Location::On(t))) => Prop::IsOn {
+            object: entity.clone(),
+            target: t.clone(),
+        },
+        ("location", Value::Location(Location::In(t))) => Prop::IsIn {
+            object: entity.clone(),
+            target: t.clone(),
+        },
+        ("location", Value::Location(Location::HeldBy(a))) => Prop::HeldBy {
+            object: entity.clone(),
+            actor: a.clone(),
+        },
+        ("location", _) => return None,
+        (field, v) => Prop::Field {
+            device: entity.clone(),
+            field: Id::new(field),
+            value: v.clone(),
+        },
+    })
+}
+
+/// Plans `goals` for `actor` from the state of `sim` with the omniscient
+/// errand planner, executing as it goes; `None` if any step is rejected or
+/// a goal is not reached.
+pub fn reference_plan(sim: &mut Simulation, actor: &Id, goals: &[Prop]) -> Option<Vec<Request>> {
+    let mut plan = Vec::new();
+    for p in goals {
+        let goal = goal_of(p);
+        let mut progress = TurnProgress::default();
+        loop {
+            match errand::next(sim, actor, &goal, &progress, false, false) {
+                Proposal::Done => break,
+                Proposal::GiveUp(_) => return None,
+                Proposal::Act(req) => {
+                    progress.proposals += 1;
+                    if progress.proposals > MAX_STEPS {
+                        return None;
+                    }
+                    let e = sim.execute(req.clone());
+                    if !e.outcome.is_ok() {
+                        return None;
+                    }
+                    progress.last_ok = Some(e);
+                    plan.push(req);
+                }
+            }
+        }
+    }
+    goals.iter().all(|p| holds(sim, p)).then_some(plan)
+}
+
+/// Mines planning tasks: at most one pair per cutoff, numbered from
+/// `first`.
+pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c);
+    let n = Namer::new(ix.scene);
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut out = Vec::new();
+    let mut sim = match Simulation::new(ix.scene.clone()) {
+        Ok(s) => s,
+        Err(_) => return out,
+    };
+    let mut replayed = 0usize;
+    for cutoff in cutoffs(ix) {
+        // Keep a running replay up to the cutoff for the "already satisfied" test.
+        while replayed + 1 < cutoff.event as usize {
+            if sim.replay_event(&ix.events[replayed]).is_err() {
+                return out;
+            }
+            replayed += 1;
+        }
+        let drafts: Vec<Draft> = drafts(ix, &n, &cutoff)
+            .into_iter()
+            .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
+            .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
+            .collect();
+        // A family first, then a task of it, so no kind crowds out the rest.
+        let families: BTreeSet<Family> = drafts.iter().map(|d| d.family).collect();
+        let Some(family) = families.iter().copied().collect::<Vec<_>>().choose(&mut rng).copied()
+        else {
+            continue;
+        };
+        let of_family: Vec<&Draft> = drafts.iter().filter(|d| d.family == family).collect();
+        let Some(d) = of_family.choose(&mut rng) else {
+            continue;
+        };
+        // The plan runs on a copy at the cutoff, so the running replay goes on.
+        let Ok(mut at_cutoff) = Simulation::replay(ix.scene.clone(), &ix.events[..replayed]) else {
+            continue;
+        };
+        let Some(plan) = reference_plan(&mut at_cutoff, &ix.robot, &d.goals) else {
+            continue;
+        };
+        done.insert(serde_json::to_string(&d.goals).unwrap_or_default());
+        let pair = format!("m{:03}", out.len() / 2 + 1);
+        let sessions: BTreeSet<String> = d
+            .evidence
+            .iter()
+            .filter_map(|e| ix.session_of(*e).map(String::from))
+            .collect();
+        for (role, instruction) in [
+            (PairRole::Acquisition, &d.acquisition),
+            (PairRole::Utilisation, &d.utilisation),
+        ] {
+            out.push(PlanTask {
+                id: format!("t{:04}", first + out.len()),
+                family: d.family,
+                memory_target: d.target,
+                template: format!("plan/{}", d.template),
+                cutoff: cutoff.clone(),
+                instruction: instruction.clone(),
+                actor: ix.robot.clone(),
+                goals: d.goals.clone(),
+                reference_plan: plan.clone(),
+                evidence: d.evidence.clone(),
+                sessions: sessions.iter().cloned().collect(),
+                pair: Some(Pair {
+                    id: pair.clone(),
+                    role,
+                }),
+            });
+        }
+    }
+    out
+}
+
+/// Candidate tasks at a cutoff, from what the robot knows then.
+fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
+    let c = cutoff.event;
+    let mut out = Vec::new();
+    let mut seen_pref = BTreeSet::new();
+    for h in ix.heard_before(c).iter().rev() {
+        let (entity, attr, value) = (&h.claim.entity, &h.claim.attr, &h.claim.value);
+        match h.claim.mode {
+            // A preference: set the device the way its holder likes it.
+            ClaimMode::Preference => {
+                let Some(holder) = &h.claim.holder else { continue };
+                if !seen_pref.insert((holder.clone(), entity.clone(), attr.clone())) {
+                    continue;
+                }
+                let Some(goal) = prop(entity, attr, value) else { continue };
+                let what = format!("the {} of {}", attr.replace('_', " "), n.name(entity));
+                out.push(Draft {
+                    family: Family::Preference,
+                    target: MemoryTarget::Preference,
+                    template: "preferred_setting",
+                    acquisition: format!(
+                        "{} likes {what} to be {}. Please set it that way.",
+                        n.name(holder),
+                        n.value(attr, value)
+                    ),
+                    utilisation: format!("Please set {what} the way {} likes it.", n.name(holder)),
+                    goals: vec![goal],
+                    evidence: vec![h.event],
+                });
+            }
+            // A request not yet due: do it now.
+            ClaimMode::Request => {
+                let Some(due) = h.claim.due else { continue };
+                if cutoff.t >= due + GRACE {
+                    continue;
+                }
+                let Some(goal) = prop(entity, attr, value) else { continue };
+                out.push(Draft {
+                    family: Family::Commitment,
+                    target: MemoryTarget::PlanningDependency,
+                    template: "do_as_asked",
+                    acquisition: format!(
+                        "{} asked you to {}. Please do it now.",
+                        n.name(&h.speaker),
+                        request_phrase(n, entity, attr, value)
+                    ),
+                    utilisation: format!(
+                        "Please do what {} asked you to do with {}.",
+                        n.name(&h.speaker),
+                        n.name(entity)
+                    ),
+                    goals: vec![goal],
+                    evidence: vec![h.event],
+                });
+            }
+            ClaimMode::Fact => {}
+        }
+    }
+    // A habit: put the object back where it usually goes.
+    let objects: BTreeSet<&Id> = ix
+        .visible(c)
+        .filter_map(|e| match &e.action {
+            crate::sim::request::Action::Place { object, .. } => Some(object),
+            _ => None,
+        })
+        .collect();
+    for object in objects {
+        let q = Query::UsualPlace {
+            object: object.clone(),
+        };
+        let Some(a) = answer(ix, cutoff, &q) else { continue };
+        let Answer::Value { value } = &a.answer else { continue };
+        let Some(goal) = prop(object, &Id::new("location"), value) else {
+            continue;
+        };
+        out.push(Draft {
+            family: Family::Routine,
+            target: MemoryTarget::Routine,
+            template: "usual_place",
+            acquisition: format!(
+                "Please put {} {}.",
+                n.name(object),
+                n.value("location", value)
+            ),
+            utilisation: format!("Please put {} back where it usually goes.", n.name(object)),
+            goals: vec![goal],
+            evidence: a.evidence,
+        });
+    }
+    // Where something is: bring its owner their thing.
+    for o in &ix.scene.objects {
+        let Some(owner) = o.owner.clone() else { continue };
+        // "Their mug" must name one thing.
+        let same = ix
+            .scene
+            .objects
+            .iter()
+            .filter(|x| x.owner == o.owner && x.category == o.category)
+            .count();
+        if same != 1 {
+            continue;
+        }
+        let q = Query::State {
+            entity: o.id.clone(),
+            attr: Id::new("location"),
+        };
+        let Some(a) = answer(ix, cutoff, &q) else { continue };
+        let Answer::Value { value } = &a.answer else { continue };
+        out.push(Draft {
+            family: Family::CurrentState,
+            target: MemoryTarget::ObjectLocation,
+            template: "bring_owner",
+            acquisition: format!(
+                "Please bring {} {}; it is {}.",
+                n.name(&owner),
+                n.name(&o.id),
+                n.value("location", value)
+            ),
+            utilisation: capital(&format!(
+                "please bring {} their {}.",
+                n.name(&owner),
+                o.category
+            )),
+            goals: vec![Prop::HeldBy {
+                object: o.id.clone(),
+                actor: owner,
+            }],
+            evidence: a.evidence,
+        });
+    }
+    out
+}

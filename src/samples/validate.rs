@@ -1,0 +1,140 @@
+//! The validity checks every sample passes: evidence before the cutoff and
+//! perceived by the robot; the reference answer is what the indexes give at
+//! the cutoff, also when everything after the cutoff is cut off; state
+//! answers agree with the simulator's own record of the robot's beliefs; a
+//! planning task is unsatisfied at its cutoff and its reference plan reaches
+//! the goals through the executor.
+
+use std::collections::BTreeMap;
+
+use crate::sim::Simulation;
+
+use super::answer::answer;
+use super::index::Index;
+use super::model::*;
+use super::plan::{holds, reference_plan};
+
+/// A sample that fails a check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    pub sample: String,
+    pub why: String,
+}
+
+/// Checks every sample against the full trace in `ix`.
+pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
+    let mut bad = Vec::new();
+    let mut fail = |s: &Sample, why: String| {
+        bad.push(Invalid {
+            sample: s.id().to_string(),
+            why,
+        })
+    };
+    // Samples by cutoff, so one running replay serves them all.
+    let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        by_cutoff.entry(s.cutoff().event).or_default().push(s);
+    }
+    let Ok(mut sim) = Simulation::new(ix.scene.clone()) else {
+        return vec![Invalid {
+            sample: String::new(),
+            why: "the scene does not load".into(),
+        }];
+    };
+    let mut replayed = 0usize;
+    for (&c, group) in &by_cutoff {
+        let Some(at) = ix.event(c) else {
+            group.iter().for_each(|s| fail(s, format!("cutoff event {c} is not in the trace")));
+            continue;
+        };
+        while replayed + 1 < c as usize {
+            if let Err(e) = sim.replay_event(&ix.events[replayed]) {
+                group.iter().for_each(|s| fail(s, e.to_string()));
+                return bad;
+            }
+            replayed += 1;
+        }
+        // The trace as an agent at this cutoff may know it: nothing after.
+        let past = Index::new(ix.scene, &ix.events[..replayed]);
+        let beliefs = sim.beliefs(ix.robot.as_str());
+        let state = sim.state();
+        for s in group {
+            let cut = s.cutoff();
+            if (cut.t, cut.day) != (at.t, at.day) {
+                fail(s, format!("cutoff {c} time does not match its event"));
+            }
+            if s.evidence().is_empty() {
+                fail(s, "no evidence".into());
+            }
+            for id in s.evidence() {
+                match ix.event(*id) {
+                    Some(e) if e.id >= c => fail(s, format!("evidence {id} is not before the cutoff {c}")),
+                    Some(e) if !ix.robot_saw(e) => fail(s, format!("the robot did not perceive evidence {id}")),
+                    Some(_) => {}
+                    None => fail(s, format!("evidence {id} is not in the trace")),
+                }
+            }
+            match s {
+                Sample::Qa(q) => {
+                    let full = answer(ix, cut, &q.query);
+                    let cut_short = answer(&past, cut, &q.query);
+                    if full != cut_short {
+                        fail(s, "the answer changes when the trace after the cutoff is removed".into());
+                    }
+                    match full {
+                        Some(a) if a.answer == q.answer && a.evidence == q.evidence => {}
+                        Some(a) => fail(s, format!("recomputed answer {:?} with evidence {:?}", a.answer, a.evidence)),
+                        None => fail(s, "the query has no answer at its cutoff".into()),
+                    }
+                    if let Query::State { entity, attr } = &q.query {
+                        let key = (entity.clone(), attr.clone());
+                        let belief = beliefs.and_then(|b| b.get(&key));
+                        let (value, hidden) = match &q.answer {
+                            Answer::Value { value } => (value, false),
+                            Answer::LastSeen { value, .. } => (value, true),
+                            other => {
+                                fail(s, format!("a state question answered with {other:?}"));
+                                continue;
+                            }
+                        };
+                        match belief {
+                            Some(b) if &b.value == value && q.evidence.contains(&b.event) => {}
+                            Some(b) => fail(s, format!("the robot's belief is {} from event {}", b.value, b.event)),
+                            None => fail(s, "the robot holds no belief about it".into()),
+                        }
+                        if (state.get(&key) != Some(value)) != hidden || hidden != (q.family == Family::HiddenState) {
+                            fail(s, "current/hidden does not match the truth at the cutoff".into());
+                        }
+                    }
+                }
+                Sample::Plan(p) => {
+                    if p.goals.iter().all(|g| holds(&sim, g)) {
+                        fail(s, "the goals already hold at the cutoff".into());
+                    }
+                    match Simulation::replay(ix.scene.clone(), &ix.events[..replayed]) {
+                        Ok(mut fresh) => {
+                            for (i, req) in p.reference_plan.iter().enumerate() {
+                                let e = fresh.execute(req.clone());
+                                if let Some(r) = e.outcome.rejection() {
+                                    fail(s, format!("reference step {} rejected: {}", i + 1, r.code));
+                                    break;
+                                }
+                            }
+                            if !p.goals.iter().all(|g| holds(&fresh, g)) {
+                                fail(s, "the reference plan does not reach the goals".into());
+                            }
+                        }
+                        Err(e) => fail(s, e.to_string()),
+                    }
+                    // The reference plan is reproducible from the cutoff.
+                    if let Ok(mut fresh) = Simulation::replay(ix.scene.clone(), &ix.events[..replayed])
+                        && reference_plan(&mut fresh, &p.actor, &p.goals).as_ref() != Some(&p.reference_plan)
+                    {
+                        fail(s, "the reference plan is not what the planner gives".into());
+                    }
+                }
+            }
+        }
+    }
+    bad
+}

@@ -1,0 +1,67 @@
+//! `samples.jsonl`: a header line, then one sample per line.
+
+use std::fs;
+use std::path::Path;
+
+use crate::samples::{SAMPLES_SCHEMA, Sample, SamplesHeader};
+
+use super::{StoreError, read_text};
+
+/// Writes the samples file atomically (a temporary sibling renamed into place).
+pub fn write_samples(
+    path: &Path,
+    header: &SamplesHeader,
+    samples: &[Sample],
+) -> Result<(), StoreError> {
+    let mut bytes = serde_json::to_vec(header).expect("headers serialize");
+    for s in samples {
+        bytes.push(b'\n');
+        serde_json::to_writer(&mut bytes, s).expect("samples serialize");
+    }
+    bytes.push(b'\n');
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    fs::write(&tmp, &bytes)
+        .and_then(|_| fs::rename(&tmp, path))
+        .map_err(|source| {
+            let _ = fs::remove_file(&tmp);
+            StoreError::Write {
+                path: path.into(),
+                source,
+            }
+        })
+}
+
+/// Reads a samples file, checking its header.
+pub fn read_samples(path: &Path) -> Result<(SamplesHeader, Vec<Sample>), StoreError> {
+    let text = read_text(path)?;
+    let line_err = |line: usize, message: String| StoreError::Line {
+        path: path.into(),
+        line,
+        message,
+    };
+    let mut lines = text.lines().enumerate();
+    let header: SamplesHeader = match lines.next() {
+        Some((_, l)) => serde_json::from_str(l).map_err(|e| line_err(1, format!("bad header: {e}")))?,
+        None => return Err(line_err(1, "empty file; the first line is the header".into())),
+    };
+    if header.schema != SAMPLES_SCHEMA || header.schema_version != crate::trace::SCHEMA_VERSION {
+        return Err(line_err(
+            1,
+            format!(
+                "schema {} version {} is not {SAMPLES_SCHEMA} version {}",
+                header.schema,
+                header.schema_version,
+                crate::trace::SCHEMA_VERSION
+            ),
+        ));
+    }
+    let samples = lines
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).map_err(|e| line_err(i + 1, e.to_string())))
+        .collect::<Result<Vec<Sample>, _>>()?;
+    Ok((header, samples))
+}
