@@ -203,7 +203,14 @@ fn run(args: RunArgs) -> Result<ExitCode> {
         .map_err(|p| anyhow::anyhow!("scene {} is invalid: {} problems", scene.id, p.len()))?;
     let mut counts = Counts::default();
     let mut last_t = 0;
-    for req in requests {
+    for item in requests {
+        let req = match item {
+            store::ScriptItem::Session(s) => {
+                sim.set_session(s);
+                continue;
+            }
+            store::ScriptItem::Request(req) => req,
+        };
         let event = sim.execute(req);
         counts.add(&event, &robots);
         last_t = event.t + event.dur;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use hearth::samples::{self, Family, Index, Sample, SamplesHeader, SAMPLES_SCHEMA};
+use hearth::samples::{self, Family, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
 use hearth::store;
 
 #[derive(Args)]
@@ -51,9 +51,14 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
         scene: trace.scene.id.clone(),
         seed: args.seed,
     };
-    store::write_samples(&out, &header, &mined).with_context(|| format!("writing {}", out.display()))?;
+    store::write_samples(&out, &header, &mined)
+        .with_context(|| format!("writing {}", out.display()))?;
     print_mix(&mined);
-    println!("wrote {} (all checked, {:.2} s)", out.display(), started.elapsed().as_secs_f64());
+    println!(
+        "wrote {} (all checked, {:.2} s)",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -70,10 +75,18 @@ fn print_mix(mined: &[Sample]) {
     println!("{:<18} {:>6} {:>6}", "QA family", "count", "share");
     for f in Family::ALL {
         let n = qa.get(&f).copied().unwrap_or(0);
-        println!("{:<18} {:>6} {:>5.1}%", f.name(), n, 100.0 * n as f64 / total.max(1) as f64);
+        println!(
+            "{:<18} {:>6} {:>5.1}%",
+            f.name(),
+            n,
+            100.0 * n as f64 / total.max(1) as f64
+        );
     }
     println!("{:<18} {:>6}", "QA total", total);
     let tasks: usize = plans.values().sum();
-    let by: Vec<String> = plans.iter().map(|(f, n)| format!("{} {n}", f.name())).collect();
+    let by: Vec<String> = plans
+        .iter()
+        .map(|(f, n)| format!("{} {n}", f.name()))
+        .collect();
     println!("planning tasks     {:>6} ({})", tasks, by.join(", "));
 }

@@ -401,7 +401,9 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         | Query::Due { request, entity }
         | Query::Status { request, entity } => {
             let h = ix.heard_before(c).iter().find(|h| {
-                h.event == *request && h.claim.entity == *entity && h.claim.mode == ClaimMode::Request
+                h.event == *request
+                    && h.claim.entity == *entity
+                    && h.claim.mode == ClaimMode::Request
             })?;
             let due = h.claim.due?;
             match q {

@@ -13,7 +13,7 @@ use crate::ids::Id;
 use crate::sim::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
-use super::answer::{Answered, act_of, answer, places, placed_at};
+use super::answer::{Answered, act_of, answer, placed_at, places};
 use super::index::Index;
 use super::model::*;
 use super::text::{Namer, capital};
@@ -68,7 +68,10 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         for family in Family::ALL {
             let mut of_family: Vec<(Candidate, Answered)> = candidates
                 .iter()
-                .filter(|c| c.family == family || (family == Family::HiddenState && c.family == Family::CurrentState))
+                .filter(|c| {
+                    c.family == family
+                        || (family == Family::HiddenState && c.family == Family::CurrentState)
+                })
                 .filter_map(|c| {
                     let a = answer(ix, &cutoff, &c.query)?;
                     // State questions fall into current or hidden by their answer.
@@ -118,7 +121,14 @@ fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> String {
     )
 }
 
-fn sample(ix: &Index, namer: &Namer, cutoff: &Cutoff, c: Candidate, a: Answered, n: usize) -> QaSample {
+fn sample(
+    ix: &Index,
+    namer: &Namer,
+    cutoff: &Cutoff,
+    c: Candidate,
+    a: Answered,
+    n: usize,
+) -> QaSample {
     let sessions: BTreeSet<String> = a
         .evidence
         .iter()
@@ -136,8 +146,16 @@ fn sample(ix: &Index, namer: &Namer, cutoff: &Cutoff, c: Candidate, a: Answered,
                 .iter()
                 .find(|h| h.event == *request && h.claim.entity == *entity)
                 .map(|h| {
-                    capital(&request_phrase(namer, entity, &h.claim.attr, &h.claim.value))
-                        + &h.claim.due.map(|d| format!(", by {}", namer.when(d))).unwrap_or_default()
+                    capital(&request_phrase(
+                        namer,
+                        entity,
+                        &h.claim.attr,
+                        &h.claim.value,
+                    )) + &h
+                        .claim
+                        .due
+                        .map(|d| format!(", by {}", namer.when(d)))
+                        .unwrap_or_default()
                         + "."
                 })
                 .unwrap_or_default(),
@@ -265,7 +283,11 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             "power" => ("is_on", format!("Is {} on or off?", n.name(entity))),
             f => (
                 "device_field",
-                format!("What is the {} of {} set to?", f.replace('_', " "), n.name(entity)),
+                format!(
+                    "What is the {} of {} set to?",
+                    f.replace('_', " "),
+                    n.name(entity)
+                ),
             ),
         };
         push(Family::CurrentState, template, q, question, vec![]);
@@ -283,7 +305,11 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
         let (change, new) = &p[i];
         let mover = ix
             .event(*change)
-            .filter(|e| e.changes.iter().any(|ch| &ch.entity == entity && &ch.attr == attr))
+            .filter(|e| {
+                e.changes
+                    .iter()
+                    .any(|ch| &ch.entity == entity && &ch.attr == attr)
+            })
             .map(|e| e.actor.clone());
         let q = Query::Before {
             entity: entity.clone(),
@@ -308,7 +334,13 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                 n.value(a, new)
             ),
         };
-        push(Family::OverwrittenState, "before_change", q, question, vec![]);
+        push(
+            Family::OverwrittenState,
+            "before_change",
+            q,
+            question,
+            vec![],
+        );
     }
 
     // Temporal: when did someone last do something; which came first; what next.
@@ -349,12 +381,21 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
         if a.0.session == b.0.session {
             continue;
         }
-        let options = vec![act_phrase(n, &a.0.actor, &a.1), act_phrase(n, &b.0.actor, &b.1)];
+        let options = vec![
+            act_phrase(n, &a.0.actor, &a.1),
+            act_phrase(n, &b.0.actor, &b.1),
+        ];
         push(
             Family::Temporal,
             "which_first",
-            Query::First { a: a.0.id, b: b.0.id },
-            format!("Which happened first: (A) {}, or (B) {}?", options[0], options[1]),
+            Query::First {
+                a: a.0.id,
+                b: b.0.id,
+            },
+            format!(
+                "Which happened first: (A) {}, or (B) {}?",
+                options[0], options[1]
+            ),
             options,
         );
     }
@@ -379,7 +420,9 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
         let (entity, attr) = (&h.claim.entity, &h.claim.attr);
         match h.claim.mode {
             ClaimMode::Preference => {
-                let Some(holder) = &h.claim.holder else { continue };
+                let Some(holder) = &h.claim.holder else {
+                    continue;
+                };
                 push(
                     Family::Preference,
                     "who_prefers",
@@ -492,7 +535,11 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     let mut routine_keys = BTreeSet::new();
     for e in &visible {
         match &e.action {
-            Action::SetDeviceState { device, field, value } => {
+            Action::SetDeviceState {
+                device,
+                field,
+                value,
+            } => {
                 if humans.contains(&e.actor)
                     && routine_keys.insert(format!("v|{}|{device}|{field}", e.actor))
                 {
@@ -528,18 +575,16 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                     );
                 }
             }
-            Action::Place { object, .. } if placed_at(&e.action).is_some() => {
-                if routine_keys.insert(format!("p|{object}")) {
-                    push(
-                        Family::Routine,
-                        "usual_place",
-                        Query::UsualPlace {
-                            object: object.clone(),
-                        },
-                        format!("Where does {} usually go?", n.name(object)),
-                        vec![],
-                    );
-                }
+            Action::Place { object, .. } if routine_keys.insert(format!("p|{object}")) => {
+                push(
+                    Family::Routine,
+                    "usual_place",
+                    Query::UsualPlace {
+                        object: object.clone(),
+                    },
+                    format!("Where does {} usually go?", n.name(object)),
+                    vec![],
+                );
             }
             _ => {}
         }
@@ -570,7 +615,9 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     // Counting: how often something was seen on a day up to the cutoff.
     let mut count_keys = BTreeSet::new();
     for (e, act) in acts.iter().rev() {
-        if e.day + 1 < cutoff.day || !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default()) {
+        if e.day + 1 < cutoff.day
+            || !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default())
+        {
             continue;
         }
         let day = if e.day == cutoff.day {
@@ -585,13 +632,23 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             (Some(e.actor.clone()), n.name(&e.actor))
         };
         let question = if actor.as_ref() == Some(&ix.robot) {
-            format!("How many times did the robot {} {day}?", verb_phrase(n, act, Tense::Base))
+            format!(
+                "How many times did the robot {} {day}?",
+                verb_phrase(n, act, Tense::Base)
+            )
         } else {
-            format!("How many times did the robot see {who} {} {day}?", verb_phrase(n, act, Tense::Base))
+            format!(
+                "How many times did the robot see {who} {} {day}?",
+                verb_phrase(n, act, Tense::Base)
+            )
         };
         push(
             Family::Counting,
-            if by_anyone { "how_many_anyone" } else { "how_many_actor" },
+            if by_anyone {
+                "how_many_anyone"
+            } else {
+                "how_many_actor"
+            },
             Query::Count {
                 actor,
                 act: act.clone(),
@@ -609,8 +666,15 @@ fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> String
     match attr.as_str() {
         "drink" => format!("What does {h} like to drink from {}?", n.name(entity)),
         "volume" => format!("At what volume does {h} like {}?", n.name(entity)),
-        "target" => format!("What temperature does {h} want {} set to at night?", n.name(entity)),
-        f => format!("What {} does {h} prefer for {}?", f.replace('_', " "), n.name(entity)),
+        "target" => format!(
+            "What temperature does {h} want {} set to at night?",
+            n.name(entity)
+        ),
+        f => format!(
+            "What {} does {h} prefer for {}?",
+            f.replace('_', " "),
+            n.name(entity)
+        ),
     }
 }
 
@@ -622,9 +686,17 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> Strin
         }
         ("location", v) => format!("put {} {}", n.name(entity), n.value("location", v)),
         ("power", Value::Bool(on)) => {
-            format!("switch {} {}", n.name(entity), if *on { "on" } else { "off" })
+            format!(
+                "switch {} {}",
+                n.name(entity),
+                if *on { "on" } else { "off" }
+            )
         }
-        (f, v) => format!("set the {} of {} to {v}", f.replace('_', " "), n.name(entity)),
+        (f, v) => format!(
+            "set the {} of {} to {v}",
+            f.replace('_', " "),
+            n.name(entity)
+        ),
     }
 }
 
@@ -640,7 +712,9 @@ fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
         _ => "location",
     };
     match a {
-        Answer::Value { value: Value::Int(h) } if matches!(q, Query::UsualHour { .. }) => {
+        Answer::Value {
+            value: Value::Int(h),
+        } if matches!(q, Query::UsualHour { .. }) => {
             format!("Around {h:02}:00.")
         }
         Answer::Value { value } => capital(&n.value(attr, value)) + ".",
@@ -670,7 +744,9 @@ fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
         }
         Answer::Source { source } => match source {
             Source::Seen => "The robot has seen it so itself since.".into(),
-            Source::Contradicted => "The robot has since seen otherwise: the report is wrong or out of date.".into(),
+            Source::Contradicted => {
+                "The robot has since seen otherwise: the report is wrong or out of date.".into()
+            }
             Source::Told => "The robot was only told; it has not seen it since.".into(),
         },
         Answer::Count { count } => format!("{count}."),

@@ -160,12 +160,24 @@ pub enum Progress {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Answer {
     /// A state value: a location, a device field, open or closed.
-    Value { value: Value },
+    Value {
+        value: Value,
+    },
     /// The last value the robot saw, which no longer holds (`stale`).
-    LastSeen { value: Value, seen_at: u64, stale: bool },
+    LastSeen {
+        value: Value,
+        seen_at: u64,
+        stale: bool,
+    },
     /// A moment: `t` in trace seconds, scored to the minute.
-    Time { t: u64, day: u32, time: String },
-    Actor { actor: Id },
+    Time {
+        t: u64,
+        day: u32,
+        time: String,
+    },
+    Actor {
+        actor: Id,
+    },
     /// An action: the skill and its main argument.
     Action {
         skill: String,
@@ -173,10 +185,18 @@ pub enum Answer {
         target: Option<Id>,
     },
     /// One of the options the question lists.
-    Choice { option: String },
-    Source { source: Source },
-    Count { count: u32 },
-    Status { status: Progress },
+    Choice {
+        option: String,
+    },
+    Source {
+        source: Source,
+    },
+    Count {
+        count: u32,
+    },
+    Status {
+        status: Progress,
+    },
 }
 
 /// One Memory-QA sample.

@@ -6,8 +6,8 @@
 
 use std::collections::BTreeSet;
 
-use rand::seq::IndexedRandom;
 use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::generation::{Dest, Goal, MemoryTarget, Proposal, TurnProgress, errand};
@@ -159,7 +159,12 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.
         let families: BTreeSet<Family> = drafts.iter().map(|d| d.family).collect();
-        let Some(family) = families.iter().copied().collect::<Vec<_>>().choose(&mut rng).copied()
+        let Some(family) = families
+            .iter()
+            .copied()
+            .collect::<Vec<_>>()
+            .choose(&mut rng)
+            .copied()
         else {
             continue;
         };
@@ -217,11 +222,15 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
         match h.claim.mode {
             // A preference: set the device the way its holder likes it.
             ClaimMode::Preference => {
-                let Some(holder) = &h.claim.holder else { continue };
+                let Some(holder) = &h.claim.holder else {
+                    continue;
+                };
                 if !seen_pref.insert((holder.clone(), entity.clone(), attr.clone())) {
                     continue;
                 }
-                let Some(goal) = prop(entity, attr, value) else { continue };
+                let Some(goal) = prop(entity, attr, value) else {
+                    continue;
+                };
                 let what = format!("the {} of {}", attr.replace('_', " "), n.name(entity));
                 out.push(Draft {
                     family: Family::Preference,
@@ -243,7 +252,9 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
                 if cutoff.t >= due + GRACE {
                     continue;
                 }
-                let Some(goal) = prop(entity, attr, value) else { continue };
+                let Some(goal) = prop(entity, attr, value) else {
+                    continue;
+                };
                 out.push(Draft {
                     family: Family::Commitment,
                     target: MemoryTarget::PlanningDependency,
@@ -277,8 +288,12 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
         let q = Query::UsualPlace {
             object: object.clone(),
         };
-        let Some(a) = answer(ix, cutoff, &q) else { continue };
-        let Answer::Value { value } = &a.answer else { continue };
+        let Some(a) = answer(ix, cutoff, &q) else {
+            continue;
+        };
+        let Answer::Value { value } = &a.answer else {
+            continue;
+        };
         let Some(goal) = prop(object, &Id::new("location"), value) else {
             continue;
         };
@@ -298,7 +313,9 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
     }
     // Where something is: bring its owner their thing.
     for o in &ix.scene.objects {
-        let Some(owner) = o.owner.clone() else { continue };
+        let Some(owner) = o.owner.clone() else {
+            continue;
+        };
         // "Their mug" must name one thing.
         let same = ix
             .scene
@@ -313,8 +330,12 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
             entity: o.id.clone(),
             attr: Id::new("location"),
         };
-        let Some(a) = answer(ix, cutoff, &q) else { continue };
-        let Answer::Value { value } = &a.answer else { continue };
+        let Some(a) = answer(ix, cutoff, &q) else {
+            continue;
+        };
+        let Answer::Value { value } = &a.answer else {
+            continue;
+        };
         out.push(Draft {
             family: Family::CurrentState,
             target: MemoryTarget::ObjectLocation,

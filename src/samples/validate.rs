@@ -44,7 +44,9 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
     let mut replayed = 0usize;
     for (&c, group) in &by_cutoff {
         let Some(at) = ix.event(c) else {
-            group.iter().for_each(|s| fail(s, format!("cutoff event {c} is not in the trace")));
+            group
+                .iter()
+                .for_each(|s| fail(s, format!("cutoff event {c} is not in the trace")));
             continue;
         };
         while replayed + 1 < c as usize {
@@ -68,8 +70,12 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
             }
             for id in s.evidence() {
                 match ix.event(*id) {
-                    Some(e) if e.id >= c => fail(s, format!("evidence {id} is not before the cutoff {c}")),
-                    Some(e) if !ix.robot_saw(e) => fail(s, format!("the robot did not perceive evidence {id}")),
+                    Some(e) if e.id >= c => {
+                        fail(s, format!("evidence {id} is not before the cutoff {c}"))
+                    }
+                    Some(e) if !ix.robot_saw(e) => {
+                        fail(s, format!("the robot did not perceive evidence {id}"))
+                    }
                     Some(_) => {}
                     None => fail(s, format!("evidence {id} is not in the trace")),
                 }
@@ -79,11 +85,20 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                     let full = answer(ix, cut, &q.query);
                     let cut_short = answer(&past, cut, &q.query);
                     if full != cut_short {
-                        fail(s, "the answer changes when the trace after the cutoff is removed".into());
+                        fail(
+                            s,
+                            "the answer changes when the trace after the cutoff is removed".into(),
+                        );
                     }
                     match full {
                         Some(a) if a.answer == q.answer && a.evidence == q.evidence => {}
-                        Some(a) => fail(s, format!("recomputed answer {:?} with evidence {:?}", a.answer, a.evidence)),
+                        Some(a) => fail(
+                            s,
+                            format!(
+                                "recomputed answer {:?} with evidence {:?}",
+                                a.answer, a.evidence
+                            ),
+                        ),
                         None => fail(s, "the query has no answer at its cutoff".into()),
                     }
                     if let Query::State { entity, attr } = &q.query {
@@ -99,11 +114,19 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                         };
                         match belief {
                             Some(b) if &b.value == value && q.evidence.contains(&b.event) => {}
-                            Some(b) => fail(s, format!("the robot's belief is {} from event {}", b.value, b.event)),
+                            Some(b) => fail(
+                                s,
+                                format!("the robot's belief is {} from event {}", b.value, b.event),
+                            ),
                             None => fail(s, "the robot holds no belief about it".into()),
                         }
-                        if (state.get(&key) != Some(value)) != hidden || hidden != (q.family == Family::HiddenState) {
-                            fail(s, "current/hidden does not match the truth at the cutoff".into());
+                        if (state.get(&key) != Some(value)) != hidden
+                            || hidden != (q.family == Family::HiddenState)
+                        {
+                            fail(
+                                s,
+                                "current/hidden does not match the truth at the cutoff".into(),
+                            );
                         }
                     }
                 }
@@ -116,7 +139,10 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                             for (i, req) in p.reference_plan.iter().enumerate() {
                                 let e = fresh.execute(req.clone());
                                 if let Some(r) = e.outcome.rejection() {
-                                    fail(s, format!("reference step {} rejected: {}", i + 1, r.code));
+                                    fail(
+                                        s,
+                                        format!("reference step {} rejected: {}", i + 1, r.code),
+                                    );
                                     break;
                                 }
                             }
@@ -127,8 +153,10 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                         Err(e) => fail(s, e.to_string()),
                     }
                     // The reference plan is reproducible from the cutoff.
-                    if let Ok(mut fresh) = Simulation::replay(ix.scene.clone(), &ix.events[..replayed])
-                        && reference_plan(&mut fresh, &p.actor, &p.goals).as_ref() != Some(&p.reference_plan)
+                    if let Ok(mut fresh) =
+                        Simulation::replay(ix.scene.clone(), &ix.events[..replayed])
+                        && reference_plan(&mut fresh, &p.actor, &p.goals).as_ref()
+                            != Some(&p.reference_plan)
                     {
                         fail(s, "the reference plan is not what the planner gives".into());
                     }

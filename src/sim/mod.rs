@@ -135,7 +135,9 @@ pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<Curren
 pub enum ReplayError {
     #[error("the trace's scene has {0} problems")]
     Scene(usize),
-    #[error("event {0} does not replay to the recorded event: the trace does not match this scene or hearth version")]
+    #[error(
+        "event {0} does not replay to the recorded event: the trace does not match this scene or hearth version"
+    )]
     Mismatch(u64),
 }
 

@@ -45,8 +45,15 @@ pub fn read_samples(path: &Path) -> Result<(SamplesHeader, Vec<Sample>), StoreEr
     };
     let mut lines = text.lines().enumerate();
     let header: SamplesHeader = match lines.next() {
-        Some((_, l)) => serde_json::from_str(l).map_err(|e| line_err(1, format!("bad header: {e}")))?,
-        None => return Err(line_err(1, "empty file; the first line is the header".into())),
+        Some((_, l)) => {
+            serde_json::from_str(l).map_err(|e| line_err(1, format!("bad header: {e}")))?
+        }
+        None => {
+            return Err(line_err(
+                1,
+                "empty file; the first line is the header".into(),
+            ));
+        }
     };
     if header.schema != SAMPLES_SCHEMA || header.schema_version != crate::trace::SCHEMA_VERSION {
         return Err(line_err(

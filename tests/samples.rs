@@ -1,0 +1,528 @@
+//! Samples: a hand-built trace (a `hearth run` script) where the right
+//! answer of every family is known, leakage, the validity checks catching
+//! broken samples, the issue's bars on generated traces, and `hearth mine`.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use common::*;
+use hearth::ids::Id;
+use hearth::samples::answer::{act_of, answer};
+use hearth::samples::mine::cutoff_at;
+use hearth::samples::validate::check;
+use hearth::samples::*;
+use hearth::sim::request::Action;
+use hearth::store::{Trace, read_samples, read_trace};
+use hearth::trace::{Event, Location, Value};
+
+/// The hand-built household day and a half. Comments say what each part
+/// is for; the tests below name the events by what they do.
+const SCRIPT: &str = r#"
+{"session": "s1"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "dining_table_1"}, "at": 25200}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "dining_table_1"}, "at": 25200}
+# A preference, said to the robot.
+{"actor": "alice", "skill": "say", "args": {"text": "I like my coffee as a cappuccino.", "to": ["robot"], "claims": [{"entity": "coffee_machine_1", "attr": "drink", "value": "cappuccino", "mode": "preference", "holder": "alice"}]}}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "coffee_machine_1"}}
+{"actor": "alice", "skill": "set_device_state", "args": {"device": "coffee_machine_1", "field": "drink", "value": "cappuccino"}}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "counter_1"}}
+# The glass moves from the counter to the table in front of the robot.
+{"actor": "alice", "skill": "pick", "args": {"object": "cup_2"}}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "dining_table_1"}}
+{"actor": "alice", "skill": "place", "args": {"object": "cup_2", "target": "dining_table_1", "relation": "on"}}
+{"session": "s2"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "charging_dock_1"}, "at": 36000}
+# A hidden move: into the closed cabinet while the robot is in the hallway.
+{"actor": "alice", "skill": "pick", "args": {"object": "cup_2"}, "at": 36600}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "cabinet_1"}}
+{"actor": "alice", "skill": "open", "args": {"target": "cabinet_1"}}
+{"actor": "alice", "skill": "place", "args": {"object": "cup_2", "target": "cabinet_1", "relation": "in"}}
+{"actor": "alice", "skill": "close", "args": {"target": "cabinet_1"}}
+# A false report, and a request that is never done.
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "robot"}}
+{"actor": "alice", "skill": "say", "args": {"text": "I left the green-rimmed glass on the pantry shelf.", "to": ["robot"], "claims": [{"entity": "cup_2", "attr": "location", "value": {"on": "pantry_shelf_1"}}]}}
+{"actor": "alice", "skill": "say", "args": {"text": "And put the tv remote on the sofa by noon, please.", "to": ["robot"], "claims": [{"entity": "remote_1", "attr": "location", "value": {"on": "sofa_1"}, "mode": "request", "due": 43200}]}}
+# A request for tomorrow morning.
+{"actor": "bob", "skill": "say", "args": {"text": "Robot, bring my sunglasses to my desk tomorrow at eight.", "to": ["robot"], "claims": [{"entity": "glasses_2", "attr": "location", "value": {"on": "desk_study"}, "mode": "request", "due": 115200}]}}
+{"session": "s3"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "console_table_1"}, "at": 111600}
+{"actor": "robot", "skill": "pick", "args": {"object": "glasses_2"}}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "desk_study"}}
+{"actor": "robot", "skill": "place", "args": {"object": "glasses_2", "target": "desk_study", "relation": "on"}}
+{"session": "s4"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "dining_table_1"}, "at": 115200}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "coffee_machine_1"}, "at": 115200}
+{"actor": "bob", "skill": "set_device_state", "args": {"device": "coffee_machine_1", "field": "drink", "value": "espresso"}}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "coffee_machine_1"}, "at": 115300}
+{"actor": "alice", "skill": "set_device_state", "args": {"device": "coffee_machine_1", "field": "drink", "value": "cappuccino"}}
+{"session": "s5"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "cabinet_1"}, "at": 118800}
+{"actor": "robot", "skill": "open", "args": {"target": "cabinet_1"}}
+{"session": "s6"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 122400}
+"#;
+
+/// Runs the script through `hearth run` and reads the trace back.
+fn hand_built() -> (tempfile::TempDir, Trace) {
+    let t = tmp();
+    let script = write(t.path(), "day.jsonl", SCRIPT);
+    let out = t.path().join("trace");
+    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
+    let trace = read_trace(&out).unwrap();
+    let rejected: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
+    assert!(rejected.is_empty(), "the script is valid: {rejected:#?}");
+    (t, trace)
+}
+
+/// The event of `actor` doing `skill` that `pred` picks.
+fn find(events: &[Event], actor: &str, skill: &str, pred: impl Fn(&Event) -> bool) -> u64 {
+    events
+        .iter()
+        .find(|e| e.actor.as_str() == actor && e.action.skill_name() == skill && pred(e))
+        .unwrap_or_else(|| panic!("no {actor} {skill}"))
+        .id
+}
+
+/// The cutoff at the start of `session`.
+fn at_session(events: &[Event], session: &str) -> Cutoff {
+    cutoff_at(
+        events
+            .iter()
+            .find(|e| e.session.as_deref() == Some(session))
+            .unwrap(),
+    )
+}
+
+fn id(s: &str) -> Id {
+    Id::new(s)
+}
+
+fn loc_on(s: &str) -> Value {
+    Value::Location(Location::On(id(s)))
+}
+
+#[test]
+fn every_family_has_the_known_answer_on_a_hand_built_trace() {
+    let (_t, trace) = hand_built();
+    let ev = &trace.events;
+    let ix = Index::new(&trace.scene, ev);
+    let says = |text: &str| {
+        let text = text.to_string();
+        move |e: &Event| matches!(&e.action, Action::Say { text: t, .. } if t.starts_with(&text))
+    };
+    let seen_on_counter = find(ev, "robot", "navigate_to", |_| true);
+    let on_table = find(ev, "alice", "place", |e| e.t < 36000);
+    let into_cabinet = find(ev, "alice", "place", |e| e.t >= 36000);
+    let pref = find(ev, "alice", "say", says("I like"));
+    let report = find(ev, "alice", "say", says("I left"));
+    let remote = find(ev, "alice", "say", says("And put"));
+    let request = find(ev, "bob", "say", says("Robot, bring"));
+    let delivered = find(ev, "robot", "place", |_| true);
+    let alice_day1 = find(ev, "alice", "set_device_state", |e| e.day == 1);
+    let alice_day2 = find(ev, "alice", "set_device_state", |e| e.day == 2);
+    let bob_espresso = find(ev, "bob", "set_device_state", |_| true);
+    let opened = find(ev, "robot", "open", |_| true);
+    assert!(
+        !ev[into_cabinet as usize - 1]
+            .observers
+            .contains(&id("robot"))
+    );
+
+    let (s3, s5, s6) = (
+        at_session(ev, "s3"),
+        at_session(ev, "s5"),
+        at_session(ev, "s6"),
+    );
+    let ask = |c: &Cutoff, q: Query| answer(&ix, c, &q).map(|a| (a.answer, a.evidence));
+    let value = |v: Value| Answer::Value { value: v };
+    let cup = |attr: &str| Query::State {
+        entity: id("cup_2"),
+        attr: id(attr),
+    };
+
+    // Hidden state: last seen on the table, in the cabinet in truth.
+    assert_eq!(
+        ask(&s5, cup("location")),
+        Some((
+            Answer::LastSeen {
+                value: loc_on("dining_table_1"),
+                seen_at: ev[on_table as usize - 1].t,
+                stale: true
+            },
+            vec![on_table]
+        ))
+    );
+    // Once the robot opens the cabinet it knows: current state.
+    assert_eq!(
+        ask(&s6, cup("location")),
+        Some((
+            value(Value::Location(Location::In(id("cabinet_1")))),
+            vec![opened]
+        ))
+    );
+    // Overwritten: before Alice put it on the table, it was on the counter.
+    assert_eq!(
+        ask(
+            &s5,
+            Query::Before {
+                entity: id("cup_2"),
+                attr: id("location"),
+                change: on_table
+            }
+        ),
+        Some((value(loc_on("counter_1")), vec![seen_on_counter, on_table]))
+    );
+    // Preference, and who holds it.
+    assert_eq!(
+        ask(
+            &s5,
+            Query::Preference {
+                holder: id("alice"),
+                entity: id("coffee_machine_1"),
+                attr: id("drink")
+            }
+        ),
+        Some((value(Value::Text("cappuccino".into())), vec![pref]))
+    );
+    assert_eq!(
+        ask(
+            &s5,
+            Query::WhoPrefers {
+                entity: id("coffee_machine_1"),
+                attr: id("drink"),
+                value: Value::Text("cappuccino".into())
+            }
+        )
+        .map(|a| a.0),
+        Some(Answer::Actor { actor: id("alice") })
+    );
+    // Source-aware: Alice said the pantry shelf; told only, then contradicted.
+    let told = Query::SeenOrTold {
+        claim: report,
+        entity: id("cup_2"),
+    };
+    assert_eq!(
+        ask(&s5, told.clone()),
+        Some((
+            Answer::Source {
+                source: Source::Told
+            },
+            vec![report]
+        ))
+    );
+    assert_eq!(
+        ask(&s6, told),
+        Some((
+            Answer::Source {
+                source: Source::Contradicted
+            },
+            vec![report, opened]
+        ))
+    );
+    assert_eq!(
+        ask(
+            &s5,
+            Query::WhoSaid {
+                entity: id("cup_2"),
+                attr: id("location"),
+                value: loc_on("pantry_shelf_1")
+            }
+        ),
+        Some((Answer::Actor { actor: id("alice") }, vec![report]))
+    );
+    // Commitments: pending before, done after; the remote is overdue.
+    let status = |c: &Cutoff, request, entity: &str| {
+        ask(
+            c,
+            Query::Status {
+                request,
+                entity: id(entity),
+            },
+        )
+        .map(|a| a.0)
+    };
+    let progress = |status| Some(Answer::Status { status });
+    assert_eq!(
+        status(&s3, request, "glasses_2"),
+        progress(Progress::Pending)
+    );
+    assert_eq!(status(&s5, request, "glasses_2"), progress(Progress::Done));
+    assert_eq!(status(&s5, remote, "remote_1"), progress(Progress::Overdue));
+    assert_eq!(
+        ask(
+            &s3,
+            Query::Due {
+                request,
+                entity: id("glasses_2")
+            }
+        )
+        .map(|a| a.0),
+        Some(answer::time(115_200))
+    );
+    assert_eq!(
+        ask(
+            &s3,
+            Query::Asked {
+                request,
+                entity: id("glasses_2")
+            }
+        )
+        .map(|a| a.0),
+        Some(value(loc_on("desk_study")))
+    );
+    // The delivery is the evidence of done.
+    assert_eq!(
+        ask(
+            &s5,
+            Query::Status {
+                request,
+                entity: id("glasses_2")
+            }
+        )
+        .unwrap()
+        .1,
+        vec![request, delivered]
+    );
+    // Routine: Alice sets cappuccino on both days; Bob's espresso once.
+    let cappuccino = act_of(&ev[alice_day1 as usize - 1].action).unwrap();
+    assert_eq!(
+        ask(
+            &s5,
+            Query::UsualValue {
+                actor: id("alice"),
+                device: id("coffee_machine_1"),
+                field: id("drink")
+            }
+        ),
+        Some((
+            value(Value::Text("cappuccino".into())),
+            vec![alice_day1, alice_day2]
+        ))
+    );
+    assert_eq!(
+        ask(
+            &s5,
+            Query::UsualActor {
+                device: id("coffee_machine_1"),
+                field: id("drink"),
+                value: Value::Text("cappuccino".into())
+            }
+        )
+        .map(|a| a.0),
+        Some(Answer::Actor { actor: id("alice") })
+    );
+    // Not a habit before the second day.
+    assert_eq!(
+        ask(
+            &s3,
+            Query::UsualValue {
+                actor: id("alice"),
+                device: id("coffee_machine_1"),
+                field: id("drink")
+            }
+        ),
+        None
+    );
+    // Temporal.
+    assert_eq!(
+        ask(
+            &s5,
+            Query::LastTime {
+                actor: id("alice"),
+                act: cappuccino.clone()
+            }
+        ),
+        Some((
+            answer::time(ev[alice_day2 as usize - 1].t),
+            vec![alice_day2]
+        ))
+    );
+    assert_eq!(
+        ask(
+            &s5,
+            Query::First {
+                a: bob_espresso,
+                b: on_table
+            }
+        )
+        .map(|a| a.0),
+        Some(Answer::Choice { option: "B".into() })
+    );
+    assert_eq!(
+        ask(&s5, Query::Next { event: alice_day1 }).map(|a| a.0),
+        Some(Answer::Action {
+            skill: "navigate_to".into(),
+            target: Some(id("counter_1"))
+        })
+    );
+    // Counting, per day.
+    for (day, n) in [(1, 1), (2, 1)] {
+        assert_eq!(
+            ask(
+                &s5,
+                Query::Count {
+                    actor: None,
+                    act: cappuccino.clone(),
+                    day
+                }
+            )
+            .map(|a| a.0),
+            Some(Answer::Count { count: n })
+        );
+    }
+}
+
+#[test]
+fn an_event_after_the_cutoff_changes_no_answer() {
+    let (_t, trace) = hand_built();
+    let ev = &trace.events;
+    let s5 = at_session(ev, "s5");
+    let full = Index::new(&trace.scene, ev);
+    let cut = Index::new(&trace.scene, &ev[..s5.event as usize - 1]);
+    // Every query the full trace can ask, answered from the past alone.
+    let mined = mine::mine_qa(&full, 3);
+    assert!(!mined.is_empty());
+    for q in mined.iter().filter(|q| q.cutoff.event <= s5.event) {
+        let c = &q.cutoff;
+        let past = Index::new(&trace.scene, &ev[..c.event as usize - 1]);
+        assert_eq!(
+            answer(&full, c, &q.query),
+            answer(&past, c, &q.query),
+            "{}",
+            q.question
+        );
+    }
+    // The robot opening the cabinet after s5 must not leak into s5.
+    let q = Query::State {
+        entity: id("cup_2"),
+        attr: id("location"),
+    };
+    assert_eq!(answer(&full, &s5, &q), answer(&cut, &s5, &q));
+    assert!(matches!(
+        answer(&full, &s5, &q).unwrap().answer,
+        Answer::LastSeen { .. }
+    ));
+}
+
+/// Generated traces of every scene, 10 seeds each: zero invalid samples.
+#[test]
+fn no_sample_fails_the_validity_checks_on_generated_traces() {
+    for scene_id in ["family_apartment", "studio", "large_house"] {
+        let src = hearth::scene::BUILTIN
+            .iter()
+            .find(|(i, _)| *i == scene_id)
+            .unwrap()
+            .1;
+        let scene = hearth::scene::parse(scene_id, src).unwrap();
+        for seed in 0..10 {
+            let mut events = Vec::new();
+            let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
+            hearth::generation::generate(&scene, 3, &mut backend, &mut |e| {
+                events.push(e.clone());
+                Ok(())
+            })
+            .unwrap();
+            let samples = mine(&scene, &events, seed);
+            assert!(samples.len() > 50, "{scene_id} {seed}: {}", samples.len());
+            let ix = Index::new(&scene, &events);
+            let invalid = check(&ix, &samples);
+            assert!(invalid.is_empty(), "{scene_id} {seed}: {invalid:#?}");
+        }
+    }
+}
+
+#[test]
+fn the_checks_catch_broken_samples() {
+    let (_t, trace) = hand_built();
+    let ix = Index::new(&trace.scene, &trace.events);
+    let samples = mine(&trace.scene, &trace.events, 0);
+    assert!(check(&ix, &samples).is_empty());
+    let qa = samples
+        .iter()
+        .find_map(|s| match s {
+            Sample::Qa(q) if matches!(q.query, Query::State { .. }) => Some(q.clone()),
+            _ => None,
+        })
+        .expect("a state question");
+    let broken = |f: &dyn Fn(&mut QaSample)| {
+        let mut q = qa.clone();
+        f(&mut q);
+        check(&ix, &[Sample::Qa(q)])
+    };
+    let last = trace.events.len() as u64;
+    assert!(!broken(&|q| q.answer = Answer::Count { count: 1 }).is_empty());
+    assert!(!broken(&|q| q.evidence = vec![]).is_empty());
+    assert!(
+        !broken(&|q| q.evidence.push(last)).is_empty(),
+        "evidence after the cutoff"
+    );
+    assert!(!broken(&|q| q.cutoff.t += 1).is_empty());
+    let flip = |q: &mut QaSample| {
+        q.family = match q.family {
+            Family::HiddenState => Family::CurrentState,
+            _ => Family::HiddenState,
+        }
+    };
+    assert!(!broken(&flip).is_empty(), "current and hidden swapped");
+}
+
+#[test]
+fn a_seven_day_family_apartment_trace_meets_the_bars() {
+    let t = tmp();
+    let out = t.path().join("tr");
+    hearth(&["generate", "--days", "7", "--out", s(&out)]).ok();
+    let r = hearth(&["mine", "--trace", s(&out)]).ok();
+    r.stdout_has("QA total").stdout_has("planning tasks");
+    let (header, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
+    assert_eq!(header.schema, SAMPLES_SCHEMA);
+    let mut qa: BTreeMap<Family, usize> = BTreeMap::new();
+    let mut tasks = 0;
+    let mut pairs: BTreeMap<String, Vec<PairRole>> = BTreeMap::new();
+    for s in &samples {
+        match s {
+            Sample::Qa(q) => *qa.entry(q.family).or_default() += 1,
+            Sample::Plan(p) => {
+                tasks += 1;
+                let pair = p.pair.as_ref().unwrap();
+                pairs.entry(pair.id.clone()).or_default().push(pair.role);
+            }
+        }
+    }
+    let total: usize = qa.values().sum();
+    assert!(total >= 300, "{total} QA samples");
+    assert!(tasks >= 20, "{tasks} planning tasks");
+    for f in Family::ALL {
+        let n = qa.get(&f).copied().unwrap_or(0);
+        assert!(n * 20 >= total, "{} has {n} of {total}", f.name());
+    }
+    for (id, roles) in pairs {
+        assert_eq!(
+            roles,
+            [PairRole::Acquisition, PairRole::Utilisation],
+            "pair {id}"
+        );
+    }
+    // Mining is deterministic.
+    let first = fs::read(out.join("samples.jsonl")).unwrap();
+    hearth(&["mine", "--trace", s(&out)]).ok();
+    assert_eq!(fs::read(out.join("samples.jsonl")).unwrap(), first);
+}
+
+#[test]
+fn mine_reports_bad_input_clearly() {
+    let t = tmp();
+    hearth(&["mine", "--trace", s(&t.path().join("nowhere"))])
+        .fails()
+        .stderr_has("not a trace");
+    hearth(&["mine"]).fails().stderr_has("--trace");
+    let bad = t.path().join("bad.jsonl");
+    fs::write(
+        &bad,
+        "{\"schema\":\"other\",\"schema_version\":1,\"scene\":\"x\",\"seed\":0}\n",
+    )
+    .unwrap();
+    let err = read_samples(&bad).unwrap_err().to_string();
+    assert!(err.contains("bad.jsonl:1"), "{err}");
+}
