@@ -13,7 +13,7 @@ use crate::ids::Id;
 use crate::sim::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
-use super::answer::{Answered, act_of, answer, placed_at, places};
+use super::answer::{Answered, act_of, answer, places};
 use super::index::Index;
 use super::model::*;
 use super::text::{Namer, capital};
