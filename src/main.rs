@@ -14,7 +14,7 @@ use hearth::trace::{Counts, Manifest};
 
 mod batch;
 mod bench;
-mod mine_cmd;
+mod samples_cmd;
 
 /// Household world simulator: multi-day traces with exact ground truth for
 /// memory agents of home robots.
@@ -40,7 +40,9 @@ enum Command {
     /// Execute a script of requests against a scene and write a trace.
     Run(RunArgs),
     /// Mine evidence-linked QA samples and planning tasks from a trace.
-    Mine(mine_cmd::MineArgs),
+    Mine(samples_cmd::MineArgs),
+    /// Export a trace's QA samples for other memory tools (LoCoMo, LongMemEval).
+    Export(samples_cmd::ExportArgs),
     /// Measure executor throughput and scene load time (build with --release).
     Bench(bench::BenchArgs),
 }
@@ -139,7 +141,8 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run(args) => run(args),
-        Command::Mine(args) => mine_cmd::run(args),
+        Command::Mine(args) => samples_cmd::run(args),
+        Command::Export(args) => samples_cmd::export(args),
         Command::Generate(args) => generate(args),
         Command::Batch(args) => batch::run(args),
         Command::Bench(args) => bench::run(args),

@@ -526,3 +526,95 @@ fn mine_reports_bad_input_clearly() {
     let err = read_samples(&bad).unwrap_err().to_string();
     assert!(err.contains("bad.jsonl:1"), "{err}");
 }
+
+#[test]
+fn exports_parse_back_to_the_same_samples() {
+    use hearth::samples::export::{LocomoSample, LongMemEvalInstance};
+    let t = tmp();
+    let out = t.path().join("tr");
+    hearth(&["generate", "--days", "2", "--out", s(&out)]).ok();
+    hearth(&["mine", "--trace", s(&out)]).ok();
+    let (_, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
+    let qa: BTreeMap<String, QaSample> = samples
+        .into_iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some((q.id.clone(), q)),
+            Sample::Plan(_) => None,
+        })
+        .collect();
+    let trace = read_trace(&out).unwrap();
+    let ix = Index::new(&trace.scene, &trace.events);
+
+    hearth(&["export", "--trace", s(&out), "--format", "locomo"])
+        .ok()
+        .stdout_has("locomo records");
+    let locomo: Vec<LocomoSample> =
+        serde_json::from_slice(&fs::read(out.join("export-locomo.json")).unwrap()).unwrap();
+    let mut seen = 0;
+    for sample in &locomo {
+        // dia_id -> event, from the turns; every turn before the cutoff and perceived.
+        let mut dia = BTreeMap::new();
+        for (k, v) in &sample.conversation {
+            if k.starts_with("session_") && !k.ends_with("date_time") {
+                let turns: Vec<hearth::samples::export::LocomoTurn> =
+                    serde_json::from_value(v.clone()).unwrap();
+                for turn in turns {
+                    assert!(ix.robot_saw(ix.event(turn.hearth_event).unwrap()));
+                    dia.insert(turn.dia_id, turn.hearth_event);
+                }
+            }
+        }
+        for item in &sample.qa {
+            let q = &qa[&item.hearth_id];
+            seen += 1;
+            assert_eq!(item.question, q.question);
+            assert_eq!(item.answer, q.answer_text);
+            assert_eq!(item.hearth_family, q.family);
+            let evidence: Vec<u64> = item.evidence.iter().map(|d| dia[d]).collect();
+            assert_eq!(evidence, q.evidence, "{}", q.id);
+            assert!(dia.values().all(|e| *e < q.cutoff.event));
+        }
+    }
+    assert_eq!(seen, qa.len(), "every question exported once");
+
+    hearth(&["export", "--trace", s(&out), "--format", "longmemeval"]).ok();
+    let lme: Vec<LongMemEvalInstance> =
+        serde_json::from_slice(&fs::read(out.join("export-longmemeval.json")).unwrap()).unwrap();
+    assert_eq!(lme.len(), qa.len());
+    for inst in &lme {
+        let q = &qa[inst.question_id.rsplit('-').next().unwrap()];
+        assert_eq!(inst.question, q.question);
+        assert_eq!(inst.answer, q.answer_text);
+        assert_eq!(
+            inst.haystack_sessions.len(),
+            inst.haystack_session_ids.len()
+        );
+        assert_eq!(inst.haystack_dates.len(), inst.haystack_session_ids.len());
+        let marked: Vec<u64> = inst
+            .haystack_sessions
+            .iter()
+            .flatten()
+            .filter(|t| t.has_answer == Some(true))
+            .map(|t| t.hearth_event)
+            .collect();
+        assert_eq!(marked, q.evidence, "{}", q.id);
+        let answer_sessions: Vec<&String> = inst
+            .haystack_session_ids
+            .iter()
+            .filter(|s| s.starts_with("answer_"))
+            .collect();
+        assert_eq!(
+            answer_sessions,
+            inst.answer_session_ids.iter().collect::<Vec<_>>()
+        );
+        assert!(inst.question_date.starts_with("2026/06/0"));
+    }
+    hearth(&["export", "--trace", s(&out), "--format", "csv"])
+        .fails()
+        .stderr_has("possible values: locomo, longmemeval");
+    let bare = t.path().join("bare");
+    hearth(&["generate", "--days", "1", "--out", s(&bare)]).ok();
+    hearth(&["export", "--trace", s(&bare), "--format", "locomo"])
+        .fails()
+        .stderr_has("run `hearth mine");
+}

@@ -27,3 +27,5 @@ pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
         .chain(tasks.into_iter().map(Sample::Plan))
         .collect()
 }
+pub mod export;
+pub mod narrate;

@@ -31,6 +31,13 @@ impl<'a> Namer<'a> {
         if let Some(r) = s.rooms.iter().find(|r| &r.id == id) {
             return article(&r.name.to_lowercase(), &r.name);
         }
+        if let Some(d) = s.doors.iter().find(|d| &d.id == id) {
+            return format!(
+                "the door between {} and {}",
+                self.name(&d.rooms.0),
+                self.name(&d.rooms.1)
+            );
+        }
         let fixtures = || {
             s.furniture
                 .iter()

@@ -1,4 +1,5 @@
-//! `hearth mine`: samples from a finished trace, checked, with the mix.
+//! `hearth mine` (samples from a finished trace, checked, with the mix)
+//! and `hearth export` (samples with their history for other memory tools).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -89,4 +90,77 @@ fn print_mix(mined: &[Sample]) {
         .map(|(f, n)| format!("{} {n}", f.name()))
         .collect();
     println!("planning tasks     {:>6} ({})", tasks, by.join(", "));
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    /// LoCoMo's locomo10.json layout: a sample per cutoff with its questions.
+    Locomo,
+    /// LongMemEval's layout: an instance per question with its haystack.
+    Longmemeval,
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    /// A trace directory with mined samples.
+    #[arg(long)]
+    pub trace: PathBuf,
+    #[arg(long, value_enum)]
+    pub format: Format,
+    /// Samples to export [default: <trace>/samples.jsonl].
+    #[arg(long)]
+    pub samples: Option<PathBuf>,
+    /// Output JSON file [default: <trace>/export-<format>.json].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn export(args: ExportArgs) -> Result<ExitCode> {
+    let trace = store::read_trace(&args.trace)?;
+    let path = args
+        .samples
+        .unwrap_or_else(|| args.trace.join("samples.jsonl"));
+    if !path.exists() {
+        bail!(
+            "no samples at {}: run `hearth mine --trace {}` first",
+            path.display(),
+            args.trace.display()
+        );
+    }
+    let (_, samples) = store::read_samples(&path)?;
+    let qa: Vec<&samples::QaSample> = samples
+        .iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some(q),
+            Sample::Plan(_) => None,
+        })
+        .collect();
+    let ix = Index::new(&trace.scene, &trace.events);
+    let name = args
+        .trace
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| trace.scene.id.to_string());
+    let (json, label, records) = match args.format {
+        Format::Locomo => {
+            let v = samples::export::locomo(&ix, &name, &qa);
+            (serde_json::to_vec_pretty(&v)?, "locomo", v.len())
+        }
+        Format::Longmemeval => {
+            // Compact: a haystack per question makes this file large.
+            let v = samples::export::longmemeval(&ix, &name, &qa);
+            (serde_json::to_vec(&v)?, "longmemeval", v.len())
+        }
+    };
+    let out = args
+        .out
+        .unwrap_or_else(|| args.trace.join(format!("export-{label}.json")));
+    std::fs::write(&out, json).with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "wrote {}: {records} {label} records for {} questions",
+        out.display(),
+        qa.len()
+    );
+    Ok(ExitCode::SUCCESS)
 }
