@@ -33,6 +33,8 @@ pub struct BatchArgs {
     /// Generation backend.
     #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(hearth::jobs::BACKENDS))]
     pub backend: String,
+    #[command(flatten)]
+    pub llm: crate::llm_args::LlmArgs,
 }
 
 /// Parses `A..B` (half-open) or `N`.
@@ -141,6 +143,8 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
 /// Generates every missing trace of `args`, `args.jobs` at a time.
 pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
     let seeds = parse_seeds(&args.seeds)?;
+    // One client for every trace: one cache, one bound on requests in flight.
+    let backend = args.llm.spec(&args.backend)?;
     let mut scenes = Vec::new();
     for spec in expand_scenes(&args.scenes)? {
         scenes.push(store::resolve_scene(&spec)?);
@@ -199,12 +203,7 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
                         .unwrap_or_default();
                     bar.set_message(name.clone());
                     match hearth::jobs::generate_trace(
-                        &job.scene,
-                        args.days,
-                        job.seed,
-                        &args.backend,
-                        &job.dir,
-                        true,
+                        &job.scene, args.days, job.seed, &backend, &job.dir, true,
                     ) {
                         Ok(summary) => *events.lock().expect("lock") += summary.counts.events,
                         Err(e) => {

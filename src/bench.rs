@@ -143,6 +143,14 @@ fn bench_batch(args: &BenchArgs) -> Result<()> {
                 jobs,
                 out,
                 backend: "scripted".into(),
+                llm: crate::llm_args::LlmArgs {
+                    llm_url: String::new(),
+                    llm_model: String::new(),
+                    llm_cache: Default::default(),
+                    llm_concurrency: 1,
+                    llm_timeout: 1,
+                    llm_retries: 0,
+                },
             },
             false,
         );

@@ -5,13 +5,24 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::generation::{self, GenError, scripted::Scripted};
+use std::sync::Arc;
+
+use crate::generation::{self, Backend, GenError, scripted::Scripted};
+use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
 use crate::scene::Scene;
 use crate::store::{StoreError, TraceWriter};
 use crate::trace::{Counts, Manifest};
 
 /// Backends that can generate a trace.
-pub const BACKENDS: &[&str] = &["scripted"];
+pub const BACKENDS: &[&str] = &["scripted", "openai", "replay"];
+
+/// A backend ready to generate: the scripted one, or an LLM client (live
+/// and recording, or replaying its cache).
+#[derive(Clone)]
+pub enum BackendSpec {
+    Scripted,
+    Llm(Arc<LlmClient>),
+}
 
 #[derive(Debug, Error)]
 pub enum JobError {
@@ -19,8 +30,6 @@ pub enum JobError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Gen(#[from] GenError),
-    #[error("unknown backend {0:?}; available: {list}", list = BACKENDS.join(", "))]
-    Backend(String),
     #[error("days must be between 1 and 365, not {0}")]
     Days(u32),
 }
@@ -39,21 +48,32 @@ pub fn generate_trace(
     scene: &Scene,
     days: u32,
     seed: u64,
-    backend: &str,
+    backend: &BackendSpec,
     out: &Path,
     replace: bool,
 ) -> Result<Summary, JobError> {
     if !(1..=365).contains(&days) {
         return Err(JobError::Days(days));
     }
-    let mut backend = match backend {
-        "scripted" => Scripted::new(scene, seed),
-        other => return Err(JobError::Backend(other.into())),
+    // A replayed trace says "openai": it is the same trace, byte for byte.
+    let (mut backend, name, model, prompts): (Box<dyn Backend>, _, _, _) = match backend {
+        BackendSpec::Scripted => (
+            Box::new(Scripted::new(scene, seed)),
+            "scripted",
+            None,
+            Default::default(),
+        ),
+        BackendSpec::Llm(client) => (
+            Box::new(LlmBackend::new(Arc::clone(client), "openai", seed)),
+            "openai",
+            Some(client.config().model.clone()),
+            prompt_hashes(),
+        ),
     };
     let robots = scene.robots();
     let mut writer = TraceWriter::create(out, scene, replace)?;
     let mut counts = Counts::default();
-    let generated = generation::generate(scene, days, &mut backend, &mut |e| {
+    let generated = generation::generate(scene, days, backend.as_mut(), &mut |e| {
         counts.add(e, &robots);
         writer.event(e).map_err(|err| err.to_string())
     })?;
@@ -65,14 +85,16 @@ pub fn generate_trace(
         notes.push(b'\n');
     }
     writer.write_file("notes.jsonl", &notes)?;
-    let manifest = Manifest::new(
+    let mut manifest = Manifest::new(
         scene,
-        "scripted",
+        name,
         Some(seed),
         days,
         counts.clone(),
         writer.files(),
     );
+    manifest.model = model;
+    manifest.prompt_hashes = prompts;
     writer.finish(&manifest)?;
     Ok(Summary {
         days,

@@ -5,6 +5,7 @@
 pub mod generation;
 pub mod ids;
 pub mod jobs;
+pub mod llm;
 pub mod samples;
 pub mod scene;
 pub mod sim;

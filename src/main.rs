@@ -14,6 +14,7 @@ use hearth::trace::{Counts, Manifest};
 
 mod batch;
 mod bench;
+mod llm_args;
 mod samples_cmd;
 
 /// Household world simulator: multi-day traces with exact ground truth for
@@ -97,6 +98,8 @@ struct GenerateArgs {
     /// Replace an existing trace directory.
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    llm: llm_args::LlmArgs,
 }
 
 fn main() -> ExitCode {
@@ -252,14 +255,9 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         args.days, scene.id, args.seed
     ));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let result = hearth::jobs::generate_trace(
-        &scene,
-        args.days,
-        args.seed,
-        &args.backend,
-        &out,
-        args.force,
-    );
+    let backend = args.llm.spec(&args.backend)?;
+    let result =
+        hearth::jobs::generate_trace(&scene, args.days, args.seed, &backend, &out, args.force);
     spinner.finish_and_clear();
     let s = result.with_context(|| format!("generating {}", out.display()))?;
     let c = &s.counts;

@@ -61,7 +61,15 @@ fn same_seed_same_bytes_different_seed_different_trace() {
     let dir = |n: &str| tmp.path().join(n);
     let scene = builtin("family_apartment");
     for (name, seed) in [("a", 3), ("b", 3), ("c", 4)] {
-        hearth::jobs::generate_trace(&scene, 2, seed, "scripted", &dir(name), false).unwrap();
+        hearth::jobs::generate_trace(
+            &scene,
+            2,
+            seed,
+            &hearth::jobs::BackendSpec::Scripted,
+            &dir(name),
+            false,
+        )
+        .unwrap();
     }
     for f in [
         "events.jsonl",

@@ -103,6 +103,7 @@ pub fn next(
                 value: value.clone(),
             })
         }
+        Goal::Intent { text } => Proposal::GiveUp(format!("no plan for {text:?}")),
         Goal::Fetch { object, to } => {
             fetch(sim, actor, object, to, progress, sloppy, robot, &here, act)
         }

@@ -161,6 +161,11 @@ pub enum Goal {
     Wait {
         seconds: u64,
     },
+    /// An intention in words, for an actor that plans its own steps (an
+    /// LLM actor): "put Lily's laptop back on her desk".
+    Intent {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -234,6 +239,67 @@ pub struct DayNotes {
     pub recent_events: Vec<u64>,
     /// Where what someone said disagrees with the truth at day's end.
     pub conflicts: Vec<String>,
+    /// Plans still open, in words (LLM backends).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open_plans: Vec<String>,
+    /// The day in a few sentences (LLM backends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+/// The notes every backend shares, computed from the day's events and the
+/// state at its end: what changed (as it stands now), the last events, and
+/// fact claims made today that the state contradicts.
+pub fn day_notes(day: u32, events: &[Event], sim: &Simulation) -> DayNotes {
+    let state = sim.state();
+    let mut changed: BTreeMap<(Id, Id), Value> = BTreeMap::new();
+    let mut claims: BTreeMap<(Id, Id), Value> = BTreeMap::new();
+    for e in events.iter().filter(|e| e.outcome.is_ok()) {
+        for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
+            let key = (c.entity.clone(), c.attr.clone());
+            changed.insert(key.clone(), state[&key].clone());
+        }
+        if let crate::sim::request::Action::Say { claims: said, .. } = &e.action {
+            for c in said
+                .iter()
+                .filter(|c| c.mode == crate::trace::ClaimMode::Fact)
+            {
+                claims.insert((c.entity.clone(), c.attr.clone()), c.value.clone());
+            }
+        }
+    }
+    let conflicts = claims
+        .iter()
+        .filter_map(|((entity, attr), said)| {
+            let now = state.get(&(entity.clone(), attr.clone()))?;
+            (now != said).then(|| format!("{entity}.{attr} was said to be {said} but is {now}"))
+        })
+        .collect();
+    let mut recent: Vec<u64> = events
+        .iter()
+        .rev()
+        .filter(|e| e.outcome.is_ok())
+        .take(10)
+        .map(|e| e.id)
+        .collect();
+    recent.reverse();
+    DayNotes {
+        day,
+        changed_states: changed
+            .into_iter()
+            .map(|((entity, attr), value)| crate::trace::Fact {
+                entity,
+                attr,
+                value,
+            })
+            .collect(),
+        preferences: vec![],
+        commitments: vec![],
+        recent_events: recent,
+        conflicts,
+        open_plans: vec![],
+        summary: None,
+    }
 }
 
 /// `plan.json`: everything decided before and while acting.

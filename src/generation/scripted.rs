@@ -40,7 +40,6 @@ pub struct Scripted {
     people: Vec<Person>,
     commitments: Vec<Commitment>,
     stated: Vec<String>,
-    claims_today: Vec<Claim>,
     /// Due times (trace seconds) that already have a commitment session.
     scheduled: std::collections::BTreeSet<u64>,
 }
@@ -119,7 +118,6 @@ impl Scripted {
             people,
             commitments: vec![],
             stated: vec![],
-            claims_today: vec![],
             scheduled: Default::default(),
         }
     }
@@ -606,7 +604,6 @@ impl Backend for Scripted {
         for (n, s) in out.iter_mut().enumerate() {
             s.id = format!("d{day}s{:02}", n + 1);
         }
-        self.claims_today.clear();
         Ok(out)
     }
 
@@ -978,7 +975,6 @@ impl Backend for Scripted {
                     .replace("{c}", &kind_of(s, &told));
                     let claim =
                         Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
-                    self.claims_today.push(claim.clone());
                     turns.push(turn(
                         &host,
                         Goal::Say {
@@ -1848,62 +1844,13 @@ impl Backend for Scripted {
         events: &[Event],
         sim: &Simulation,
     ) -> Result<DayNotes, GenError> {
-        let state = sim.state();
-        let mut changed: BTreeMap<(Id, Id), Value> = BTreeMap::new();
-        for e in events.iter().filter(|e| e.outcome.is_ok()) {
-            for c in &e.changes {
-                if c.attr.as_str() != "position" {
-                    let key = (c.entity.clone(), c.attr.clone());
-                    changed.insert(key.clone(), state[&key].clone());
-                }
-            }
-        }
-        let conflicts = self
-            .claims_today
-            .iter()
-            .filter(|c| state.get(&(c.entity.clone(), c.attr.clone())) != Some(&c.value))
-            .map(|c| {
-                format!(
-                    "{}.{} was said to be {} but is {}",
-                    c.entity,
-                    c.attr,
-                    c.value,
-                    state
-                        .get(&(c.entity.clone(), c.attr.clone()))
-                        .map(|v| v.to_string())
-                        .unwrap_or_default()
-                )
-            })
-            .collect();
+        let mut preferences = self.stated.clone();
+        preferences.sort();
+        preferences.dedup();
         Ok(DayNotes {
-            day,
-            changed_states: changed
-                .into_iter()
-                .map(|((entity, attr), value)| crate::trace::Fact {
-                    entity,
-                    attr,
-                    value,
-                })
-                .collect(),
-            preferences: {
-                let mut p = self.stated.clone();
-                p.sort();
-                p.dedup();
-                p
-            },
+            preferences,
             commitments: self.commitments.clone(),
-            recent_events: {
-                let mut r: Vec<u64> = events
-                    .iter()
-                    .rev()
-                    .filter(|e| e.outcome.is_ok())
-                    .take(10)
-                    .map(|e| e.id)
-                    .collect();
-                r.reverse();
-                r
-            },
-            conflicts,
+            ..day_notes(day, events, sim)
         })
     }
 }

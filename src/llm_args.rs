@@ -1,0 +1,76 @@
+//! The `--llm-*` flags shared by `generate`, `batch` and `mine`, and the
+//! backend they select. The API key comes only from the environment.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use hearth::jobs::BackendSpec;
+use hearth::llm::{LlmClient, LlmConfig};
+
+#[derive(Args, Clone)]
+pub struct LlmArgs {
+    /// OpenAI-compatible base URL (`/chat/completions` is appended).
+    #[arg(
+        long,
+        env = "HEARTH_LLM_URL",
+        default_value = "http://127.0.0.1:8080/v1"
+    )]
+    pub llm_url: String,
+    /// Model name sent to the endpoint (and part of every cache key).
+    #[arg(long, env = "HEARTH_LLM_MODEL", default_value = "default")]
+    pub llm_model: String,
+    /// Record/replay cache of LLM exchanges, shared by every trace.
+    #[arg(long, default_value = "llm-cache")]
+    pub llm_cache: PathBuf,
+    /// LLM requests in flight at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub llm_concurrency: u64,
+    /// Seconds before a request times out (connecting: at most 10).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub llm_timeout: u64,
+    /// Retries after 408/409/429/5xx and connection errors.
+    #[arg(long, default_value_t = 5)]
+    pub llm_retries: u32,
+}
+
+impl LlmArgs {
+    /// The client for `backend` (`openai` or `replay`), or `None` for the
+    /// scripted backend.
+    pub fn client(&self, backend: &str) -> Result<Option<std::sync::Arc<LlmClient>>> {
+        if backend == "scripted" {
+            return Ok(None);
+        }
+        if !matches!(backend, "openai" | "replay") {
+            bail!("unknown backend {backend:?}");
+        }
+        let mut c = LlmConfig::new(&self.llm_url, &self.llm_model);
+        c.key = std::env::var("HEARTH_LLM_API_KEY")
+            .or_else(|_| std::env::var("OPENAI_API_KEY"))
+            .ok()
+            .filter(|k| !k.is_empty());
+        c.concurrency = self.llm_concurrency as usize;
+        c.timeout = Duration::from_secs(self.llm_timeout);
+        c.connect_timeout = c.timeout.min(Duration::from_secs(10));
+        c.retries = self.llm_retries;
+        c.cache = Some(self.llm_cache.clone());
+        c.replay = backend == "replay";
+        if c.replay && !self.llm_cache.is_dir() {
+            bail!(
+                "--backend replay reads recorded exchanges from {}, which does not exist; record them with --backend openai --llm-cache {}",
+                self.llm_cache.display(),
+                self.llm_cache.display()
+            );
+        }
+        Ok(Some(LlmClient::new(c)?))
+    }
+
+    pub fn spec(&self, backend: &str) -> Result<BackendSpec> {
+        Ok(match self.client(backend)? {
+            None => BackendSpec::Scripted,
+            Some(c) => BackendSpec::Llm(c),
+        })
+    }
+}
