@@ -153,7 +153,7 @@ impl LlmBackend {
             stage: stage.into(),
             messages: vec![
                 Message::system(format!(
-                    "Reply with one JSON object that matches this JSON schema, and nothing else:\n{}",
+                    "Stage: {stage}. Reply with one JSON object that matches this JSON schema, and nothing else:\n{}",
                     schema(stage)
                 )),
                 Message::user(prompt),

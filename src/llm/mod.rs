@@ -13,3 +13,4 @@ pub mod plugin;
 
 pub use backend::LlmBackend;
 pub use plugin::{LlmActorPlugin, LlmDriver, LlmSystems};
+pub mod mock;
