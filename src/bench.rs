@@ -32,6 +32,9 @@ pub struct BenchArgs {
     /// Simulated days per generated trace.
     #[arg(long, default_value_t = 7)]
     days: u32,
+    /// How long the mock LLM server takes per reply, in the LLM benchmark.
+    #[arg(long, default_value_t = 200)]
+    llm_delay_ms: u64,
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
@@ -96,7 +99,98 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     );
     bench_generation(&args)?;
     bench_batch(&args)?;
+    bench_llm(&args)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The LLM path against the mock server answering after `--llm-delay-ms`:
+/// raw client throughput with 8 in flight, and a batch of LLM traces.
+fn bench_llm(args: &BenchArgs) -> Result<()> {
+    use hearth::llm::mock::{MockReply, MockServer, household};
+    use hearth::llm::{Call, LlmClient, LlmConfig, Message};
+    let delay = std::time::Duration::from_millis(args.llm_delay_ms);
+    let concurrency = 8usize;
+    let scene = scene::parse("family_apartment", scene::default_source())?;
+    let answer = household(&scene);
+    let server = MockServer::start(move |r| {
+        if r.stage().is_empty() {
+            MockReply::json(&serde_json::json!({"n": 1})).after(delay)
+        } else {
+            answer(r).after(delay)
+        }
+    });
+    let mut config = LlmConfig::new(&server.url, "mock");
+    config.concurrency = concurrency;
+    let client = LlmClient::new(config)?;
+    let calls = 20 * concurrency as u64;
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let t0 = Instant::now();
+    for seed in 0..calls {
+        let tx = tx.clone();
+        client.spawn(
+            Call {
+                stage: "bench".into(),
+                messages: vec![Message::user("a number")],
+                schema_name: "n".into(),
+                schema: serde_json::json!({"type": "object"}),
+                seed,
+            },
+            move |r| {
+                let _ = tx.send(r.is_ok());
+            },
+        );
+    }
+    let ok = (0..calls).filter(|_| rx.recv().unwrap_or(false)).count();
+    let spent = t0.elapsed().as_secs_f64();
+    let ideal = concurrency as f64 / delay.as_secs_f64();
+    println!(
+        "LLM client against the mock server ({} ms per reply, {concurrency} in flight, {calls} calls, {ok} ok):\n  {:>8.1} requests/s of an ideal {:.1}: {:.2}",
+        args.llm_delay_ms,
+        calls as f64 / spent,
+        ideal,
+        calls as f64 / spent / ideal
+    );
+    // LLM traces through batch: 8 traces at once share the 8 slots.
+    let root = std::env::temp_dir().join(format!("hearth-bench-llm-{}", std::process::id()));
+    let t0 = Instant::now();
+    let o = batch::execute(
+        &batch::BatchArgs {
+            scenes: "family_apartment".into(),
+            seeds: format!("0..{concurrency}"),
+            days: 1,
+            jobs: concurrency as u64,
+            out: root.join("traces"),
+            backend: "openai".into(),
+            llm: crate::llm_args::LlmArgs {
+                llm_url: server.url.clone(),
+                llm_model: "mock".into(),
+                llm_cache: root.join("cache"),
+                llm_concurrency: concurrency as u64,
+                llm_timeout: 60,
+                llm_retries: 2,
+            },
+        },
+        false,
+    );
+    let spent = t0.elapsed().as_secs_f64();
+    let requests = server.requests().len() - calls as usize;
+    let accepted: u64 = (0..concurrency)
+        .filter_map(|s| {
+            hearth::store::read_trace(&root.join(format!("traces/family_apartment-s{s}"))).ok()
+        })
+        .map(|t| t.manifest.counts.events - t.manifest.counts.rejected)
+        .sum();
+    let _ = std::fs::remove_dir_all(&root);
+    let o = o?;
+    anyhow::ensure!(o.failures.is_empty(), "LLM batch failed: {:?}", o.failures);
+    println!(
+        "batch --backend openai, {concurrency} one-day traces, --jobs {concurrency} --llm-concurrency {concurrency}:\n  {:>8.1} requests/s of an ideal {:.1}: {:.2}; {:.2} LLM calls per accepted event",
+        requests as f64 / spent,
+        ideal,
+        requests as f64 / spent / ideal,
+        requests as f64 / accepted.max(1) as f64
+    );
+    Ok(())
 }
 
 /// The scripted pipeline in memory, each event serialized as JSON.

@@ -22,6 +22,15 @@ pub struct MineArgs {
     /// Seed of the cutoff and template choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Rephrase every question through the LLM (`--backend openai` records,
+    /// `replay` reuses the cache); answers are never touched.
+    #[arg(long)]
+    pub rephrase: bool,
+    /// LLM backend for --rephrase.
+    #[arg(long, default_value = "openai", value_parser = clap::builder::PossibleValuesParser::new(["openai", "replay"]))]
+    pub backend: String,
+    #[command(flatten)]
+    pub llm: crate::llm_args::LlmArgs,
 }
 
 pub fn run(args: MineArgs) -> Result<ExitCode> {
@@ -30,7 +39,7 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
     let spinner = indicatif::ProgressBar::new_spinner()
         .with_message(format!("mining {}", args.trace.display()));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let mined = samples::mine(&trace.scene, &trace.events, args.seed);
+    let mut mined = samples::mine(&trace.scene, &trace.events, args.seed);
     spinner.set_message("checking every sample");
     let ix = Index::new(&trace.scene, &trace.events);
     let invalid = samples::validate::check(&ix, &mined);
@@ -44,6 +53,26 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
             invalid.len(),
             mined.len()
         );
+    }
+    if args.rephrase {
+        let client = args.llm.client(&args.backend)?.expect("an LLM backend");
+        let questions: Vec<String> = mined
+            .iter()
+            .filter_map(|s| match s {
+                Sample::Qa(q) => Some(q.question.clone()),
+                Sample::Plan(_) => None,
+            })
+            .collect();
+        let new = hearth::llm::backend::rephrase(&client, &questions, args.seed)
+            .context("rephrasing questions")?;
+        let mut new = new.into_iter();
+        for s in &mut mined {
+            if let Sample::Qa(q) = s
+                && let Some(n) = new.next().filter(|n| !n.trim().is_empty())
+            {
+                q.template_question = Some(std::mem::replace(&mut q.question, n));
+            }
+        }
     }
     let out = args.out.unwrap_or_else(|| args.trace.join("samples.jsonl"));
     let header = SamplesHeader {

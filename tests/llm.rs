@@ -443,3 +443,64 @@ fn the_cli_generates_with_an_llm_and_replays() {
     assert_eq!(code, Some(2));
     assert!(err.contains("nowhere, which does not exist"), "{err}");
 }
+
+#[test]
+fn mine_rephrases_questions_only_and_replays() {
+    let sc = scene();
+    let server = MockServer::start(household(&sc));
+    let t = tmp();
+    let trace = t.path().join("tr");
+    hearth(&["generate", "--days", "2", "--out", s(&trace)]).ok();
+    let plain = t.path().join("plain.jsonl");
+    hearth(&["mine", "--trace", s(&trace), "--out", s(&plain)]).ok();
+    let cache = t.path().join("cache");
+    let said = t.path().join("said.jsonl");
+    hearth(&[
+        "mine",
+        "--trace",
+        s(&trace),
+        "--out",
+        s(&said),
+        "--rephrase",
+        "--llm-url",
+        &server.url,
+        "--llm-cache",
+        s(&cache),
+    ])
+    .ok();
+    let (_, a) = hearth::store::read_samples(&plain).unwrap();
+    let (_, b) = hearth::store::read_samples(&said).unwrap();
+    assert_eq!(a.len(), b.len());
+    let mut rephrased = 0;
+    for (x, y) in a.iter().zip(&b) {
+        match (x, y) {
+            (hearth::samples::Sample::Qa(x), hearth::samples::Sample::Qa(y)) => {
+                assert_eq!(y.template_question.as_ref(), Some(&x.question));
+                assert_eq!(y.question, format!("Robot, {}", x.question));
+                assert_eq!(
+                    (&x.answer, &x.evidence, &x.query),
+                    (&y.answer, &y.evidence, &y.query)
+                );
+                rephrased += 1;
+            }
+            (x, y) => assert_eq!(x, y, "planning tasks are not rephrased"),
+        }
+    }
+    assert!(rephrased > 50);
+    drop(server);
+    let again = t.path().join("again.jsonl");
+    hearth(&[
+        "mine",
+        "--trace",
+        s(&trace),
+        "--out",
+        s(&again),
+        "--rephrase",
+        "--backend",
+        "replay",
+        "--llm-cache",
+        s(&cache),
+    ])
+    .ok();
+    assert_eq!(fs::read(&said).unwrap(), fs::read(&again).unwrap());
+}

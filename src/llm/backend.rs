@@ -594,3 +594,40 @@ impl Backend for LlmBackend {
         Ok(notes)
     }
 }
+
+/// Rephrases templated questions through the LLM, all in flight up to the
+/// client's limit; each reply lands by its index, so the output does not
+/// depend on arrival order. Only the wording changes: the structured answer
+/// never comes from an LLM.
+pub fn rephrase(
+    client: &Arc<LlmClient>,
+    questions: &[String],
+    seed: u64,
+) -> Result<Vec<String>, LlmError> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    for (i, q) in questions.iter().enumerate() {
+        let tx = tx.clone();
+        let call = Call {
+            stage: "rephrase".into(),
+            messages: vec![
+                Message::system(format!(
+                    "Stage: rephrase. Reply with one JSON object that matches this JSON schema, and nothing else:\n{}",
+                    schema("rephrase")
+                )),
+                Message::user(fill("rephrase", &[("question", q)])),
+            ],
+            schema_name: "rephrase".into(),
+            schema: schema("rephrase"),
+            seed,
+        };
+        client.spawn(call, move |r| {
+            let _ = tx.send((i, r));
+        });
+    }
+    drop(tx);
+    let mut out: Vec<Option<String>> = vec![None; questions.len()];
+    for (i, r) in rx {
+        out[i] = Some(text(&r?["question"]));
+    }
+    Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+}

@@ -162,6 +162,7 @@ fn sample(
             q => answer_text(namer, q, &a.answer, &c.options),
         },
         question: c.question,
+        template_question: None,
         options: c.options,
         query: c.query,
         answer: a.answer,

@@ -209,6 +209,9 @@ pub struct QaSample {
     pub template: String,
     pub cutoff: Cutoff,
     pub question: String,
+    /// The templated question, when `question` was rephrased by an LLM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_question: Option<String>,
     /// For multiple-choice questions, the options as written in the question.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
