@@ -201,7 +201,8 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             if e.id >= c || !e.outcome.is_ok() || !ix.robot_saw(e) {
                 return None;
             }
-            let next = ix.events[e.id as usize..]
+            let next = ix
+                .after(e.id)
                 .iter()
                 .take_while(|n| n.id < c)
                 .find(|n| {

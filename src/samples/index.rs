@@ -28,7 +28,7 @@ pub type Key = (Id, Id);
 
 pub struct Index<'a> {
     pub scene: &'a Scene,
-    /// The trace's events, in order; `events[i].id == i + 1`.
+    /// Events in id order: a whole trace, or a memory's subset of one.
     pub events: &'a [Event],
     pub robot: Id,
     /// What the robot observed of each attribute, in event order.
@@ -62,7 +62,7 @@ impl<'a> Index<'a> {
             heard: Vec::new(),
         };
         for e in events {
-            debug_assert_eq!(Some(e), ix.event(e.id), "event ids are dense from 1");
+            debug_assert_eq!(Some(e), ix.event(e.id), "events are in id order");
             let observed = e.observers.contains(&ix.robot);
             if e.outcome.is_ok() {
                 for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
@@ -101,8 +101,22 @@ impl<'a> Index<'a> {
         ix
     }
 
+    /// The event with id `id`. A full trace has dense ids (a direct
+    /// lookup); an agent's memory holds a subset (a binary search).
     pub fn event(&self, id: u64) -> Option<&'a Event> {
-        self.events.get(usize::try_from(id).ok()?.checked_sub(1)?)
+        let events = self.events;
+        match usize::try_from(id).ok()?.checked_sub(1).and_then(|i| events.get(i)) {
+            Some(e) if e.id == id => Some(e),
+            _ => events
+                .binary_search_by_key(&id, |e| e.id)
+                .ok()
+                .map(|i| &events[i]),
+        }
+    }
+
+    /// Events after `id`, in order.
+    pub fn after(&self, id: u64) -> &'a [Event] {
+        &self.events[self.events.partition_point(|e| e.id <= id)..]
     }
 
     /// Whether the robot perceived event `e` (saw or heard it, or saw what

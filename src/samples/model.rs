@@ -262,6 +262,11 @@ pub struct PlanTask {
     pub actor: Id,
     /// All must hold after the plan runs.
     pub goals: Vec<Prop>,
+    /// The knowledge the first goal's value comes from (a preference, a
+    /// habit, a request): an agent is told the goal's entity and attribute
+    /// and must recall the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remember: Option<Query>,
     /// A plan the executor accepts from the cutoff state, reaching the goals.
     pub reference_plan: Vec<Request>,
     pub evidence: Vec<u64>,

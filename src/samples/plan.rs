@@ -33,6 +33,8 @@ struct Draft {
     acquisition: String,
     utilisation: String,
     goals: Vec<Prop>,
+    /// What must be remembered to know the goal's value.
+    remember: Option<Query>,
     evidence: Vec<u64>,
 }
 
@@ -102,6 +104,48 @@ fn prop(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
     })
 }
 
+/// Whether the robot's last observations before the cutoff agree with the
+/// truth on everything a plan for `p` touches: the object's place, and the
+/// open state of containers it comes from or goes into.
+fn knowable(ix: &Index, cutoff: &Cutoff, sim: &Simulation, p: &Prop) -> bool {
+    let state = sim.state();
+    let seen_true = |entity: &Id, attr: &str| {
+        let key = (entity.clone(), Id::new(attr));
+        ix.seen_before(&key, cutoff.event)
+            .last()
+            .is_some_and(|s| state.get(&key) == Some(&s.value))
+    };
+    let container_ok = |r: &Id| {
+        let openable = ix
+            .scene
+            .furniture
+            .iter()
+            .any(|f| &f.id == r && f.openable != crate::scene::Openable::No)
+            || ix
+                .scene
+                .devices
+                .iter()
+                .any(|d| &d.id == r && d.openable != crate::scene::Openable::No);
+        !openable || seen_true(r, "open")
+    };
+    let object = match p {
+        Prop::Field { .. } => return true,
+        Prop::IsOn { object, .. } | Prop::HeldBy { object, .. } => object,
+        Prop::IsIn { object, target } => {
+            if !container_ok(target) {
+                return false;
+            }
+            object
+        }
+    };
+    seen_true(object, "location")
+        && match sim.location(object) {
+            Some(Location::In(r)) => container_ok(&r),
+            Some(Location::HeldBy(_)) => false,
+            _ => true,
+        }
+}
+
 /// Plans `goals` for `actor` from the state of `sim` with the omniscient
 /// errand planner, executing as it goes; `None` if any step is rejected or
 /// a goal is not reached.
@@ -152,9 +196,16 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             }
             replayed += 1;
         }
+        // The robot's hand must be free, and what a plan needs to know (where
+        // the objects are, whether containers are open) must be what the
+        // robot last saw: then a perfect memory can succeed.
+        if !sim.held_by(&ix.robot).is_empty() {
+            continue;
+        }
         let drafts: Vec<Draft> = drafts(ix, &n, &cutoff)
             .into_iter()
             .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
+            .filter(|d| d.goals.iter().all(|p| knowable(ix, &cutoff, &sim, p)))
             .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.
@@ -199,6 +250,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
                 instruction: instruction.clone(),
                 actor: ix.robot.clone(),
                 goals: d.goals.clone(),
+                remember: d.remember.clone(),
                 reference_plan: plan.clone(),
                 evidence: d.evidence.clone(),
                 sessions: sessions.iter().cloned().collect(),
@@ -243,6 +295,11 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
                     ),
                     utilisation: format!("Please set {what} the way {} likes it.", n.name(holder)),
                     goals: vec![goal],
+                    remember: Some(Query::Preference {
+                        holder: holder.clone(),
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    }),
                     evidence: vec![h.event],
                 });
             }
@@ -270,6 +327,10 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
                         n.name(entity)
                     ),
                     goals: vec![goal],
+                    remember: Some(Query::Asked {
+                        request: h.event,
+                        entity: entity.clone(),
+                    }),
                     evidence: vec![h.event],
                 });
             }
@@ -308,6 +369,7 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
             ),
             utilisation: format!("Please put {} back where it usually goes.", n.name(object)),
             goals: vec![goal],
+            remember: Some(q),
             evidence: a.evidence,
         });
     }
@@ -355,6 +417,7 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
                 object: o.id.clone(),
                 actor: owner,
             }],
+            remember: None,
             evidence: a.evidence,
         });
     }
