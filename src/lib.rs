@@ -2,6 +2,7 @@
 //! traces with exact ground truth and per-event visibility, for building and
 //! scoring memory agents of home robots. See ARCHITECTURE.md for the map.
 
+pub mod eval;
 pub mod generation;
 pub mod ids;
 pub mod jobs;

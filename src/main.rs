@@ -14,6 +14,7 @@ use hearth::trace::{Counts, Manifest};
 
 mod batch;
 mod bench;
+mod eval_cmd;
 mod llm_args;
 mod samples_cmd;
 
@@ -44,6 +45,8 @@ enum Command {
     Mine(samples_cmd::MineArgs),
     /// Export a trace's QA samples for other memory tools (LoCoMo, LongMemEval).
     Export(samples_cmd::ExportArgs),
+    /// Score memory agents on a trace's samples (QA and planning).
+    Eval(eval_cmd::EvalArgs),
     /// Measure executor throughput and scene load time (build with --release).
     Bench(bench::BenchArgs),
 }
@@ -146,6 +149,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Run(args) => run(args),
         Command::Mine(args) => samples_cmd::run(args),
         Command::Export(args) => samples_cmd::export(args),
+        Command::Eval(args) => eval_cmd::run(args),
         Command::Generate(args) => generate(args),
         Command::Batch(args) => batch::run(args),
         Command::Bench(args) => bench::run(args),

@@ -201,15 +201,11 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             if e.id >= c || !e.outcome.is_ok() || !ix.robot_saw(e) {
                 return None;
             }
-            let next = ix
-                .after(e.id)
-                .iter()
-                .take_while(|n| n.id < c)
-                .find(|n| {
-                    n.actor == e.actor
-                        && n.outcome.is_ok()
-                        && !matches!(n.action, Action::Say { .. } | Action::Wait { .. })
-                })?;
+            let next = ix.after(e.id).iter().take_while(|n| n.id < c).find(|n| {
+                n.actor == e.actor
+                    && n.outcome.is_ok()
+                    && !matches!(n.action, Action::Say { .. } | Action::Wait { .. })
+            })?;
             if !ix.robot_saw(next) || next.session != e.session {
                 return None;
             }

@@ -26,6 +26,13 @@ pub struct Heard {
 
 pub type Key = (Id, Id);
 
+/// Every attribute's value before the first event.
+pub fn initial_state(scene: &Scene) -> BTreeMap<Key, Value> {
+    Simulation::new(scene.clone())
+        .map(|s| s.state())
+        .unwrap_or_default()
+}
+
 pub struct Index<'a> {
     pub scene: &'a Scene,
     /// Events in id order: a whole trace, or a memory's subset of one.
@@ -44,14 +51,21 @@ pub struct Index<'a> {
 impl<'a> Index<'a> {
     /// Indexes `events` of a trace of `scene` (ids dense from 1).
     pub fn new(scene: &'a Scene, events: &'a [Event]) -> Self {
+        Self::with_initial(scene, events, initial_state(scene))
+    }
+
+    /// As [`Index::new`], with the scene's initial state computed once by
+    /// the caller (agents index their memory for every question).
+    pub fn with_initial(
+        scene: &'a Scene,
+        events: &'a [Event],
+        initial: BTreeMap<Key, Value>,
+    ) -> Self {
         let robot = scene
             .robots()
             .into_iter()
             .next()
             .unwrap_or_else(|| Id::new("robot"));
-        let initial = Simulation::new(scene.clone())
-            .map(|s| s.state())
-            .unwrap_or_default();
         let mut ix = Index {
             scene,
             events,
@@ -105,7 +119,11 @@ impl<'a> Index<'a> {
     /// lookup); an agent's memory holds a subset (a binary search).
     pub fn event(&self, id: u64) -> Option<&'a Event> {
         let events = self.events;
-        match usize::try_from(id).ok()?.checked_sub(1).and_then(|i| events.get(i)) {
+        match usize::try_from(id)
+            .ok()?
+            .checked_sub(1)
+            .and_then(|i| events.get(i))
+        {
             Some(e) if e.id == id => Some(e),
             _ => events
                 .binary_search_by_key(&id, |e| e.id)

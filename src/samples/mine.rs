@@ -702,7 +702,7 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> Strin
 }
 
 /// The reference answer in words.
-fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
+pub fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
     let attr = match q {
         Query::State { attr, .. }
         | Query::Before { attr, .. }

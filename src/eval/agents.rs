@@ -1,0 +1,412 @@
+//! The built-in memory agents. They differ only in what they keep and
+//! retrieve; all answer with the same deterministic answerer over their
+//! retrieved events (the sample answerer run on a memory instead of the
+//! trace), so their scores compare memories, not answerers.
+//!
+//! - `oracle`: every perceived event (the upper bound);
+//! - `none`: nothing (guesses "A" on two-way choices: chance);
+//! - `recent`: the last k events;
+//! - `bm25`: the top five events by BM25 against the question's words;
+//! - `obsmem`: ObsMem's typed tracks (WorldLines §4): an append-only event
+//!   track, a state track with history per attribute, a claim track
+//!   (reports, preferences) and a commitment track, and query routing to
+//!   the tracks a question needs;
+//! - `kg`: an STMA-style knowledge graph, top-3 seed entities, 2 hops, the
+//!   40 most recent events reached.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::ids::Id;
+use crate::samples::Index;
+use crate::samples::answer::{act_of, answer};
+use crate::samples::index::{Key, initial_state};
+use crate::samples::mine::answer_text;
+use crate::samples::model::*;
+use crate::samples::text::Namer;
+use crate::scene::Scene;
+use crate::sim::request::{Action, Request};
+use crate::trace::{ClaimMode, Event, Location, Value};
+
+use super::bm25::Bm25;
+use super::kg::Graph;
+use super::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, planner};
+
+/// Names of the built-in agents.
+pub const BUILT_IN: [&str; 6] = ["oracle", "none", "recent", "bm25", "obsmem", "kg"];
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Strategy {
+    Oracle,
+    None,
+    Recent(usize),
+    Bm25,
+    ObsMem,
+    Kg {
+        seeds: usize,
+        hops: usize,
+        keep: usize,
+    },
+}
+
+impl Strategy {
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "oracle" => Strategy::Oracle,
+            "none" => Strategy::None,
+            "recent" => Strategy::Recent(50),
+            "bm25" => Strategy::Bm25,
+            "obsmem" => Strategy::ObsMem,
+            "kg" => Strategy::Kg {
+                seeds: 3,
+                hops: 2,
+                keep: 40,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// ObsMem's typed tracks, as event ids.
+#[derive(Default)]
+struct Tracks {
+    /// (entity, attr) → events where the robot saw its value.
+    state: BTreeMap<Key, Vec<u64>>,
+    /// Canonical action key → events.
+    acts: BTreeMap<String, Vec<u64>>,
+    /// (device, field) → device operations.
+    devices: BTreeMap<Key, Vec<u64>>,
+    /// Object → place actions.
+    places: BTreeMap<Id, Vec<u64>>,
+    /// Actor → events, for "what next".
+    actors: BTreeMap<Id, Vec<u64>>,
+    /// (entity, attr) → claims heard: reports and preferences.
+    claims: BTreeMap<Key, Vec<u64>>,
+    /// Entity → requests heard (the commitment track).
+    requests: BTreeMap<Id, Vec<u64>>,
+}
+
+pub struct BuiltIn {
+    strategy: Strategy,
+    scene: Option<Scene>,
+    initial: BTreeMap<Key, Value>,
+    events: Vec<Event>,
+    bm25: Bm25,
+    graph: Graph,
+    tracks: Tracks,
+}
+
+impl BuiltIn {
+    pub fn new(strategy: Strategy) -> Self {
+        BuiltIn {
+            strategy,
+            scene: None,
+            initial: BTreeMap::new(),
+            events: vec![],
+            bm25: Bm25::default(),
+            graph: Graph::default(),
+            tracks: Tracks::default(),
+        }
+    }
+
+    fn scene(&self) -> Result<&Scene, AgentError> {
+        self.scene
+            .as_ref()
+            .ok_or_else(|| AgentError::Other("asked before reset".into()))
+    }
+
+    fn by_ids(&self, ids: &BTreeSet<u64>) -> Vec<Event> {
+        self.events
+            .iter()
+            .filter(|e| ids.contains(&e.id))
+            .cloned()
+            .collect()
+    }
+
+    /// The events this agent brings to a question.
+    fn recall(&self, q: &Query, words: &str) -> (Vec<Event>, Option<Vec<u64>>) {
+        match self.strategy {
+            Strategy::Oracle => (self.events.clone(), None),
+            Strategy::None => (vec![], None),
+            Strategy::Recent(k) => (
+                self.events[self.events.len().saturating_sub(k)..].to_vec(),
+                None,
+            ),
+            Strategy::Bm25 => {
+                let top = self.bm25.top(words, 5);
+                (self.by_ids(&top.iter().copied().collect()), Some(top))
+            }
+            Strategy::ObsMem => (self.by_ids(&self.route(q)), None),
+            Strategy::Kg { seeds, hops, keep } => {
+                let ids = self.graph.retrieve(&entities_of(q), seeds, hops, keep);
+                (self.by_ids(&ids.into_iter().collect()), None)
+            }
+        }
+    }
+
+    /// ObsMem's query routing: the tracks a question needs.
+    fn route(&self, q: &Query) -> BTreeSet<u64> {
+        let t = &self.tracks;
+        let get = |m: &BTreeMap<Key, Vec<u64>>, e: &Id, a: &Id| -> Vec<u64> {
+            m.get(&(e.clone(), a.clone())).cloned().unwrap_or_default()
+        };
+        let act = |a: &Act| t.acts.get(&act_key(a)).cloned().unwrap_or_default();
+        let mut out: BTreeSet<u64> = BTreeSet::new();
+        match q {
+            Query::State { entity, attr } | Query::Before { entity, attr, .. } => {
+                out.extend(get(&t.state, entity, attr))
+            }
+            Query::LastTime { act: a, .. }
+            | Query::Count { act: a, .. }
+            | Query::UsualHour { act: a, .. } => out.extend(act(a)),
+            Query::First { a, b } => out.extend([*a, *b]),
+            Query::Next { event } => {
+                if let Some(e) = self.events.iter().find(|e| e.id == *event) {
+                    out.extend(
+                        t.actors
+                            .get(&e.actor)
+                            .into_iter()
+                            .flatten()
+                            .filter(|x| **x >= *event),
+                    );
+                }
+            }
+            Query::Preference { entity, attr, .. } | Query::WhoPrefers { entity, attr, .. } => {
+                out.extend(get(&t.claims, entity, attr))
+            }
+            Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => {
+                out.extend(get(&t.devices, device, field))
+            }
+            Query::UsualPlace { object } => out.extend(t.places.get(object).into_iter().flatten()),
+            Query::WhoSaid { entity, attr, .. } | Query::AccordingTo { entity, attr, .. } => {
+                out.extend(get(&t.claims, entity, attr))
+            }
+            Query::SeenOrTold { claim, entity } => {
+                out.insert(*claim);
+                for ((e, _), ids) in t.state.range((entity.clone(), Id::new(""))..) {
+                    if e != entity {
+                        break;
+                    }
+                    out.extend(ids);
+                }
+            }
+            Query::Asked { request, entity }
+            | Query::Due { request, entity }
+            | Query::Status { request, entity } => {
+                out.insert(*request);
+                out.extend(t.requests.get(entity).into_iter().flatten());
+                for ((e, _), ids) in t.state.range((entity.clone(), Id::new(""))..) {
+                    if e != entity {
+                        break;
+                    }
+                    out.extend(ids);
+                }
+            }
+        }
+        out
+    }
+
+    fn answer_from(
+        &self,
+        memory: &[Event],
+        cutoff: &Cutoff,
+        q: &Query,
+    ) -> Result<Option<(Answer, Vec<u64>)>, AgentError> {
+        let scene = self.scene()?;
+        let ix = Index::with_initial(scene, memory, self.initial.clone());
+        Ok(answer(&ix, cutoff, q).map(|a| (a.answer, a.evidence)))
+    }
+}
+
+fn act_key(a: &Act) -> String {
+    serde_json::to_string(a).unwrap_or_default()
+}
+
+/// The ids a question is about, most specific first.
+fn entities_of(q: &Query) -> Vec<Id> {
+    let v = serde_json::to_value(q).unwrap_or_default();
+    let mut out = Vec::new();
+    let mut walk = |v: &serde_json::Value| {
+        fn go(v: &serde_json::Value, out: &mut Vec<Id>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        if k != "q" && k != "skill" && k != "attr" && k != "field" {
+                            go(x, out);
+                        }
+                    }
+                }
+                serde_json::Value::String(s) => out.push(Id::new(s)),
+                _ => {}
+            }
+        }
+        go(v, &mut out)
+    };
+    walk(&v);
+    out
+}
+
+impl Agent for BuiltIn {
+    fn name(&self) -> String {
+        match self.strategy {
+            Strategy::Oracle => "oracle",
+            Strategy::None => "none",
+            Strategy::Recent(_) => "recent",
+            Strategy::Bm25 => "bm25",
+            Strategy::ObsMem => "obsmem",
+            Strategy::Kg { .. } => "kg",
+        }
+        .into()
+    }
+
+    fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
+        *self = BuiltIn::new(self.strategy);
+        self.initial = initial_state(scene);
+        self.scene = Some(scene.clone());
+        Ok(())
+    }
+
+    fn observe(&mut self, o: &Observation) -> Result<(), AgentError> {
+        let e = &o.event;
+        match self.strategy {
+            Strategy::None => return Ok(()),
+            Strategy::Bm25 => self.bm25.add(e.id, &o.text),
+            Strategy::Kg { .. } => self.graph.add(e),
+            Strategy::ObsMem => {
+                let t = &mut self.tracks;
+                if e.outcome.is_ok() {
+                    for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
+                        t.state
+                            .entry((c.entity.clone(), c.attr.clone()))
+                            .or_default()
+                            .push(e.id);
+                    }
+                    if let Some(a) = act_of(&e.action) {
+                        t.acts.entry(act_key(&a)).or_default().push(e.id);
+                    }
+                    t.actors.entry(e.actor.clone()).or_default().push(e.id);
+                    match &e.action {
+                        Action::SetDeviceState { device, field, .. } => t
+                            .devices
+                            .entry((device.clone(), Id::new(field)))
+                            .or_default()
+                            .push(e.id),
+                        Action::Place { object, .. } => {
+                            t.places.entry(object.clone()).or_default().push(e.id)
+                        }
+                        Action::Say { claims, .. } => {
+                            for c in claims {
+                                match c.mode {
+                                    ClaimMode::Request => {
+                                        t.requests.entry(c.entity.clone()).or_default().push(e.id)
+                                    }
+                                    _ => t
+                                        .claims
+                                        .entry((c.entity.clone(), c.attr.clone()))
+                                        .or_default()
+                                        .push(e.id),
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                for f in e.reveals.iter().filter(|f| f.attr.as_str() != "position") {
+                    t.state
+                        .entry((f.entity.clone(), f.attr.clone()))
+                        .or_default()
+                        .push(e.id);
+                }
+            }
+            Strategy::Oracle | Strategy::Recent(_) => {}
+        }
+        self.events.push(e.clone());
+        Ok(())
+    }
+
+    fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
+        let (memory, ranked) = self.recall(&q.query, &q.question);
+        let found = self.answer_from(&memory, &q.cutoff, &q.query)?;
+        let n = Namer::new(self.scene()?);
+        Ok(match found {
+            Some((answer, evidence)) => Reply {
+                text: answer_text(&n, &q.query, &answer, &q.options),
+                answer: Some(answer),
+                // What was retrieved, when retrieval ranked it; else what was used.
+                evidence: ranked.unwrap_or(evidence),
+            },
+            None => Reply {
+                // No memory of it: a blind guess where the question offers a choice.
+                answer: (!q.options.is_empty()).then(|| Answer::Choice { option: "A".into() }),
+                text: "I do not remember.".into(),
+                evidence: ranked.unwrap_or_default(),
+            },
+        })
+    }
+
+    fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError> {
+        let mut goals = Vec::new();
+        for g in &t.goals {
+            match g {
+                GoalIn::Known { prop } => goals.push(prop.clone()),
+                GoalIn::Remember { entity, attr, from } => {
+                    let (memory, _) = self.recall(from, &t.instruction);
+                    if let Some((Answer::Value { value } | Answer::LastSeen { value, .. }, _)) =
+                        self.answer_from(&memory, &t.cutoff, from)?
+                        && let Some(p) = prop_of(entity, attr, &value)
+                    {
+                        goals.push(p);
+                    }
+                }
+            }
+        }
+        let scene = self.scene()?.clone();
+        let state = |e: &Id, attr: &str| -> Option<Value> {
+            let q = Query::State {
+                entity: e.clone(),
+                attr: Id::new(attr),
+            };
+            let (memory, _) = self.recall(&q, &format!("where is {e}"));
+            match self.answer_from(&memory, &t.cutoff, &q).ok()?? {
+                (Answer::Value { value } | Answer::LastSeen { value, .. }, _) => Some(value),
+                _ => None,
+            }
+        };
+        Ok(planner::plan(
+            &scene,
+            &t.actor,
+            &goals,
+            |o| match state(o, "location") {
+                Some(Value::Location(l)) => Some(l),
+                _ => None,
+            },
+            |r| match state(r, "open") {
+                Some(Value::Bool(b)) => Some(b),
+                _ => None,
+            },
+        ))
+    }
+}
+
+/// The proposition `entity.attr = value`.
+fn prop_of(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
+    Some(match (attr.as_str(), value) {
+        ("location", Value::Location(Location::On(t))) => Prop::IsOn {
+            object: entity.clone(),
+            target: t.clone(),
+        },
+        ("location", Value::Location(Location::In(t))) => Prop::IsIn {
+            object: entity.clone(),
+            target: t.clone(),
+        },
+        ("location", Value::Location(Location::HeldBy(a))) => Prop::HeldBy {
+            object: entity.clone(),
+            actor: a.clone(),
+        },
+        ("location", _) => return None,
+        (f, v) => Prop::Field {
+            device: entity.clone(),
+            field: Id::new(f),
+            value: v.clone(),
+        },
+    })
+}

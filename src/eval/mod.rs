@@ -1,0 +1,438 @@
+//! Memory agents and the evaluation harness (WorldLines §4–5). An agent
+//! ingests, in order, what the robot perceived before a cutoff, then answers
+//! questions (a structured answer, words, and up to five evidence events)
+//! or returns a plan. Answers are scored exactly against the sample's
+//! structured answer; plans are executed in the simulator from the cutoff
+//! state.
+
+pub mod agents;
+pub mod bm25;
+pub mod external;
+pub mod kg;
+pub mod planner;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::ids::Id;
+use crate::samples::Index;
+use crate::samples::model::*;
+use crate::samples::narrate::narrate;
+use crate::samples::plan::holds;
+use crate::samples::text::Namer;
+use crate::scene::Scene;
+use crate::sim::Simulation;
+use crate::sim::request::Request;
+use crate::trace::{Event, Value};
+
+/// One event as the robot perceived it: what it revealed only if the robot
+/// saw that, and the event in words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub event: Event,
+    pub text: String,
+}
+
+/// The robot-perceived events of `ix` before `cutoff`, rejections included.
+pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
+    let n = Namer::new(ix.scene);
+    ix.events
+        .iter()
+        .filter(|e| e.id >= from && e.id < cutoff && ix.robot_saw(e))
+        .map(|e| {
+            let mut event = e.clone();
+            if !e.revealed_to.contains(&ix.robot) {
+                event.reveals.clear();
+                event.revealed_to.clear();
+            }
+            Observation {
+                text: narrate(&n, &event, &ix.robot),
+                event,
+            }
+        })
+        .collect()
+}
+
+/// A question as an agent receives it: the words, and the same question
+/// as data (what a semantic parser would give it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionIn {
+    pub id: String,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    pub query: Query,
+    pub cutoff: Cutoff,
+}
+
+/// An agent's answer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    #[serde(default)]
+    pub answer: Option<Answer>,
+    #[serde(default)]
+    pub text: String,
+    /// Event ids it used, most relevant first; the first five count.
+    #[serde(default)]
+    pub evidence: Vec<u64>,
+}
+
+/// A goal as an agent receives it: known, or to be completed from memory
+/// (the value of `entity.attr` is what `from` recalls).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "goal", rename_all = "snake_case")]
+pub enum GoalIn {
+    Known { prop: Prop },
+    Remember { entity: Id, attr: Id, from: Query },
+}
+
+/// A planning task as an agent receives it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskIn {
+    pub id: String,
+    pub instruction: String,
+    pub actor: Id,
+    pub cutoff: Cutoff,
+    pub goals: Vec<GoalIn>,
+}
+
+impl TaskIn {
+    pub fn of(t: &PlanTask) -> Self {
+        let goals = t
+            .goals
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match (&t.remember, i, p) {
+                (Some(q), 0, p) => {
+                    let (entity, attr) = match p {
+                        Prop::IsOn { object, .. }
+                        | Prop::IsIn { object, .. }
+                        | Prop::HeldBy { object, .. } => (object.clone(), Id::new("location")),
+                        Prop::Field { device, field, .. } => (device.clone(), field.clone()),
+                    };
+                    GoalIn::Remember {
+                        entity,
+                        attr,
+                        from: q.clone(),
+                    }
+                }
+                _ => GoalIn::Known { prop: p.clone() },
+            })
+            .collect();
+        TaskIn {
+            id: t.id.clone(),
+            instruction: t.instruction.clone(),
+            actor: t.actor.clone(),
+            cutoff: t.cutoff.clone(),
+            goals,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Error, PartialEq)]
+pub enum AgentError {
+    #[error("the agent exited: {0}")]
+    Crashed(String),
+    #[error("the agent's reply is not valid: {0}")]
+    Garbage(String),
+    #[error("no reply within {0} s")]
+    Timeout(u64),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A memory agent.
+pub trait Agent {
+    fn name(&self) -> String;
+    /// Forget everything: a new trace starts.
+    fn reset(&mut self, scene: &Scene) -> Result<(), AgentError>;
+    /// The next perceived event, in order.
+    fn observe(&mut self, o: &Observation) -> Result<(), AgentError>;
+    fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError>;
+    /// Requests for the robot, executed from the cutoff state.
+    fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError>;
+}
+
+/// Whether two answers agree as scored: state values regardless of the
+/// staleness flag, times to the minute, everything else exactly.
+pub fn same_answer(a: &Answer, b: &Answer) -> bool {
+    let value = |x: &Answer| match x {
+        Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value.clone()),
+        _ => None,
+    };
+    match (a, b) {
+        (
+            Answer::Time {
+                day: d1, time: t1, ..
+            },
+            Answer::Time {
+                day: d2, time: t2, ..
+            },
+        ) => d1 == d2 && t1 == t2,
+        _ => match (value(a), value(b)) {
+            (Some(x), Some(y)) => same_value(&x, &y),
+            (None, None) => a == b,
+            _ => false,
+        },
+    }
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
+            (*x as f64 - y).abs() < 1e-9
+        }
+        _ => a == b,
+    }
+}
+
+/// One question's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QaResult {
+    pub id: String,
+    pub family: Family,
+    pub exact: bool,
+    pub session_any5: bool,
+    pub event_r5: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One planning task's result, by execution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanResult {
+    pub id: String,
+    pub family: Family,
+    pub steps: usize,
+    /// Steps the executor accepted, as a share of all steps (0 for no plan).
+    pub validity: f64,
+    /// Goals that hold after the plan, as a share.
+    pub complete: f64,
+    pub success: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Averages over a set of questions.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct QaScores {
+    pub n: usize,
+    pub exact: f64,
+    pub session_any5: f64,
+    pub event_r5: f64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanScores {
+    pub n: usize,
+    pub success: f64,
+    pub complete: f64,
+    pub validity: f64,
+    pub steps: f64,
+}
+
+/// What `hearth eval` reports for one agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub agent: String,
+    pub traces: Vec<String>,
+    pub qa: QaScores,
+    pub by_family: BTreeMap<Family, QaScores>,
+    pub plan: PlanScores,
+    pub errors: usize,
+    pub questions: Vec<QaResult>,
+    pub tasks: Vec<PlanResult>,
+}
+
+impl Report {
+    /// Aggregates per-sample results.
+    pub fn new(
+        agent: String,
+        traces: Vec<String>,
+        questions: Vec<QaResult>,
+        tasks: Vec<PlanResult>,
+    ) -> Self {
+        let scores = |rs: &[&QaResult]| {
+            let n = rs.len().max(1) as f64;
+            QaScores {
+                n: rs.len(),
+                exact: rs.iter().filter(|r| r.exact).count() as f64 / n,
+                session_any5: rs.iter().filter(|r| r.session_any5).count() as f64 / n,
+                event_r5: rs.iter().map(|r| r.event_r5).sum::<f64>() / n,
+            }
+        };
+        let all: Vec<&QaResult> = questions.iter().collect();
+        let by_family = Family::ALL
+            .iter()
+            .filter_map(|f| {
+                let rs: Vec<&QaResult> = questions.iter().filter(|r| r.family == *f).collect();
+                (!rs.is_empty()).then(|| (*f, scores(&rs)))
+            })
+            .collect();
+        let n = tasks.len().max(1) as f64;
+        let plan = PlanScores {
+            n: tasks.len(),
+            success: tasks.iter().filter(|t| t.success).count() as f64 / n,
+            complete: tasks.iter().map(|t| t.complete).sum::<f64>() / n,
+            validity: tasks.iter().map(|t| t.validity).sum::<f64>() / n,
+            steps: tasks.iter().map(|t| t.steps as f64).sum::<f64>() / n,
+        };
+        let errors = questions.iter().filter(|q| q.error.is_some()).count()
+            + tasks.iter().filter(|t| t.error.is_some()).count();
+        Report {
+            agent,
+            traces,
+            qa: scores(&all),
+            by_family,
+            plan,
+            errors,
+            questions,
+            tasks,
+        }
+    }
+}
+
+/// Scores one reply against its sample.
+pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult {
+    let mut out = QaResult {
+        id: q.id.clone(),
+        family: q.family,
+        exact: false,
+        session_any5: false,
+        event_r5: 0.0,
+        error: None,
+    };
+    match r {
+        Err(e) => out.error = Some(e.to_string()),
+        Ok(reply) => {
+            out.exact = reply
+                .answer
+                .as_ref()
+                .is_some_and(|a| same_answer(a, &q.answer));
+            let top: Vec<u64> = reply.evidence.iter().take(5).copied().collect();
+            let gold: BTreeSet<u64> = q.evidence.iter().copied().collect();
+            let hit = top.iter().filter(|e| gold.contains(e)).count();
+            // Recall within the top five, of at most five gold events.
+            out.event_r5 = hit as f64 / gold.len().clamp(1, 5) as f64;
+            out.event_r5 = out.event_r5.min(1.0);
+            out.session_any5 = top.iter().any(|e| {
+                ix.session_of(*e)
+                    .is_some_and(|s| q.sessions.iter().any(|g| g == s))
+            });
+        }
+    }
+    out
+}
+
+/// Executes `plan` from the state just before the task's cutoff.
+pub fn execute_plan(
+    ix: &Index,
+    t: &PlanTask,
+    plan: Result<Vec<Request>, AgentError>,
+) -> PlanResult {
+    let mut out = PlanResult {
+        id: t.id.clone(),
+        family: t.family,
+        steps: 0,
+        validity: 0.0,
+        complete: 0.0,
+        success: false,
+        error: None,
+    };
+    let plan = match plan {
+        Ok(p) => p,
+        Err(e) => {
+            out.error = Some(e.to_string());
+            return out;
+        }
+    };
+    let before: Vec<Event> = ix
+        .events
+        .iter()
+        .take_while(|e| e.id < t.cutoff.event)
+        .cloned()
+        .collect();
+    let mut sim = match Simulation::replay(ix.scene.clone(), &before) {
+        Ok(s) => s,
+        Err(e) => {
+            out.error = Some(e.to_string());
+            return out;
+        }
+    };
+    let mut accepted = 0;
+    for req in &plan {
+        // Only the robot's own steps count; anything else is invalid.
+        let e = sim.execute(Request {
+            at: None,
+            ..req.clone()
+        });
+        if e.outcome.is_ok() && req.actor == t.actor {
+            accepted += 1;
+        }
+    }
+    out.steps = plan.len();
+    out.validity = if plan.is_empty() {
+        0.0
+    } else {
+        accepted as f64 / plan.len() as f64
+    };
+    let held = t.goals.iter().filter(|g| holds(&sim, g)).count();
+    out.complete = held as f64 / t.goals.len().max(1) as f64;
+    out.success = held == t.goals.len();
+    out
+}
+
+/// Runs `agent` over the samples of one trace: observations in order, the
+/// questions and tasks of each cutoff asked when the agent has seen exactly
+/// the events before it.
+pub fn evaluate(
+    ix: &Index,
+    samples: &[Sample],
+    agent: &mut dyn Agent,
+) -> (Vec<QaResult>, Vec<PlanResult>) {
+    let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        by_cutoff.entry(s.cutoff().event).or_default().push(s);
+    }
+    let (mut qa, mut plans) = (Vec::new(), Vec::new());
+    let mut broken = agent.reset(ix.scene).err();
+    let mut fed = 1;
+    for (cutoff, group) in by_cutoff {
+        if broken.is_none() {
+            for o in observations(ix, fed, cutoff) {
+                if let Err(e) = agent.observe(&o) {
+                    broken = Some(e);
+                    break;
+                }
+            }
+            fed = cutoff;
+        }
+        for s in group {
+            match s {
+                Sample::Qa(q) => {
+                    let reply = match &broken {
+                        Some(e) => Err(e.clone()),
+                        None => agent.answer(&QuestionIn {
+                            id: q.id.clone(),
+                            question: q.question.clone(),
+                            options: q.options.clone(),
+                            query: q.query.clone(),
+                            cutoff: q.cutoff.clone(),
+                        }),
+                    };
+                    qa.push(score(ix, q, reply));
+                }
+                Sample::Plan(t) => {
+                    let plan = match &broken {
+                        Some(e) => Err(e.clone()),
+                        None => agent.plan(&TaskIn::of(t)),
+                    };
+                    plans.push(execute_plan(ix, t, plan));
+                }
+            }
+        }
+    }
+    (qa, plans)
+}

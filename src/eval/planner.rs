@@ -1,0 +1,180 @@
+//! How built-in agents turn goals into requests for the robot, from what
+//! they believe: where objects are and whether containers are open.
+
+use crate::ids::Id;
+use crate::samples::model::Prop;
+use crate::scene::{Openable, Scene};
+use crate::sim::request::{Action, Relation, Request};
+use crate::trace::Location;
+
+/// Requests for `robot` reaching `goals`, given beliefs; an object whose
+/// place is unknown (or in someone's hands) is skipped.
+pub fn plan(
+    scene: &Scene,
+    robot: &Id,
+    goals: &[Prop],
+    where_is: impl Fn(&Id) -> Option<Location>,
+    is_open: impl Fn(&Id) -> Option<bool>,
+) -> Vec<Request> {
+    let mut out = Vec::new();
+    let step = |out: &mut Vec<Request>, action| {
+        out.push(Request {
+            actor: robot.clone(),
+            action,
+            at: None,
+        })
+    };
+    let openable = |r: &Id| {
+        let o = scene
+            .furniture
+            .iter()
+            .find(|f| &f.id == r)
+            .map(|f| f.openable)
+            .or_else(|| {
+                scene
+                    .devices
+                    .iter()
+                    .find(|d| &d.id == r)
+                    .map(|d| d.openable)
+            });
+        match o {
+            None | Some(Openable::No) => None,
+            Some(o) => Some(is_open(r).unwrap_or(o == Openable::Open)),
+        }
+    };
+    let remote = |d: &Id| scene.devices.iter().any(|x| &x.id == d && x.remote);
+    for g in goals {
+        if let Prop::Field {
+            device,
+            field,
+            value,
+        } = g
+        {
+            if !remote(device) {
+                step(
+                    &mut out,
+                    Action::NavigateTo {
+                        target: device.clone(),
+                    },
+                );
+            }
+            step(
+                &mut out,
+                Action::SetDeviceState {
+                    device: device.clone(),
+                    field: field.to_string(),
+                    value: value.clone(),
+                },
+            );
+            continue;
+        }
+        let object = match g {
+            Prop::IsOn { object, .. } | Prop::IsIn { object, .. } | Prop::HeldBy { object, .. } => {
+                object
+            }
+            Prop::Field { .. } => unreachable!("handled above"),
+        };
+        let from = match where_is(object) {
+            Some(Location::On(r)) => (r, false),
+            Some(Location::In(r)) => (r, true),
+            _ => continue,
+        };
+        step(
+            &mut out,
+            Action::NavigateTo {
+                target: from.0.clone(),
+            },
+        );
+        let closed_from = from.1 && openable(&from.0) == Some(false);
+        if closed_from {
+            step(
+                &mut out,
+                Action::Open {
+                    target: from.0.clone(),
+                },
+            );
+        }
+        step(
+            &mut out,
+            Action::Pick {
+                object: object.clone(),
+            },
+        );
+        if closed_from {
+            step(
+                &mut out,
+                Action::Close {
+                    target: from.0.clone(),
+                },
+            );
+        }
+        match g {
+            Prop::HeldBy { actor, .. } => {
+                step(
+                    &mut out,
+                    Action::NavigateTo {
+                        target: actor.clone(),
+                    },
+                );
+                step(
+                    &mut out,
+                    Action::Handoff {
+                        object: object.clone(),
+                        to: actor.clone(),
+                    },
+                );
+            }
+            Prop::IsOn { target, .. } => {
+                step(
+                    &mut out,
+                    Action::NavigateTo {
+                        target: target.clone(),
+                    },
+                );
+                step(
+                    &mut out,
+                    Action::Place {
+                        object: object.clone(),
+                        target: target.clone(),
+                        relation: Relation::On,
+                    },
+                );
+            }
+            Prop::IsIn { target, .. } => {
+                step(
+                    &mut out,
+                    Action::NavigateTo {
+                        target: target.clone(),
+                    },
+                );
+                let closed = openable(target) == Some(false);
+                if closed {
+                    step(
+                        &mut out,
+                        Action::Open {
+                            target: target.clone(),
+                        },
+                    );
+                }
+                step(
+                    &mut out,
+                    Action::Place {
+                        object: object.clone(),
+                        target: target.clone(),
+                        relation: Relation::In,
+                    },
+                );
+                if closed {
+                    step(
+                        &mut out,
+                        Action::Close {
+                            target: target.clone(),
+                        },
+                    );
+                }
+            }
+            Prop::Field { .. } => {}
+        }
+    }
+    out
+}
