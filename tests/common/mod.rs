@@ -1,6 +1,8 @@
 //! Helpers shared by the end-to-end tests of the `hearth` binary.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod hand_built;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

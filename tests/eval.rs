@@ -1,0 +1,369 @@
+//! Evaluation: the oracle answers everything and plans succeed (so the
+//! samples are answerable), `none` stays near chance, ObsMem beats flat
+//! memories where typed memory matters, agents on a hand-built trace, the
+//! external protocol with the example agent and broken agents, and plans
+//! scored by execution.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use common::hand_built::*;
+use common::*;
+use hearth::eval::agents::{BuiltIn, Strategy};
+use hearth::eval::external::External;
+use hearth::eval::*;
+use hearth::ids::Id;
+use hearth::samples::{self, Family, Index, Sample};
+use hearth::scene::Scene;
+use hearth::sim::request::{Action, Request};
+use hearth::trace::Event;
+
+fn generated(scene_id: &str, seed: u64, days: u32) -> (Scene, Vec<Event>) {
+    let src = hearth::scene::BUILTIN
+        .iter()
+        .find(|(i, _)| *i == scene_id)
+        .unwrap()
+        .1;
+    let scene = hearth::scene::parse(scene_id, src).unwrap();
+    let mut events = Vec::new();
+    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
+    hearth::generation::generate(&scene, days, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    (scene, events)
+}
+
+fn run(name: &str, scene: &Scene, events: &[Event], samples: &[Sample]) -> Report {
+    let ix = Index::new(scene, events);
+    let mut agent = BuiltIn::new(Strategy::parse(name).unwrap());
+    let (qa, plans) = evaluate(&ix, samples, &mut agent);
+    Report::new(name.into(), vec![], qa, plans)
+}
+
+#[test]
+fn the_oracle_answers_everything_and_none_stays_near_chance() {
+    for (scene_id, seed) in [
+        ("family_apartment", 0),
+        ("family_apartment", 5),
+        ("large_house", 1),
+        ("studio", 2),
+    ] {
+        let (scene, events) = generated(scene_id, seed, 3);
+        let samples = samples::mine(&scene, &events, seed);
+        let oracle = run("oracle", &scene, &events, &samples);
+        assert_eq!(oracle.errors, 0);
+        for (f, s) in &oracle.by_family {
+            assert_eq!(s.exact, 1.0, "{scene_id} {seed}: oracle on {}", f.name());
+            assert_eq!(
+                s.event_r5,
+                1.0,
+                "{scene_id} {seed}: oracle R@5 on {}",
+                f.name()
+            );
+            assert_eq!(s.session_any5, 1.0, "{scene_id} {seed}: {}", f.name());
+        }
+        assert!(oracle.plan.n > 0, "{scene_id}: no planning tasks");
+        assert_eq!(
+            oracle.plan.success,
+            1.0,
+            "{scene_id} {seed}: {:?}",
+            oracle.tasks.iter().find(|t| !t.success)
+        );
+        let none = run("none", &scene, &events, &samples);
+        assert!(
+            none.qa.exact < 0.05,
+            "{scene_id}: none scores {}",
+            none.qa.exact
+        );
+        assert_eq!(none.plan.success, 0.0);
+    }
+}
+
+#[test]
+fn obsmem_beats_flat_memories_on_typed_questions_over_ten_seeds() {
+    let families = [
+        Family::OverwrittenState,
+        Family::HiddenState,
+        Family::SourceAware,
+    ];
+    let mut totals: BTreeMap<(&str, Family), (usize, f64)> = BTreeMap::new();
+    for seed in 0..10 {
+        let (scene, events) = generated("family_apartment", seed, 3);
+        let samples = samples::mine(&scene, &events, seed);
+        for agent in ["obsmem", "bm25", "recent"] {
+            let r = run(agent, &scene, &events, &samples);
+            for f in families {
+                let s = &r.by_family[&f];
+                let t = totals.entry((agent, f)).or_default();
+                t.0 += s.n;
+                t.1 += s.exact * s.n as f64;
+            }
+        }
+    }
+    for f in families {
+        let acc = |a| {
+            let (n, x) = totals[&(a, f)];
+            x / n as f64
+        };
+        assert!(
+            acc("obsmem") > acc("bm25"),
+            "{}: obsmem {} bm25 {}",
+            f.name(),
+            acc("obsmem"),
+            acc("bm25")
+        );
+        assert!(
+            acc("obsmem") > acc("recent"),
+            "{}: obsmem {} recent {}",
+            f.name(),
+            acc("obsmem"),
+            acc("recent")
+        );
+    }
+}
+
+#[test]
+fn agents_on_a_hand_built_trace() {
+    let (_t, trace) = hand_built();
+    let ev = &trace.events;
+    let ix = Index::new(&trace.scene, ev);
+    let s6 = at_session(ev, "s6");
+    let q = |query| QuestionIn {
+        id: "q".into(),
+        question: "Where is the clear glass tumbler with a green rim?".into(),
+        options: vec![],
+        query,
+        cutoff: s6.clone(),
+    };
+    let cup = samples::Query::State {
+        entity: Id::new("cup_2"),
+        attr: Id::new("location"),
+    };
+    let opened = find(ev, "robot", "open", |_| true);
+    let ask = |agent: &mut dyn Agent| {
+        agent.reset(&trace.scene).unwrap();
+        for o in observations(&ix, 1, s6.event) {
+            agent.observe(&o).unwrap();
+        }
+        agent.answer(&q(cup.clone())).unwrap()
+    };
+    let in_cabinet = samples::Answer::Value {
+        value: hearth::trace::Value::Location(hearth::trace::Location::In(Id::new("cabinet_1"))),
+    };
+    for name in ["oracle", "obsmem", "recent", "kg"] {
+        let r = ask(&mut BuiltIn::new(Strategy::parse(name).unwrap()));
+        // Scored as the reference: the value, whatever the staleness flag.
+        assert!(
+            r.answer
+                .as_ref()
+                .is_some_and(|a| same_answer(a, &in_cabinet)),
+            "{name}: {r:?}"
+        );
+        assert_eq!(r.evidence, vec![opened], "{name}");
+    }
+    // A memory of the last two events has lost where the sunglasses went.
+    let glasses = samples::Query::State {
+        entity: Id::new("glasses_2"),
+        attr: Id::new("location"),
+    };
+    let recall = |agent: &mut dyn Agent| {
+        agent.reset(&trace.scene).unwrap();
+        for o in observations(&ix, 1, s6.event) {
+            agent.observe(&o).unwrap();
+        }
+        agent.answer(&q(glasses.clone())).unwrap().answer
+    };
+    assert_eq!(recall(&mut BuiltIn::new(Strategy::Recent(2))), None);
+    let on_desk = samples::Answer::Value {
+        value: hearth::trace::Value::Location(hearth::trace::Location::On(Id::new("desk_study"))),
+    };
+    assert!(recall(&mut BuiltIn::new(Strategy::Oracle)).is_some_and(|a| same_answer(&a, &on_desk)));
+    // No memory, no answer.
+    assert_eq!(ask(&mut BuiltIn::new(Strategy::None)).answer, None);
+    // BM25 ranks what it retrieved; the words pick the events about the glass.
+    let r = ask(&mut BuiltIn::new(Strategy::Bm25));
+    assert!(r.evidence.len() <= 5 && !r.evidence.is_empty());
+}
+
+/// Plans with invalid steps, missing steps, and the reference.
+struct Fixed(Vec<Request>);
+
+impl Agent for Fixed {
+    fn name(&self) -> String {
+        "fixed".into()
+    }
+    fn reset(&mut self, _: &Scene) -> Result<(), AgentError> {
+        Ok(())
+    }
+    fn observe(&mut self, _: &Observation) -> Result<(), AgentError> {
+        Ok(())
+    }
+    fn answer(&mut self, _: &QuestionIn) -> Result<Reply, AgentError> {
+        Ok(Reply::default())
+    }
+    fn plan(&mut self, _: &TaskIn) -> Result<Vec<Request>, AgentError> {
+        Ok(self.0.clone())
+    }
+}
+
+#[test]
+fn plans_are_scored_by_execution() {
+    let (scene, events) = generated("family_apartment", 0, 2);
+    let ix = Index::new(&scene, &events);
+    let all = samples::mine(&scene, &events, 0);
+    let task = all
+        .iter()
+        .find_map(|s| match s {
+            Sample::Plan(p) if p.reference_plan.len() >= 2 => Some(p.clone()),
+            _ => None,
+        })
+        .expect("a planning task");
+    let only = [Sample::Plan(task.clone())];
+    let score = |plan: Vec<Request>| evaluate(&ix, &only, &mut Fixed(plan)).1.remove(0);
+    // The reference plan: every step valid, every goal reached.
+    let r = score(task.reference_plan.clone());
+    assert!(r.success && r.validity == 1.0 && r.complete == 1.0, "{r:?}");
+    assert_eq!(r.steps, task.reference_plan.len());
+    // An impossible step in front costs validity, not success.
+    let mut bad = vec![Request::new(
+        "robot",
+        Action::Pick {
+            object: Id::new("no_such_thing"),
+        },
+    )];
+    bad.extend(task.reference_plan.clone());
+    let r = score(bad);
+    assert!(r.success, "{r:?}");
+    assert!((r.validity - (r.steps - 1) as f64 / r.steps as f64).abs() < 1e-9);
+    // Half a plan: valid steps, goal not reached.
+    let r = score(task.reference_plan[..1].to_vec());
+    assert!(!r.success && r.complete < 1.0 && r.validity == 1.0, "{r:?}");
+    // Someone else's steps do not count as the robot's.
+    let others: Vec<Request> = task
+        .reference_plan
+        .iter()
+        .map(|r| Request {
+            actor: Id::new("alice"),
+            ..r.clone()
+        })
+        .collect();
+    assert_eq!(score(others).validity, 0.0);
+    // No plan at all.
+    let r = score(vec![]);
+    assert!(!r.success && r.validity == 0.0 && r.steps == 0);
+}
+
+#[test]
+fn the_example_external_agent_speaks_the_protocol() {
+    let (scene, events) = generated("family_apartment", 1, 2);
+    let ix = Index::new(&scene, &events);
+    let samples = samples::mine(&scene, &events, 1);
+    let script = repo().join("examples/agent.py");
+    let mut agent = External::new(
+        &format!("python3 {}", script.display()),
+        Duration::from_secs(20),
+    );
+    let (qa, plans) = evaluate(&ix, &samples, &mut agent);
+    let report = Report::new("example".into(), vec![], qa, plans);
+    assert_eq!(
+        report.errors,
+        0,
+        "{:?}",
+        report.questions.iter().find(|q| q.error.is_some())
+    );
+    // It remembers the last value it saw: right on every current-state
+    // question and, as scored, on hidden-state ones.
+    assert_eq!(report.by_family[&Family::CurrentState].exact, 1.0);
+    assert_eq!(report.by_family[&Family::HiddenState].exact, 1.0);
+    assert!(report.qa.exact < 0.5);
+}
+
+#[test]
+fn broken_external_agents_fail_their_samples_not_the_run() {
+    let (scene, events) = generated("family_apartment", 2, 1);
+    let ix = Index::new(&scene, &events);
+    let samples = samples::mine(&scene, &events, 2);
+    let questions = samples
+        .iter()
+        .filter(|s| matches!(s, Sample::Qa(_)))
+        .count();
+    let t = tmp();
+    let agent = |body: &str| {
+        let path = write(t.path(), &format!("agent{}.py", body.len()), body);
+        External::new(
+            &format!("python3 {}", path.display()),
+            Duration::from_secs(1),
+        )
+    };
+    let run = |mut a: External| {
+        let (qa, plans) = evaluate(&ix, &samples, &mut a);
+        Report::new("broken".into(), vec![], qa, plans)
+    };
+    // Garbage on every question: an error per sample, each named.
+    let r = run(agent(
+        "import sys\nfor l in sys.stdin:\n    if '\"question\"' in l or '\"plan\"' in l: print('hello', flush=True)\n",
+    ));
+    assert_eq!(r.questions.len(), questions);
+    assert!(r.questions.iter().all(|q| {
+        q.error
+            .as_deref()
+            .is_some_and(|e| e.contains("not valid") && e.contains("hello"))
+    }));
+    // Crashes on the third question it sees: that one fails, the agent is
+    // restarted with its history, and answers again (with nothing, here).
+    let crash = "import sys, json, os\nn = 0\nfor l in sys.stdin:\n    m = json.loads(l)\n    if m['type'] in ('question', 'plan'):\n        n += 1\n        if n == 3 and not os.path.exists(sys.argv[0] + '.crashed'):\n            open(sys.argv[0] + '.crashed', 'w').close(); sys.exit(3)\n        print(json.dumps({'answer': None, 'plan': []} if m['type'] == 'plan' else {'answer': None}), flush=True)\n";
+    let r = run(agent(crash));
+    let errors: Vec<&QaResult> = r.questions.iter().filter(|q| q.error.is_some()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].error.as_ref().unwrap().contains("exited"),
+        "{errors:?}"
+    );
+    // Stalls on one question: that one times out; the rest are answered.
+    let stall = "import sys, json, time, os\nfor l in sys.stdin:\n    m = json.loads(l)\n    if m['type'] == 'question':\n        if not os.path.exists(sys.argv[0] + '.slept'):\n            open(sys.argv[0] + '.slept', 'w').close(); time.sleep(5)\n        print(json.dumps({'answer': None}), flush=True)\n    elif m['type'] == 'plan':\n        print(json.dumps({'plan': []}), flush=True)\n";
+    let r = run(agent(stall));
+    let errors: Vec<&QaResult> = r.questions.iter().filter(|q| q.error.is_some()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0]
+            .error
+            .as_ref()
+            .unwrap()
+            .contains("no reply within 1 s")
+    );
+    // A command that does not exist fails every sample with the reason.
+    let r = run(External::new(
+        "definitely-not-a-program-4242",
+        Duration::from_secs(1),
+    ));
+    assert_eq!(r.errors, samples.len());
+}
+
+#[test]
+fn the_eval_command_compares_agents() {
+    let t = tmp();
+    let out = t.path().join("tr");
+    hearth(&["generate", "--days", "2", "--out", s(&out)]).ok();
+    hearth(&["eval", "--trace", s(&out), "--agent", "oracle"])
+        .fails()
+        .stderr_has("run `hearth mine");
+    hearth(&["mine", "--trace", s(&out)]).ok();
+    let script = repo().join("examples/agent.py");
+    let agents = format!("oracle,none,bm25,cmd:\"python3 {}\"", script.display());
+    let r = hearth(&["eval", "--trace", s(&out), "--agents", &agents]).ok();
+    r.stdout_has("exact accuracy")
+        .stdout_has("Event R@5")
+        .stdout_has("plan success");
+    let reports: Vec<Report> =
+        serde_json::from_slice(&std::fs::read(out.join("eval-report.json")).unwrap()).unwrap();
+    assert_eq!(reports.len(), 4);
+    assert_eq!(reports[0].qa.exact, 1.0);
+    assert!(reports[3].agent.starts_with("cmd:python3"));
+    hearth(&["eval", "--trace", s(&out), "--agent", "gpt"])
+        .fails()
+        .stderr_has("unknown agent \"gpt\"");
+}
