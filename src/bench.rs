@@ -99,8 +99,56 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     );
     bench_generation(&args)?;
     bench_batch(&args)?;
+    bench_eval(&args)?;
     bench_llm(&args)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each built-in agent on a 7-day family-apartment trace: events ingested
+/// per second, and questions answered per second (each at its cutoff).
+fn bench_eval(args: &BenchArgs) -> Result<()> {
+    use hearth::eval::agents::{BUILT_IN, BuiltIn, Strategy};
+    use hearth::eval::{Agent, evaluate, observations};
+    use hearth::samples::{Index, Sample};
+    let s = scene::parse("family_apartment", scene::default_source())?;
+    let mut events = Vec::new();
+    let mut backend = Scripted::new(&s, 0);
+    generation::generate(&s, args.days, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })?;
+    let ix = Index::new(&s, &events);
+    let qa: Vec<Sample> = hearth::samples::mine(&s, &events, 0)
+        .into_iter()
+        .filter(|x| matches!(x, Sample::Qa(_)))
+        .collect();
+    let seen = observations(&ix, 1, u64::MAX);
+    println!(
+        "agents on a {}-day family-apartment trace ({} perceived events, {} questions):",
+        args.days,
+        seen.len(),
+        qa.len()
+    );
+    for name in BUILT_IN {
+        let mut agent = BuiltIn::new(Strategy::parse(name).expect("built in"));
+        let t0 = Instant::now();
+        agent.reset(&s).map_err(|e| anyhow::anyhow!("{e}"))?;
+        for o in &seen {
+            agent.observe(o).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        let ingest = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let (results, _) = evaluate(&ix, &qa, &mut agent);
+        // evaluate() ingests again; answering is what is left.
+        let answering = (t0.elapsed().as_secs_f64() - ingest).max(1e-9);
+        println!(
+            "  {name:<8} {:>12.0} events/s ingested  {:>10.0} answers/s  ({} answered)",
+            seen.len() as f64 / ingest.max(1e-9),
+            results.len() as f64 / answering,
+            results.len()
+        );
+    }
+    Ok(())
 }
 
 /// The LLM path against the mock server answering after `--llm-delay-ms`:
