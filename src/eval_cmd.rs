@@ -31,6 +31,19 @@ pub struct EvalArgs {
     /// Seconds an external agent may take per reply.
     #[arg(long, default_value_t = 30)]
     pub agent_timeout: u64,
+    /// Who words the answers: the agents' own answerer (`rules`), or the
+    /// LLM given each agent's top-five evidence (`llm`; exact accuracy then
+    /// does not apply: use --judge).
+    #[arg(long, default_value = "rules", value_parser = clap::builder::PossibleValuesParser::new(["rules", "llm"]))]
+    pub answerer: String,
+    /// Score every answer's words with the LLM judge (0–3 rubric).
+    #[arg(long)]
+    pub judge: bool,
+    /// LLM backend for --answerer llm and --judge.
+    #[arg(long, default_value = "openai", value_parser = clap::builder::PossibleValuesParser::new(["openai", "replay"]))]
+    pub backend: String,
+    #[command(flatten)]
+    pub llm: crate::llm_args::LlmArgs,
 }
 
 /// Splits `a,b,cmd:"x, y"` at commas outside quotes.
@@ -89,6 +102,11 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         let (_, samples) = store::read_samples(&path)?;
         traces.push((dir.display().to_string(), trace, samples));
     }
+    let llm = if args.judge || args.answerer == "llm" {
+        args.llm.client(&args.backend)?
+    } else {
+        None
+    };
     let bar = indicatif::ProgressBar::new((agents.len() * traces.len()) as u64);
     let mut reports = Vec::new();
     for agent in &mut agents {
@@ -96,7 +114,17 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         for (name, trace, samples) in &traces {
             bar.set_message(format!("{} on {name}", agent.name()));
             let ix = Index::new(&trace.scene, &trace.events);
-            let (q, p) = evaluate(&ix, samples, agent.as_mut());
+            let (mut q, p) = evaluate(&ix, samples, agent.as_mut());
+            if let Some(client) = &llm {
+                if args.answerer == "llm" {
+                    hearth::eval::llm::answer(client, &ix, samples, &mut q, 0)
+                        .context("answering through the LLM")?;
+                }
+                if args.judge {
+                    hearth::eval::llm::judge(client, samples, &mut q, 0)
+                        .context("judging answers")?;
+                }
+            }
             qa.extend(q);
             plans.extend(p);
             bar.inc(1);
@@ -109,7 +137,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         ));
     }
     bar.finish_and_clear();
-    print_table(&reports);
+    print_table(&reports, args.answerer == "llm");
     let out = args
         .out
         .unwrap_or_else(|| args.trace[0].join("eval-report.json"));
@@ -140,7 +168,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(reports: &[Report]) {
+fn print_table(reports: &[Report], llm_answers: bool) {
     let w = 10;
     print!("{:<20}", "exact accuracy");
     for r in reports {
@@ -157,7 +185,11 @@ fn print_table(reports: &[Report]) {
                 " {:>w$}",
                 r.by_family
                     .get(&f)
-                    .map_or("-".into(), |s| format!("{:.3}", s.exact))
+                    .map_or("-".into(), |s| match (llm_answers, s.judge) {
+                        (false, _) => format!("{:.3}", s.exact),
+                        (true, Some(j)) => format!("j {j:.3}"),
+                        (true, None) => "n/a".into(),
+                    })
             );
         }
         println!();
@@ -169,7 +201,17 @@ fn print_table(reports: &[Report]) {
         }
         println!();
     };
-    row("all QA", &|r| format!("{:.3}", r.qa.exact));
+    if !llm_answers {
+        row("all QA", &|r| format!("{:.3}", r.qa.exact));
+    }
+    if reports.iter().any(|r| r.qa.judge.is_some()) {
+        row("judge (0-1)", &|r| {
+            r.qa.judge.map_or("-".into(), |j| format!("{j:.3}"))
+        });
+        row("perfect", &|r| {
+            r.qa.perfect.map_or("-".into(), |p| format!("{p:.3}"))
+        });
+    }
     row("Session Any@5", &|r| format!("{:.3}", r.qa.session_any5));
     row("Event R@5", &|r| format!("{:.3}", r.qa.event_r5));
     row("QA samples", &|r| r.qa.n.to_string());

@@ -78,7 +78,10 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     let trace = read_trace(&live).unwrap();
     assert_eq!(trace.manifest.backend, "openai");
     assert_eq!(trace.manifest.model.as_deref(), Some("mock-model"));
-    assert_eq!(trace.manifest.prompt_hashes.len(), 7);
+    assert_eq!(
+        trace.manifest.prompt_hashes.len(),
+        hearth::llm::backend::PROMPTS.len()
+    );
     // Invented ids are rejected with the nearest real ones, then corrected.
     let rejected: Vec<_> = trace
         .events
@@ -503,4 +506,87 @@ fn mine_rephrases_questions_only_and_replays() {
     ])
     .ok();
     assert_eq!(fs::read(&said).unwrap(), fs::read(&again).unwrap());
+}
+
+#[test]
+fn eval_answers_and_judges_through_the_llm_and_replays() {
+    let sc = scene();
+    let server = MockServer::start(household(&sc));
+    let t = tmp();
+    let trace = t.path().join("tr");
+    hearth(&["generate", "--days", "1", "--out", s(&trace)]).ok();
+    hearth(&["mine", "--trace", s(&trace)]).ok();
+    let cache = t.path().join("cache");
+    let report = |name: &str| -> Vec<hearth::eval::Report> {
+        serde_json::from_slice(&fs::read(t.path().join(name)).unwrap()).unwrap()
+    };
+    let judged = t.path().join("judged.json");
+    hearth(&[
+        "eval",
+        "--trace",
+        s(&trace),
+        "--agents",
+        "oracle,none",
+        "--judge",
+        "--llm-url",
+        &server.url,
+        "--llm-cache",
+        s(&cache),
+        "--out",
+        s(&judged),
+    ])
+    .ok()
+    .stdout_has("judge (0-1)");
+    let r = report("judged.json");
+    let (oracle, none) = (r[0].qa.judge.unwrap(), r[1].qa.judge.unwrap());
+    assert!(oracle > 0.9 && none < 0.5, "oracle {oracle}, none {none}");
+    assert!(r[0].questions.iter().all(|q| q.judge.is_some()));
+    // LLM answers from the top-five evidence: words only, judged.
+    let worded = t.path().join("worded.json");
+    hearth(&[
+        "eval",
+        "--trace",
+        s(&trace),
+        "--agent",
+        "bm25",
+        "--answerer",
+        "llm",
+        "--judge",
+        "--llm-url",
+        &server.url,
+        "--llm-cache",
+        s(&cache),
+        "--out",
+        s(&worded),
+    ])
+    .ok()
+    .stdout_has("j ");
+    let r = report("worded.json");
+    assert_eq!(r[0].qa.exact, 0.0);
+    assert!(
+        r[0].questions
+            .iter()
+            .all(|q| q.text.starts_with("From the records:"))
+    );
+    // Offline replay gives the same report.
+    drop(server);
+    let again = t.path().join("again.json");
+    hearth(&[
+        "eval",
+        "--trace",
+        s(&trace),
+        "--agent",
+        "bm25",
+        "--answerer",
+        "llm",
+        "--judge",
+        "--backend",
+        "replay",
+        "--llm-cache",
+        s(&cache),
+        "--out",
+        s(&again),
+    ])
+    .ok();
+    assert_eq!(fs::read(&worded).unwrap(), fs::read(&again).unwrap());
 }

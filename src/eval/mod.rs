@@ -9,6 +9,7 @@ pub mod agents;
 pub mod bm25;
 pub mod external;
 pub mod kg;
+pub mod llm;
 pub mod planner;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -196,6 +197,14 @@ pub struct QaResult {
     pub exact: bool,
     pub session_any5: bool,
     pub event_r5: f64,
+    /// The agent's answer in words, and the evidence that counted.
+    #[serde(default)]
+    pub text: String,
+    #[serde(default)]
+    pub evidence: Vec<u64>,
+    /// The LLM judge's 0–3 score of `text`, when judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -222,6 +231,11 @@ pub struct QaScores {
     pub exact: f64,
     pub session_any5: f64,
     pub event_r5: f64,
+    /// Mean judge score over 3, and the share scored 3 (judged runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perfect: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -256,11 +270,17 @@ impl Report {
     ) -> Self {
         let scores = |rs: &[&QaResult]| {
             let n = rs.len().max(1) as f64;
+            let judged: Vec<u8> = rs.iter().filter_map(|r| r.judge).collect();
+            let j = judged.len() as f64;
             QaScores {
                 n: rs.len(),
                 exact: rs.iter().filter(|r| r.exact).count() as f64 / n,
                 session_any5: rs.iter().filter(|r| r.session_any5).count() as f64 / n,
                 event_r5: rs.iter().map(|r| r.event_r5).sum::<f64>() / n,
+                judge: (!judged.is_empty())
+                    .then(|| judged.iter().map(|s| f64::from(*s) / 3.0).sum::<f64>() / j),
+                perfect: (!judged.is_empty())
+                    .then(|| judged.iter().filter(|s| **s == 3).count() as f64 / j),
             }
         };
         let all: Vec<&QaResult> = questions.iter().collect();
@@ -302,6 +322,9 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
         exact: false,
         session_any5: false,
         event_r5: 0.0,
+        text: String::new(),
+        evidence: vec![],
+        judge: None,
         error: None,
     };
     match r {
@@ -312,6 +335,8 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
                 .as_ref()
                 .is_some_and(|a| same_answer(a, &q.answer));
             let top: Vec<u64> = reply.evidence.iter().take(5).copied().collect();
+            out.text = reply.text.clone();
+            out.evidence = top.clone();
             let gold: BTreeSet<u64> = q.evidence.iter().copied().collect();
             let hit = top.iter().filter(|e| gold.contains(e)).count();
             // Recall within the top five, of at most five gold events.

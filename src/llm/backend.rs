@@ -21,7 +21,7 @@ use super::client::{Call, LlmClient, LlmError, Message};
 use super::plugin::LlmDriver;
 
 /// The prompt files, embedded; their hashes go into the manifest.
-pub const PROMPTS: [(&str, &str); 7] = [
+pub const PROMPTS: [(&str, &str); 9] = [
     ("projects", include_str!("../../prompts/projects.md")),
     ("day_beats", include_str!("../../prompts/day_beats.md")),
     ("sessions", include_str!("../../prompts/sessions.md")),
@@ -29,6 +29,8 @@ pub const PROMPTS: [(&str, &str); 7] = [
     ("actor", include_str!("../../prompts/actor.md")),
     ("notes", include_str!("../../prompts/notes.md")),
     ("rephrase", include_str!("../../prompts/rephrase.md")),
+    ("answer", include_str!("../../prompts/answer.md")),
+    ("judge", include_str!("../../prompts/judge.md")),
 ];
 
 /// `prompt name → SHA-256` of every prompt file.
@@ -122,6 +124,11 @@ pub fn schema(stage: &str) -> Value {
             "summary": {"type": "string"},
         })),
         "rephrase" => object(json!({"question": {"type": "string"}})),
+        "answer" => object(json!({"answer": {"type": "string"}})),
+        "judge" => object(json!({
+            "score": {"type": "integer", "minimum": 0, "maximum": 3},
+            "reason": {"type": "string"},
+        })),
         other => panic!("no schema for stage {other}"),
     }
 }
@@ -595,39 +602,57 @@ impl Backend for LlmBackend {
     }
 }
 
-/// Rephrases templated questions through the LLM, all in flight up to the
-/// client's limit; each reply lands by its index, so the output does not
-/// depend on arrival order. Only the wording changes: the structured answer
-/// never comes from an LLM.
+/// A one-shot call for `stage` with a filled prompt.
+pub fn call(stage: &str, prompt: String, seed: u64) -> Call {
+    Call {
+        stage: stage.into(),
+        messages: vec![
+            Message::system(format!(
+                "Stage: {stage}. Reply with one JSON object that matches this JSON schema, and nothing else:\n{}",
+                schema(stage)
+            )),
+            Message::user(prompt),
+        ],
+        schema_name: stage.into(),
+        schema: schema(stage),
+        seed,
+    }
+}
+
+/// Runs `calls` concurrently (up to the client's limit); replies come back
+/// in the order of the calls, whatever order they arrive in.
+pub fn complete_all(client: &Arc<LlmClient>, calls: Vec<Call>) -> Vec<Result<Value, LlmError>> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let n = calls.len();
+    for (i, c) in calls.into_iter().enumerate() {
+        let tx = tx.clone();
+        client.spawn(c, move |r| {
+            let _ = tx.send((i, r));
+        });
+    }
+    drop(tx);
+    let mut out: Vec<Option<Result<Value, LlmError>>> = (0..n).map(|_| None).collect();
+    for (i, r) in rx {
+        out[i] = Some(r);
+    }
+    out.into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(LlmError::Setup("the LLM runtime stopped".into()))))
+        .collect()
+}
+
+/// Rephrases templated questions through the LLM. Only the wording
+/// changes: the structured answer never comes from an LLM.
 pub fn rephrase(
     client: &Arc<LlmClient>,
     questions: &[String],
     seed: u64,
 ) -> Result<Vec<String>, LlmError> {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    for (i, q) in questions.iter().enumerate() {
-        let tx = tx.clone();
-        let call = Call {
-            stage: "rephrase".into(),
-            messages: vec![
-                Message::system(format!(
-                    "Stage: rephrase. Reply with one JSON object that matches this JSON schema, and nothing else:\n{}",
-                    schema("rephrase")
-                )),
-                Message::user(fill("rephrase", &[("question", q)])),
-            ],
-            schema_name: "rephrase".into(),
-            schema: schema("rephrase"),
-            seed,
-        };
-        client.spawn(call, move |r| {
-            let _ = tx.send((i, r));
-        });
-    }
-    drop(tx);
-    let mut out: Vec<Option<String>> = vec![None; questions.len()];
-    for (i, r) in rx {
-        out[i] = Some(text(&r?["question"]));
-    }
-    Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    let calls = questions
+        .iter()
+        .map(|q| call("rephrase", fill("rephrase", &[("question", q)]), seed))
+        .collect();
+    complete_all(client, calls)
+        .into_iter()
+        .map(|r| r.map(|v| text(&v["question"])))
+        .collect()
 }

@@ -307,6 +307,34 @@ pub fn household(
             "notes" => {
                 json!({"preferences": [format!("{h0} likes a quiet morning")], "open_plans": [], "summary": "A quiet day."})
             }
+            "answer" => {
+                let first = text
+                    .split("Records:")
+                    .nth(1)
+                    .and_then(|r| r.trim().lines().next())
+                    .unwrap_or("nothing");
+                json!({"answer": format!("From the records: {first}")})
+            }
+            "judge" => {
+                let field = |name: &str| {
+                    text.split(name)
+                        .nth(1)
+                        .and_then(|r| r.lines().next())
+                        .unwrap_or("")
+                        .trim()
+                        .trim_end_matches('.')
+                        .to_lowercase()
+                };
+                let (reference, answer) = (field("Reference answer:"), field("Answer to grade:"));
+                let score = if !reference.is_empty() && answer.contains(&reference) {
+                    3
+                } else if answer.is_empty() {
+                    0
+                } else {
+                    1
+                };
+                json!({"score": score, "reason": "compared with the reference"})
+            }
             "rephrase" => {
                 let q = text
                     .split("Question: ")
