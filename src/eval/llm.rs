@@ -16,7 +16,7 @@ use crate::trace::clock_time;
 
 use super::QaResult;
 
-fn questions<'a>(samples: &'a [Sample]) -> BTreeMap<&'a str, &'a QaSample> {
+fn questions(samples: &[Sample]) -> BTreeMap<&str, &QaSample> {
     samples
         .iter()
         .filter_map(|s| match s {
