@@ -100,8 +100,45 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     bench_generation(&args)?;
     bench_batch(&args)?;
     bench_eval(&args)?;
+    bench_playback()?;
     bench_llm(&args)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Opening a 30-day trace for playback (one checked replay, keyframes) and
+/// seeking to random events.
+fn bench_playback() -> Result<()> {
+    use hearth::playback::Playback;
+    let s = scene::parse("family_apartment", scene::default_source())?;
+    let mut events = Vec::new();
+    let mut backend = Scripted::new(&s, 0);
+    generation::generate(&s, 30, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })?;
+    let n = events.len();
+    let t0 = Instant::now();
+    let pb = Playback::new(s, events).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let open = t0.elapsed();
+    // A fixed pseudo-random walk over the trace (no RNG needed for timing).
+    let seeks = 2000u64;
+    let (mut worst, mut total) = (Duration::ZERO, Duration::ZERO);
+    for i in 0..seeks {
+        let at = (i.wrapping_mul(2_654_435_761) % (n as u64 + 1)) as usize;
+        let t0 = Instant::now();
+        black_box(pb.state_at(at));
+        black_box(pb.beliefs_at(at));
+        let d = t0.elapsed();
+        worst = worst.max(d);
+        total += d;
+    }
+    println!(
+        "playback of a 30-day family-apartment trace ({n} events):\n  open {:>8.1} ms   seek (state + robot's view) mean {:.3} ms, worst {:.3} ms",
+        ms(open),
+        ms(total) / seeks as f64,
+        ms(worst)
+    );
+    Ok(())
 }
 
 /// Each built-in agent on a 7-day family-apartment trace: events ingested

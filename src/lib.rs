@@ -7,6 +7,7 @@ pub mod generation;
 pub mod ids;
 pub mod jobs;
 pub mod llm;
+pub mod playback;
 pub mod samples;
 pub mod scene;
 pub mod sim;

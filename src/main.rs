@@ -17,6 +17,8 @@ mod bench;
 mod eval_cmd;
 mod llm_args;
 mod samples_cmd;
+#[cfg(feature = "gui")]
+mod viewer;
 
 /// Household world simulator: multi-day traces with exact ground truth for
 /// memory agents of home robots.
@@ -47,6 +49,15 @@ enum Command {
     Export(samples_cmd::ExportArgs),
     /// Score memory agents on a trace's samples (QA and planning).
     Eval(eval_cmd::EvalArgs),
+    /// Replay a trace in a window: 2D plan, 3D view, the robot's view, samples.
+    #[cfg(feature = "gui")]
+    View(viewer::ViewArgs),
+    /// Replay a trace in a window (this build has no `gui` feature).
+    #[cfg(not(feature = "gui"))]
+    View {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
     /// Measure executor throughput and scene load time (build with --release).
     Bench(bench::BenchArgs),
 }
@@ -150,6 +161,12 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Mine(args) => samples_cmd::run(args),
         Command::Export(args) => samples_cmd::export(args),
         Command::Eval(args) => eval_cmd::run(args),
+        #[cfg(feature = "gui")]
+        Command::View(args) => viewer::run(args),
+        #[cfg(not(feature = "gui"))]
+        Command::View { .. } => anyhow::bail!(
+            "this hearth was built without the `gui` feature (--no-default-features); build it with default features to use the viewer"
+        ),
         Command::Generate(args) => generate(args),
         Command::Batch(args) => batch::run(args),
         Command::Bench(args) => bench::run(args),

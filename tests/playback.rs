@@ -1,0 +1,92 @@
+//! Playback: the state and the robot's view at any event equal the
+//! executor's, seeking is the same forwards and backwards, and a damaged
+//! trace is refused.
+
+use hearth::playback::{KEYFRAME_EVERY, Playback};
+use hearth::sim::Simulation;
+use hearth::trace::Event;
+
+fn trace(scene_id: &str, seed: u64, days: u32) -> (hearth::scene::Scene, Vec<Event>) {
+    let src = hearth::scene::BUILTIN
+        .iter()
+        .find(|(i, _)| *i == scene_id)
+        .unwrap()
+        .1;
+    let scene = hearth::scene::parse(scene_id, src).unwrap();
+    let mut events = Vec::new();
+    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
+    hearth::generation::generate(&scene, days, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    (scene, events)
+}
+
+#[test]
+fn state_and_robot_view_at_every_event_equal_the_executors() {
+    for scene_id in ["family_apartment", "large_house"] {
+        let (scene, events) = trace(scene_id, 3, 2);
+        assert!(events.len() > 2 * KEYFRAME_EVERY);
+        let pb = Playback::new(scene.clone(), events.clone()).unwrap();
+        let mut sim = Simulation::new(scene).unwrap();
+        for n in 0..=events.len() {
+            if n > 0 {
+                sim.replay_event(&events[n - 1]).unwrap();
+            }
+            assert_eq!(
+                pb.state_at(n),
+                sim.state(),
+                "{scene_id}: state after {n} events"
+            );
+            let believed: Vec<_> = sim
+                .beliefs("robot")
+                .unwrap()
+                .iter()
+                .map(|(k, b)| (k.clone(), b.value.clone()))
+                .collect();
+            let view: Vec<_> = pb
+                .beliefs_at(n)
+                .into_iter()
+                .map(|(k, (v, _))| (k, v))
+                .collect();
+            assert_eq!(view, believed, "{scene_id}: robot's view after {n} events");
+        }
+    }
+}
+
+#[test]
+fn seeking_is_order_independent_and_history_is_complete() {
+    let (scene, events) = trace("family_apartment", 1, 2);
+    let pb = Playback::new(scene, events.clone()).unwrap();
+    let points: Vec<usize> = (0..=pb.len()).step_by(37).collect();
+    let forward: Vec<_> = points.iter().map(|n| pb.state_at(*n)).collect();
+    let mut backward: Vec<_> = points.iter().rev().map(|n| pb.state_at(*n)).collect();
+    backward.reverse();
+    assert_eq!(forward, backward);
+    assert_eq!(pb.state_at(pb.len() + 10), pb.state_at(pb.len()));
+    let mug = hearth::ids::Id::new("mug_1");
+    let history = pb.history(&mug, pb.len());
+    let moves = events
+        .iter()
+        .filter(|e| e.outcome.is_ok() && e.changes.iter().any(|c| c.entity == mug))
+        .count();
+    assert_eq!(history.len(), moves);
+    assert_eq!(pb.at_time(0), 0);
+    assert_eq!(pb.at_time(u64::MAX), pb.len());
+}
+
+#[test]
+fn a_trace_that_does_not_replay_is_refused() {
+    let (scene, mut events) = trace("studio", 0, 1);
+    let i = events
+        .iter()
+        .position(|e| e.outcome.is_ok() && !e.changes.is_empty())
+        .unwrap();
+    events[i].changes.clear();
+    let err = Playback::new(scene, events).err().expect("refused");
+    assert!(
+        err.to_string().contains(&format!("event {}", i + 1)),
+        "{err}"
+    );
+}
