@@ -184,7 +184,7 @@ pub fn plan(
         painter.text(
             rect.center_top() + egui::vec2(0.0, 1.0),
             Align2::CENTER_TOP,
-            format!("{}{}", d.kind, if on { " ●" } else { "" }),
+            format!("{}{}", d.kind, if on { " (on)" } else { "" }),
             small.clone(),
             Color32::from_rgb(50, 50, 70),
         );

@@ -48,7 +48,7 @@ fn event_line(e: &Event) -> String {
         }
     };
     let mark = match e.outcome.rejection() {
-        Some(r) => format!("  ✗ {}", r.code),
+        Some(r) => format!("  rejected: {}", r.code),
         None => String::new(),
     };
     format!(
@@ -373,7 +373,7 @@ pub fn ui(
                             );
                             for r in &model.reports {
                                 if let Some(res) = r.questions.iter().find(|x| x.id == q.id) {
-                                    let mark = if res.exact { "✓" } else { "✗" };
+                                    let mark = if res.exact { "right" } else { "wrong" };
                                     ui.label(format!("{} {mark}: {}", r.agent, res.text));
                                 }
                             }
