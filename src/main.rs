@@ -58,7 +58,7 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
         args: Vec<String>,
     },
-    /// Measure executor throughput and scene load time (build with --release).
+    /// Performance figures: executor, generation, batch, agents, playback, LLM client (use --release).
     Bench(bench::BenchArgs),
 }
 
