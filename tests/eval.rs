@@ -20,23 +20,6 @@ use hearth::scene::Scene;
 use hearth::sim::request::{Action, Request};
 use hearth::trace::Event;
 
-fn generated(scene_id: &str, seed: u64, days: u32) -> (Scene, Vec<Event>) {
-    let src = hearth::scene::BUILTIN
-        .iter()
-        .find(|(i, _)| *i == scene_id)
-        .unwrap()
-        .1;
-    let scene = hearth::scene::parse(scene_id, src).unwrap();
-    let mut events = Vec::new();
-    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
-    hearth::generation::generate(&scene, days, &mut backend, &mut |e| {
-        events.push(e.clone());
-        Ok(())
-    })
-    .unwrap();
-    (scene, events)
-}
-
 fn run(name: &str, scene: &Scene, events: &[Event], samples: &[Sample]) -> Report {
     let ix = Index::new(scene, events);
     let mut agent = BuiltIn::new(Strategy::parse(name).unwrap());

@@ -13,7 +13,7 @@ use hearth::generation::{
 use hearth::ids::Id;
 use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
-use hearth::sim::request::{Action, Request};
+use hearth::sim::request::Action;
 use hearth::trace::{DAY, Event, Location, Value};
 
 const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];
@@ -40,14 +40,8 @@ fn run(scene: &Scene, seed: u64, days: u32) -> (Vec<Event>, Generated) {
 fn replay(scene: &Scene, events: &[Event], mut at_day_end: impl FnMut(u32, &Simulation)) {
     let mut sim = Simulation::new(scene.clone()).unwrap();
     for (i, e) in events.iter().enumerate() {
-        sim.set_session(e.session.clone());
-        sim.advance_to(e.t);
-        let again = sim.execute(Request {
-            actor: e.actor.clone(),
-            action: e.action.clone(),
-            at: e.outcome.is_ok().then_some(e.t),
-        });
-        assert_eq!(&again, e, "{}: event {} does not replay", scene.id, e.id);
+        sim.replay_event(e)
+            .unwrap_or_else(|err| panic!("{}: {err}", scene.id));
         sim.check_invariants().unwrap();
         if events.get(i + 1).is_none_or(|n| n.day != e.day) {
             at_day_end(e.day, &sim);

@@ -2,26 +2,12 @@
 //! executor's, seeking is the same forwards and backwards, and a damaged
 //! trace is refused.
 
+mod common;
+
+use common::generated as trace;
+
 use hearth::playback::{KEYFRAME_EVERY, Playback};
 use hearth::sim::Simulation;
-use hearth::trace::Event;
-
-fn trace(scene_id: &str, seed: u64, days: u32) -> (hearth::scene::Scene, Vec<Event>) {
-    let src = hearth::scene::BUILTIN
-        .iter()
-        .find(|(i, _)| *i == scene_id)
-        .unwrap()
-        .1;
-    let scene = hearth::scene::parse(scene_id, src).unwrap();
-    let mut events = Vec::new();
-    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
-    hearth::generation::generate(&scene, days, &mut backend, &mut |e| {
-        events.push(e.clone());
-        Ok(())
-    })
-    .unwrap();
-    (scene, events)
-}
 
 #[test]
 fn state_and_robot_view_at_every_event_equal_the_executors() {

@@ -332,20 +332,8 @@ fn an_event_after_the_cutoff_changes_no_answer() {
 #[test]
 fn no_sample_fails_the_validity_checks_on_generated_traces() {
     for scene_id in ["family_apartment", "studio", "large_house"] {
-        let src = hearth::scene::BUILTIN
-            .iter()
-            .find(|(i, _)| *i == scene_id)
-            .unwrap()
-            .1;
-        let scene = hearth::scene::parse(scene_id, src).unwrap();
         for seed in 0..10 {
-            let mut events = Vec::new();
-            let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
-            hearth::generation::generate(&scene, 3, &mut backend, &mut |e| {
-                events.push(e.clone());
-                Ok(())
-            })
-            .unwrap();
+            let (scene, events) = generated(scene_id, seed, 3);
             let samples = mine(&scene, &events, seed);
             assert!(samples.len() > 50, "{scene_id} {seed}: {}", samples.len());
             let ix = Index::new(&scene, &events);

@@ -25,7 +25,7 @@ use crate::samples::model::*;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
 use crate::sim::request::{Action, Request};
-use crate::trace::{ClaimMode, Event, Location, Value};
+use crate::trace::{ClaimMode, Event, Value};
 
 use super::bm25::Bm25;
 use super::kg::Graph;
@@ -352,7 +352,7 @@ impl Agent for BuiltIn {
                     let (memory, _) = self.recall(from, &t.instruction);
                     if let Some((Answer::Value { value } | Answer::LastSeen { value, .. }, _)) =
                         self.answer_from(&memory, &t.cutoff, from)?
-                        && let Some(p) = prop_of(entity, attr, &value)
+                        && let Some(p) = crate::samples::plan::prop(entity, attr, &value)
                     {
                         goals.push(p);
                     }
@@ -385,28 +385,4 @@ impl Agent for BuiltIn {
             },
         ))
     }
-}
-
-/// The proposition `entity.attr = value`.
-fn prop_of(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
-    Some(match (attr.as_str(), value) {
-        ("location", Value::Location(Location::On(t))) => Prop::IsOn {
-            object: entity.clone(),
-            target: t.clone(),
-        },
-        ("location", Value::Location(Location::In(t))) => Prop::IsIn {
-            object: entity.clone(),
-            target: t.clone(),
-        },
-        ("location", Value::Location(Location::HeldBy(a))) => Prop::HeldBy {
-            object: entity.clone(),
-            actor: a.clone(),
-        },
-        ("location", _) => return None,
-        (f, v) => Prop::Field {
-            device: entity.clone(),
-            field: Id::new(f),
-            value: v.clone(),
-        },
-    })
 }

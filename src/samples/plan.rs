@@ -81,7 +81,7 @@ fn goal_of(p: &Prop) -> Goal {
 }
 
 /// The proposition that `entity.attr = value`.
-fn prop(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
+pub fn prop(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
     Some(match (attr.as_str(), value) {
         ("location", Value::Location(Location::On(t))) => Prop::IsOn {
             object: entity.clone(),

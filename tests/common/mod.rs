@@ -187,3 +187,25 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     fs::write(&p, text).unwrap();
     p
 }
+
+/// A built-in scene and `days` of its scripted household with `seed`, in memory.
+pub fn generated(
+    scene_id: &str,
+    seed: u64,
+    days: u32,
+) -> (hearth::scene::Scene, Vec<hearth::trace::Event>) {
+    let src = hearth::scene::BUILTIN
+        .iter()
+        .find(|(i, _)| *i == scene_id)
+        .unwrap_or_else(|| panic!("no built-in scene {scene_id}"))
+        .1;
+    let scene = hearth::scene::parse(scene_id, src).unwrap();
+    let mut events = Vec::new();
+    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
+    hearth::generation::generate(&scene, days, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    (scene, events)
+}
