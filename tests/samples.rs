@@ -265,8 +265,10 @@ fn every_family_has_the_known_answer_on_a_hand_built_trace() {
         ask(
             &s5,
             Query::First {
-                a: bob_espresso,
-                b: on_table
+                a_actor: id("bob"),
+                a: act_of(&ev[bob_espresso as usize - 1].action).unwrap(),
+                b_actor: id("alice"),
+                b: act_of(&ev[on_table as usize - 1].action).unwrap(),
             }
         )
         .map(|a| a.0),

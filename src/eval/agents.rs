@@ -158,7 +158,10 @@ impl BuiltIn {
             Query::LastTime { act: a, .. }
             | Query::Count { act: a, .. }
             | Query::UsualHour { act: a, .. } => out.extend(act(a)),
-            Query::First { a, b } => out.extend([*a, *b]),
+            Query::First { a, b, .. } => {
+                out.extend(act(a));
+                out.extend(act(b));
+            }
             Query::Next { event } => {
                 if let Some(e) = self.events.iter().find(|e| e.id == *event) {
                     out.extend(

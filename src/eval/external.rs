@@ -106,6 +106,10 @@ impl External {
 
     /// Sends a request line and waits for one reply line.
     fn ask(&mut self, line: String) -> Result<String, AgentError> {
+        // Lines printed out of turn would answer the wrong question.
+        if let Some((_, _, rx)) = &self.proc {
+            while rx.try_recv().is_ok() {}
+        }
         self.write(&line)?;
         let rx = self.proc.as_ref().expect("started").2.clone();
         match rx.recv_timeout(self.timeout) {
@@ -155,8 +159,10 @@ impl Agent for External {
     fn observe(&mut self, o: &Observation) -> Result<(), AgentError> {
         let line = json!({"type": "observe", "observation": o}).to_string();
         self.history.push(line.clone());
-        if self.proc.is_some() {
-            self.write(&line)?;
+        // A crash here shows at the next question, which restarts the agent
+        // with its history: only that question fails.
+        if self.proc.is_some() && self.write(&line).is_err() {
+            tracing::debug!("{}: the agent died while observing", self.command);
         }
         Ok(())
     }

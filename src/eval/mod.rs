@@ -48,6 +48,14 @@ pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
                 event.reveals.clear();
                 event.revealed_to.clear();
             }
+            // Someone else's failure is seen, not its reasons (the executor's
+            // message can name where things really are).
+            if e.actor != ix.robot
+                && let crate::trace::Outcome::Rejected(r) = &mut event.outcome
+            {
+                r.message.clear();
+                r.hint.clear();
+            }
             Observation {
                 text: narrate(&n, &event, &ix.robot),
                 event,
@@ -85,8 +93,14 @@ pub struct Reply {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "goal", rename_all = "snake_case")]
 pub enum GoalIn {
-    Known { prop: Prop },
-    Remember { entity: Id, attr: Id, from: Query },
+    Known {
+        prop: Prop,
+    },
+    Remember {
+        entity: Id,
+        attr: Id,
+        from: Box<Query>,
+    },
 }
 
 /// A planning task as an agent receives it.
@@ -106,7 +120,12 @@ impl TaskIn {
             .iter()
             .enumerate()
             .map(|(i, p)| match (&t.remember, i, p) {
-                (Some(q), 0, p) => {
+                // The acquisition instruction states the knowledge: nothing to recall.
+                (Some(q), 0, p)
+                    if t.pair
+                        .as_ref()
+                        .is_none_or(|x| x.role != PairRole::Acquisition) =>
+                {
                     let (entity, attr) = match p {
                         Prop::IsOn { object, .. }
                         | Prop::IsIn { object, .. }
@@ -116,7 +135,7 @@ impl TaskIn {
                     GoalIn::Remember {
                         entity,
                         attr,
-                        from: q.clone(),
+                        from: Box::new(q.clone()),
                     }
                 }
                 _ => GoalIn::Known { prop: p.clone() },
@@ -334,7 +353,16 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
                 .answer
                 .as_ref()
                 .is_some_and(|a| same_answer(a, &q.answer));
-            let top: Vec<u64> = reply.evidence.iter().take(5).copied().collect();
+            // The first five distinct ids before the cutoff count.
+            let mut top: Vec<u64> = Vec::new();
+            for e in reply.evidence.iter().filter(|e| **e < q.cutoff.event) {
+                if !top.contains(e) {
+                    top.push(*e);
+                }
+                if top.len() == 5 {
+                    break;
+                }
+            }
             out.text = reply.text.clone();
             out.evidence = top.clone();
             let gold: BTreeSet<u64> = q.evidence.iter().copied().collect();
@@ -388,12 +416,15 @@ pub fn execute_plan(
     };
     let mut accepted = 0;
     for req in &plan {
-        // Only the robot's own steps count; anything else is invalid.
+        // Only the robot's own steps run; a step for anyone else is invalid.
+        if req.actor != t.actor {
+            continue;
+        }
         let e = sim.execute(Request {
             at: None,
             ..req.clone()
         });
-        if e.outcome.is_ok() && req.actor == t.actor {
+        if e.outcome.is_ok() {
             accepted += 1;
         }
     }

@@ -150,7 +150,11 @@ pub struct Stats {
 
 pub struct LlmClient {
     config: LlmConfig,
-    runtime: tokio::runtime::Runtime,
+    /// `Option` only so that `Drop` can shut it down without blocking (the
+    /// last handle may be dropped on one of its own workers).
+    runtime: Option<tokio::runtime::Runtime>,
+    /// One lock per cache key, so identical calls in flight ask once.
+    inflight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     http: reqwest::Client,
     permits: Arc<tokio::sync::Semaphore>,
     modes: Mutex<HashMap<String, SchemaMode>>,
@@ -200,11 +204,12 @@ fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
         .map(|s| Duration::from_secs_f64(s.min(120.0)))
 }
 
-/// Backoff before attempt `n` (from 1): doubling, capped, with jitter in
-/// [0.5, 1.5) taken from a hash (no clock or OS randomness needed).
-fn backoff(base: Duration, n: u32, salt: u64) -> Duration {
+/// Backoff before retry `n` (from 1): the base, doubling, capped, with
+/// jitter in [0.5, 1.5) from a hash of the call (so calls that failed
+/// together do not retry together; no clock or OS randomness needed).
+fn backoff(base: Duration, n: u32, salt: &str) -> Duration {
     let d = base
-        .saturating_mul(1 << n.min(6))
+        .saturating_mul(1 << n.saturating_sub(1).min(6))
         .min(Duration::from_secs(30));
     let h = Sha256::digest(format!("{salt}:{n}"));
     let jitter = 0.5 + f64::from(h[0]) / 256.0;
@@ -250,7 +255,8 @@ impl LlmClient {
         Ok(Arc::new(LlmClient {
             permits: Arc::new(tokio::sync::Semaphore::new(config.concurrency.max(1))),
             config,
-            runtime,
+            runtime: Some(runtime),
+            inflight: Mutex::new(HashMap::new()),
             http,
             modes: Mutex::new(modes),
             stats: Mutex::new(Stats::default()),
@@ -275,9 +281,33 @@ impl LlmClient {
         call: Call,
         done: impl FnOnce(Result<Value, LlmError>) + Send + 'static,
     ) {
+        /// Calls `done` exactly once: with the reply, or with an error if the
+        /// task dies first (a panic must not leave a caller waiting forever).
+        struct Once<F: FnOnce(Result<Value, LlmError>)>(Option<F>);
+        impl<F: FnOnce(Result<Value, LlmError>)> Drop for Once<F> {
+            fn drop(&mut self) {
+                if let Some(f) = self.0.take() {
+                    f(Err(LlmError::Setup("the LLM task stopped".into())));
+                }
+            }
+        }
         let me = Arc::clone(self);
+        let mut once = Once(Some(done));
+        self.runtime().spawn(async move {
+            let r = me.complete(call).await;
+            // The last handle on the client may be this one: let it go
+            // before the reply wakes the caller.
+            drop(me);
+            if let Some(f) = once.0.take() {
+                f(r);
+            }
+        });
+    }
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
         self.runtime
-            .spawn(async move { done(me.complete(call).await) });
+            .as_ref()
+            .expect("the runtime lives as long as the client")
     }
 
     /// Completes `call` and waits for it (for callers outside the ECS).
@@ -295,6 +325,16 @@ impl LlmClient {
     pub async fn complete(&self, call: Call) -> Result<Value, LlmError> {
         self.count(|s| s.calls += 1);
         let key = key_of(&self.config.model, &call);
+        // Identical calls in flight wait for the first and read its record,
+        // so the cache holds the one reply every caller used.
+        let lock = Arc::clone(
+            self.inflight
+                .lock()
+                .expect("inflight lock")
+                .entry(key.clone())
+                .or_default(),
+        );
+        let _guard = lock.lock().await;
         if let Some(dir) = &self.config.cache {
             let path = dir.join(format!("{key}.json"));
             if let Ok(bytes) = std::fs::read(&path) {
@@ -377,7 +417,9 @@ impl LlmClient {
             reply: reply.clone(),
         };
         let path = dir.join(format!("{key}.json"));
-        let tmp = dir.join(format!(".{key}.tmp-{}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!(".{key}.tmp-{}-{n}", std::process::id()));
         std::fs::write(
             &tmp,
             serde_json::to_vec_pretty(&rec).expect("records serialize"),
@@ -406,6 +448,20 @@ impl LlmClient {
         );
         self.count(|s| s.fallbacks += 1);
         let mut modes = self.modes.lock().expect("modes lock");
+        // Only ever lower: a late refusal must not undo a later fallback.
+        let rank = |m: SchemaMode| match m {
+            SchemaMode::JsonSchema => 0,
+            SchemaMode::JsonObject => 1,
+            SchemaMode::PromptOnly => 2,
+        };
+        let current = *modes
+            .get(&self.config.url)
+            .unwrap_or(&SchemaMode::JsonSchema);
+        let to = if rank(current) > rank(to) {
+            current
+        } else {
+            to
+        };
         modes.insert(self.config.url.clone(), to);
         if let Some(dir) = &self.config.cache {
             let _ = std::fs::create_dir_all(dir);
@@ -448,7 +504,11 @@ impl LlmClient {
                     }
                     self.count(|s| s.retries += 1);
                     let wait = wait.unwrap_or_else(|| {
-                        backoff(self.config.backoff, attempt, call.seed ^ u64::from(attempt))
+                        backoff(
+                            self.config.backoff,
+                            attempt,
+                            &key_of(&self.config.model, call),
+                        )
                     });
                     tracing::debug!("{}: {e}; retry {attempt} in {wait:?}", call.stage);
                     tokio::time::sleep(wait).await;
@@ -514,9 +574,7 @@ impl LlmClient {
         if status == 400 {
             let lower = text.to_lowercase();
             if mode != SchemaMode::PromptOnly
-                && (lower.contains("response_format")
-                    || lower.contains("json_schema")
-                    || lower.contains("schema"))
+                && (lower.contains("response_format") || lower.contains("json_schema"))
             {
                 return Ok(Attempt::Refused);
             }
@@ -556,5 +614,13 @@ fn describe(e: &reqwest::Error) -> String {
         "connection failed".into()
     } else {
         e.to_string()
+    }
+}
+
+impl Drop for LlmClient {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
     }
 }

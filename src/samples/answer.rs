@@ -132,6 +132,23 @@ fn matches_act(e: &Event, actor: Option<&Id>, act: &Act) -> bool {
     actor.is_none_or(|a| *a == e.actor) && act_of(&e.action).as_ref() == Some(act)
 }
 
+/// The one claim about `entity` in the utterance `event` (heard before
+/// `cutoff`); `None` when the utterance makes several, which a question
+/// naming only the entity could not tell apart.
+fn unique_claim<'a>(
+    ix: &'a Index,
+    cutoff: u64,
+    event: u64,
+    entity: &Id,
+) -> Option<&'a super::index::Heard> {
+    let mut about = ix
+        .heard_before(cutoff)
+        .iter()
+        .filter(|h| h.event == event && h.claim.entity == *entity);
+    let h = about.next()?;
+    about.next().is_none().then_some(h)
+}
+
 /// The reference answer to `q` at `cutoff`, from `ix`; `None` when the
 /// robot's history before the cutoff does not settle it.
 pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
@@ -173,6 +190,18 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
                 return None;
             }
             let (was_at, was) = &p[i - 1];
+            // Unseen changes in between would make the last seen value the
+            // wrong answer ("before Alice moved it" = where she took it from).
+            let missed = ix
+                .changes
+                .get(&key(entity, attr))
+                .into_iter()
+                .flatten()
+                .filter(|(e, _)| e > was_at && e < change)
+                .any(|(_, v)| v != was && !matches!(v, Value::Location(Location::HeldBy(_))));
+            if missed {
+                return None;
+            }
             answered(Answer::Value { value: was.clone() }, [*was_at, *change])
         }
         Query::LastTime { actor, act } => {
@@ -182,18 +211,27 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
                 .last()?;
             answered(time(e.t), [e.id])
         }
-        Query::First { a, b } => {
-            let (ea, eb) = (ix.event(*a)?, ix.event(*b)?);
-            let ok = |e: &Event| e.id < c && e.outcome.is_ok() && ix.robot_saw(e);
-            if !ok(ea) || !ok(eb) || a == b {
+        Query::First {
+            a_actor,
+            a,
+            b_actor,
+            b,
+        } => {
+            // Each must name exactly one perceived event before the cutoff.
+            let unique = |actor: &Id, act: &Act| {
+                let mut found = ix.visible(c).filter(|e| matches_act(e, Some(actor), act));
+                let first = found.next()?;
+                found.next().is_none().then_some(first.id)
+            };
+            let (ea, eb) = (unique(a_actor, a)?, unique(b_actor, b)?);
+            if ea == eb {
                 return None;
             }
-            let first = if a < b { a } else { b };
             answered(
                 Answer::Choice {
-                    option: if first == a { "A".into() } else { "B".into() },
+                    option: if ea < eb { "A".into() } else { "B".into() },
                 },
-                [*a, *b],
+                [ea, eb],
             )
         }
         Query::Next { event } => {
@@ -357,10 +395,7 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             )
         }
         Query::SeenOrTold { claim, entity } => {
-            let h = ix
-                .heard_before(c)
-                .iter()
-                .find(|h| h.event == *claim && h.claim.entity == *entity)?;
+            let h = unique_claim(ix, c, *claim, entity)?;
             if h.claim.mode != ClaimMode::Fact {
                 return None;
             }
@@ -397,11 +432,8 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         Query::Asked { request, entity }
         | Query::Due { request, entity }
         | Query::Status { request, entity } => {
-            let h = ix.heard_before(c).iter().find(|h| {
-                h.event == *request
-                    && h.claim.entity == *entity
-                    && h.claim.mode == ClaimMode::Request
-            })?;
+            let h = unique_claim(ix, c, *request, entity)
+                .filter(|h| h.claim.mode == ClaimMode::Request)?;
             let due = h.claim.due?;
             match q {
                 Query::Asked { .. } => answered(

@@ -107,11 +107,11 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
 }
 
 /// What makes two samples the same question: the query and its answer,
-/// and for knowledge that lasts (preferences, habits) also the day, so
-/// that it is asked again at longer retention.
+/// and for knowledge that lasts (preferences, habits, what was overwritten)
+/// also the day, so that it is asked again at longer retention.
 fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> String {
     let day = match family {
-        Family::Preference | Family::Routine => cutoff.day,
+        Family::Preference | Family::Routine | Family::OverwrittenState => cutoff.day,
         _ => 0,
     };
     format!(
@@ -294,54 +294,52 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
         push(Family::CurrentState, template, q, question, vec![]);
     }
 
-    // Overwritten state: the place or value before the last change seen.
+    // Overwritten state: the place or value before a change the robot saw
+    // (every change to a value taken only once; `answer` drops those with
+    // unseen changes in between).
     for ((entity, attr), seen) in &ix.seen {
         let p = places(&seen[..seen.partition_point(|s| s.event < c)], attr);
-        let Some(i) = (1..p.len())
-            .rev()
-            .find(|&i| p.iter().filter(|(_, v)| *v == p[i].1).count() == 1)
-        else {
-            continue;
-        };
-        let (change, new) = &p[i];
-        let mover = ix
-            .event(*change)
-            .filter(|e| {
-                e.changes
-                    .iter()
-                    .any(|ch| &ch.entity == entity && &ch.attr == attr)
-            })
-            .map(|e| e.actor.clone());
-        let q = Query::Before {
-            entity: entity.clone(),
-            attr: attr.clone(),
-            change: *change,
-        };
-        let question = match (attr.as_str(), mover) {
-            ("location", Some(m)) => format!(
-                "Where was {} before {} put it {}?",
-                n.name(entity),
-                n.name(&m),
-                n.value(attr, new)
-            ),
-            ("location", None) => format!(
-                "Where was {} before it was {}?",
-                n.name(entity),
-                n.value(attr, new)
-            ),
-            (a, _) => format!(
-                "What was {} before it was changed to {}?",
-                n.attribute(entity, a),
-                n.value(a, new)
-            ),
-        };
-        push(
-            Family::OverwrittenState,
-            "before_change",
-            q,
-            question,
-            vec![],
-        );
+        for i in (1..p.len()).filter(|&i| p.iter().filter(|(_, v)| *v == p[i].1).count() == 1) {
+            let (change, new) = &p[i];
+            let mover = ix
+                .event(*change)
+                .filter(|e| {
+                    e.changes
+                        .iter()
+                        .any(|ch| &ch.entity == entity && &ch.attr == attr)
+                })
+                .map(|e| e.actor.clone());
+            let q = Query::Before {
+                entity: entity.clone(),
+                attr: attr.clone(),
+                change: *change,
+            };
+            let question = match (attr.as_str(), mover) {
+                ("location", Some(m)) => format!(
+                    "Where was {} before {} put it {}?",
+                    n.name(entity),
+                    n.name(&m),
+                    n.value(attr, new)
+                ),
+                ("location", None) => format!(
+                    "Where was {} before it was {}?",
+                    n.name(entity),
+                    n.value(attr, new)
+                ),
+                (a, _) => format!(
+                    "What was {} before it was changed to {}?",
+                    n.attribute(entity, a),
+                    n.value(a, new)
+                ),
+            };
+            push(
+                Family::OverwrittenState,
+                "before_change",
+                q,
+                question,
+                vec![],
+            );
+        }
     }
 
     // Temporal: when did someone last do something; which came first; what next.
@@ -390,8 +388,10 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             Family::Temporal,
             "which_first",
             Query::First {
-                a: a.0.id,
-                b: b.0.id,
+                a_actor: a.0.actor.clone(),
+                a: a.1.clone(),
+                b_actor: b.0.actor.clone(),
+                b: b.1.clone(),
             },
             format!(
                 "Which happened first: (A) {}, or (B) {}?",

@@ -78,8 +78,15 @@ pub enum Query {
     Before { entity: Id, attr: Id, change: u64 },
     /// When `actor` last did `act`.
     LastTime { actor: Id, act: Act },
-    /// Which of two events happened first.
-    First { a: u64, b: u64 },
+    /// Which of two actions happened first; each is named by who did what,
+    /// and happened once before the cutoff (event ids would give the
+    /// order away).
+    First {
+        a_actor: Id,
+        a: Act,
+        b_actor: Id,
+        b: Act,
+    },
     /// What the actor of `event` did next.
     Next { event: u64 },
     /// What `holder` said they like `entity.attr` to be.

@@ -16,11 +16,18 @@ pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
     let who = n.name(&e.actor);
     let mut text = match (&e.action, e.outcome.rejection()) {
         (Action::Say { text, .. }, _) => text.clone(),
-        (a, Some(r)) => format!(
+        // The executor's reasons are the actor's feedback; a bystander only
+        // sees that it did not work.
+        (a, Some(r)) if &e.actor == observer => format!(
             "{} tried to {} but could not: {}.",
             capital(&who),
             base_phrase(n, a),
             r.message
+        ),
+        (a, Some(_)) => format!(
+            "{} tried to {} but could not.",
+            capital(&who),
+            base_phrase(n, a)
         ),
         (a, None) => format!("{} {}.", capital(&who), past_phrase(n, a)),
     };

@@ -216,7 +216,9 @@ pub fn plan(
         actors.clone()
     };
     let shown_actors = if robot { &robot_actors } else { &actors };
-    let objects = object_points(scene, &locations(shown), shown_actors);
+    let shown_at = locations(shown);
+    let true_at = locations(&truth);
+    let objects = object_points(scene, &shown_at, shown_actors);
     let true_objects = object_points(scene, &locations(&truth), &actors);
     let r = (fit.scale * 0.07).clamp(2.5, 7.0);
     for (id, (p, inside)) in &objects {
@@ -227,9 +229,9 @@ pub fn plan(
         } else {
             painter.circle_filled(at, r, c);
         }
-        let wrong = robot && true_objects.get(id).is_some_and(|(t, _)| t != p);
-        if wrong {
-            let (t, _) = true_objects[id];
+        // Wrong where the believed location differs, not merely the drawing.
+        let wrong = robot && shown_at.get(id) != true_at.get(id);
+        if wrong && let Some((t, _)) = true_objects.get(id).copied() {
             painter.line_segment(
                 [at, fit.p(t)],
                 Stroke::new(1.0, Color32::from_rgba_unmultiplied(220, 40, 40, 140)),

@@ -185,7 +185,12 @@ pub fn orbit(
             orbit.yaw -= motion.delta.x * 0.006;
             orbit.pitch = (orbit.pitch + motion.delta.y * 0.006).clamp(0.15, 1.5);
         }
-        orbit.distance = (orbit.distance * (1.0 - scroll.delta.y * 0.08)).clamp(3.0, 80.0);
+        // Wheels step in lines, trackpads in pixels.
+        let step = match scroll.unit {
+            bevy::input::mouse::MouseScrollUnit::Line => 0.08,
+            bevy::input::mouse::MouseScrollUnit::Pixel => 0.002,
+        };
+        orbit.distance = (orbit.distance * (-scroll.delta.y * step).exp()).clamp(3.0, 80.0);
     }
     for mut t in &mut camera {
         let offset = Vec3::new(

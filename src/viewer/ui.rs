@@ -499,5 +499,11 @@ fn parse_jump(text: &str, model: &Model) -> Option<usize> {
     let day: u64 = d.trim().parse().ok()?;
     let (h, m) = t.trim().split_once(':')?;
     let (h, m): (u64, u64) = (h.parse().ok()?, m.parse().ok()?);
-    (day >= 1 && h < 24 && m < 60).then(|| model.pb.at_time((day - 1) * 86_400 + h * 3600 + m * 60))
+    if day < 1 || h >= 24 || m >= 60 {
+        return None;
+    }
+    let t = (day - 1)
+        .checked_mul(86_400)?
+        .checked_add(h * 3600 + m * 60)?;
+    Some(model.pb.at_time(t))
 }
