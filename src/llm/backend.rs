@@ -156,20 +156,9 @@ impl LlmBackend {
     }
 
     fn ask(&mut self, stage: &'static str, prompt: String) -> Result<Value, GenError> {
-        let call = Call {
-            stage: stage.into(),
-            messages: vec![
-                Message::system(format!(
-                    "Stage: {stage}. Reply with one JSON object that matches this JSON schema, and nothing else:\n{}",
-                    schema(stage)
-                )),
-                Message::user(prompt),
-            ],
-            schema_name: stage.into(),
-            schema: schema(stage),
-            seed: self.seed,
-        };
-        self.driver.call(call).map_err(|e| self.fail(stage, e))
+        self.driver
+            .call(call(stage, prompt, self.seed))
+            .map_err(|e| self.fail(stage, e))
     }
 
     fn fail(&self, stage: &'static str, e: LlmError) -> GenError {
