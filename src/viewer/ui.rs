@@ -186,32 +186,37 @@ pub fn ui(
             let p = ui.painter_at(rect);
             p.rect_filled(rect, 3.0, Color32::from_rgb(40, 42, 48));
             let x = |i: usize| rect.left() + rect.width() * i as f32 / len.max(1) as f32;
-            let mut day = 0;
-            for (i, (start, _, d)) in model.sessions.iter().enumerate() {
+            // Sessions as ticks, days as lines: from the events, so traces
+            // without sessions (scripts) get their days too.
+            for (i, (start, _, _)) in model.sessions.iter().enumerate() {
                 let sx = x(*start);
-                if *d != day {
-                    day = *d;
-                    p.line_segment(
-                        [egui::pos2(sx, rect.top()), egui::pos2(sx, rect.bottom())],
-                        Stroke::new(2.0, Color32::from_rgb(200, 200, 210)),
-                    );
-                    p.text(
-                        egui::pos2(sx + 3.0, rect.top() + 2.0),
-                        Align2::LEFT_TOP,
-                        format!("day {d}"),
-                        FontId::proportional(12.0),
-                        Color32::WHITE,
-                    );
-                } else {
-                    let h = if i % 2 == 0 { 0.55 } else { 0.7 };
-                    p.line_segment(
-                        [
-                            egui::pos2(sx, rect.top() + rect.height() * h),
-                            egui::pos2(sx, rect.bottom()),
-                        ],
-                        Stroke::new(1.0, Color32::from_rgb(120, 130, 150)),
-                    );
+                let h = if i % 2 == 0 { 0.55 } else { 0.7 };
+                p.line_segment(
+                    [
+                        egui::pos2(sx, rect.top() + rect.height() * h),
+                        egui::pos2(sx, rect.bottom()),
+                    ],
+                    Stroke::new(1.0, Color32::from_rgb(120, 130, 150)),
+                );
+            }
+            let mut day = 0;
+            for (i, e) in model.pb.events.iter().enumerate() {
+                if e.day == day {
+                    continue;
                 }
+                day = e.day;
+                let sx = x(i);
+                p.line_segment(
+                    [egui::pos2(sx, rect.top()), egui::pos2(sx, rect.bottom())],
+                    Stroke::new(2.0, Color32::from_rgb(200, 200, 210)),
+                );
+                p.text(
+                    egui::pos2(sx + 3.0, rect.top() + 2.0),
+                    Align2::LEFT_TOP,
+                    format!("day {day}"),
+                    FontId::proportional(12.0),
+                    Color32::WHITE,
+                );
             }
             // Evidence of the selected sample.
             if let Some(Sample::Qa(q)) = view.selected_sample.and_then(|i| model.samples.get(i)) {
