@@ -14,53 +14,8 @@ const TRACE_FILES: [&str; 3] = ["events.jsonl", "manifest.json", "scene.ron"];
 mod common;
 use common::*;
 
-/// A small valid household (the base of tests/scene_validation.rs).
-const BASE: &str = r#"// A small valid scene for the CLI tests.
-Scene(
-    id: "base",
-    name: "Base",
-    description: "Two rooms, a few fixtures, a human and a robot.",
-    rooms: [
-        (id: "kitchen", name: "Kitchen", rect: (x: 0.0, y: 0.0, w: 4.0, h: 3.0)),
-        (id: "hall", name: "Hall", rect: (x: 4.0, y: 0.0, w: 2.0, h: 3.0), height: 2.4),
-    ],
-    doors: [
-        (id: "door_hall", rooms: ("kitchen", "hall"), at: (4.0, 1.5), openable: true, open: false),
-    ],
-    furniture: [
-        (id: "table_1", kind: "table", room: "kitchen", pos: (2.0, 1.5), size: (1.2, 0.8, 0.75), surfaces: [On(2)]),
-        (id: "cupboard_1", kind: "cupboard", room: "kitchen", pos: (1.0, 0.3), size: (1.0, 0.4, 0.9), surfaces: [On(1), In(3)], openable: Closed),
-        (id: "dock_1", kind: "charging dock", room: "hall", pos: (5.0, 2.5), size: (0.4, 0.4, 0.2)),
-    ],
-    devices: [
-        (
-            id: "oven_1",
-            kind: "oven",
-            room: "kitchen",
-            pos: (3.0, 0.3),
-            size: (0.6, 0.6, 0.9),
-            fields: {
-                "power": Bool(false),
-                "temperature": Int(value: 0, min: 0, max: 250),
-                "fan": Float(value: 0.5, min: 0.0, max: 1.0),
-                "mode": Enum(value: "bake", options: ["bake", "grill"]),
-                "timer": Timer(value: 0, max: 3600),
-            },
-            surfaces: [In(1)],
-            openable: Closed,
-        ),
-    ],
-    objects: [
-        (id: "mug_1", category: "mug", description: "red mug", at: On("table_1")),
-        (id: "plate_1", category: "plate", description: "white plate", owner: Some("ann"), at: In("cupboard_1")),
-        (id: "keys_1", category: "keys", description: "house keys", at: HeldBy("ann")),
-    ],
-    actors: [
-        (id: "ann", name: "Ann", kind: human, room: "kitchen", near: Some("table_1"), hands: 2),
-        (id: "robot", name: "Robot", kind: robot, room: "hall", near: Some("dock_1")),
-    ],
-)
-"#;
+/// A small valid household, shared with tests/scene_validation.rs.
+const BASE: &str = include_str!("data/base.ron");
 
 /// 1-based line of the first line of `text` containing `needle`.
 fn line_of(text: &str, needle: &str) -> usize {
