@@ -137,10 +137,19 @@ impl BuiltIn {
             }
             Strategy::ObsMem => (self.by_ids(&self.route(q)), None),
             Strategy::Kg { seeds, hops, keep } => {
-                let ids = self.graph.retrieve(&entities_of(q), seeds, hops, keep);
+                let ids = self.graph.retrieve(&q.entities(), seeds, hops, keep);
                 (self.by_ids(&ids.into_iter().collect()), None)
             }
         }
+    }
+
+    /// Every observation of any attribute of `entity` (the state track).
+    fn seen_of<'a>(&'a self, entity: &'a Id) -> impl Iterator<Item = u64> + 'a {
+        self.tracks
+            .state
+            .range((entity.clone(), Id::new(""))..)
+            .take_while(move |((e, _), _)| e == entity)
+            .flat_map(|(_, ids)| ids.iter().copied())
     }
 
     /// ObsMem's query routing: the tracks a question needs.
@@ -185,24 +194,14 @@ impl BuiltIn {
             }
             Query::SeenOrTold { claim, entity } => {
                 out.insert(*claim);
-                for ((e, _), ids) in t.state.range((entity.clone(), Id::new(""))..) {
-                    if e != entity {
-                        break;
-                    }
-                    out.extend(ids);
-                }
+                out.extend(self.seen_of(entity));
             }
             Query::Asked { request, entity }
             | Query::Due { request, entity }
             | Query::Status { request, entity } => {
                 out.insert(*request);
                 out.extend(t.requests.get(entity).into_iter().flatten());
-                for ((e, _), ids) in t.state.range((entity.clone(), Id::new(""))..) {
-                    if e != entity {
-                        break;
-                    }
-                    out.extend(ids);
-                }
+                out.extend(self.seen_of(entity));
             }
         }
         out
@@ -222,30 +221,6 @@ impl BuiltIn {
 
 fn act_key(a: &Act) -> String {
     serde_json::to_string(a).unwrap_or_default()
-}
-
-/// The ids a question is about, most specific first.
-fn entities_of(q: &Query) -> Vec<Id> {
-    let v = serde_json::to_value(q).unwrap_or_default();
-    let mut out = Vec::new();
-    let mut walk = |v: &serde_json::Value| {
-        fn go(v: &serde_json::Value, out: &mut Vec<Id>) {
-            match v {
-                serde_json::Value::Object(m) => {
-                    for (k, x) in m {
-                        if k != "q" && k != "skill" && k != "attr" && k != "field" {
-                            go(x, out);
-                        }
-                    }
-                }
-                serde_json::Value::String(s) => out.push(Id::new(s)),
-                _ => {}
-            }
-        }
-        go(v, &mut out)
-    };
-    walk(&v);
-    out
 }
 
 impl Agent for BuiltIn {

@@ -124,6 +124,30 @@ pub enum Query {
     },
 }
 
+impl Query {
+    /// The ids the question is about, in field order (for retrieval seeds
+    /// and highlighting): every string in it but the query kind, skills,
+    /// attribute and field names.
+    pub fn entities(&self) -> Vec<Id> {
+        fn go(v: &serde_json::Value, out: &mut Vec<Id>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        if !matches!(k.as_str(), "q" | "skill" | "attr" | "field") {
+                            go(x, out);
+                        }
+                    }
+                }
+                serde_json::Value::String(s) => out.push(Id::new(s)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        go(&serde_json::to_value(self).unwrap_or_default(), &mut out);
+        out
+    }
+}
+
 /// An action as asked about: the skill with its object, target, and for
 /// devices the field and value ("alice set_device_state tv_1 volume 25").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

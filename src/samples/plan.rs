@@ -4,7 +4,7 @@
 //! Each task comes as a MEMENTO-style pair: the acquisition instruction
 //! states the knowledge, the utilisation one only alludes to it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -17,7 +17,7 @@ use crate::sim::request::Request;
 use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{GRACE, answer};
-use super::index::Index;
+use super::index::{Index, Key};
 use super::mine::{cutoffs, request_phrase};
 use super::model::*;
 use super::text::{Namer, capital};
@@ -107,8 +107,7 @@ pub fn prop(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
 /// Whether the robot's last observations before the cutoff agree with the
 /// truth on everything a plan for `p` touches: the object's place, and the
 /// open state of containers it comes from or goes into.
-fn knowable(ix: &Index, cutoff: &Cutoff, sim: &Simulation, p: &Prop) -> bool {
-    let state = sim.state();
+fn knowable(ix: &Index, cutoff: &Cutoff, state: &BTreeMap<Key, Value>, p: &Prop) -> bool {
     let seen_true = |entity: &Id, attr: &str| {
         let key = (entity.clone(), Id::new(attr));
         ix.seen_before(&key, cutoff.event)
@@ -139,9 +138,9 @@ fn knowable(ix: &Index, cutoff: &Cutoff, sim: &Simulation, p: &Prop) -> bool {
         }
     };
     seen_true(object, "location")
-        && match sim.location(object) {
-            Some(Location::In(r)) => container_ok(&r),
-            Some(Location::HeldBy(_)) => false,
+        && match state.get(&(object.clone(), Id::new("location"))) {
+            Some(Value::Location(Location::In(r))) => container_ok(r),
+            Some(Value::Location(Location::HeldBy(_))) => false,
             _ => true,
         }
 }
@@ -202,10 +201,11 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
         if !sim.held_by(&ix.robot).is_empty() {
             continue;
         }
+        let state = sim.state();
         let drafts: Vec<Draft> = drafts(ix, &n, &cutoff)
             .into_iter()
             .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
-            .filter(|d| d.goals.iter().all(|p| knowable(ix, &cutoff, &sim, p)))
+            .filter(|d| d.goals.iter().all(|p| knowable(ix, &cutoff, &state, p)))
             .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.

@@ -80,8 +80,8 @@ pub struct Model {
     pub pb: Playback,
     pub samples: Vec<Sample>,
     pub reports: Vec<Report>,
-    /// Sessions: (first event index, id, day).
-    pub sessions: Vec<(usize, String, u32)>,
+    /// Index of each session's first event.
+    pub sessions: Vec<usize>,
 }
 
 /// Where playback is: `n` events applied, `frac` of the way into the next.
@@ -158,14 +158,12 @@ pub fn run(args: ViewArgs) -> Result<ExitCode> {
             None => bail!("event {id} is not in the trace (events 1 to {})", pb.len()),
         },
     };
-    let mut sessions: Vec<(usize, String, u32)> = Vec::new();
-    for (i, e) in pb.events.iter().enumerate() {
-        if let Some(s) = &e.session
-            && sessions.last().is_none_or(|l| &l.1 != s)
-        {
-            sessions.push((i, s.clone(), e.day));
-        }
-    }
+    let sessions: Vec<usize> = (0..pb.len())
+        .filter(|&i| {
+            pb.events[i].session.is_some()
+                && (i == 0 || pb.events[i - 1].session != pb.events[i].session)
+        })
+        .collect();
     if let Some(path) = &args.screenshot
         && path.exists()
     {

@@ -11,33 +11,11 @@ use bevy_egui::egui::{
 };
 
 use hearth::ids::Id;
-use hearth::samples::{Query as SampleQuery, Sample};
+use hearth::samples::Sample;
 use hearth::trace::{Event, clock_time};
 
 use super::three::MainCamera;
 use super::{Cursor, Mode, Model, View, draw, geometry};
-
-/// The ids a query is about, for highlighting.
-fn query_entities(q: &SampleQuery) -> BTreeSet<Id> {
-    let mut out = BTreeSet::new();
-    fn go(v: &serde_json::Value, out: &mut BTreeSet<Id>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                for (k, x) in m {
-                    if !matches!(k.as_str(), "q" | "skill" | "attr" | "field") {
-                        go(x, out);
-                    }
-                }
-            }
-            serde_json::Value::String(s) => {
-                out.insert(Id::new(s));
-            }
-            _ => {}
-        }
-    }
-    go(&serde_json::to_value(q).unwrap_or_default(), &mut out);
-    out
-}
 
 fn event_line(e: &Event) -> String {
     let what = match &e.action {
@@ -188,7 +166,7 @@ pub fn ui(
             let x = |i: usize| rect.left() + rect.width() * i as f32 / len.max(1) as f32;
             // Sessions as ticks, days as lines: from the events, so traces
             // without sessions (scripts) get their days too.
-            for (i, (start, _, _)) in model.sessions.iter().enumerate() {
+            for (i, start) in model.sessions.iter().enumerate() {
                 let sx = x(*start);
                 let h = if i % 2 == 0 { 0.55 } else { 0.7 };
                 p.line_segment(
@@ -441,7 +419,7 @@ pub fn ui(
     // The middle: the plan, or labels over the 3D view.
     let area = root.available_rect_before_wrap();
     let highlight: BTreeSet<Id> = match view.selected_sample.and_then(|i| model.samples.get(i)) {
-        Some(Sample::Qa(q)) => query_entities(&q.query),
+        Some(Sample::Qa(q)) => q.query.entities().into_iter().collect(),
         Some(Sample::Plan(p)) => p
             .goals
             .iter()
