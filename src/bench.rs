@@ -9,6 +9,7 @@ use anyhow::Result;
 use clap::Args;
 
 use hearth::generation::{self, scripted::Scripted};
+use hearth::procgen::{self, SceneSpec};
 use hearth::scene;
 
 use crate::batch;
@@ -97,6 +98,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         1e6 / per_sec,
         bytes as f64 / args.requests as f64,
     );
+    bench_procgen(1000)?;
     bench_generation(&args)?;
     bench_batch(&args)?;
     bench_eval(&args)?;
@@ -240,8 +242,12 @@ fn bench_llm(args: &BenchArgs) -> Result<()> {
     let t0 = Instant::now();
     let o = batch::execute(
         &batch::BatchArgs {
+            command: None,
             scenes: "family_apartment".into(),
-            seeds: format!("0..{concurrency}"),
+            kind: "mixed".into(),
+            seeds: Some(format!("0..{concurrency}")),
+            shard: None,
+            shards: None,
             days: 1,
             jobs: concurrency as u64,
             out: root.join("traces"),
@@ -307,6 +313,37 @@ fn bench_generation(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// Procedural households: time per scene (generation including its
+/// validation) and the sizes they come in, over `seeds` seeds per kind.
+fn bench_procgen(seeds: u64) -> Result<()> {
+    let cat = hearth::catalogue::builtin();
+    println!("scene generate ({seeds} seeds per kind, validation included):");
+    for kind in cat.household_kinds() {
+        let mut stats = Vec::new();
+        let t0 = Instant::now();
+        for seed in 0..seeds {
+            let s = procgen::generate(&SceneSpec::new(kind, seed), cat)?;
+            stats.push(scene::stats(&s));
+        }
+        let per = t0.elapsed() / seeds as u32;
+        let range = |f: &dyn Fn(&scene::SceneStats) -> usize| {
+            let v: Vec<usize> = stats.iter().map(f).collect();
+            let mean = v.iter().sum::<usize>() as f64 / v.len() as f64;
+            format!("{}..{} (mean {mean:.1})", v.iter().min().unwrap_or(&0), v.iter().max().unwrap_or(&0))
+        };
+        println!(
+            "  {kind:<10} {:>7.3} ms/scene; rooms {}, objects {}, people {}, look-alike groups {}, closed doors {}",
+            ms(per),
+            range(&|s| s.rooms),
+            range(&|s| s.objects),
+            range(&|s| s.people),
+            range(&|s| s.look_alike_groups),
+            range(&|s| s.closed_doors),
+        );
+    }
+    Ok(())
+}
+
 /// `batch` to a temporary directory with one and with two jobs.
 fn bench_batch(args: &BenchArgs) -> Result<()> {
     let root = std::env::temp_dir().join(format!("hearth-bench-{}", std::process::id()));
@@ -316,8 +353,12 @@ fn bench_batch(args: &BenchArgs) -> Result<()> {
         let t0 = Instant::now();
         let o = batch::execute(
             &batch::BatchArgs {
+                command: None,
                 scenes: "family_apartment".into(),
-                seeds: format!("0..{}", args.traces),
+                kind: "mixed".into(),
+                seeds: Some(format!("0..{}", args.traces)),
+                shard: None,
+                shards: None,
                 days: args.days,
                 jobs,
                 out,

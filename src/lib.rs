@@ -2,12 +2,14 @@
 //! traces with exact ground truth and per-event visibility, for building and
 //! scoring memory agents of home robots. See ARCHITECTURE.md for the map.
 
+pub mod catalogue;
 pub mod eval;
 pub mod generation;
 pub mod ids;
 pub mod jobs;
 pub mod llm;
 pub mod playback;
+pub mod procgen;
 pub mod samples;
 pub mod scene;
 pub mod sim;

@@ -17,6 +17,7 @@ mod bench;
 mod eval_cmd;
 mod llm_args;
 mod samples_cmd;
+mod scene_cmd;
 #[cfg(feature = "gui")]
 mod viewer;
 
@@ -34,7 +35,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check, print or list scenes.
+    /// Check, print, list, generate and describe scenes.
     #[command(subcommand)]
     Scene(SceneCommand),
     /// Generate a multi-day trace (default: 3 days of the embedded scene, seed 0).
@@ -74,6 +75,10 @@ enum SceneCommand {
     Default,
     /// List the scenes built into the binary.
     List,
+    /// Generate a household from the catalogue: valid, deterministic per seed.
+    Generate(scene_cmd::GenerateSceneArgs),
+    /// Rooms, doors, furniture, devices, objects, look-alike groups and people of scenes.
+    Stats(scene_cmd::StatsArgs),
 }
 
 #[derive(Args)]
@@ -157,6 +162,8 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Scene(SceneCommand::Generate(args)) => scene_cmd::generate(args),
+        Command::Scene(SceneCommand::Stats(args)) => scene_cmd::stats(args),
         Command::Run(args) => run(args),
         Command::Mine(args) => samples_cmd::run(args),
         Command::Export(args) => samples_cmd::export(args),

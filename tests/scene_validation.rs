@@ -84,6 +84,7 @@ fn object(oid: &str, category: &str, description: &str, at: Placement) -> Object
         description: description.into(),
         owner: None,
         at,
+        roles: vec![],
     }
 }
 

@@ -3,9 +3,15 @@
 
 use std::fmt::Write;
 
+use crate::catalogue::Roles;
 use crate::scene::{FieldDef, Openable, Scene, Surface};
 
+/// The scene in words: rooms and how they connect, each fixture with its
+/// surfaces, whether it opens, its device fields and the roles it plays in
+/// household life (so a prompt can find "cold storage" whatever the kind
+/// is called), the objects on and in it, and the actors.
 pub fn semantic_view(scene: &Scene) -> String {
+    let roles = Roles::builtin(scene);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({}): {}", scene.name, scene.id, scene.description);
     for room in &scene.rooms {
@@ -57,6 +63,10 @@ pub fn semantic_view(scene: &Scene) -> String {
                 .collect();
             if openable != Openable::No {
                 tags.push("openable".into());
+            }
+            let played: Vec<String> = roles.of(id).iter().map(|r| r.name()).collect();
+            if !played.is_empty() {
+                tags.push(format!("roles[{}]", played.join(",")));
             }
             if let Some(d) = scene.devices.iter().find(|d| &d.id == id) {
                 let fields: Vec<String> = d

@@ -11,8 +11,11 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use std::sync::Arc;
+
+use crate::catalogue::Roles;
 use crate::ids::Id;
-use crate::scene::{FieldDef, Openable, Placement, Scene};
+use crate::scene::{FieldDef, Openable, Placement, Role, Scene};
 use crate::sim::Simulation;
 use crate::trace::{Claim, ClaimMode, DAY, Event, Location, Value};
 
@@ -37,6 +40,9 @@ struct Person {
 
 pub struct Scripted {
     rng: ChaCha8Rng,
+    /// The scene's fixtures, devices and objects by role; shared so that a
+    /// stage can hold it while drawing from `rng`.
+    roles: Arc<Roles>,
     people: Vec<Person>,
     commitments: Vec<Commitment>,
     stated: Vec<String>,
@@ -56,7 +62,8 @@ fn pick<'a, T>(rng: &mut ChaCha8Rng, xs: &'a [T]) -> &'a T {
 impl Scripted {
     pub fn new(scene: &Scene, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let coffee = device_of(scene, &["coffee machine", "kettle"]);
+        let roles = Arc::new(Roles::builtin(scene));
+        let coffee = roles.device(Role::HotDrinks);
         let drinks: Vec<String> = coffee
             .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
             .and_then(|d| {
@@ -69,7 +76,8 @@ impl Scripted {
                 })
             })
             .unwrap_or_default();
-        let programmes: Vec<String> = device_of(scene, &["washing machine"])
+        let programmes: Vec<String> = roles
+            .device(Role::Laundry)
             .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
             .and_then(|d| match d.fields.get("program") {
                 Some(FieldDef::Enum { options, .. }) => Some(options.clone()),
@@ -92,10 +100,13 @@ impl Scripted {
                         .or_default()
                         .push(o.id.clone());
                 }
-                let mug = owned
-                    .get("mug")
-                    .and_then(|m| m.first().cloned())
-                    .or_else(|| objects_of(scene, "mug").first().cloned());
+                let vessels = roles.objects(Role::DrinkVessel);
+                let mug = scene
+                    .objects
+                    .iter()
+                    .find(|o| o.owner.as_ref() == Some(&a.id) && vessels.contains(&o.id))
+                    .map(|o| o.id.clone())
+                    .or_else(|| vessels.first().cloned());
                 Person {
                     id: a.id.clone(),
                     name: a.name.clone(),
@@ -115,6 +126,7 @@ impl Scripted {
             .collect();
         Scripted {
             rng,
+            roles,
             people,
             commitments: vec![],
             stated: vec![],
@@ -134,34 +146,63 @@ impl Scripted {
     }
 }
 
+impl Person {
+    /// The first owned object of each category playing `role`, in category
+    /// order (a laptop and a notebook, not two notebooks).
+    fn first_of_each(&self, r: &Roles, role: Role) -> Vec<Id> {
+        self.owned
+            .values()
+            .filter_map(|v| v.iter().find(|o| r.has(o, role)))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Of `fixtures`, the one whose description names `name` ("Bob's desk").
+fn named_for<'a>(s: &Scene, fixtures: &'a [Id], name: &str) -> Option<&'a Id> {
+    let name = name.to_lowercase();
+    fixtures.iter().find(|id| {
+        s.furniture
+            .iter()
+            .any(|f| f.id == **id && f.description.to_lowercase().contains(&name))
+    })
+}
+
+fn category_of<'a>(s: &'a Scene, object: &Id) -> &'a str {
+    s.objects
+        .iter()
+        .find(|o| &o.id == object)
+        .map_or("", |o| o.category.as_str())
+}
+
 /// Whose medicine the robot brings, and which: an owned one, else the first
 /// medicine for the first human.
-fn medication(scene: &Scene, humans: &[Id]) -> Option<(Id, Id)> {
-    let meds = || scene.objects.iter().filter(|o| o.category == "medicine");
+fn medication(scene: &Scene, r: &Roles, humans: &[Id]) -> Option<(Id, Id)> {
+    let meds = || {
+        scene
+            .objects
+            .iter()
+            .filter(|o| r.has(&o.id, Role::Medicine))
+    };
     meds()
         .find_map(|o| Some((o.owner.clone()?, o.id.clone())))
         .or_else(|| Some((humans.first()?.clone(), meds().next()?.id.clone())))
 }
 
-/// Categories that go through the wash.
-const CLOTHES: [&str; 7] = [
-    "shirt", "sweater", "towel", "sock", "dress", "scarf", "trousers",
-];
-
 /// Where a clean piece of clothing goes: towels to a towel rack, owned
 /// clothes into a wardrobe in the owner's bedroom, anything else on a shelf
 /// in the laundry room.
-fn home_of_clothes(scene: &Scene, object: &Id) -> Dest {
+fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
     let o = scene.objects.iter().find(|o| &o.id == object);
-    let in_room = |room: &Id, kind: &str| {
+    let in_room = |room: &Id, role: Role| {
         scene
             .furniture
             .iter()
-            .find(|f| &f.room == room && f.kind == kind)
+            .find(|f| &f.room == room && r.has(&f.id, role))
             .map(|f| f.id.clone())
     };
-    if o.is_some_and(|o| o.category == "towel")
-        && let Some(rack) = fixture_of(scene, &["towel rack", "towel heater"])
+    if r.has(object, Role::BathTowel)
+        && let Some(rack) = r.fixture(Role::TowelRail)
     {
         return Dest::On(rack.clone());
     }
@@ -169,13 +210,14 @@ fn home_of_clothes(scene: &Scene, object: &Id) -> Dest {
         .and_then(|o| o.owner.as_ref())
         .and_then(|w| scene.actors.iter().find(|a| &a.id == w))
         .map(|a| a.room.clone());
-    if let Some(w) = bedroom.as_ref().and_then(|r| in_room(r, "wardrobe")) {
+    if let Some(w) = bedroom
+        .as_ref()
+        .and_then(|room| in_room(room, Role::ClothesStorage)) {
         return Dest::In(w);
     }
-    let washer_room = scene
-        .devices
-        .iter()
-        .find(|d| d.kind == "washing machine")
+    let washer_room = r
+        .device(Role::Laundry)
+        .and_then(|w| scene.devices.iter().find(|d| d.id == *w))
         .map(|d| &d.room);
     let tops = surfaces(scene);
     let shelf = tops
@@ -189,27 +231,6 @@ fn home_of_clothes(scene: &Scene, object: &Id) -> Dest {
         .or(tops.first())
         .expect("scenes have surfaces");
     Dest::On(shelf.clone())
-}
-
-fn objects_of(scene: &Scene, category: &str) -> Vec<Id> {
-    scene
-        .objects
-        .iter()
-        .filter(|o| o.category == category)
-        .map(|o| o.id.clone())
-        .collect()
-}
-
-fn device_of<'a>(scene: &'a Scene, kinds: &[&str]) -> Option<&'a Id> {
-    kinds
-        .iter()
-        .find_map(|k| scene.devices.iter().find(|d| d.kind == *k).map(|d| &d.id))
-}
-
-fn fixture_of<'a>(scene: &'a Scene, kinds: &[&str]) -> Option<&'a Id> {
-    kinds
-        .iter()
-        .find_map(|k| scene.furniture.iter().find(|f| f.kind == *k).map(|f| &f.id))
 }
 
 /// Receptacles that close (drawers, cabinets, wardrobes) and have an inside.
@@ -328,6 +349,7 @@ impl Backend for Scripted {
 
     fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError> {
         let s = cx.scene;
+        let r = Arc::clone(&self.roles);
         let humans = &cx.humans;
         let first = humans.first().cloned().unwrap_or_else(|| cx.robot.clone());
         let second = humans.get(1).cloned().unwrap_or_else(|| first.clone());
@@ -361,8 +383,8 @@ impl Backend for Scripted {
             end_day: end,
             constraints,
         };
-        let meds: Vec<Id> = objects_of(s, "medicine");
-        let med_owner = medication(s, humans)
+        let meds: Vec<Id> = r.objects(Role::Medicine).to_vec();
+        let med_owner = medication(s, &r, humans)
             .map(|(owner, _)| owner)
             .unwrap_or_else(|| first.clone());
         let p = self.person(&first).name.clone();
@@ -373,8 +395,8 @@ impl Backend for Scripted {
                 "Morning coffee and breakfast".into(),
                 humans.clone(),
                 ids(&[
-                    device_of(s, &["coffee machine", "kettle"]),
-                    fixture_of(s, &["dining table", "counter"]),
+                    r.device(Role::HotDrinks),
+                    r.fixture(Role::DiningSurface).or(r.fixture(Role::PrepSurface)),
                 ]),
                 vec![Routine, ObjectLocation],
                 1,
@@ -408,7 +430,7 @@ impl Backend for Scripted {
                 HealthLifestyle,
                 "Comfortable temperature at night".into(),
                 humans.clone(),
-                ids(&[device_of(s, &["thermostat", "heater"])]),
+                ids(&[r.device(Role::Climate)]),
                 vec![Preference, DeviceState],
                 1,
                 end,
@@ -420,9 +442,9 @@ impl Backend for Scripted {
                 "Cooking dinner".into(),
                 humans.clone(),
                 ids(&[
-                    device_of(s, &["oven", "microwave", "kettle"]),
-                    fixture_of(s, &["fridge"]),
-                    device_of(s, &["dishwasher"]),
+                    r.device(Role::Cooking),
+                    r.fixture(Role::ColdStorage),
+                    r.device(Role::DishWashing),
                 ]),
                 vec![DeviceState, PlanningDependency, ObjectLocation],
                 1,
@@ -451,9 +473,9 @@ impl Backend for Scripted {
                 "TV, lights and speaker".into(),
                 vec![first.clone(), second.clone()],
                 ids(&[
-                    device_of(s, &["tv"]),
-                    device_of(s, &["ceiling light", "floor lamp"]),
-                    device_of(s, &["smart speaker", "radio"]),
+                    r.device(Role::Entertainment),
+                    r.device(Role::Light),
+                    r.device(Role::Audio),
                 ]),
                 vec![DeviceState, HiddenState],
                 1,
@@ -465,7 +487,7 @@ impl Backend for Scripted {
                 FamilyComfort,
                 format!("Evenings in with {p}"),
                 humans.clone(),
-                objects_of(s, "blanket"),
+                r.objects(Role::Comfort).to_vec(),
                 vec![Preference, SocialContext],
                 1,
                 end,
@@ -473,8 +495,8 @@ impl Backend for Scripted {
             ),
         ];
         if let (Some(washer), Some(basket)) = (
-            device_of(s, &["washing machine"]),
-            fixture_of(s, &["laundry basket"]),
+            r.device(Role::Laundry),
+            r.fixture(Role::LaundryBasket),
         ) {
             projects.push(mk(
                 9,
@@ -614,6 +636,7 @@ impl Backend for Scripted {
         sim: &Simulation,
     ) -> Result<Vec<Turn>, GenError> {
         let s = cx.scene;
+        let r = Arc::clone(&self.roles);
         let robot = &cx.robot;
         let interrupted = session
             .params
@@ -631,7 +654,7 @@ impl Backend for Scripted {
         let host = humans[self.rng.random_range(0..humans.len())].clone();
         match session.kind.as_str() {
             "wake_up" => {
-                let bath = fixture_of(s, &["sink counter", "vanity"]).cloned();
+                let bath = r.fixture(Role::Washbasin).cloned();
                 for h in &humans {
                     let mut t = turn(
                         h,
@@ -654,11 +677,11 @@ impl Backend for Scripted {
                             seconds: 240 + self.jitter(6),
                         },
                     ));
-                    if let Some(c) = fixture_of(s, &["counter"]) {
+                    if let Some(c) = r.fixture(Role::PrepSurface) {
                         turns.push(turn(h, Goal::GoTo { target: c.clone() }));
                     }
                 }
-                if let Some(light) = device_of(s, &["ceiling light", "floor lamp"]) {
+                if let Some(light) = r.device(Role::Light) {
                     turns.push(turn(
                         &host,
                         Goal::Operate {
@@ -671,9 +694,9 @@ impl Backend for Scripted {
             }
             "breakfast" | "lunch" => {
                 let table =
-                    fixture_of(s, &["dining table", "kitchen island", "counter", "desk"]).cloned();
+                    r.fixture(Role::DiningSurface).or(r.fixture(Role::PrepSurface)).or(r.fixture(Role::WorkDesk)).cloned();
                 let Some(table) = table else { return Ok(turns) };
-                if let Some(coffee) = device_of(s, &["coffee machine", "kettle"]).cloned() {
+                if let Some(coffee) = r.device(Role::HotDrinks).cloned() {
                     turns.push(turn(
                         &host,
                         Goal::Operate {
@@ -732,11 +755,22 @@ impl Backend for Scripted {
                         },
                     ));
                 }
-                for (n, cat) in ["milk", "cereal", "bread", "juice", "yogurt", "eggs"]
-                    .iter()
-                    .enumerate()
-                {
-                    let items = objects_of(s, cat);
+                // One of each kind of breakfast food, look-alikes (two milks)
+                // being a choice someone states.
+                let mut kinds: Vec<&str> = vec![];
+                for o in r.objects(Role::BreakfastFood) {
+                    let c = category_of(s, o);
+                    if !kinds.contains(&c) {
+                        kinds.push(c);
+                    }
+                }
+                for (n, cat) in kinds.iter().enumerate() {
+                    let items: Vec<Id> = r
+                        .objects(Role::BreakfastFood)
+                        .iter()
+                        .filter(|o| category_of(s, o) == *cat)
+                        .cloned()
+                        .collect();
                     let Some(item) = items.choose(&mut self.rng).cloned() else {
                         continue;
                     };
@@ -748,7 +782,7 @@ impl Backend for Scripted {
                             to: Dest::On(table.clone()),
                         },
                     ));
-                    if *cat == "milk" && self.rng.random_bool(0.4) {
+                    if items.len() > 1 && self.rng.random_bool(0.4) {
                         let name = self.person(&who).name.clone();
                         self.stated
                             .push(format!("{name} takes {}", describe(s, &item)));
@@ -768,7 +802,7 @@ impl Backend for Scripted {
                     }
                 }
                 // The robot clears up: food back to the fridge, the mug to the dishwasher.
-                let fridge = fixture_of(s, &["fridge"]).cloned();
+                let fridge = r.fixture(Role::ColdStorage).cloned();
                 for o in s
                     .objects
                     .iter()
@@ -791,7 +825,7 @@ impl Backend for Scripted {
                 }
                 if let (Some(mug), Some(dw)) = (
                     self.person(&host).mug.clone(),
-                    device_of(s, &["dishwasher"]),
+                    r.device(Role::DishWashing),
                 ) {
                     turns.push(turn(
                         robot,
@@ -803,7 +837,7 @@ impl Backend for Scripted {
                 }
             }
             "medication" => {
-                let Some((owner, med)) = medication(s, &humans) else {
+                let Some((owner, med)) = medication(s, &r, &humans) else {
                     return Ok(turns);
                 };
                 let name = self.person(&owner).name.clone();
@@ -867,7 +901,7 @@ impl Backend for Scripted {
             }
             "tidy" => {
                 // Send the robot away first, so what follows happens out of its sight.
-                if let Some(dock) = fixture_of(s, &["charging dock"]) {
+                if let Some(dock) = r.fixture(Role::RobotDock) {
                     turns.push(turn(
                         &host,
                         say(&[robot], "Robot, go and charge for a while.".into()),
@@ -879,26 +913,10 @@ impl Backend for Scripted {
                         },
                     ));
                 }
-                let movable = [
-                    "keys",
-                    "glasses",
-                    "remote",
-                    "book",
-                    "charger",
-                    "headphones",
-                    "wallet",
-                    "scarf",
-                    "umbrella",
-                    "toy",
-                    "notebook",
-                    "pen",
-                    "tablet",
-                    "scissors",
-                ];
                 let candidates: Vec<&crate::scene::ObjectDef> = s
                     .objects
                     .iter()
-                    .filter(|o| movable.contains(&o.category.as_str()))
+                    .filter(|o| r.has(&o.id, Role::EverydayItem))
                     .collect();
                 let containers = closed_containers(s);
                 let tops = surfaces(s);
@@ -990,12 +1008,10 @@ impl Backend for Scripted {
                 let owned: Vec<Id> = self
                     .person(&asker)
                     .owned
-                    .iter()
-                    .filter(|(c, _)| {
-                        !["medicine", "shirt", "sock", "dress", "sweater", "towel"]
-                            .contains(&c.as_str())
-                    })
-                    .flat_map(|(_, v)| v.clone())
+                    .values()
+                    .flatten()
+                    .filter(|o| !r.has(o, Role::Medicine) && !r.has(o, Role::Clothes))
+                    .cloned()
                     .collect();
                 let Some(obj) = owned.choose(&mut self.rng).cloned() else {
                     return Ok(turns);
@@ -1053,20 +1069,12 @@ impl Backend for Scripted {
             "work" => {
                 let worker = humans.last().expect("non-empty").clone();
                 let p = self.person(&worker).clone();
-                let desk = s
-                    .furniture
-                    .iter()
-                    .find(|f| {
-                        f.kind == "desk"
-                            && f.description
-                                .to_lowercase()
-                                .contains(&p.name.to_lowercase())
-                    })
-                    .or_else(|| s.furniture.iter().find(|f| f.kind == "desk"))
-                    .map(|f| f.id.clone());
+                let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
+                    .or_else(|| r.fixture(Role::WorkDesk))
+                    .cloned();
                 let Some(desk) = desk else { return Ok(turns) };
-                for cat in ["laptop", "notebook"] {
-                    if let Some(o) = p.owned.get(cat).and_then(|v| v.first()) {
+                for o in p.first_of_each(&r, Role::WorkGear) {
+                    {
                         turns.push(turn(
                             &worker,
                             Goal::Fetch {
@@ -1076,7 +1084,7 @@ impl Backend for Scripted {
                         ));
                     }
                 }
-                if let Some(lamp) = device_of(s, &["desk lamp", "floor lamp"]) {
+                if let Some(lamp) = r.device(Role::TaskLight).or(r.device(Role::Light)) {
                     turns.push(turn(
                         &worker,
                         Goal::Operate {
@@ -1099,8 +1107,8 @@ impl Backend for Scripted {
                     },
                 ));
                 // Some days the work moves to the sofa, laptop and all.
-                let laptop = p.owned.get("laptop").and_then(|v| v.first()).cloned();
-                let couch = fixture_of(s, &["sofa", "armchair", "dining table"]).cloned();
+                let laptop = p.first_of_each(&r, Role::WorkGear).first().cloned();
+                let couch = r.fixture(Role::Seating).or(r.fixture(Role::DiningSurface)).cloned();
                 if let (Some(laptop), Some(couch)) = (laptop, couch)
                     && self.rng.random_bool(0.4)
                 {
@@ -1124,19 +1132,10 @@ impl Backend for Scripted {
                 // A commitment for later: today or tomorrow morning.
                 let things: Vec<Id> = p
                     .owned
-                    .iter()
-                    .filter(|(c, _)| {
-                        [
-                            "charger",
-                            "headphones",
-                            "water bottle",
-                            "book",
-                            "backpack",
-                            "glasses",
-                        ]
-                        .contains(&c.as_str())
-                    })
-                    .flat_map(|(_, v)| v.clone())
+                    .values()
+                    .flatten()
+                    .filter(|o| r.has(o, Role::DeskExtra))
+                    .cloned()
                     .collect();
                 if let Some(thing) = things.choose(&mut self.rng).cloned() {
                     let tomorrow = self.rng.random_bool(0.5) && session.day < cx.days;
@@ -1188,15 +1187,15 @@ impl Backend for Scripted {
             }
             "laundry" => {
                 let (Some(washer), Some(basket)) = (
-                    device_of(s, &["washing machine"]).cloned(),
-                    fixture_of(s, &["laundry basket"]).cloned(),
+                    r.device(Role::Laundry).cloned(),
+                    r.fixture(Role::LaundryBasket).cloned(),
                 ) else {
                     return Ok(turns);
                 };
                 let load: Vec<Id> = s
                     .objects
                     .iter()
-                    .filter(|o| CLOTHES.contains(&o.category.as_str()))
+                    .filter(|o| r.has(&o.id, Role::Clothes))
                     .filter(|o| sim.location(&o.id) == Some(Location::In(basket.clone())))
                     .map(|o| o.id.clone())
                     .take(4)
@@ -1274,7 +1273,7 @@ impl Backend for Scripted {
                     }];
                     goals.extend(load.iter().map(|o| Goal::Fetch {
                         object: o.clone(),
-                        to: home_of_clothes(s, o),
+                        to: home_of_clothes(s, &r, o),
                     }));
                     let claims = goals.iter().filter_map(|g| request_claim(g, due)).collect();
                     for goal in goals {
@@ -1331,13 +1330,13 @@ impl Backend for Scripted {
                 }
             }
             "cooking" => {
-                let Some(oven) = device_of(s, &["oven", "microwave", "kettle"]).cloned() else {
+                let Some(oven) = r.device(Role::Cooking).cloned() else {
                     return Ok(turns);
                 };
                 let cook = host.clone();
-                let counter = fixture_of(s, &["counter", "kitchen island"]).cloned();
+                let counter = r.fixture(Role::PrepSurface).cloned();
                 if let (Some(fridge), Some(counter)) =
-                    (fixture_of(s, &["fridge"]).cloned(), counter)
+                    (r.fixture(Role::ColdStorage).cloned(), counter)
                 {
                     let food: Vec<Id> = s
                         .objects
@@ -1400,7 +1399,7 @@ impl Backend for Scripted {
                         value: Value::Bool(false),
                     },
                 ));
-                if let Some(dw) = device_of(s, &["dishwasher"]).cloned() {
+                if let Some(dw) = r.device(Role::DishWashing).cloned() {
                     let programs = match s
                         .devices
                         .iter()
@@ -1413,7 +1412,7 @@ impl Backend for Scripted {
                     if let Some(program) = programs.choose(&mut self.rng).cloned() {
                         let due = session.start + 2 * H + 30 * M;
                         let text =
-                            format!("Robot, after dinner run the dishwasher on {program}, please.");
+                            format!("Robot, after dinner run the {} on {program}, please.", kind_of(s, &dw));
                         let goal = Goal::Operate {
                             device: dw.clone(),
                             field: Id::new("program"),
@@ -1450,7 +1449,7 @@ impl Backend for Scripted {
                     return Ok(turns);
                 }
                 let p = self.person(&host).clone();
-                if let Some(tv) = device_of(s, &["tv"]).cloned() {
+                if let Some(tv) = r.device(Role::Entertainment).cloned() {
                     turns.push(turn(
                         &host,
                         Goal::Operate {
@@ -1481,7 +1480,7 @@ impl Backend for Scripted {
                         ));
                     }
                 }
-                if let Some(light) = device_of(s, &["ceiling light", "floor lamp"]).cloned() {
+                if let Some(light) = r.device(Role::Light).cloned() {
                     turns.push(turn(
                         &host,
                         Goal::Operate {
@@ -1492,14 +1491,18 @@ impl Backend for Scripted {
                     ));
                 }
                 if let (Some(b), Some(sofa)) = (
-                    objects_of(s, "blanket").first().cloned(),
-                    fixture_of(s, &["sofa"]).cloned(),
+                    r.objects(Role::Comfort).first().cloned(),
+                    r.fixture(Role::Seating).cloned(),
                 ) {
                     turns.push(turn(
                         &host,
                         say(
                             &[robot],
-                            format!("Robot, bring the {} to the sofa, please.", describe(s, &b)),
+                            format!(
+                                "Robot, bring the {} to the {}, please.",
+                                describe(s, &b),
+                                kind_of(s, &sofa)
+                            ),
                         ),
                     ));
                     turns.push(turn(
@@ -1536,12 +1539,13 @@ impl Backend for Scripted {
                     turns.push(turn(&other, say(&[&host], a.to_string())));
                 }
                 // A snack or a drink brought to the sofa; it goes back at bedtime.
-                let snacks: Vec<Id> = ["juice", "apple", "cheese", "water bottle"]
+                let snacks: Vec<Id> = r
+                    .objects(Role::Snack)
                     .iter()
-                    .flat_map(|c| objects_of(s, c))
+                    .cloned()
                     .filter(|o| !matches!(sim.location(o), Some(Location::HeldBy(_))))
                     .collect();
-                let table = fixture_of(s, &["coffee table", "side table", "sofa"]).cloned();
+                let table = r.fixture(Role::LoungeTable).or(r.fixture(Role::Seating)).cloned();
                 if let (Some(snack), Some(table)) = (snacks.choose(&mut self.rng).cloned(), table) {
                     let asker = humans.choose(&mut self.rng).expect("non-empty").clone();
                     let text = pick(
@@ -1572,20 +1576,12 @@ impl Backend for Scripted {
                     .find(|h| **h != host)
                     .cloned()
                     .unwrap_or(host.clone());
-                for (kinds, field, value) in [
-                    (&["tv"][..], "power", Value::Bool(false)),
-                    (
-                        &["ceiling light", "floor lamp"][..],
-                        "power",
-                        Value::Bool(false),
-                    ),
-                    (
-                        &["smart speaker", "radio"][..],
-                        "power",
-                        Value::Bool(self.rng.random_bool(0.5)),
-                    ),
+                for (role, field, value) in [
+                    (Role::Entertainment, "power", Value::Bool(false)),
+                    (Role::Light, "power", Value::Bool(false)),
+                    (Role::Audio, "power", Value::Bool(self.rng.random_bool(0.5))),
                 ] {
-                    if let Some(d) = device_of(s, kinds)
+                    if let Some(d) = r.device(role)
                         && s.devices.iter().any(|x| x.id == *d && x.remote)
                         && self.rng.random_bool(0.7)
                     {
@@ -1597,7 +1593,7 @@ impl Backend for Scripted {
                         turns.push(turn(&other, goal));
                     }
                 }
-                if let Some(v) = device_of(s, &["robot vacuum"]) {
+                if let Some(v) = r.device(Role::FloorCleaning) {
                     turns.push(turn(
                         &other,
                         Goal::Operate {
@@ -1611,8 +1607,8 @@ impl Backend for Scripted {
             "bedtime" => {
                 // Whatever came out of the fridge for the evening goes back.
                 if let (Some(fridge), Some(table)) = (
-                    fixture_of(s, &["fridge"]).or(device_of(s, &["fridge"])),
-                    fixture_of(s, &["coffee table", "side table", "sofa"]),
+                    r.fixture(Role::ColdStorage),
+                    r.fixture(Role::LoungeTable).or(r.fixture(Role::Seating)),
                 ) {
                     for o in s.objects.iter().filter(|o| {
                         matches!(&o.at, Placement::In(f) if f == fridge)
@@ -1627,8 +1623,8 @@ impl Backend for Scripted {
                         ));
                     }
                 }
-                let sink = fixture_of(s, &["sink counter", "vanity"]).cloned();
-                let basket = fixture_of(s, &["laundry basket"]).cloned();
+                let sink = r.fixture(Role::Washbasin).cloned();
+                let basket = r.fixture(Role::LaundryBasket).cloned();
                 for h in &humans {
                     if let Some(sink) = &sink {
                         turns.push(turn(
@@ -1649,7 +1645,7 @@ impl Backend for Scripted {
                         .objects
                         .iter()
                         .filter(|o| o.owner.as_ref() == Some(h))
-                        .filter(|o| CLOTHES.contains(&o.category.as_str()))
+                        .filter(|o| r.has(&o.id, Role::Clothes))
                         .filter(|o| {
                             !matches!(sim.location(&o.id), Some(Location::In(ref r))
                                 if Some(r) == basket.as_ref()
@@ -1671,17 +1667,8 @@ impl Backend for Scripted {
                 }
                 for h in &humans {
                     let p = self.person(h).clone();
-                    if let Some(g) = p.owned.get("glasses").and_then(|v| v.first()) {
-                        let stand = s
-                            .furniture
-                            .iter()
-                            .find(|f| {
-                                f.kind == "nightstand"
-                                    && f.description
-                                        .to_lowercase()
-                                        .contains(&p.name.to_lowercase())
-                            })
-                            .map(|f| f.id.clone());
+                    if let Some(g) = p.first_of_each(&r, Role::Eyewear).first() {
+                        let stand = named_for(s, r.fixtures(Role::Bedside), &p.name).cloned();
                         if let Some(stand) = stand {
                             turns.push(turn(
                                 h,
@@ -1693,7 +1680,7 @@ impl Backend for Scripted {
                         }
                     }
                 }
-                if let Some(th) = device_of(s, &["thermostat"]).cloned() {
+                if let Some(th) = r.device(Role::Climate).cloned() {
                     let p = self.person(&host).clone();
                     turns.push(turn(
                         &host,
@@ -1722,7 +1709,7 @@ impl Backend for Scripted {
                         ));
                     }
                 }
-                if let Some(v) = device_of(s, &["robot vacuum"]) {
+                if let Some(v) = r.device(Role::FloorCleaning) {
                     turns.push(turn(
                         robot,
                         Goal::Operate {
@@ -1732,7 +1719,7 @@ impl Backend for Scripted {
                         },
                     ));
                 }
-                if let Some(dock) = fixture_of(s, &["charging dock"]) {
+                if let Some(dock) = r.fixture(Role::RobotDock) {
                     turns.push(turn(
                         robot,
                         Goal::GoTo {
@@ -1740,7 +1727,7 @@ impl Backend for Scripted {
                         },
                     ));
                 }
-                if let Some(light) = device_of(s, &["ceiling light", "floor lamp"]) {
+                if let Some(light) = r.device(Role::Light) {
                     turns.push(turn(
                         &host,
                         Goal::Operate {

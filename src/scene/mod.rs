@@ -4,6 +4,8 @@
 //! Parsing works on strings; reading files is [`crate::store`]'s job.
 
 pub mod model;
+pub mod role;
+pub mod stats;
 pub mod validate;
 
 use std::fmt;
@@ -14,6 +16,8 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 pub use model::*;
+pub use role::Role;
+pub use stats::{SceneStats, stats};
 pub use validate::{Problem, validate};
 
 /// The scenes that ship inside the binary, by id. The first is the default.

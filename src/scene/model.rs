@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::Id;
 
+use super::Role;
+
 /// A household: rooms joined by doors, furniture and devices placed in
 /// rooms, objects on or in them, and the actors who live there.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,6 +143,10 @@ pub struct FurnitureDef {
     pub openable: Openable,
     #[serde(default)]
     pub description: String,
+    /// Roles beyond those the catalogue gives this kind, so that an unusual
+    /// kind name still takes part in household life.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<Role>,
 }
 
 /// A typed device state field: its schema and initial value together.
@@ -188,6 +194,10 @@ pub struct DeviceDef {
     pub openable: Openable,
     #[serde(default)]
     pub description: String,
+    /// Roles beyond those the catalogue gives this kind, so that an unusual
+    /// kind name still takes part in household life.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<Role>,
 }
 
 /// Where an object starts.
@@ -209,6 +219,10 @@ pub struct ObjectDef {
     #[serde(default)]
     pub owner: Option<Id>,
     pub at: Placement,
+    /// Roles beyond those the catalogue gives this kind, so that an unusual
+    /// kind name still takes part in household life.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<Role>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

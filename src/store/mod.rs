@@ -58,6 +58,22 @@ pub fn load_scene(path: &Path) -> Result<Scene, StoreError> {
     Ok(scene::parse(&path.display().to_string(), &text)?)
 }
 
+/// Writes a file atomically: a temporary sibling, then a rename, so a
+/// reader never sees half of it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let err = |source| StoreError::Write {
+        path: path.into(),
+        source,
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    fs::write(&tmp, bytes).map_err(err)?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        err(e)
+    })
+}
+
 /// A scene named on the command line: a file path, or the id of a scene
 /// built into the binary.
 pub fn resolve_scene(spec: &str) -> Result<Scene, StoreError> {

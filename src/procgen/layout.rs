@@ -1,0 +1,204 @@
+//! Floor plans: rooms that tile a rectangular footprint (a guillotine
+//! split of the footprint by area), and doors on the walls they share,
+//! chosen as a spanning tree from the entry plus a few archways. All
+//! geometry is in whole decimetres, so shared walls are exact.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// A rectangle in decimetres.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cells {
+    pub x: i32,
+    pub y: i32,
+    pub w: i32,
+    pub h: i32,
+}
+
+/// Shortest side of a room (1.8 m), and of a hub such as a hallway (1.2 m).
+const MIN_SIDE: i32 = 18;
+const MIN_HUB_SIDE: i32 = 12;
+/// Longest-to-shortest side of a room that is not a hub.
+const MAX_ASPECT: i32 = 3;
+/// Shortest shared wall a door goes in (a 0.9 m door and its frame).
+pub const MIN_DOOR_WALL: i32 = 10;
+
+/// Splits `outer` among rooms of the given areas (in cells, any unit) in
+/// order: neighbours in the list end up near each other. `None` if some
+/// room would be too narrow.
+pub fn tile(outer: Cells, areas: &[f32], hubs: &[bool]) -> Option<Vec<Cells>> {
+    let mut out = vec![outer; areas.len()];
+    split(outer, areas, hubs, 0, &mut out)?;
+    Some(out)
+}
+
+fn split(r: Cells, areas: &[f32], hubs: &[bool], first: usize, out: &mut [Cells]) -> Option<()> {
+    if areas.len() == 1 {
+        let (lo, hi) = (r.w.min(r.h), r.w.max(r.h));
+        let ok = if hubs[0] {
+            lo >= MIN_HUB_SIDE
+        } else {
+            lo >= MIN_SIDE && hi <= MAX_ASPECT * lo
+        };
+        out[first] = r;
+        return ok.then_some(());
+    }
+    let total: f32 = areas.iter().sum();
+    // The split point that halves the area most evenly.
+    let mut acc = 0.0;
+    let mut k = 1;
+    let mut best = f32::MAX;
+    for (i, a) in areas[..areas.len() - 1].iter().enumerate() {
+        acc += a;
+        let d = (acc - total / 2.0).abs();
+        if d < best {
+            best = d;
+            k = i + 1;
+        }
+    }
+    let frac = areas[..k].iter().sum::<f32>() / total;
+    let (a, b) = if r.w >= r.h {
+        let cut = (r.w as f32 * frac).round() as i32;
+        (
+            Cells { w: cut, ..r },
+            Cells {
+                x: r.x + cut,
+                w: r.w - cut,
+                ..r
+            },
+        )
+    } else {
+        let cut = (r.h as f32 * frac).round() as i32;
+        (
+            Cells { h: cut, ..r },
+            Cells {
+                y: r.y + cut,
+                h: r.h - cut,
+                ..r
+            },
+        )
+    };
+    if a.w <= 0 || a.h <= 0 || b.w <= 0 || b.h <= 0 {
+        return None;
+    }
+    split(a, &areas[..k], &hubs[..k], first, out)?;
+    split(b, &areas[k..], &hubs[k..], first + k, out)
+}
+
+/// The wall two rooms share, as a segment: `(vertical, fixed coordinate,
+/// from, to)` in decimetres, if it is at least `MIN_DOOR_WALL` long.
+pub fn shared_wall(a: &Cells, b: &Cells) -> Option<(bool, i32, i32, i32)> {
+    let overlap = |lo1: i32, hi1: i32, lo2: i32, hi2: i32| (lo1.max(lo2), hi1.min(hi2));
+    let candidates = [
+        (a.x + a.w == b.x || b.x + b.w == a.x).then(|| {
+            let x = if a.x + a.w == b.x { b.x } else { a.x };
+            let (lo, hi) = overlap(a.y, a.y + a.h, b.y, b.y + b.h);
+            (true, x, lo, hi)
+        }),
+        (a.y + a.h == b.y || b.y + b.h == a.y).then(|| {
+            let y = if a.y + a.h == b.y { b.y } else { a.y };
+            let (lo, hi) = overlap(a.x, a.x + a.w, b.x, b.x + b.w);
+            (false, y, lo, hi)
+        }),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|&(_, _, lo, hi)| hi - lo >= MIN_DOOR_WALL)
+}
+
+/// Doors as pairs of room indices: a spanning tree grown from room 0 by
+/// Prim's algorithm over walls long enough for a door, cheapest first
+/// (`cost(i, j)`, plus seeded jitter so plans vary), then `extra` more
+/// pairs picked by `extra_ok`. `None` if some room cannot be reached.
+pub fn doors(
+    rooms: &[Cells],
+    cost: impl Fn(usize, usize) -> f32,
+    extra_ok: impl Fn(usize, usize) -> bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<(usize, usize)>> {
+    let n = rooms.len();
+    let mut edges = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if shared_wall(&rooms[i], &rooms[j]).is_some() {
+                edges.push((i, j, cost(i, j) + rng.random_range(0.0..0.5)));
+            }
+        }
+    }
+    let mut inside = vec![false; n];
+    inside[0] = true;
+    let mut tree = Vec::new();
+    for _ in 1..n {
+        let next = edges
+            .iter()
+            .filter(|(i, j, _)| inside[*i] != inside[*j])
+            .min_by(|a, b| a.2.total_cmp(&b.2))?;
+        let (i, j, _) = *next;
+        inside[i] = true;
+        inside[j] = true;
+        tree.push((i, j));
+    }
+    for (i, j, _) in edges {
+        if !tree.contains(&(i, j)) && extra_ok(i, j) && rng.random_bool(0.35) {
+            tree.push((i, j));
+        }
+    }
+    Some(tree)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn tiling_covers_the_footprint_without_overlap() {
+        let outer = Cells {
+            x: 0,
+            y: 0,
+            w: 120,
+            h: 80,
+        };
+        let areas = [30.0, 20.0, 15.0, 15.0, 10.0, 6.0];
+        let rooms = tile(outer, &areas, &[true, false, false, false, false, false]).unwrap();
+        let area: i32 = rooms.iter().map(|r| r.w * r.h).sum();
+        assert_eq!(area, 120 * 80);
+        for (i, a) in rooms.iter().enumerate() {
+            for b in &rooms[i + 1..] {
+                let apart = a.x + a.w <= b.x
+                    || b.x + b.w <= a.x
+                    || a.y + a.h <= b.y
+                    || b.y + b.h <= a.y;
+                assert!(apart, "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn too_narrow_rooms_are_refused() {
+        let outer = Cells {
+            x: 0,
+            y: 0,
+            w: 30,
+            h: 30,
+        };
+        assert!(tile(outer, &[1.0, 1.0, 1.0], &[false; 3]).is_none());
+    }
+
+    #[test]
+    fn doors_span_every_room_and_sit_on_shared_walls() {
+        let rooms = [
+            Cells { x: 0, y: 0, w: 40, h: 40 },
+            Cells { x: 40, y: 0, w: 40, h: 40 },
+            Cells { x: 0, y: 40, w: 80, h: 30 },
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let d = doors(&rooms, |_, _| 1.0, |_, _| false, &mut rng).unwrap();
+        assert_eq!(d.len(), 2);
+        assert!(d.iter().all(|(i, j)| shared_wall(&rooms[*i], &rooms[*j]).is_some()));
+        // Touching at a corner only is no wall.
+        let corner = [rooms[0], Cells { x: 40, y: 40, w: 20, h: 20 }];
+        assert!(shared_wall(&corner[0], &corner[1]).is_none());
+    }
+}
