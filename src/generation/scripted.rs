@@ -925,6 +925,7 @@ impl Backend for Scripted {
                 } else {
                     2 + self.rng.random_range(0..2)
                 };
+                let mut for_robot = vec![];
                 for _ in 0..n {
                     let Some(o) = candidates.choose(&mut self.rng) else {
                         break;
@@ -993,13 +994,31 @@ impl Backend for Scripted {
                     .replace("{c}", &kind_of(s, &told));
                     let claim =
                         Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
+                    // Told to whoever is about now, or kept for the robot.
+                    match listener {
+                        Some(l) if self.rng.random_bool(0.5) => turns.push(turn(
+                            &host,
+                            Goal::Say {
+                                to: vec![l],
+                                text,
+                                claims: vec![claim],
+                            },
+                        )),
+                        _ => for_robot.push((text, claim)),
+                    }
+                }
+                // Then the robot is found and told the rest.
+                if !for_robot.is_empty() {
                     turns.push(turn(
                         &host,
-                        Goal::Say {
-                            to: listener.into_iter().collect(),
-                            text,
-                            claims: vec![claim],
+                        Goal::GoTo {
+                            target: robot.clone(),
                         },
+                    ));
+                    let (texts, claims): (Vec<String>, Vec<Claim>) = for_robot.into_iter().unzip();
+                    turns.push(turn(
+                        &host,
+                        say_claims(&[robot], format!("Robot, so you know: {}", texts.join(" ")), claims),
                     ));
                 }
             }
@@ -1418,6 +1437,7 @@ impl Backend for Scripted {
                             field: Id::new("program"),
                             value: Value::Text(program),
                         };
+                        let claims = request_claim(&goal, due).into_iter().collect();
                         self.commitments.push(Commitment {
                             id: format!("c{}", self.commitments.len() + 1),
                             by: cook.clone(),
@@ -1426,14 +1446,7 @@ impl Backend for Scripted {
                             goal,
                             status: CommitmentStatus::Open,
                         });
-                        turns.push(turn(
-                            &cook,
-                            Goal::Say {
-                                to: vec![robot.clone()],
-                                text,
-                                claims: vec![],
-                            },
-                        ));
+                        turns.push(turn(&cook, say_claims(&[robot], text, claims)));
                     }
                 }
             }

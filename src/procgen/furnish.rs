@@ -61,7 +61,9 @@ struct Room {
     tops: Vec<(String, Footprint, f32)>,
 }
 
-pub fn furnish(scene: &mut Scene, cat: &Catalogue, rooms: &[RoomInfo], rng: &mut ChaCha8Rng) {
+/// Furnishes every room; `false` if a fixture its room type always holds
+/// (or a sleeper's bed) did not fit, so the caller tries another plan.
+pub fn furnish(scene: &mut Scene, cat: &Catalogue, rooms: &[RoomInfo], rng: &mut ChaCha8Rng) -> bool {
     let mut counts = std::collections::BTreeMap::<String, u32>::new();
     for info in rooms {
         let t = cat.room(&info.kind).expect("the catalogue checks room types");
@@ -83,6 +85,7 @@ pub fn furnish(scene: &mut Scene, cat: &Catalogue, rooms: &[RoomInfo], rng: &mut
                 kinds.push(k.clone());
             }
         }
+        let required: Vec<String> = t.fixtures.clone();
         // Sleepers: a bed each (one for a couple), a nightstand each, and
         // a desk for anyone who is not one of the couple.
         let mut owners: Vec<Option<String>> = vec![None; kinds.len()];
@@ -118,9 +121,13 @@ pub fn furnish(scene: &mut Scene, cat: &Catalogue, rooms: &[RoomInfo], rng: &mut
         }
         let mut placed = Room::default();
         for (kind, owner) in kinds.iter().zip(owners) {
-            place(scene, cat, &info.id, rect, &doors, kind, owner, &mut placed, &mut counts, rng);
+            let id = place(scene, cat, &info.id, rect, &doors, kind, owner, &mut placed, &mut counts, rng);
+            if id.is_none() && required.contains(kind) {
+                return false;
+            }
         }
     }
+    true
 }
 
 /// Places one fixture of `kind` in a room, if it fits.
@@ -153,7 +160,8 @@ fn place(
         Mount::OnTop(under) => on_top(placed, under, size, cat)
             .or_else(|| against_wall(rect, size, doors, &placed.floor, rng)),
         Mount::Wall => against_wall(rect, size, doors, &placed.wall, rng),
-        Mount::Floor => against_wall(rect, size, doors, &placed.floor, rng),
+        Mount::Floor => against_wall(rect, size, doors, &placed.floor, rng)
+            .or_else(|| free_standing(rect, size, doors, &placed.floor)),
     }?;
     match mount {
         Mount::Wall => placed.wall.push(spot),
@@ -301,6 +309,38 @@ fn against_wall(
         }
     }
     None
+}
+
+/// A spot anywhere in the room (a table in the middle), every 10 cm, clear
+/// of the doors and of `taken`.
+fn free_standing(
+    rect: Rect,
+    size: (f32, f32, f32),
+    doors: &[(f32, f32)],
+    taken: &[Footprint],
+) -> Option<Footprint> {
+    let (w, d) = (size.0, size.1);
+    let nx = ((rect.w - w - 2.0 * GAP) / 0.1).floor();
+    let ny = ((rect.h - d - 2.0 * GAP) / 0.1).floor();
+    if nx < 0.0 || ny < 0.0 {
+        return None;
+    }
+    (0..=ny as u32)
+        .flat_map(|j| (0..=nx as u32).map(move |i| (i, j)))
+        .map(|(i, j)| Footprint {
+            x: round(rect.x + GAP + w / 2.0 + i as f32 * 0.1),
+            y: round(rect.y + GAP + d / 2.0 + j as f32 * 0.1),
+            w,
+            d,
+        })
+        .find(|spot| {
+            spot.x - w / 2.0 >= rect.x
+                && spot.x + w / 2.0 <= rect.x + rect.w
+                && spot.y - d / 2.0 >= rect.y
+                && spot.y + d / 2.0 <= rect.y + rect.h
+                && doors.iter().all(|p| spot.clear_of_door(*p))
+                && taken.iter().all(|t| !spot.overlaps(t, GAP))
+        })
 }
 
 /// Beds, as (room, bed) in scene order.

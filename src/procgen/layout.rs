@@ -24,65 +24,68 @@ const MAX_ASPECT: i32 = 3;
 pub const MIN_DOOR_WALL: i32 = 10;
 
 /// Splits `outer` among rooms of the given areas (in cells, any unit) in
-/// order: neighbours in the list end up near each other. `None` if some
-/// room would be too narrow.
+/// order: neighbours in the list end up near each other. Each split tries
+/// the most even partitions of the list first, across the longer side
+/// first, and backtracks when a room would come out too narrow; `None`
+/// when no split within the search budget works.
 pub fn tile(outer: Cells, areas: &[f32], hubs: &[bool]) -> Option<Vec<Cells>> {
     let mut out = vec![outer; areas.len()];
-    split(outer, areas, hubs, 0, &mut out)?;
+    let mut budget = 4000;
+    split(outer, areas, hubs, 0, &mut out, &mut budget)?;
     Some(out)
 }
 
-fn split(r: Cells, areas: &[f32], hubs: &[bool], first: usize, out: &mut [Cells]) -> Option<()> {
-    if areas.len() == 1 {
-        let (lo, hi) = (r.w.min(r.h), r.w.max(r.h));
-        let ok = if hubs[0] {
-            lo >= MIN_HUB_SIDE
-        } else {
-            lo >= MIN_SIDE && hi <= MAX_ASPECT * lo
-        };
-        out[first] = r;
-        return ok.then_some(());
-    }
-    let total: f32 = areas.iter().sum();
-    // The split point that halves the area most evenly.
-    let mut acc = 0.0;
-    let mut k = 1;
-    let mut best = f32::MAX;
-    for (i, a) in areas[..areas.len() - 1].iter().enumerate() {
-        acc += a;
-        let d = (acc - total / 2.0).abs();
-        if d < best {
-            best = d;
-            k = i + 1;
-        }
-    }
-    let frac = areas[..k].iter().sum::<f32>() / total;
-    let (a, b) = if r.w >= r.h {
-        let cut = (r.w as f32 * frac).round() as i32;
-        (
-            Cells { w: cut, ..r },
-            Cells {
-                x: r.x + cut,
-                w: r.w - cut,
-                ..r
-            },
-        )
+fn fits(r: Cells, hub: bool) -> bool {
+    let (lo, hi) = (r.w.min(r.h), r.w.max(r.h));
+    if hub {
+        lo >= MIN_HUB_SIDE
     } else {
-        let cut = (r.h as f32 * frac).round() as i32;
-        (
-            Cells { h: cut, ..r },
-            Cells {
-                y: r.y + cut,
-                h: r.h - cut,
-                ..r
-            },
-        )
-    };
-    if a.w <= 0 || a.h <= 0 || b.w <= 0 || b.h <= 0 {
+        lo >= MIN_SIDE && hi <= MAX_ASPECT * lo
+    }
+}
+
+fn split(
+    r: Cells,
+    areas: &[f32],
+    hubs: &[bool],
+    first: usize,
+    out: &mut [Cells],
+    budget: &mut u32,
+) -> Option<()> {
+    if *budget == 0 {
         return None;
     }
-    split(a, &areas[..k], &hubs[..k], first, out)?;
-    split(b, &areas[k..], &hubs[k..], first + k, out)
+    *budget -= 1;
+    if areas.len() == 1 {
+        out[first] = r;
+        return fits(r, hubs[0]).then_some(());
+    }
+    let total: f32 = areas.iter().sum();
+    let mut ks: Vec<(f32, usize)> = (1..areas.len())
+        .map(|k| ((areas[..k].iter().sum::<f32>() - total / 2.0).abs(), k))
+        .collect();
+    ks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (_, k) in ks {
+        let frac = areas[..k].iter().sum::<f32>() / total;
+        for across_width in [r.w >= r.h, r.w < r.h] {
+            let (a, b) = if across_width {
+                let cut = (r.w as f32 * frac).round() as i32;
+                (Cells { w: cut, ..r }, Cells { x: r.x + cut, w: r.w - cut, ..r })
+            } else {
+                let cut = (r.h as f32 * frac).round() as i32;
+                (Cells { h: cut, ..r }, Cells { y: r.y + cut, h: r.h - cut, ..r })
+            };
+            if a.w <= 0 || a.h <= 0 || b.w <= 0 || b.h <= 0 {
+                continue;
+            }
+            if split(a, &areas[..k], &hubs[..k], first, out, budget).is_some()
+                && split(b, &areas[k..], &hubs[k..], first + k, out, budget).is_some()
+            {
+                return Some(());
+            }
+        }
+    }
+    None
 }
 
 /// The wall two rooms share, as a segment: `(vertical, fixed coordinate,

@@ -170,7 +170,10 @@ fn attempt(
     let outer = Cells { w, h, ..outer };
     let areas: Vec<f32> = plans.iter().map(|p| p.area).collect();
     let hubs: Vec<bool> = plans.iter().map(|p| p.hub).collect();
-    let cells = layout::tile(outer, &areas, &hubs)?;
+    let Some(cells) = layout::tile(outer, &areas, &hubs) else {
+        tracing::trace!("seed {}: a room came out too narrow", spec.seed);
+        return None;
+    };
     let pairs = layout::doors(
         &cells,
         |i, j| {
@@ -188,7 +191,11 @@ fn attempt(
         },
         |i, j| !plans[i].private && !plans[j].private,
         rng,
-    )?;
+    );
+    let Some(pairs) = pairs else {
+        tracing::trace!("seed {}: some room shares no wall long enough for a door", spec.seed);
+        return None;
+    };
     let rooms: Vec<RoomDef> = plans
         .iter()
         .zip(&cells)
@@ -223,7 +230,10 @@ fn attempt(
             couple: p.sleepers.len() == 2 && p.sleepers.contains(&0) && p.sleepers.contains(&1),
         })
         .collect();
-    furnish::furnish(&mut scene, cat, &infos, rng);
+    if !furnish::furnish(&mut scene, cat, &infos, rng) {
+        tracing::trace!("seed {}: a required fixture did not fit", spec.seed);
+        return None;
+    }
     let beds = furnish::beds(&scene, cat);
     // People sleep in their bedroom, next to a bed of theirs.
     for (i, p) in people.iter().enumerate() {
@@ -264,7 +274,12 @@ fn attempt(
         scene.rooms.len(),
         names(&people)
     );
-    crate::scene::validate(&scene).is_empty().then_some(scene)
+    let problems = crate::scene::validate(&scene);
+    if !problems.is_empty() {
+        tracing::trace!("seed {}: invalid: {problems:?}", spec.seed);
+        return None;
+    }
+    Some(scene)
 }
 
 fn names(people: &[Person]) -> String {

@@ -4,15 +4,13 @@
 //! surface. Personal things get an owner and go to the owner's room when
 //! their receptacle kind is there.
 
-use std::collections::BTreeMap;
-
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::catalogue::{Catalogue, ObjectCategory, Spot};
 use crate::ids::Id;
-use crate::scene::{ActorKind, ObjectDef, Placement, Scene, Surface};
+use crate::scene::{ActorKind, ObjectDef, Placement, Role, Scene, Surface};
 
 /// A receptacle surface with room left.
 struct Slot {
@@ -58,59 +56,87 @@ pub fn stock(scene: &mut Scene, cat: &Catalogue, target: u32, rng: &mut ChaCha8R
             })
         })
         .collect();
-    // How many of each category, in catalogue order: the categories with
-    // roles at their minimum, then one more of a random category at a time.
-    let mut plan: BTreeMap<usize, u32> = BTreeMap::new();
+    // The categories with roles at their minimum, then one more of a
+    // category at a time until the target, each placed as it is added; a
+    // category leaves the draw when it has no variant or no room left.
     let cap = |c: &ObjectCategory| {
         if c.each {
-            humans.len().min(c.variants.len()) as u32
+            humans.len().min(c.variants.len())
         } else {
-            c.variants.len() as u32
+            c.variants.len()
         }
     };
-    for (i, c) in cat.objects.iter().enumerate() {
-        if !c.roles.is_empty() {
-            let n = if c.each { cap(c) } else { c.count.0 };
-            plan.insert(i, n.min(cap(c)));
-        }
-    }
-    let mut total: u32 = plan.values().sum();
-    let mut open: Vec<usize> = (0..cat.objects.len()).collect();
-    while total < target && !open.is_empty() {
-        let k = rng.random_range(0..open.len());
-        let i = open[k];
-        let n = plan.entry(i).or_default();
-        if *n >= cap(&cat.objects[i]) {
-            open.swap_remove(k);
-            continue;
-        }
-        *n += 1;
-        total += 1;
-    }
-    for (i, n) in plan {
+    let mut made: Vec<Vec<ObjectDef>> = vec![vec![]; cat.objects.len()];
+    let mut variants: Vec<Vec<String>> = cat.objects.iter().map(|c| c.variants.clone()).collect();
+    let mut add = |i: usize, made: &mut Vec<Vec<ObjectDef>>, rng: &mut ChaCha8Rng| -> bool {
         let c = &cat.objects[i];
-        let stem = c.category.replace([' ', '-'], "_");
-        let mut variants = c.variants.clone();
-        for k in 0..n as usize {
-            let owner = match (c.personal, c.each) {
-                (true, true) => humans.get(k),
-                (true, false) => humans.choose(rng),
-                _ => None,
-            };
-            let Some(at) = spot(&mut slots, c, owner, cat, rng) else {
+        let k = made[i].len();
+        if k >= cap(c) {
+            return false;
+        }
+        let owner = match (c.personal, c.each) {
+            (true, true) => humans.get(k),
+            (true, false) => humans.choose(rng),
+            _ => None,
+        };
+        let Some(at) = spot(&mut slots, c, owner, cat, rng) else {
+            return false;
+        };
+        let pick = rng.random_range(0..variants[i].len());
+        let v = variants[i].remove(pick);
+        made[i].push(ObjectDef {
+            id: Id::new(&format!("{}_{}", c.category.replace([' ', '-'], "_"), k + 1)),
+            category: c.category.clone(),
+            description: v,
+            owner: owner.map(|o| o.0.clone()),
+            at,
+            roles: vec![],
+        });
+        true
+    };
+    // Every role some activity relies on, by a category drawn among those
+    // playing it (so households differ in what they have), at its minimum.
+    let mut roles: Vec<Role> = cat.objects.iter().flat_map(|c| c.roles.clone()).collect();
+    roles.sort_unstable();
+    roles.dedup();
+    for role in roles {
+        let covered = |made: &Vec<Vec<ObjectDef>>| {
+            (0..made.len()).any(|i| !made[i].is_empty() && cat.objects[i].roles.contains(&role))
+        };
+        let mut players: Vec<usize> =
+            (0..cat.objects.len()).filter(|i| cat.objects[*i].roles.contains(&role)).collect();
+        players.shuffle(rng);
+        for i in players {
+            if covered(&made) {
                 break;
-            };
-            let v = variants.remove(rng.random_range(0..variants.len()));
-            scene.objects.push(ObjectDef {
-                id: Id::new(&format!("{stem}_{}", k + 1)),
-                category: c.category.clone(),
-                description: v,
-                owner: owner.map(|o| o.0.clone()),
-                at,
-                roles: vec![],
-            });
+            }
+            let c = &cat.objects[i];
+            let n = if c.each { cap(c) } else { c.count.0 as usize };
+            for _ in 0..n {
+                add(i, &mut made, rng);
+            }
         }
     }
+    let mut total: usize = made.iter().map(Vec::len).sum();
+    let mut open: Vec<usize> = (0..cat.objects.len()).collect();
+    while total < target as usize && !open.is_empty() {
+        // Mostly a second one of something there is one of: look-alikes,
+        // told apart only by their descriptions, are what memory is asked.
+        let singles: Vec<usize> = (0..open.len())
+            .filter(|k| made[open[*k]].len() == 1)
+            .collect();
+        let k = match singles.choose(rng) {
+            Some(k) if rng.random_bool(0.8) => *k,
+            _ => rng.random_range(0..open.len()),
+        };
+        if add(open[k], &mut made, rng) {
+            total += 1;
+        } else {
+            open.swap_remove(k);
+        }
+    }
+    // In catalogue order, so a category's objects are listed together.
+    scene.objects.extend(made.into_iter().flatten());
 }
 
 /// Where an object of `c` goes: usually the first of its spots that has
