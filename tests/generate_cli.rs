@@ -25,6 +25,11 @@ fn manifest(dir: &Path) -> Value {
     serde_json::from_slice(&fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }
 
+/// Entries of a batch directory but its record, `batch.json`.
+fn traces_in(dir: &Path) -> Vec<String> {
+    entries(dir).into_iter().filter(|n| n != "batch.json").collect()
+}
+
 /// The finished traces in a batch directory (those with a manifest).
 fn finished(dir: &Path) -> Vec<String> {
     entries(dir)
@@ -187,7 +192,9 @@ fn batch_generates_scenes_times_seeds_and_resumes() {
         .flat_map(|sc| (0..3).map(move |i| format!("{sc}-s{i}")))
         .collect();
     want.sort();
-    assert_eq!(entries(&out), want);
+    assert_eq!(traces_in(&out), want);
+    // The batch is recorded for `batch status` and for other shards.
+    assert!(out.join("batch.json").is_file());
     // Each is the same trace `generate` writes for that seed.
     let single = t.path().join("single");
     hearth(&[
@@ -276,7 +283,7 @@ fn batch_resumes_after_being_killed() {
     let done = finished(&out);
     assert!(done.len() < 24, "killed too late to test resuming");
     // Killed: no visible half-written trace, at most a hidden temporary one.
-    for name in entries(&out) {
+    for name in traces_in(&out) {
         assert!(
             done.contains(&name) || (name.starts_with('.') && name.contains(".tmp-")),
             "half-written {name} after a kill"
@@ -291,7 +298,7 @@ fn batch_resumes_after_being_killed() {
     ));
     let mut want: Vec<String> = (0..24).map(|i| format!("family_apartment-s{i}")).collect();
     want.sort();
-    assert_eq!(entries(&out), want, "exactly the full set, no duplicates");
+    assert_eq!(traces_in(&out), want, "exactly the full set, no duplicates");
     assert_eq!(finished(&out), want);
     for (d, snap) in done.iter().zip(before) {
         assert_eq!(snapshot(&out.join(d)), snap, "{d} was redone");
