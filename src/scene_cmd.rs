@@ -102,12 +102,32 @@ pub fn stats(args: StatsArgs) -> Result<ExitCode> {
     }
     println!(
         "{:<28} {:>5} {:>5} {:>6} {:>9} {:>7} {:>8} {:>7} {:>10} {:>6} {:>7}",
-        "scene", "rooms", "doors", "closed", "furniture", "devices", "openable", "objects", "look-alike", "people", "area m2"
+        "scene",
+        "rooms",
+        "doors",
+        "closed",
+        "furniture",
+        "devices",
+        "openable",
+        "objects",
+        "look-alike",
+        "people",
+        "area m2"
     );
     for r in &rows {
         println!(
             "{:<28} {:>5} {:>5} {:>6} {:>9} {:>7} {:>8} {:>7} {:>10} {:>6} {:>7.1}",
-            r.id, r.rooms, r.doors, r.closed_doors, r.furniture, r.devices, r.openable, r.objects, r.look_alike_groups, r.people, r.area
+            r.id,
+            r.rooms,
+            r.doors,
+            r.closed_doors,
+            r.furniture,
+            r.devices,
+            r.openable,
+            r.objects,
+            r.look_alike_groups,
+            r.people,
+            r.area
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,159 @@
+//! Bedtime: food back to cold storage, washing up, worn clothes to the
+//! basket, glasses to the nightstand, the night temperature, lights off.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn bedtime(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let humans = x.humans.clone();
+        let host = x.host.clone();
+        let sim = x.sim;
+        let established = x.established;
+        // Whatever came out of the fridge for the evening goes back.
+        if let (Some(fridge), Some(table)) = (
+            r.fixture(Role::ColdStorage),
+            r.fixture(Role::LoungeTable).or(r.fixture(Role::Seating)),
+        ) {
+            for o in s.objects.iter().filter(|o| {
+                matches!(&o.at, Placement::In(f) if f == fridge)
+                    && sim.location(&o.id) == Some(Location::On(table.clone()))
+            }) {
+                turns.push(turn(
+                    &host,
+                    Goal::Fetch {
+                        object: o.id.clone(),
+                        to: Dest::In(fridge.clone()),
+                    },
+                ));
+            }
+        }
+        let sink = r.fixture(Role::Washbasin).cloned();
+        let basket = r.fixture(Role::LaundryBasket).cloned();
+        for h in &humans {
+            if let Some(sink) = &sink {
+                turns.push(turn(
+                    h,
+                    Goal::GoTo {
+                        target: sink.clone(),
+                    },
+                ));
+                turns.push(turn(
+                    h,
+                    Goal::Wait {
+                        seconds: 120 + self.jitter(4),
+                    },
+                ));
+            }
+            // Worn clothes into the basket, most nights.
+            let worn: Vec<Id> = s
+                .objects
+                .iter()
+                .filter(|o| o.owner.as_ref() == Some(h))
+                .filter(|o| r.has(&o.id, Role::Clothes))
+                .filter(|o| {
+                    !matches!(sim.location(&o.id), Some(Location::In(ref r))
+                        if Some(r) == basket.as_ref()
+                            || s.devices.iter().any(|d| &d.id == r))
+                })
+                .map(|o| o.id.clone())
+                .collect();
+            if let (Some(basket), Some(w)) = (&basket, worn.choose(&mut self.rng))
+                && self.rng.random_bool(0.6)
+            {
+                turns.push(turn(
+                    h,
+                    Goal::Fetch {
+                        object: w.clone(),
+                        to: Dest::In(basket.clone()),
+                    },
+                ));
+            }
+        }
+        for h in &humans {
+            let p = self.person(h).clone();
+            if let Some(g) = p.first_of_each(r, Role::Eyewear).first() {
+                let stand = named_for(s, r.fixtures(Role::Bedside), &p.name).cloned();
+                if let Some(stand) = stand {
+                    turns.push(turn(
+                        h,
+                        Goal::Fetch {
+                            object: g.clone(),
+                            to: Dest::On(stand),
+                        },
+                    ));
+                }
+            }
+        }
+        if let Some(th) = r.device(Role::Climate).cloned() {
+            let p = self.person(&host).clone();
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: th.clone(),
+                    field: Id::new("target"),
+                    value: Value::Float(p.night_target),
+                },
+            ));
+            if established || self.rng.random_bool(0.3) {
+                self.stated.push(format!(
+                    "{} wants {} degrees at night",
+                    p.name, p.night_target
+                ));
+                let claim = preference(&host, &th, "target", Value::Float(p.night_target));
+                turns.push(turn(
+                    &host,
+                    say_claims(
+                        &[],
+                        format!(
+                            "{} degrees at night, that's how I sleep best.",
+                            p.night_target
+                        ),
+                        vec![claim],
+                    ),
+                ));
+            }
+        }
+        if let Some(v) = r.device(Role::FloorCleaning) {
+            turns.push(turn(
+                robot,
+                Goal::Operate {
+                    device: v.clone(),
+                    field: Id::new("mode"),
+                    value: Value::Text("docked".into()),
+                },
+            ));
+        }
+        if let Some(dock) = r.fixture(Role::RobotDock) {
+            turns.push(turn(
+                robot,
+                Goal::GoTo {
+                    target: dock.clone(),
+                },
+            ));
+        }
+        if let Some(light) = r.device(Role::Light) {
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: light.clone(),
+                    field: Id::new("power"),
+                    value: Value::Bool(false),
+                },
+            ));
+        }
+        for h in &humans {
+            let bed = s
+                .actors
+                .iter()
+                .find(|a| &a.id == h)
+                .and_then(|a| a.near.clone());
+            if let Some(bed) = bed {
+                turns.push(turn(h, Goal::GoTo { target: bed }));
+            }
+        }
+        Ok(())
+    }
+}

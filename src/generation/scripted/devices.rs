@@ -1,0 +1,51 @@
+//! Devices switched from another room.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn remote_devices(
+        &mut self,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let humans = x.humans.clone();
+        let host = x.host.clone();
+        // Someone else changes devices from wherever they are.
+        let other = humans
+            .iter()
+            .rev()
+            .find(|h| **h != host)
+            .cloned()
+            .unwrap_or(host.clone());
+        for (role, field, value) in [
+            (Role::Entertainment, "power", Value::Bool(false)),
+            (Role::Light, "power", Value::Bool(false)),
+            (Role::Audio, "power", Value::Bool(self.rng.random_bool(0.5))),
+        ] {
+            if let Some(d) = r.device(role)
+                && s.devices.iter().any(|x| x.id == *d && x.remote)
+                && self.rng.random_bool(0.7)
+            {
+                let goal = Goal::Operate {
+                    device: d.clone(),
+                    field: Id::new(field),
+                    value,
+                };
+                turns.push(turn(&other, goal));
+            }
+        }
+        if let Some(v) = r.device(Role::FloorCleaning) {
+            turns.push(turn(
+                &other,
+                Goal::Operate {
+                    device: v.clone(),
+                    field: Id::new("mode"),
+                    value: Value::Text("cleaning".into()),
+                },
+            ));
+        }
+        Ok(())
+    }
+}

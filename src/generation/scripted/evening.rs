@@ -1,0 +1,149 @@
+//! An evening in: the tv at the preferred volume, a chat, a snack.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn evening(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let humans = x.humans.clone();
+        let host = x.host.clone();
+        let sim = x.sim;
+        let interrupted = x.interrupted;
+        let established = x.established;
+        if interrupted {
+            turns.push(turn(
+                &host,
+                say(
+                    &[],
+                    "Too tired for a film tonight, I'm going to read instead.".into(),
+                ),
+            ));
+            return Ok(());
+        }
+        let p = self.person(&host).clone();
+        if let Some(tv) = r.device(Role::Entertainment).cloned() {
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: tv.clone(),
+                    field: Id::new("power"),
+                    value: Value::Bool(true),
+                },
+            ));
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: tv.clone(),
+                    field: Id::new("volume"),
+                    value: Value::Int(p.tv_volume),
+                },
+            ));
+            if established || self.rng.random_bool(0.3) {
+                self.stated
+                    .push(format!("{} likes the tv volume at {}", p.name, p.tv_volume));
+                let claim = preference(&host, &tv, "volume", Value::Int(p.tv_volume));
+                turns.push(turn(
+                    &host,
+                    say_claims(
+                        &[],
+                        format!("Volume {} is just right for me.", p.tv_volume),
+                        vec![claim],
+                    ),
+                ));
+            }
+        }
+        if let Some(light) = r.device(Role::Light).cloned() {
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: light.clone(),
+                    field: Id::new("brightness"),
+                    value: Value::Int(p.brightness),
+                },
+            ));
+        }
+        if let (Some(b), Some(sofa)) = (
+            r.objects(Role::Comfort).first().cloned(),
+            r.fixture(Role::Seating).cloned(),
+        ) {
+            turns.push(turn(
+                &host,
+                say(
+                    &[robot],
+                    format!(
+                        "Robot, bring the {} to the {}, please.",
+                        describe(s, &b),
+                        kind_of(s, &sofa)
+                    ),
+                ),
+            ));
+            turns.push(turn(
+                robot,
+                Goal::Fetch {
+                    object: b,
+                    to: Dest::On(sofa),
+                },
+            ));
+        }
+        if let Some(other) = humans.iter().find(|h| **h != host).cloned() {
+            let name = self.person(&other).name.clone();
+            let q = pick(
+                &mut self.rng,
+                &[
+                    "How was your day, {n}?",
+                    "Did you have a good day, {n}?",
+                    "Anything happen today, {n}?",
+                    "{n}, are you staying up for the film?",
+                ],
+            )
+            .replace("{n}", &name);
+            let a = pick(
+                &mut self.rng,
+                &[
+                    "Busy, but fine.",
+                    "Long meeting, I'm tired.",
+                    "Good! I finished early.",
+                    "Not bad. And you?",
+                    "Only for a bit, I'm worn out.",
+                ],
+            );
+            turns.push(turn(&host, say(&[&other], q)));
+            turns.push(turn(&other, say(&[&host], a.to_string())));
+        }
+        // A snack or a drink brought to the sofa; it goes back at bedtime.
+        let snacks: Vec<Id> = r
+            .objects(Role::Snack)
+            .iter()
+            .filter(|&o| !matches!(sim.location(o), Some(Location::HeldBy(_))))
+            .cloned()
+            .collect();
+        let table = r
+            .fixture(Role::LoungeTable)
+            .or(r.fixture(Role::Seating))
+            .cloned();
+        if let (Some(snack), Some(table)) = (snacks.choose(&mut self.rng).cloned(), table) {
+            let asker = humans.choose(&mut self.rng).expect("non-empty").clone();
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "Robot, could you bring the {o} to the {t}?",
+                    "Robot, the {o} please, on the {t}.",
+                    "I'd love the {o}. Robot, can you put it on the {t}?",
+                ],
+            )
+            .replace("{o}", &describe(s, &snack))
+            .replace("{t}", &kind_of(s, &table));
+            turns.push(turn(&asker, say(&[robot], text)));
+            turns.push(turn(
+                robot,
+                Goal::Fetch {
+                    object: snack,
+                    to: Dest::On(table),
+                },
+            ));
+        }
+        Ok(())
+    }
+}

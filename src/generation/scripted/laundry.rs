@@ -1,0 +1,126 @@
+//! A load of washing with the preferred programme, and the robot asked to
+//! empty the machine and put every piece away later.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn laundry(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let host = x.host.clone();
+        let sim = x.sim;
+        let session = x.session;
+        let interrupted = x.interrupted;
+        let established = x.established;
+        let (Some(washer), Some(basket)) = (
+            r.device(Role::Laundry).cloned(),
+            r.fixture(Role::LaundryBasket).cloned(),
+        ) else {
+            return Ok(());
+        };
+        let load: Vec<Id> = s
+            .objects
+            .iter()
+            .filter(|o| r.has(&o.id, Role::Clothes))
+            .filter(|o| sim.location(&o.id) == Some(Location::In(basket.clone())))
+            .map(|o| o.id.clone())
+            .take(4)
+            .collect();
+        if interrupted || load.len() < 2 {
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "The basket is nearly empty, the laundry can wait.",
+                    "Not enough for a load yet.",
+                    "I'll do the washing another day.",
+                ],
+            );
+            turns.push(turn(&host, say(&[], text.to_string())));
+            return Ok(());
+        }
+        for o in &load {
+            turns.push(turn(
+                &host,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::In(washer.clone()),
+                },
+            ));
+        }
+        let p = self.person(&host).clone();
+        let (programme, temperature) = p.laundry.clone();
+        for (field, value) in [
+            ("program", Value::Text(programme.clone())),
+            ("temperature", Value::Int(temperature)),
+            ("power", Value::Bool(true)),
+        ] {
+            if s.devices
+                .iter()
+                .any(|d| d.id == washer && d.fields.contains_key(field))
+            {
+                turns.push(turn(
+                    &host,
+                    Goal::Operate {
+                        device: washer.clone(),
+                        field: Id::new(field),
+                        value,
+                    },
+                ));
+            }
+        }
+        if established || self.rng.random_bool(0.3) {
+            self.stated.push(format!(
+                "{} washes on {programme} at {temperature} degrees",
+                p.name
+            ));
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "{p} at {t} degrees, that's how I always wash.",
+                    "Always {p} at {t}, nothing hotter.",
+                ],
+            )
+            .replace("{p}", &programme)
+            .replace("{t}", &temperature.to_string());
+            let claims = vec![
+                preference(&host, &washer, "program", Value::Text(programme.clone())),
+                preference(&host, &washer, "temperature", Value::Int(temperature)),
+            ];
+            turns.push(turn(&host, say_claims(&[], text, claims)));
+        }
+        // The robot is asked to empty the machine once it is done:
+        // switch it off, then each piece to where it lives.
+        let due = session.start + 2 * H;
+        if due / DAY == session.start / DAY {
+            let mut goals = vec![Goal::Operate {
+                device: washer.clone(),
+                field: Id::new("power"),
+                value: Value::Bool(false),
+            }];
+            goals.extend(load.iter().map(|o| Goal::Fetch {
+                object: o.clone(),
+                to: home_of_clothes(s, r, o),
+            }));
+            let claims = goals.iter().filter_map(|g| request_claim(g, due)).collect();
+            for goal in goals {
+                self.commitments.push(Commitment {
+                    id: format!("c{}", self.commitments.len() + 1),
+                    by: host.clone(),
+                    asked_in: session.id.clone(),
+                    due,
+                    goal,
+                    status: CommitmentStatus::Open,
+                });
+            }
+            let text = format!(
+                "Robot, the wash is done at {}: please switch the machine off and put the clothes away.",
+                &crate::trace::clock_time(due)[..5]
+            );
+            turns.push(turn(&host, say_claims(&[robot], text, claims)));
+            let ack = pick(&mut self.rng, &["Okay, I will.", "Will do.", "Noted."]);
+            turns.push(turn(robot, say(&[&host], ack.to_string())));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,159 @@
+//! Breakfast and lunch: the morning drink (stated as a preference), food from
+//! cold storage to the table, and the robot clearing up.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn meal(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let humans = x.humans.clone();
+        let host = x.host.clone();
+        let sim = x.sim;
+        let established = x.established;
+        let table = r
+            .fixture(Role::DiningSurface)
+            .or(r.fixture(Role::PrepSurface))
+            .or(r.fixture(Role::WorkDesk))
+            .cloned();
+        let Some(table) = table else { return Ok(()) };
+        if let Some(coffee) = r.device(Role::HotDrinks).cloned() {
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: coffee.clone(),
+                    field: Id::new("power"),
+                    value: Value::Bool(true),
+                },
+            ));
+            let p = self.person(&host).clone();
+            if let (Some(drink), true) = (
+                &p.drink,
+                s.devices
+                    .iter()
+                    .any(|d| d.id == coffee && d.fields.contains_key("drink")),
+            ) {
+                turns.push(turn(
+                    &host,
+                    Goal::Operate {
+                        device: coffee.clone(),
+                        field: Id::new("drink"),
+                        value: Value::Text(drink.clone()),
+                    },
+                ));
+                if established || self.rng.random_bool(0.25) {
+                    let text = pick(
+                        &mut self.rng,
+                        &[
+                            "I always have a {d} in the morning.",
+                            "A {d} for me, like every day.",
+                            "Nothing beats my morning {d}.",
+                        ],
+                    )
+                    .replace("{d}", drink);
+                    self.stated
+                        .push(format!("{} drinks {} in the morning", p.name, drink));
+                    let claim = preference(&host, &coffee, "drink", Value::Text(drink.clone()));
+                    turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
+                }
+            }
+            if let Some(mug) = &p.mug {
+                turns.push(turn(
+                    &host,
+                    Goal::Fetch {
+                        object: mug.clone(),
+                        to: Dest::On(table.clone()),
+                    },
+                ));
+            }
+            turns.push(turn(
+                &host,
+                Goal::Operate {
+                    device: coffee,
+                    field: Id::new("power"),
+                    value: Value::Bool(false),
+                },
+            ));
+        }
+        // One of each kind of breakfast food, look-alikes (two milks)
+        // being a choice someone states.
+        let mut kinds: Vec<&str> = vec![];
+        for o in r.objects(Role::BreakfastFood) {
+            let c = category_of(s, o);
+            if !kinds.contains(&c) {
+                kinds.push(c);
+            }
+        }
+        for (n, cat) in kinds.iter().enumerate() {
+            let items: Vec<Id> = r
+                .objects(Role::BreakfastFood)
+                .iter()
+                .filter(|o| category_of(s, o) == *cat)
+                .cloned()
+                .collect();
+            let Some(item) = items.choose(&mut self.rng).cloned() else {
+                continue;
+            };
+            let who = humans[(n + 1) % humans.len()].clone();
+            turns.push(turn(
+                &who,
+                Goal::Fetch {
+                    object: item.clone(),
+                    to: Dest::On(table.clone()),
+                },
+            ));
+            if items.len() > 1 && self.rng.random_bool(0.4) {
+                let name = self.person(&who).name.clone();
+                self.stated
+                    .push(format!("{name} takes {}", describe(s, &item)));
+                turns.push(turn(
+                    &who,
+                    say(
+                        &[],
+                        format!(
+                            "I'll take the {}, please, not the other one.",
+                            describe(s, &item)
+                        ),
+                    ),
+                ));
+            }
+            if n >= 2 {
+                break;
+            }
+        }
+        // The robot clears up: food back to the fridge, the mug to the dishwasher.
+        let fridge = r.fixture(Role::ColdStorage).cloned();
+        for o in s
+            .objects
+            .iter()
+            .filter(|o| matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
+            .take(6)
+        {
+            if matches!(sim.location(&o.id), Some(Location::On(ref t)) if *t == table)
+                || turns
+                    .iter()
+                    .any(|t| matches!(&t.goal, Goal::Fetch { object, .. } if *object == o.id))
+            {
+                turns.push(turn(
+                    robot,
+                    Goal::Fetch {
+                        object: o.id.clone(),
+                        to: Dest::In(fridge.clone().expect("checked")),
+                    },
+                ));
+            }
+        }
+        if let (Some(mug), Some(dw)) = (self.person(&host).mug.clone(), r.device(Role::DishWashing))
+        {
+            turns.push(turn(
+                robot,
+                Goal::Fetch {
+                    object: mug,
+                    to: Dest::In(dw.clone()),
+                },
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,873 @@
+//! The built-in offline backend: rule- and template-driven household life,
+//! deterministic from the seed. Humans keep routines with natural variation,
+//! state preferences and later act on them, ask the robot for things now
+//! and later (commitments), report where things are (sometimes wrongly),
+//! tidy things away while the robot is elsewhere, use devices in person
+//! and remotely, and hand things over.
+
+use std::collections::BTreeMap;
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use std::sync::Arc;
+
+use crate::catalogue::Roles;
+use crate::ids::Id;
+use crate::scene::{FieldDef, Openable, Placement, Role, Scene};
+use crate::sim::Simulation;
+use crate::trace::{Claim, ClaimMode, DAY, Event, Location, Value};
+
+use super::*;
+
+mod bedtime;
+mod commitments;
+mod cooking;
+mod devices;
+mod evening;
+mod laundry;
+mod meals;
+mod medication;
+mod requests;
+mod tidying;
+mod wake_up;
+mod work;
+
+/// A human's preferences and routines, chosen from the seed once.
+#[derive(Debug, Clone)]
+struct Person {
+    id: Id,
+    name: String,
+    mug: Option<Id>,
+    drink: Option<String>,
+    tv_volume: i64,
+    brightness: i64,
+    night_target: f64,
+    wake: u64,
+    /// Washing programme and temperature.
+    laundry: (String, i64),
+    /// Everything this person uses, as (category → objects they own).
+    owned: BTreeMap<String, Vec<Id>>,
+}
+
+pub struct Scripted {
+    rng: ChaCha8Rng,
+    /// The scene's fixtures, devices and objects by role; shared so that a
+    /// stage can hold it while drawing from `rng`.
+    roles: Arc<Roles>,
+    people: Vec<Person>,
+    commitments: Vec<Commitment>,
+    stated: Vec<String>,
+    /// Due times (trace seconds) that already have a commitment session.
+    scheduled: std::collections::BTreeSet<u64>,
+}
+
+const H: u64 = 3600;
+const M: u64 = 60;
+/// A commitment session also takes up commitments due this soon after it.
+const EARLY: u64 = 30 * M;
+
+fn pick<'a, T>(rng: &mut ChaCha8Rng, xs: &'a [T]) -> &'a T {
+    xs.choose(rng).expect("non-empty template list")
+}
+
+impl Scripted {
+    pub fn new(scene: &Scene, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let roles = Arc::new(Roles::builtin(scene));
+        let coffee = roles.device(Role::HotDrinks);
+        let drinks: Vec<String> = coffee
+            .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
+            .and_then(|d| {
+                d.fields.values().find_map(|f| {
+                    if let FieldDef::Enum { options, .. } = f {
+                        Some(options.clone())
+                    } else {
+                        None
+                    }
+                })
+            })
+            .unwrap_or_default();
+        let programmes: Vec<String> = roles
+            .device(Role::Laundry)
+            .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
+            .and_then(|d| match d.fields.get("program") {
+                Some(FieldDef::Enum { options, .. }) => Some(options.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| vec!["cotton".into()]);
+        let people = scene
+            .actors
+            .iter()
+            .filter(|a| a.kind == crate::scene::ActorKind::Human)
+            .map(|a| {
+                let mut owned: BTreeMap<String, Vec<Id>> = BTreeMap::new();
+                for o in scene
+                    .objects
+                    .iter()
+                    .filter(|o| o.owner.as_ref() == Some(&a.id))
+                {
+                    owned
+                        .entry(o.category.clone())
+                        .or_default()
+                        .push(o.id.clone());
+                }
+                let vessels = roles.objects(Role::DrinkVessel);
+                let mug = scene
+                    .objects
+                    .iter()
+                    .find(|o| o.owner.as_ref() == Some(&a.id) && vessels.contains(&o.id))
+                    .map(|o| o.id.clone())
+                    .or_else(|| vessels.first().cloned());
+                Person {
+                    id: a.id.clone(),
+                    name: a.name.clone(),
+                    mug,
+                    drink: drinks.choose(&mut rng).cloned(),
+                    tv_volume: rng.random_range(2..8) * 5,
+                    brightness: rng.random_range(3..9) * 10,
+                    night_target: f64::from(rng.random_range(36..42)) / 2.0,
+                    wake: 6 * H + 30 * M + rng.random_range(0..6) * 10 * M,
+                    laundry: (
+                        programmes.choose(&mut rng).cloned().unwrap_or_default(),
+                        *[30, 40, 60].choose(&mut rng).expect("non-empty"),
+                    ),
+                    owned,
+                }
+            })
+            .collect();
+        Scripted {
+            rng,
+            roles,
+            people,
+            commitments: vec![],
+            stated: vec![],
+            scheduled: Default::default(),
+        }
+    }
+
+    fn person(&self, id: &Id) -> &Person {
+        self.people
+            .iter()
+            .find(|p| &p.id == id)
+            .expect("a human of the scene")
+    }
+
+    fn jitter(&mut self, minutes: u64) -> u64 {
+        self.rng.random_range(0..=minutes) * M
+    }
+}
+
+impl Person {
+    /// The first owned object of each category playing `role`, in category
+    /// order (a laptop and a notebook, not two notebooks).
+    fn first_of_each(&self, r: &Roles, role: Role) -> Vec<Id> {
+        self.owned
+            .values()
+            .filter_map(|v| v.iter().find(|o| r.has(o, role)))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Of `fixtures`, the one whose description names `name` ("Bob's desk").
+fn named_for<'a>(s: &Scene, fixtures: &'a [Id], name: &str) -> Option<&'a Id> {
+    let name = name.to_lowercase();
+    fixtures.iter().find(|id| {
+        s.furniture
+            .iter()
+            .any(|f| f.id == **id && f.description.to_lowercase().contains(&name))
+    })
+}
+
+fn category_of<'a>(s: &'a Scene, object: &Id) -> &'a str {
+    s.objects
+        .iter()
+        .find(|o| &o.id == object)
+        .map_or("", |o| o.category.as_str())
+}
+
+/// Whose medicine the robot brings, and which: an owned one, else the first
+/// medicine for the first human.
+fn medication(scene: &Scene, r: &Roles, humans: &[Id]) -> Option<(Id, Id)> {
+    let meds = || {
+        scene
+            .objects
+            .iter()
+            .filter(|o| r.has(&o.id, Role::Medicine))
+    };
+    meds()
+        .find_map(|o| Some((o.owner.clone()?, o.id.clone())))
+        .or_else(|| Some((humans.first()?.clone(), meds().next()?.id.clone())))
+}
+
+/// Where a clean piece of clothing goes: towels to a towel rack, owned
+/// clothes into a wardrobe in the owner's bedroom, anything else on a shelf
+/// in the laundry room.
+fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
+    let o = scene.objects.iter().find(|o| &o.id == object);
+    let in_room = |room: &Id, role: Role| {
+        scene
+            .furniture
+            .iter()
+            .find(|f| &f.room == room && r.has(&f.id, role))
+            .map(|f| f.id.clone())
+    };
+    if r.has(object, Role::BathTowel)
+        && let Some(rack) = r.fixture(Role::TowelRail)
+    {
+        return Dest::On(rack.clone());
+    }
+    let bedroom = o
+        .and_then(|o| o.owner.as_ref())
+        .and_then(|w| scene.actors.iter().find(|a| &a.id == w))
+        .map(|a| a.room.clone());
+    if let Some(w) = bedroom
+        .as_ref()
+        .and_then(|room| in_room(room, Role::ClothesStorage))
+    {
+        return Dest::In(w);
+    }
+    let washer_room = r
+        .device(Role::Laundry)
+        .and_then(|w| scene.devices.iter().find(|d| d.id == *w))
+        .map(|d| &d.room);
+    let tops = surfaces(scene);
+    let shelf = tops
+        .iter()
+        .find(|t| {
+            scene
+                .furniture
+                .iter()
+                .any(|f| &f.id == *t && Some(&f.room) == washer_room)
+        })
+        .or(tops.first())
+        .expect("scenes have surfaces");
+    Dest::On(shelf.clone())
+}
+
+/// Receptacles that close (drawers, cabinets, wardrobes) and have an inside.
+fn closed_containers(scene: &Scene) -> Vec<Id> {
+    scene
+        .furniture
+        .iter()
+        .filter(|f| {
+            f.openable != Openable::No
+                && f.surfaces
+                    .iter()
+                    .any(|s| matches!(s, crate::scene::Surface::In(_)))
+        })
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+fn surfaces(scene: &Scene) -> Vec<Id> {
+    scene
+        .furniture
+        .iter()
+        .filter(|f| {
+            f.surfaces
+                .iter()
+                .any(|s| matches!(s, crate::scene::Surface::On(_)))
+        })
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+fn describe(scene: &Scene, id: &Id) -> String {
+    scene
+        .objects
+        .iter()
+        .find(|o| &o.id == id)
+        .map(|o| o.description.clone())
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn kind_of(scene: &Scene, id: &Id) -> String {
+    scene
+        .furniture
+        .iter()
+        .find(|f| &f.id == id)
+        .map(|f| f.kind.clone())
+        .or_else(|| {
+            scene
+                .devices
+                .iter()
+                .find(|d| &d.id == id)
+                .map(|d| d.kind.clone())
+        })
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn say(to: &[&Id], text: String) -> Goal {
+    say_claims(to, text, vec![])
+}
+
+fn say_claims(to: &[&Id], text: String, claims: Vec<Claim>) -> Goal {
+    Goal::Say {
+        to: to.iter().map(|i| (*i).clone()).collect(),
+        text,
+        claims,
+    }
+}
+
+/// "`holder` likes `device.field` at `value`", as a structured claim.
+fn preference(holder: &Id, device: &Id, field: &str, value: Value) -> Claim {
+    Claim {
+        mode: ClaimMode::Preference,
+        holder: Some(holder.clone()),
+        ..Claim::fact(device.clone(), Id::new(field), value)
+    }
+}
+
+/// A commitment's goal as the request claim said with it.
+fn request_claim(goal: &Goal, due: u64) -> Option<Claim> {
+    let (entity, attr, value) = match goal {
+        Goal::Fetch { object, to } => (
+            object.clone(),
+            Id::new("location"),
+            Value::Location(match to {
+                Dest::On(r) => Location::On(r.clone()),
+                Dest::In(r) => Location::In(r.clone()),
+                Dest::Actor(a) => Location::HeldBy(a.clone()),
+            }),
+        ),
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => (device.clone(), field.clone(), value.clone()),
+        _ => return None,
+    };
+    Some(Claim {
+        mode: ClaimMode::Request,
+        due: Some(due),
+        ..Claim::fact(entity, attr, value)
+    })
+}
+
+fn turn(actor: &Id, goal: Goal) -> Turn {
+    Turn {
+        actor: actor.clone(),
+        goal,
+        not_before: None,
+        otherwise: None,
+    }
+}
+
+impl Backend for Scripted {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+
+    fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError> {
+        let s = cx.scene;
+        let r = Arc::clone(&self.roles);
+        let humans = &cx.humans;
+        let first = humans.first().cloned().unwrap_or_else(|| cx.robot.clone());
+        let second = humans.get(1).cloned().unwrap_or_else(|| first.clone());
+        let last = humans.last().cloned().unwrap_or_else(|| first.clone());
+        let ids = |xs: &[Option<&Id>]| {
+            xs.iter()
+                .flatten()
+                .map(|i| (*i).clone())
+                .collect::<Vec<_>>()
+        };
+        use MemoryTarget::*;
+        use ProjectType::*;
+        let end = cx.days;
+        let deadline = end.clamp(1, 3);
+        let mk = |n: usize,
+                  kind,
+                  title: String,
+                  participants: Vec<Id>,
+                  entities: Vec<Id>,
+                  targets: Vec<MemoryTarget>,
+                  start: u32,
+                  end: u32,
+                  constraints: Vec<String>| Project {
+            id: format!("p{n}"),
+            kind,
+            title,
+            participants,
+            entities,
+            memory_targets: targets,
+            start_day: start,
+            end_day: end,
+            constraints,
+        };
+        let meds: Vec<Id> = r.objects(Role::Medicine).to_vec();
+        let med_owner = medication(s, &r, humans)
+            .map(|(owner, _)| owner)
+            .unwrap_or_else(|| first.clone());
+        let p = self.person(&first).name.clone();
+        let mut projects = vec![
+            mk(
+                1,
+                HouseholdRoutine,
+                "Morning coffee and breakfast".into(),
+                humans.clone(),
+                ids(&[
+                    r.device(Role::HotDrinks),
+                    r.fixture(Role::DiningSurface)
+                        .or(r.fixture(Role::PrepSurface)),
+                ]),
+                vec![Routine, ObjectLocation],
+                1,
+                end,
+                vec!["breakfast between 06:30 and 08:00".into()],
+            ),
+            mk(
+                2,
+                RoutineSupport,
+                format!("{}'s daily medication", self.person(&med_owner).name),
+                vec![med_owner.clone(), cx.robot.clone()],
+                meds,
+                vec![TemporalState, Routine, SocialContext],
+                1,
+                end,
+                vec!["medicine every morning around 08:30".into()],
+            ),
+            mk(
+                3,
+                HouseholdOrganization,
+                "Putting things away".into(),
+                humans.clone(),
+                closed_containers(s),
+                vec![ObjectLocation, HiddenState],
+                1,
+                end,
+                vec![],
+            ),
+            mk(
+                4,
+                HealthLifestyle,
+                "Comfortable temperature at night".into(),
+                humans.clone(),
+                ids(&[r.device(Role::Climate)]),
+                vec![Preference, DeviceState],
+                1,
+                end,
+                vec![],
+            ),
+            mk(
+                5,
+                MealPreparation,
+                "Cooking dinner".into(),
+                humans.clone(),
+                ids(&[
+                    r.device(Role::Cooking),
+                    r.fixture(Role::ColdStorage),
+                    r.device(Role::DishWashing),
+                ]),
+                vec![DeviceState, PlanningDependency, ObjectLocation],
+                1,
+                end,
+                vec!["dishwasher runs after dinner".into()],
+            ),
+            mk(
+                6,
+                WorkStudySupport,
+                format!("{}'s project deadline", self.person(&last).name),
+                vec![last.clone(), cx.robot.clone()],
+                self.person(&last)
+                    .owned
+                    .values()
+                    .flatten()
+                    .cloned()
+                    .collect(),
+                vec![PlanningDependency, TemporalState, ObjectLocation],
+                1,
+                deadline,
+                vec![format!("due on day {deadline}")],
+            ),
+            mk(
+                7,
+                DigitalDeviceCoordination,
+                "TV, lights and speaker".into(),
+                vec![first.clone(), second.clone()],
+                ids(&[
+                    r.device(Role::Entertainment),
+                    r.device(Role::Light),
+                    r.device(Role::Audio),
+                ]),
+                vec![DeviceState, HiddenState],
+                1,
+                end,
+                vec![],
+            ),
+            mk(
+                8,
+                FamilyComfort,
+                format!("Evenings in with {p}"),
+                humans.clone(),
+                r.objects(Role::Comfort).to_vec(),
+                vec![Preference, SocialContext],
+                1,
+                end,
+                vec![],
+            ),
+        ];
+        if let (Some(washer), Some(basket)) =
+            (r.device(Role::Laundry), r.fixture(Role::LaundryBasket))
+        {
+            projects.push(mk(
+                9,
+                HouseholdRoutine,
+                "Keeping up with the laundry".into(),
+                humans.clone(),
+                vec![washer.clone(), basket.clone()],
+                vec![ObjectLocation, HiddenState, DeviceState, PlanningDependency],
+                1,
+                end,
+                vec!["clothes are put away once the wash is done".into()],
+            ));
+        }
+        Ok(projects)
+    }
+
+    fn day_beats(
+        &mut self,
+        _cx: &Context,
+        projects: &[Project],
+        day: u32,
+    ) -> Result<Vec<DayBeat>, GenError> {
+        let mut out = Vec::new();
+        for p in projects {
+            if day < p.start_day || day > p.end_day {
+                continue;
+            }
+            let beat = if day == p.start_day {
+                Beat::Established
+            } else if day == p.end_day && p.kind == ProjectType::WorkStudySupport {
+                Beat::Completed
+            } else if self.rng.random_bool(0.15) {
+                Beat::Interrupted
+            } else if out
+                .iter()
+                .any(|b: &DayBeat| b.project == p.id && b.beat == Beat::Interrupted)
+            {
+                Beat::Recovered
+            } else {
+                Beat::Continued
+            };
+            let summary = format!("{}: {:?}", p.title, beat).to_lowercase();
+            out.push(DayBeat {
+                day,
+                project: p.id.clone(),
+                beat,
+                summary,
+            });
+        }
+        Ok(out)
+    }
+
+    fn sessions(
+        &mut self,
+        cx: &Context,
+        projects: &[Project],
+        beats: &[DayBeat],
+        day: u32,
+        _notes: Option<&DayNotes>,
+    ) -> Result<Vec<Session>, GenError> {
+        let base = u64::from(day - 1) * DAY;
+        // The scripted projects have fixed ids (see `projects`).
+        let beat = |id: &str| {
+            let p = projects.iter().find(|p| p.id == id)?;
+            let b = beats.iter().find(|b| b.project == p.id).map(|b| b.beat);
+            Some((p.id.clone(), b))
+        };
+        let mut plan: Vec<(u64, &str, Option<&str>)> = vec![
+            (6 * H + 30 * M, "wake_up", Some("p1")),
+            (7 * H + 20 * M, "breakfast", Some("p1")),
+            (8 * H + 30 * M, "medication", Some("p2")),
+            (10 * H, "tidy", Some("p3")),
+            (11 * H + 30 * M, "find_request", None),
+            (12 * H + 30 * M, "lunch", Some("p5")),
+            (14 * H, "work", Some("p6")),
+            (15 * H, "laundry", Some("p9")),
+            (16 * H, "find_request", None),
+            (17 * H, "tidy", Some("p3")),
+            (18 * H, "cooking", Some("p5")),
+            (20 * H, "evening", Some("p8")),
+            (21 * H + 15 * M, "remote_devices", Some("p7")),
+            (22 * H, "bedtime", Some("p4")),
+        ];
+        // Commitments due today get a session per due time.
+        let mut due: Vec<u64> = self
+            .commitments
+            .iter()
+            .filter(|c| c.status == CommitmentStatus::Open && c.due / DAY + 1 == u64::from(day))
+            .map(|c| c.due % DAY)
+            .collect();
+        due.sort_unstable();
+        due.dedup();
+        self.scheduled.extend(due.iter().map(|at| base + at));
+        plan.extend(due.into_iter().map(|at| (at, "commitment", None)));
+        plan.sort_by_key(|p| p.0);
+        let mut out = Vec::new();
+        let mut last_start = base;
+        for (i, (at, kind, project)) in plan.into_iter().enumerate() {
+            let (pid, b) = match project.map(beat) {
+                // A project this scene has no room for (no washing machine).
+                Some(None) => continue,
+                Some(Some((id, b))) => (Some(id), b),
+                None => (None, None),
+            };
+            let start = (base + at + self.jitter(20)).max(last_start + 5 * M);
+            last_start = start;
+            let mut params = BTreeMap::new();
+            if let Some(b) = b {
+                params.insert("beat".into(), format!("{b:?}").to_lowercase());
+            }
+            let participants = match kind {
+                "medication" | "work" | "commitment" | "find_request" => vec![cx.robot.clone()],
+                _ => cx.humans.clone(),
+            };
+            out.push(Session {
+                id: format!("d{day}s{:02}", i + 1),
+                day,
+                start,
+                kind: kind.into(),
+                project: pid,
+                intent: intent_of(kind).into(),
+                participants,
+                params,
+                turns: vec![],
+            });
+        }
+        for (n, s) in out.iter_mut().enumerate() {
+            s.id = format!("d{day}s{:02}", n + 1);
+        }
+        Ok(out)
+    }
+
+    fn direct(
+        &mut self,
+        cx: &Context,
+        session: &Session,
+        sim: &Simulation,
+    ) -> Result<Vec<Turn>, GenError> {
+        let s = cx.scene;
+        let r = Arc::clone(&self.roles);
+        let robot = &cx.robot;
+        let interrupted = session
+            .params
+            .get("beat")
+            .is_some_and(|b| b == "interrupted");
+        let established = session
+            .params
+            .get("beat")
+            .is_some_and(|b| b == "established");
+        let humans = cx.humans.clone();
+        if humans.is_empty() {
+            return Ok(vec![]);
+        }
+        let mut turns = Vec::new();
+        let host = humans[self.rng.random_range(0..humans.len())].clone();
+        let x = Stage {
+            s,
+            roles: &r,
+            robot,
+            humans,
+            host,
+            sim,
+            session,
+            cx,
+            interrupted,
+            established,
+        };
+        match session.kind.as_str() {
+            "wake_up" => self.wake_up(&x, &mut turns)?,
+            "breakfast" | "lunch" => self.meal(&x, &mut turns)?,
+            "medication" => self.medication(&x, &mut turns)?,
+            "tidy" => self.tidy(&x, &mut turns)?,
+            "find_request" => self.find_request(&x, &mut turns)?,
+            "work" => self.work(&x, &mut turns)?,
+            "laundry" => self.laundry(&x, &mut turns)?,
+            "commitment" => self.commitment(&x, &mut turns)?,
+            "cooking" => self.cooking(&x, &mut turns)?,
+            "evening" => self.evening(&x, &mut turns)?,
+            "remote_devices" => self.remote_devices(&x, &mut turns)?,
+            "bedtime" => self.bedtime(&x, &mut turns)?,
+            _ => {}
+        }
+        Ok(turns)
+    }
+
+    fn act(
+        &mut self,
+        cx: &Context,
+        sim: &Simulation,
+        turn: &Turn,
+        progress: &TurnProgress,
+    ) -> Result<Proposal, GenError> {
+        let robot = turn.actor == cx.robot;
+        let sloppy = self.rng.random_bool(if robot { 0.08 } else { 0.04 });
+        Ok(errand::next(
+            sim,
+            &turn.actor,
+            &turn.goal,
+            progress,
+            sloppy,
+            robot,
+        ))
+    }
+
+    fn follow_ups(
+        &mut self,
+        cx: &Context,
+        after: &Session,
+        _sim: &Simulation,
+    ) -> Result<Vec<Session>, GenError> {
+        let day_end = u64::from(after.day) * DAY;
+        let mut due: Vec<u64> = self
+            .commitments
+            .iter()
+            .filter(|c| c.status == CommitmentStatus::Open)
+            .map(|c| c.due)
+            .filter(|d| *d > after.start && *d < day_end && !self.scheduled.contains(d))
+            .collect();
+        due.sort_unstable();
+        due.dedup();
+        Ok(due
+            .into_iter()
+            .map(|at| {
+                self.scheduled.insert(at);
+                Session {
+                    id: format!("d{}c{:02}", after.day, self.scheduled.len()),
+                    day: after.day,
+                    start: at,
+                    kind: "commitment".into(),
+                    project: None,
+                    intent: intent_of("commitment").into(),
+                    participants: vec![cx.robot.clone()],
+                    params: BTreeMap::from([("asked_in".into(), after.id.clone())]),
+                    turns: vec![],
+                }
+            })
+            .collect())
+    }
+
+    fn turn_done(&mut self, session: &Session, turn: &Turn, result: &Result<(), String>) {
+        if session.kind != "commitment" {
+            return;
+        }
+        if let Some(c) = self.commitments.iter_mut().find(|c| {
+            c.status == CommitmentStatus::Open
+                && c.goal == turn.goal
+                && c.due <= session.start + EARLY
+        }) {
+            c.status = if result.is_ok() {
+                CommitmentStatus::Done
+            } else {
+                CommitmentStatus::Failed
+            };
+        }
+    }
+
+    fn notes(
+        &mut self,
+        _cx: &Context,
+        day: u32,
+        events: &[Event],
+        sim: &Simulation,
+    ) -> Result<DayNotes, GenError> {
+        let mut preferences = self.stated.clone();
+        preferences.sort();
+        preferences.dedup();
+        Ok(DayNotes {
+            preferences,
+            commitments: self.commitments.clone(),
+            ..day_notes(day, events, sim)
+        })
+    }
+}
+
+/// What every activity's director sees: the session and who is in it.
+pub(super) struct Stage<'a> {
+    pub s: &'a Scene,
+    pub roles: &'a Roles,
+    pub robot: &'a Id,
+    pub humans: Vec<Id>,
+    /// The human hosting the session (drawn per session).
+    pub host: Id,
+    pub sim: &'a Simulation,
+    pub session: &'a Session,
+    pub cx: &'a Context<'a>,
+    pub interrupted: bool,
+    pub established: bool,
+}
+
+fn intent_of(kind: &str) -> &'static str {
+    match kind {
+        "wake_up" => "everyone gets up and washes",
+        "breakfast" => "breakfast: coffee, food from the fridge, the robot clears up",
+        "lunch" => "lunch: coffee, food from the fridge, the robot clears up",
+        "medication" => "the robot brings the morning medicine",
+        "tidy" => "someone tidies things away while the robot charges, and says where",
+        "find_request" => "someone asks the robot to bring them something of theirs",
+        "work" => "work or homework at the desk; the robot is asked to bring something later",
+        "commitment" => "the robot does what it was asked to do earlier",
+        "cooking" => "cooking dinner with the oven; the dishwasher is asked for after dinner",
+        "evening" => "an evening on the sofa with the tv, a chat and a snack",
+        "remote_devices" => "devices are switched from another room",
+        "bedtime" => {
+            "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed"
+        }
+        "laundry" => "a load of washing; the robot is asked to empty the machine later",
+        _ => "household life",
+    }
+}
+
+/// A goal as a task ("put the white shirt in the wardrobe") or, `done`, as
+/// reached ("the white shirt is in the wardrobe").
+fn goal_text(s: &Scene, g: &Goal, done: bool) -> String {
+    match g {
+        Goal::Fetch {
+            object,
+            to: Dest::Actor(a),
+        } => {
+            let o = describe(s, object);
+            if done {
+                format!("{a} has the {o}")
+            } else {
+                format!("bring the {o} to {a}")
+            }
+        }
+        Goal::Fetch { object, to } => {
+            let (rel, r) = match to {
+                Dest::On(r) => ("on", r),
+                Dest::In(r) | Dest::Actor(r) => ("in", r),
+            };
+            let (o, k) = (describe(s, object), kind_of(s, r));
+            if done {
+                format!("the {o} is {rel} the {k}")
+            } else {
+                format!("put the {o} {rel} the {k}")
+            }
+        }
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => {
+            let d = kind_of(s, device);
+            match (value, done) {
+                (Value::Bool(on), _) if field.as_str() == "power" => {
+                    let v = if *on { "on" } else { "off" };
+                    if done {
+                        format!("the {d} is {v}")
+                    } else {
+                        format!("switch the {d} {v}")
+                    }
+                }
+                (v, true) => format!("the {d} {field} is {v}"),
+                (v, false) => format!("set the {d} {field} to {v}"),
+            }
+        }
+        _ if done => "it is done".into(),
+        _ => "do it".into(),
+    }
+}

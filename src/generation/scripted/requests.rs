@@ -1,0 +1,78 @@
+//! Someone asks the robot to bring them something of theirs.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn find_request(
+        &mut self,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let host = x.host.clone();
+        let sim = x.sim;
+        let asker = host.clone();
+        let owned: Vec<Id> = self
+            .person(&asker)
+            .owned
+            .values()
+            .flatten()
+            .filter(|o| !r.has(o, Role::Medicine) && !r.has(o, Role::Clothes))
+            .cloned()
+            .collect();
+        let Some(obj) = owned.choose(&mut self.rng).cloned() else {
+            return Ok(());
+        };
+        if matches!(sim.location(&obj), Some(Location::HeldBy(_))) {
+            return Ok(());
+        }
+        let text = pick(
+            &mut self.rng,
+            &[
+                "Robot, could you bring me my {o}?",
+                "Robot, I need my {o}, please.",
+                "Can you fetch my {o} for me?",
+                "Robot, where did my {o} go? Bring it to me, please.",
+            ],
+        )
+        .replace("{o}", &describe(s, &obj));
+        turns.push(turn(
+            &asker,
+            Goal::Say {
+                to: vec![robot.clone()],
+                text,
+                claims: vec![],
+            },
+        ));
+        turns.push(turn(
+            robot,
+            Goal::Fetch {
+                object: obj.clone(),
+                to: Dest::Actor(asker.clone()),
+            },
+        ));
+        turns.push(turn(
+            &asker,
+            say(
+                &[robot],
+                pick(&mut self.rng, &["Thanks!", "Perfect, thank you.", "Great."]).to_string(),
+            ),
+        ));
+        let back = surfaces(s)
+            .into_iter()
+            .filter(|f| sim.room_of(f) == sim.room_of(&asker))
+            .collect::<Vec<_>>();
+        if let Some(b) = back.choose(&mut self.rng) {
+            turns.push(turn(
+                &asker,
+                Goal::Fetch {
+                    object: obj,
+                    to: Dest::On(b.clone()),
+                },
+            ));
+        }
+        Ok(())
+    }
+}

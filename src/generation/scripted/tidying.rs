@@ -1,0 +1,140 @@
+//! Tidying while the robot charges: things go into closed containers out of
+//! its sight, and are reported in dialogue (sometimes wrongly).
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn tidy(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let humans = x.humans.clone();
+        let host = x.host.clone();
+        let interrupted = x.interrupted;
+        // Send the robot away first, so what follows happens out of its sight.
+        if let Some(dock) = r.fixture(Role::RobotDock) {
+            turns.push(turn(
+                &host,
+                say(&[robot], "Robot, go and charge for a while.".into()),
+            ));
+            turns.push(turn(
+                robot,
+                Goal::GoTo {
+                    target: dock.clone(),
+                },
+            ));
+        }
+        let candidates: Vec<&crate::scene::ObjectDef> = s
+            .objects
+            .iter()
+            .filter(|o| r.has(&o.id, Role::EverydayItem))
+            .collect();
+        let containers = closed_containers(s);
+        let tops = surfaces(s);
+        let n = if interrupted {
+            1
+        } else {
+            2 + self.rng.random_range(0..2)
+        };
+        let mut for_robot = vec![];
+        for _ in 0..n {
+            let Some(o) = candidates.choose(&mut self.rng) else {
+                break;
+            };
+            let dest = if self.rng.random_bool(0.6) {
+                Dest::In(
+                    containers
+                        .choose(&mut self.rng)
+                        .expect("scenes have containers")
+                        .clone(),
+                )
+            } else {
+                Dest::On(
+                    tops.choose(&mut self.rng)
+                        .expect("scenes have surfaces")
+                        .clone(),
+                )
+            };
+            turns.push(turn(
+                &host,
+                Goal::Fetch {
+                    object: o.id.clone(),
+                    to: dest.clone(),
+                },
+            ));
+            // A report of where it went: usually right, sometimes misremembered.
+            let (told, actual) = match &dest {
+                Dest::In(r) | Dest::On(r) => (r.clone(), r.clone()),
+                Dest::Actor(a) => (a.clone(), a.clone()),
+            };
+            let told = if self.rng.random_bool(0.25) {
+                containers
+                    .iter()
+                    .chain(tops.iter())
+                    .filter(|c| **c != actual)
+                    .collect::<Vec<_>>()
+                    .choose(&mut self.rng)
+                    .map(|c| (*c).clone())
+                    .unwrap_or(told)
+            } else {
+                told
+            };
+            let rel = if matches!(dest, Dest::In(_)) && containers.contains(&told) {
+                Location::In(told.clone())
+            } else {
+                Location::On(told.clone())
+            };
+            let listener = humans.iter().find(|h| **h != host).cloned();
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "I put the {o} {r} the {c}.",
+                    "If anyone needs the {o}, it's {r} the {c}.",
+                    "The {o} is {r} the {c} now.",
+                ],
+            )
+            .replace("{o}", &describe(s, &o.id))
+            .replace(
+                "{r}",
+                if matches!(rel, Location::In(_)) {
+                    "in"
+                } else {
+                    "on"
+                },
+            )
+            .replace("{c}", &kind_of(s, &told));
+            let claim = Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
+            // Told to whoever is about now, or kept for the robot.
+            match listener {
+                Some(l) if self.rng.random_bool(0.5) => turns.push(turn(
+                    &host,
+                    Goal::Say {
+                        to: vec![l],
+                        text,
+                        claims: vec![claim],
+                    },
+                )),
+                _ => for_robot.push((text, claim)),
+            }
+        }
+        // Then the robot is found and told the rest.
+        if !for_robot.is_empty() {
+            turns.push(turn(
+                &host,
+                Goal::GoTo {
+                    target: robot.clone(),
+                },
+            ));
+            let (texts, claims): (Vec<String>, Vec<Claim>) = for_robot.into_iter().unzip();
+            turns.push(turn(
+                &host,
+                say_claims(
+                    &[robot],
+                    format!("Robot, so you know: {}", texts.join(" ")),
+                    claims,
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,135 @@
+//! Work or homework at the desk, and a request for later (a commitment).
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn work(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let s = x.s;
+        let r = x.roles;
+        let robot = x.robot;
+        let humans = x.humans.clone();
+        let session = x.session;
+        let cx = x.cx;
+        let worker = humans.last().expect("non-empty").clone();
+        let p = self.person(&worker).clone();
+        let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
+            .or_else(|| r.fixture(Role::WorkDesk))
+            .cloned();
+        let Some(desk) = desk else { return Ok(()) };
+        for o in p.first_of_each(r, Role::WorkGear) {
+            {
+                turns.push(turn(
+                    &worker,
+                    Goal::Fetch {
+                        object: o.clone(),
+                        to: Dest::On(desk.clone()),
+                    },
+                ));
+            }
+        }
+        if let Some(lamp) = r.device(Role::TaskLight).or(r.device(Role::Light)) {
+            turns.push(turn(
+                &worker,
+                Goal::Operate {
+                    device: lamp.clone(),
+                    field: Id::new("power"),
+                    value: Value::Bool(true),
+                },
+            ));
+        }
+        turns.push(turn(
+            &worker,
+            Goal::GoTo {
+                target: desk.clone(),
+            },
+        ));
+        turns.push(turn(
+            &worker,
+            Goal::Wait {
+                seconds: 30 * M + self.jitter(30),
+            },
+        ));
+        // Some days the work moves to the sofa, laptop and all.
+        let laptop = p.first_of_each(r, Role::WorkGear).first().cloned();
+        let couch = r
+            .fixture(Role::Seating)
+            .or(r.fixture(Role::DiningSurface))
+            .cloned();
+        if let (Some(laptop), Some(couch)) = (laptop, couch)
+            && self.rng.random_bool(0.4)
+        {
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "I'll finish this on the {c}.",
+                    "My back hurts, moving to the {c}.",
+                ],
+            )
+            .replace("{c}", &kind_of(s, &couch));
+            turns.push(turn(&worker, say(&[], text)));
+            turns.push(turn(
+                &worker,
+                Goal::Fetch {
+                    object: laptop,
+                    to: Dest::On(couch),
+                },
+            ));
+        }
+        // A commitment for later: today or tomorrow morning.
+        let things: Vec<Id> = p
+            .owned
+            .values()
+            .flatten()
+            .filter(|o| r.has(o, Role::DeskExtra))
+            .cloned()
+            .collect();
+        if let Some(thing) = things.choose(&mut self.rng).cloned() {
+            let tomorrow = self.rng.random_bool(0.5) && session.day < cx.days;
+            let due = if tomorrow {
+                u64::from(session.day) * DAY + 7 * H + 45 * M
+            } else {
+                session.start + 2 * H
+            };
+            let when = if tomorrow {
+                "tomorrow at a quarter to eight".to_string()
+            } else {
+                format!("at {}", &crate::trace::clock_time(due)[..5])
+            };
+            let text = format!(
+                "Robot, please bring my {} to my {} {when}.",
+                describe(s, &thing),
+                kind_of(s, &desk)
+            );
+            let goal = Goal::Fetch {
+                object: thing,
+                to: Dest::On(desk.clone()),
+            };
+            let claims = request_claim(&goal, due).into_iter().collect();
+            self.commitments.push(Commitment {
+                id: format!("c{}", self.commitments.len() + 1),
+                by: worker.clone(),
+                asked_in: session.id.clone(),
+                due,
+                goal,
+                status: CommitmentStatus::Open,
+            });
+            turns.push(turn(&worker, say_claims(&[robot], text, claims)));
+            turns.push(turn(
+                robot,
+                say(
+                    &[&worker],
+                    pick(
+                        &mut self.rng,
+                        &[
+                            "Okay, I will.",
+                            "Noted, I'll do it.",
+                            "Sure, I'll remember.",
+                        ],
+                    )
+                    .to_string(),
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
