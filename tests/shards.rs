@@ -65,7 +65,7 @@ fn the_union_of_the_shards_is_the_whole_batch() {
     batch(&whole, &[]).ok().stdout_has("9 generated");
     let sharded = t.path().join("sharded");
     let mut seen = BTreeSet::new();
-    for k in 0..4 {
+    for k in 0..4usize {
         let r = batch(&sharded, &["--shard", &format!("{k}/4")]).ok();
         r.stdout_has(&format!("shard {k}/4"));
         let now = traces(&sharded);
