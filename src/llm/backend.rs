@@ -95,7 +95,13 @@ fn one_of_or_null(names: &[String]) -> Value {
 
 fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
     xs.iter()
-        .map(|k| serde_json::to_value(k).expect("enum").as_str().expect("a name").to_string())
+        .map(|k| {
+            serde_json::to_value(k)
+                .expect("enum")
+                .as_str()
+                .expect("a name")
+                .to_string()
+        })
         .collect()
 }
 
@@ -263,6 +269,22 @@ impl Names {
     }
 }
 
+/// The schema as the prompt shows it: long lists of ids left out (the
+/// home description has them; `response_format` carries them in full), so
+/// every call does not repeat hundreds of names.
+fn shape(schema: &Value) -> Value {
+    match schema {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .filter(|(k, v)| !(*k == "enum" && v.as_array().is_some_and(|a| a.len() > 12)))
+                .map(|(k, v)| (k.clone(), shape(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(shape).collect()),
+        v => v.clone(),
+    }
+}
+
 /// How a reply to a stage came out.
 enum Answer {
     Ok(Value),
@@ -349,7 +371,8 @@ impl LlmBackend {
         let mut messages = vec![
             Message::system(format!("{PREAMBLE}\n\nThe home:\n{}", cx.world)),
             Message::user(format!(
-                "Stage: {stage}. Reply with one JSON object that matches this JSON schema, and nothing else:\n{schema}\n\n{prompt}"
+                "Stage: {stage}. Reply with one JSON object that matches this JSON schema (ids from the home description), and nothing else:\n{}\n\n{prompt}",
+                shape(&schema)
             )),
         ];
         for round in 0..=REASKS {
@@ -583,7 +606,9 @@ impl Backend for LlmBackend {
             let mut out = Vec::new();
             for (i, p) in items(v, "projects").enumerate() {
                 if items(p, "participants").next().is_none() {
-                    out.push(format!("projects[{i}].participants is empty; name who takes part"));
+                    out.push(format!(
+                        "projects[{i}].participants is empty; name who takes part"
+                    ));
                 }
                 let (a, b) = (p["start_day"].as_u64(), p["end_day"].as_u64());
                 if a > b || a > Some(u64::from(days)) {
@@ -611,7 +636,10 @@ impl Backend for LlmBackend {
                 id = format!("p{}", i + 1);
                 seen.insert(id.clone());
             }
-            let start = p["start_day"].as_u64().unwrap_or(1).clamp(1, u64::from(days)) as u32;
+            let start = p["start_day"]
+                .as_u64()
+                .unwrap_or(1)
+                .clamp(1, u64::from(days)) as u32;
             out.push(Project {
                 id,
                 kind: serde_json::from_value(p["kind"].clone())
@@ -916,7 +944,9 @@ impl Backend for LlmBackend {
             Answer::Ok(v) => v,
             Answer::Flawed(_, why) | Answer::Failed(why) => {
                 self.skip("actor", at, why.clone())?;
-                return Ok(Proposal::GiveUp(format!("no usable reply from the model: {why}")));
+                return Ok(Proposal::GiveUp(format!(
+                    "no usable reply from the model: {why}"
+                )));
             }
         };
         self.queue = steps_of(&actor, &reply).0.into();

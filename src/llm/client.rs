@@ -534,10 +534,7 @@ impl LlmClient {
                     let problems = validate(&call.schema, &v);
                     if problems.is_empty() {
                         self.record(&key, &call, Ok(&v), cost)?;
-                        return Ok(Reply {
-                            value: Ok(v),
-                            cost,
-                        });
+                        return Ok(Reply { value: Ok(v), cost });
                     }
                     problems.join("; ")
                 }

@@ -47,7 +47,9 @@ impl MockRequest {
     /// Whether this is a re-ask: hearth sends two messages, then appends
     /// the reply and what was wrong with it.
     pub fn is_reask(&self) -> bool {
-        self.body["messages"].as_array().is_some_and(|m| m.len() > 2)
+        self.body["messages"]
+            .as_array()
+            .is_some_and(|m| m.len() > 2)
     }
 
     /// The `response_format` type asked for, or `none`.
@@ -437,7 +439,11 @@ impl Household {
                 }
                 json!({ "turns": turns })
             }
-            "actor" => self.actor(&text, req.is_reask()),
+            "actor" => {
+                // The prompt as first sent: a re-ask appends the reply itself.
+                let prompt = req.body["messages"][1]["content"].as_str().unwrap_or("");
+                self.actor(prompt, req.is_reask())
+            }
             "notes" => {
                 json!({"preferences": [format!("{h0} likes a quiet morning")], "open_plans": [], "summary": "A quiet day."})
             }
@@ -484,7 +490,11 @@ impl Household {
 
     fn actor(&self, text: &str, reask: bool) -> Value {
         let (robot, place) = (&self.robot, &self.place);
-        let me = between(text, "You play ", ".");
+        let me = text
+            .rsplit("You play ")
+            .next()
+            .and_then(|r| r.split('.').next())
+            .unwrap_or("");
         let history = between(text, "What you have done this turn:", "Your last step");
         let go = step("navigate_to", json!({ "target": place }));
         let hello = step("say", json!({"text": "Hello!", "to": []}));
@@ -550,8 +560,8 @@ pub enum Fault {
     ControlChars,
     /// The JSON in a code fence, with prose around it and trailing commas.
     Fenced,
-    /// Sessions name a person the home does not have; the director an
-    /// actor and a thing it does not have; actors an invented target.
+    /// Sessions name a person the home does not have, the director's
+    /// intention a thing it does not have, actors an invented target.
     InventedIds,
     /// A session with no participants, and one starting at 25:30.
     EmptyParticipants,
@@ -609,10 +619,7 @@ pub fn with_fault(
                 Fault::InventedIds => match stage.as_str() {
                     "sessions" => v["sessions"][0]["participants"][0] = json!("grandma_9"),
                     "director" => {
-                        v["turns"][0]["intention"] = json!("bring the cake_tin_4 over here");
-                        if let Some(t) = v["turns"].as_array_mut() {
-                            t.push(json!({"actor": "uncle_3", "intention": "visit"}));
-                        }
+                        v["turns"][0]["intention"] = json!("bring the cake_tin_4 over here")
                     }
                     "actor" => {
                         if let Some(s) = v["steps"].get_mut(0) {

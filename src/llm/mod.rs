@@ -8,9 +8,7 @@ pub mod client;
 pub mod repair;
 pub mod schema;
 
-pub use client::{
-    Call, Cost, LlmClient, LlmConfig, LlmError, Message, Reply, SchemaMode, Stats,
-};
+pub use client::{Call, Cost, LlmClient, LlmConfig, LlmError, Message, Reply, SchemaMode, Stats};
 pub mod backend;
 pub mod plugin;
 

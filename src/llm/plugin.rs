@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::client::{Call, LlmClient, LlmError, Reply};
 use bevy::prelude::*;
 use crossbeam_channel::{Receiver, Sender};
-use super::client::{Call, LlmClient, LlmError, Reply};
 
 /// The plugin's systems, in order: dispatch queued calls, then collect
 /// replies that have arrived.

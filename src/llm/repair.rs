@@ -78,10 +78,19 @@ mod tests {
         assert_eq!(parse(" {\"a\": 1} ").unwrap(), (json!({"a": 1}), false));
         for (text, want) in [
             ("```json\n{\"a\": 1}\n```", json!({"a": 1})),
-            ("Sure! Here it is:\n{\"a\": [1, 2,],}\nHope this helps.", json!({"a": [1, 2]})),
-            ("{\"t\": \"line one\nline\ttwo\u{7}\"}", json!({"t": "line one\nline\ttwo\u{7}"})),
+            (
+                "Sure! Here it is:\n{\"a\": [1, 2,],}\nHope this helps.",
+                json!({"a": [1, 2]}),
+            ),
+            (
+                "{\"t\": \"line one\nline\ttwo\u{7}\"}",
+                json!({"t": "line one\nline\ttwo\u{7}"}),
+            ),
             // Commas and braces inside strings are text, not syntax.
-            ("{\"t\": \"a,}\", \"u\": \"\\\"x,]\\\"\",}", json!({"t": "a,}", "u": "\"x,]\""})),
+            (
+                "{\"t\": \"a,}\", \"u\": \"\\\"x,]\\\"\",}",
+                json!({"t": "a,}", "u": "\"x,]\""}),
+            ),
         ] {
             assert_eq!(parse(text).unwrap(), (want, true), "{text:?}");
         }

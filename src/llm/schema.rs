@@ -31,9 +31,16 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
         let tries: Vec<Vec<String>> = forms.iter().map(|f| validate(f, v)).collect();
         if tries.iter().all(|p| !p.is_empty()) {
             // The form of the right type says best what is wrong.
-            let best = tries.iter().min_by_key(|p| p.len()).cloned().unwrap_or_default();
+            let best = tries
+                .iter()
+                .min_by_key(|p| p.len())
+                .cloned()
+                .unwrap_or_default();
             let why: Vec<String> = best.iter().map(|p| p.replacen('$', path, 1)).collect();
-            out.push(format!("{path}: {v} fits no allowed form ({})", why.join("; ")));
+            out.push(format!(
+                "{path}: {v} fits no allowed form ({})",
+                why.join("; ")
+            ));
         }
     }
     if let Some(t) = schema.get("type") {
@@ -54,7 +61,10 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
     if let Some(options) = schema.get("enum").and_then(Value::as_array)
         && !options.contains(v)
     {
-        out.push(format!("{path}: {v} is not one of {}", options_for(v, options)));
+        out.push(format!(
+            "{path}: {v} is not one of {}",
+            options_for(v, options)
+        ));
     }
     if let Some(n) = v.as_f64() {
         if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
@@ -116,18 +126,32 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
 /// The allowed values, or for a long list of names the five nearest to
 /// what was given (an invented id gets the real ones it was closest to).
 fn options_for(v: &Value, options: &[Value]) -> String {
-    let list = |xs: &[&Value]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let list = |xs: &[&Value]| {
+        xs.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     if options.len() <= 12 {
         return list(&options.iter().collect::<Vec<_>>());
     }
     let wanted = v.as_str().unwrap_or_default();
     let mut near: Vec<(usize, &Value)> = options
         .iter()
-        .map(|o| (crate::ids::edit_distance(wanted, o.as_str().unwrap_or_default()), o))
+        .map(|o| {
+            (
+                crate::ids::edit_distance(wanted, o.as_str().unwrap_or_default()),
+                o,
+            )
+        })
         .collect();
     near.sort_by_key(|(d, o)| (*d, o.to_string()));
     let near: Vec<&Value> = near.into_iter().take(5).map(|(_, o)| o).collect();
-    format!("the {} allowed values; closest: {}", options.len(), list(&near))
+    format!(
+        "the {} allowed values; closest: {}",
+        options.len(),
+        list(&near)
+    )
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -189,8 +213,16 @@ mod tests {
             vec!["$: \"dim\" fits no allowed form ($: \"dim\" is not one of \"on\", \"off\")"]
         );
         assert_eq!(validate(&s, &json!(true)).len(), 1);
-        let ids: Vec<String> = (0..20).map(|i| format!("mug_{i}")).chain(["dining_table_1".into()]).collect();
+        let ids: Vec<String> = (0..20)
+            .map(|i| format!("mug_{i}"))
+            .chain(["dining_table_1".into()])
+            .collect();
         let e = validate(&json!({"enum": ids}), &json!("dining_table_9"));
-        assert_eq!(e, vec!["$: \"dining_table_9\" is not one of the 21 allowed values; closest: \"dining_table_1\", \"mug_0\", \"mug_1\", \"mug_10\", \"mug_11\""]);
+        assert_eq!(
+            e,
+            vec![
+                "$: \"dining_table_9\" is not one of the 21 allowed values; closest: \"dining_table_1\", \"mug_0\", \"mug_1\", \"mug_10\", \"mug_11\""
+            ]
+        );
     }
 }
