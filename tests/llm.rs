@@ -360,7 +360,8 @@ fn the_cli_generates_with_an_llm_and_replays() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let (code, out, err) = run(&[
+    // A budget too small for the trace stops it, saying how to go on.
+    let (code, _, err) = run(&[
         "generate",
         "--backend",
         "openai",
@@ -368,6 +369,33 @@ fn the_cli_generates_with_an_llm_and_replays() {
         &server.url,
         "--llm-model",
         "mock",
+        "--llm-budget-tokens",
+        "5000",
+        "--days",
+        "1",
+        "--out",
+        "a",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("token budget of 5000 is spent") && err.contains("resume"),
+        "{err}"
+    );
+    assert!(!t.path().join("a").exists());
+    // Resumed over two servers (the flag given twice).
+    let second = MockServer::start(household(&s));
+    let (code, out, err) = run(&[
+        "generate",
+        "--backend",
+        "openai",
+        "--llm-url",
+        &server.url,
+        "--llm-url",
+        &second.url,
+        "--llm-model",
+        "mock",
+        "--max-skipped",
+        "0",
         "--days",
         "1",
         "--out",
@@ -375,6 +403,11 @@ fn the_cli_generates_with_an_llm_and_replays() {
     ]);
     assert_eq!(code, Some(0), "{out}\n{err}");
     assert!(t.path().join("llm-cache").is_dir());
+    assert!(!second.requests().is_empty());
+    assert!(
+        out.contains("0 re-asked, 0 skipped; prefix reuse") && out.contains("    actor "),
+        "{out}"
+    );
     let (code, _, err) = run(&[
         "generate",
         "--backend",

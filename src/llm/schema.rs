@@ -221,7 +221,7 @@ mod tests {
         assert_eq!(
             e,
             vec![
-                "$: \"dining_table_9\" is not one of the 21 allowed values; closest: \"dining_table_1\", \"mug_0\", \"mug_1\", \"mug_10\", \"mug_11\""
+                "$: \"dining_table_9\" is not one of the 21 allowed values; closest: \"dining_table_1\", \"mug_19\", \"mug_9\", \"mug_0\", \"mug_1\""
             ]
         );
     }
