@@ -384,7 +384,10 @@ impl LlmBackend {
                 seed: self.seed,
             };
             self.note_prompt(&call);
-            let reply = self.driver.call(call).map_err(|e| self.fail(stage, e))?;
+            let reply = self
+                .driver
+                .call(call)
+                .map_err(|e| self.fail(stage, e.to_string()))?;
             let cost = self.report.stages.entry(stage.into()).or_default();
             cost.calls += 1;
             cost.requests += reply.cost.requests;
@@ -447,23 +450,20 @@ impl LlmBackend {
         if n > self.max_skipped as usize {
             return Err(self.fail(
                 stage,
-                LlmError::Setup(format!(
+                format!(
                     "{n} replies skipped, more than --max-skipped {}; last: {reason}",
                     self.max_skipped
-                )),
+                ),
             ));
         }
         Ok(())
     }
 
-    fn fail(&self, stage: &'static str, e: LlmError) -> GenError {
+    fn fail(&self, stage: &'static str, message: String) -> GenError {
         GenError::Backend {
             backend: self.name.clone(),
             stage,
-            message: match e {
-                LlmError::Setup(m) => m,
-                e => e.to_string(),
-            },
+            message,
         }
     }
 }
@@ -625,7 +625,7 @@ impl Backend for LlmBackend {
         let reply = match self.ask(cx, "projects", prompt, &check)? {
             Answer::Ok(v) => v,
             Answer::Flawed(_, why) | Answer::Failed(why) => {
-                return Err(self.fail("projects", LlmError::Setup(why)));
+                return Err(self.fail("projects", why));
             }
         };
         let mut seen = BTreeSet::new();
@@ -643,7 +643,7 @@ impl Backend for LlmBackend {
             out.push(Project {
                 id,
                 kind: serde_json::from_value(p["kind"].clone())
-                    .map_err(|e| self.fail("projects", LlmError::Setup(e.to_string())))?,
+                    .map_err(|e| self.fail("projects", e.to_string()))?,
                 title: text(&p["title"]),
                 participants: ids_in(&p["participants"]),
                 entities: ids_in(&p["entities"]),
@@ -738,7 +738,7 @@ impl Backend for LlmBackend {
         let reply = match self.ask(cx, "sessions", prompt, &check)? {
             Answer::Ok(v) | Answer::Flawed(v, _) => v,
             Answer::Failed(why) => {
-                return Err(self.fail("sessions", LlmError::Setup(format!("day {day}: {why}"))));
+                return Err(self.fail("sessions", format!("day {day}: {why}")));
             }
         };
         // Sessions still wrong after the re-asks are skipped; the rest stand.
@@ -751,10 +751,7 @@ impl Backend for LlmBackend {
             }
         }
         if planned.is_empty() {
-            return Err(self.fail(
-                "sessions",
-                LlmError::Setup(format!("day {day}: no usable session")),
-            ));
+            return Err(self.fail("sessions", format!("day {day}: no usable session")));
         }
         planned.sort_by_key(|(t, _)| *t);
         let base = u64::from(day - 1) * DAY;
