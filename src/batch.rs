@@ -119,6 +119,9 @@ pub struct Outcome {
     /// (trace name, why) of each trace that failed.
     pub failures: Vec<(String, String)>,
     pub events: u64,
+    /// The LLM client's counters for this run, and replies the traces
+    /// skipped (LLM backends).
+    pub llm: Option<(hearth::llm::Stats, u64)>,
 }
 
 pub fn run(args: BatchArgs) -> Result<ExitCode> {
@@ -131,6 +134,20 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         o.failures.len(),
         o.events
     );
+    if let Some((s, skipped)) = &o.llm {
+        println!(
+            "LLM: {} requests ({} calls from the cache), {} prompt + {} completion tokens, {} repaired, {} re-asked, {} skipped, {} fallbacks, {} times a server set aside",
+            s.requests,
+            s.cache_hits,
+            s.prompt_tokens,
+            s.completion_tokens,
+            s.repairs,
+            s.reasks,
+            skipped,
+            s.fallbacks,
+            s.set_aside
+        );
+    }
     if o.failures.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
@@ -189,6 +206,7 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
     let queue = Mutex::new(queue);
     let failures = Mutex::new(Vec::new());
     let events = Mutex::new(0u64);
+    let llm_skipped = Mutex::new(0u64);
     std::thread::scope(|s| {
         for _ in 0..args.jobs.min(total.max(1)) {
             s.spawn(|| {
@@ -205,7 +223,11 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
                     match hearth::jobs::generate_trace(
                         &job.scene, args.days, job.seed, &backend, &job.dir, true,
                     ) {
-                        Ok(summary) => *events.lock().expect("lock") += summary.counts.events,
+                        Ok(summary) => {
+                            *events.lock().expect("lock") += summary.counts.events;
+                            *llm_skipped.lock().expect("lock") +=
+                                summary.llm.map_or(0, |l| l.total().skipped);
+                        }
                         Err(e) => {
                             // The whole chain: "cannot write x: Not a directory".
                             let why = format!("{:#}", anyhow::Error::new(e));
@@ -226,6 +248,12 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
         skipped,
         failures,
         events: events.into_inner().expect("lock"),
+        llm: match &backend {
+            hearth::jobs::BackendSpec::Llm(c) => {
+                Some((c.stats(), llm_skipped.into_inner().expect("lock")))
+            }
+            hearth::jobs::BackendSpec::Scripted => None,
+        },
     })
 }
 

@@ -425,7 +425,7 @@ fn the_cli_generates_with_an_llm_and_replays() {
         fs::read(t.path().join("b/events.jsonl")).unwrap()
     );
     // Batch shares the cache: replaying two seeds recorded by one batch run.
-    let (code, _, err) = run(&[
+    let (code, out, err) = run(&[
         "batch",
         "--backend",
         "openai",
@@ -441,6 +441,10 @@ fn the_cli_generates_with_an_llm_and_replays() {
         "bt",
     ]);
     assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("LLM: ") && out.contains(" re-asked, 0 skipped"),
+        "{out}"
+    );
     let (code, _, err) = run(&[
         "batch",
         "--backend",

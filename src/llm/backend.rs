@@ -501,7 +501,7 @@ const LAST_START: u64 = DAY - 3600;
 fn session_problems(i: usize, s: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let start = text(&s["start"]);
-    if !clock(&start).is_some_and(|t| t < LAST_START) {
+    if clock(&start).is_none_or(|t| t >= LAST_START) {
         out.push(format!(
             "sessions[{i}].start {start:?} is not a time inside the day (HH:MM, 00:00 to 22:59)"
         ));
