@@ -251,11 +251,25 @@ impl Names {
         }
     }
 
-    /// Words of `text` that look like ids (`kitchen_table_9`) but name
-    /// nothing in the home, each with the nearest real ones.
+    /// Words of `text` that look like ids (`kitchen_table_9`: numbered, or
+    /// starting like a real id, `nightstand_carol`) but name nothing in the
+    /// home, each with the nearest real ones. Other snake_case words pass.
     fn invented(&self, text: &str) -> Vec<String> {
+        let id_like = |w: &str| {
+            let (head, tail) = w.split_once('_').unwrap_or((w, ""));
+            w.rsplit('_')
+                .next()
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                || (!tail.is_empty()
+                    && self
+                        .known
+                        .iter()
+                        .any(|k| k.starts_with(&format!("{head}_"))))
+        };
         text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| w.contains('_') && Id::is_well_formed(w) && !self.known.contains(*w))
+            .filter(|w| {
+                w.contains('_') && Id::is_well_formed(w) && !self.known.contains(*w) && id_like(w)
+            })
             .map(|w| {
                 let near = crate::ids::nearest(w, &self.known_ids(), 3);
                 let near: Vec<&str> = near.iter().map(Id::as_str).collect();
@@ -1047,4 +1061,72 @@ pub fn rephrase(
         .into_iter()
         .map(|r| r.map(|v| text(&v["question"])))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invented_names_are_id_shaped_words_the_home_lacks() {
+        let s = crate::scene::parse("family_apartment", crate::scene::default_source()).unwrap();
+        let names = Names::new(&s);
+        let bad = names.invented(
+            "take mug_1 and the kitchen_table_9 to nightstand_carol, say good_night at desk_lily.",
+        );
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert!(bad[0].starts_with("kitchen_table_9 (closest: "), "{bad:?}");
+        assert!(
+            bad[1].starts_with("nightstand_carol (closest: nightstand_"),
+            "{bad:?}"
+        );
+        assert!(names.invented("walk over to sofa_1, then relax").is_empty());
+    }
+
+    #[test]
+    fn actor_steps_are_read_or_sent_back() {
+        let step = |skill: &str, target: Value| {
+            json!({"skill": skill, "target": target, "object": null, "relation": null, "device": null,
+                "field": null, "value": null, "to": null, "text": null, "seconds": null})
+        };
+        let alice = Id::new("alice");
+        let (ok, problems) = steps_of(
+            &alice,
+            &json!({"steps": [step("navigate_to", json!("sofa_1")), step("inspect", Value::Null)], "then": "done"}),
+        );
+        assert_eq!(ok.len(), 1);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].starts_with("steps[1]: "), "{problems:?}");
+        let (ok, problems) = steps_of(&alice, &json!({"steps": [], "then": "continue"}));
+        assert!(
+            ok.is_empty() && problems[0].contains("no steps"),
+            "{problems:?}"
+        );
+        assert_eq!(
+            steps_of(&alice, &json!({"steps": [], "then": "done"})),
+            (vec![], vec![])
+        );
+    }
+
+    #[test]
+    fn sessions_outside_the_day_or_without_people_are_named() {
+        let ok = json!({"start": "22:59", "kind": "bedtime", "participants": ["alice"]});
+        assert!(session_problems(0, &ok).is_empty());
+        for (start, people, want) in [
+            (
+                "23:00",
+                json!(["alice"]),
+                "sessions[3].start \"23:00\" is not a time inside the day",
+            ),
+            ("7 pm", json!(["alice"]), "sessions[3].start \"7 pm\""),
+            ("08:00", json!([]), "sessions[3] (tidy) has no participants"),
+        ] {
+            let p = session_problems(
+                3,
+                &json!({"start": start, "kind": "tidy", "participants": people}),
+            );
+            assert_eq!(p.len(), 1);
+            assert!(p[0].starts_with(want), "{p:?}");
+        }
+    }
 }
