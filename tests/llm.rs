@@ -1091,3 +1091,52 @@ fn a_stalled_server_is_survived_or_named() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn replies_that_stay_wrong_lose_only_their_wrong_part() {
+    let s = scene();
+    let inner = household(&s);
+    // Every ask, re-asks included: one session without people, and the
+    // director's first turn about a thing the home does not have.
+    let server = MockServer::start(move |r| {
+        let stage = r.stage();
+        inner(r).map_content(|c| {
+            let mut v: Value = serde_json::from_str(c).unwrap();
+            match stage.as_str() {
+                "sessions" => v["sessions"][1]["participants"] = json!([]),
+                "director" => v["turns"][0]["intention"] = json!("bring the cake_tin_4"),
+                _ => {}
+            }
+            v.to_string()
+        })
+    });
+    let t = tmp();
+    let cache = t.path().join("cache");
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let live = t.path().join("live");
+    let summary = generate_with(&client, 1, &live).unwrap();
+    assert_eq!(summary.sessions, 5);
+    let llm = summary.llm.unwrap();
+    assert_eq!(llm.stages["sessions"].reasks, 2);
+    assert_eq!(
+        (
+            llm.stages["sessions"].skipped,
+            llm.stages["director"].skipped
+        ),
+        (1, 5)
+    );
+    assert!(
+        llm.skipped[0]
+            .reason
+            .contains("sessions[1] (breakfast) has no participants")
+    );
+    assert_eq!(llm.skipped[1].at, "d1s01");
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    for session in plan["sessions"].as_array().unwrap() {
+        // The turn that named nothing real is dropped; the robot's stays.
+        let turns = session["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0]["actor"], "robot");
+    }
+    assert_replays(&cache, &live, 1);
+}
