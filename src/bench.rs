@@ -249,7 +249,8 @@ fn bench_llm(args: &BenchArgs) -> Result<()> {
         r.per_sec() / ideal,
         r.costs()
     );
-    let faulty = MockServer::start(slow(stepwise(&scene), delay));
+    // Per-event figures only: no need to wait on it.
+    let faulty = MockServer::start(stepwise(&scene));
     let r = llm_batch(&[&faulty.url], concurrency, 1)?;
     println!("  the error-injecting mock: {}", r.costs());
     let slots = 4;
