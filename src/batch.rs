@@ -288,6 +288,9 @@ pub struct Outcome {
     pub shard: (u32, u32),
     pub owned: usize,
     pub total: usize,
+    /// The LLM client's counters for this run, and replies the traces
+    /// skipped (LLM backends).
+    pub llm: Option<(hearth::llm::Stats, u64)>,
 }
 
 pub fn run(args: BatchArgs) -> Result<ExitCode> {
@@ -311,6 +314,20 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         o.failures.len(),
         o.events
     );
+    if let Some((s, skipped)) = &o.llm {
+        println!(
+            "LLM: {} requests ({} calls from the cache), {} prompt + {} completion tokens, {} repaired, {} re-asked, {} skipped, {} fallbacks, {} times a server set aside",
+            s.requests,
+            s.cache_hits,
+            s.prompt_tokens,
+            s.completion_tokens,
+            s.repairs,
+            s.reasks,
+            skipped,
+            s.fallbacks,
+            s.set_aside
+        );
+    }
     if o.failures.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
@@ -415,6 +432,7 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
     let queue = Mutex::new(queue);
     let failures = Mutex::new(Vec::new());
     let events = Mutex::new(0u64);
+    let llm_skipped = Mutex::new(0u64);
     std::thread::scope(|s| {
         for _ in 0..args.jobs.min(todo.max(1)) {
             s.spawn(|| {
@@ -443,7 +461,11 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
                         .map_err(anyhow::Error::new)
                     });
                     match result {
-                        Ok(summary) => *events.lock().expect("lock") += summary.counts.events,
+                        Ok(summary) => {
+                            *events.lock().expect("lock") += summary.counts.events;
+                            *llm_skipped.lock().expect("lock") +=
+                                summary.llm.map_or(0, |l| l.total().skipped);
+                        }
                         Err(e) => {
                             // The whole chain: "cannot write x: Not a directory".
                             let why = format!("{e:#}");
@@ -470,6 +492,12 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
         shard: (k, n),
         owned,
         total,
+        llm: match &backend {
+            hearth::jobs::BackendSpec::Llm(c) => {
+                Some((c.stats(), llm_skipped.into_inner().expect("lock")))
+            }
+            hearth::jobs::BackendSpec::Scripted => None,
+        },
     })
 }
 

@@ -36,6 +36,9 @@ pub struct BenchArgs {
     /// How long the mock LLM server takes per reply, in the LLM benchmark.
     #[arg(long, default_value_t = 200)]
     llm_delay_ms: u64,
+    /// Only the LLM benchmark (mock servers, no executor or generation runs).
+    #[arg(long)]
+    llm_only: bool,
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
@@ -43,6 +46,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         eprintln!(
             "warning: this is a debug build; run `cargo run --release -- bench` for real figures"
         );
+    }
+    if args.llm_only {
+        bench_llm(&args)?;
+        return Ok(ExitCode::SUCCESS);
     }
     println!("scene load (parse + validate), spawn into the ECS world:");
     for (id, src) in scene::BUILTIN {
@@ -190,22 +197,18 @@ fn bench_eval(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The LLM path against the mock server answering after `--llm-delay-ms`:
-/// raw client throughput with 8 in flight, and a batch of LLM traces.
+/// The LLM path against mock servers answering after `--llm-delay-ms`:
+/// raw client throughput with 8 in flight; batches of LLM traces with their
+/// calls, tokens and prefix reuse per accepted event; throughput over one
+/// and two servers of bounded slots.
 fn bench_llm(args: &BenchArgs) -> Result<()> {
-    use hearth::llm::mock::{MockReply, MockServer, household};
+    use hearth::llm::mock::{MockReply, MockServer, household, stepwise};
     use hearth::llm::{Call, LlmClient, LlmConfig, Message};
     let delay = std::time::Duration::from_millis(args.llm_delay_ms);
     let concurrency = 8usize;
     let scene = scene::parse("family_apartment", scene::default_source())?;
-    let answer = household(&scene);
-    let server = MockServer::start(move |r| {
-        if r.stage().is_empty() {
-            MockReply::json(&serde_json::json!({"n": 1})).after(delay)
-        } else {
-            answer(r).after(delay)
-        }
-    });
+    let server =
+        MockServer::start(move |_| MockReply::json(&serde_json::json!({"n": 1})).after(delay));
     let mut config = LlmConfig::new(&server.url, "mock");
     config.concurrency = concurrency;
     let client = LlmClient::new(config)?;
@@ -237,51 +240,130 @@ fn bench_llm(args: &BenchArgs) -> Result<()> {
         ideal,
         calls as f64 / spent / ideal
     );
-    // LLM traces through batch: 8 traces at once share the 8 slots.
+    // LLM traces through batch: 8 traces at once share the 8 slots. First a
+    // mock that answers sensibly, then the error-injecting one (invented ids
+    // and one step per call), then servers of 4 slots each: one, then two.
+    let sensible = MockServer::start(slow(household(&scene), delay));
+    let r = llm_batch(&[&sensible.url], concurrency, 1)?;
+    println!(
+        "batch --backend openai, {concurrency} one-day traces, --jobs {concurrency} --llm-concurrency {concurrency}, a mock answering sensibly:\n  {:>8.1} requests/s of an ideal {ideal:.1}: {:.2}; {}",
+        r.per_sec(),
+        r.per_sec() / ideal,
+        r.costs()
+    );
+    // Per-event figures only: no need to wait on it.
+    let faulty = MockServer::start(stepwise(&scene));
+    let r = llm_batch(&[&faulty.url], concurrency, 1)?;
+    println!("  the error-injecting mock: {}", r.costs());
+    let slots = 4;
+    let servers: Vec<MockServer> = (0..2)
+        .map(|_| MockServer::with_slots(slots, slow(household(&scene), delay)))
+        .collect();
+    let one = llm_batch(&[&servers[0].url], concurrency, 2)?;
+    let two = llm_batch(&[&servers[0].url, &servers[1].url], concurrency, 3)?;
+    let per_server = slots as f64 / delay.as_secs_f64();
+    println!(
+        "servers of {slots} slots ({} ms per reply), --llm-concurrency {concurrency}:\n  one --llm-url {:>6.1} requests/s of an ideal {per_server:.1}; two {:>6.1} of {:.1}: {:.2}x",
+        args.llm_delay_ms,
+        one.per_sec(),
+        two.per_sec(),
+        2.0 * per_server,
+        two.per_sec() / one.per_sec()
+    );
+    Ok(())
+}
+
+/// `handler`, answering after `delay`.
+fn slow(
+    handler: impl Fn(&hearth::llm::mock::MockRequest) -> hearth::llm::mock::MockReply
+    + Send
+    + Sync
+    + 'static,
+    delay: Duration,
+) -> impl Fn(&hearth::llm::mock::MockRequest) -> hearth::llm::mock::MockReply + Send + Sync + 'static
+{
+    move |r| handler(r).after(delay)
+}
+
+/// Figures of one LLM batch run.
+struct LlmRun {
+    requests: u64,
+    accepted: u64,
+    tokens: u64,
+    prompt_chars: u64,
+    reused: u64,
+    seconds: f64,
+}
+
+impl LlmRun {
+    fn per_sec(&self) -> f64 {
+        self.requests as f64 / self.seconds
+    }
+
+    fn costs(&self) -> String {
+        format!(
+            "{:.2} LLM calls and {:.0} tokens per accepted event; {:.0}% of each prompt repeats the previous call's prefix",
+            self.requests as f64 / self.accepted.max(1) as f64,
+            self.tokens as f64 / self.accepted.max(1) as f64,
+            100.0 * self.reused as f64 / self.prompt_chars.max(1) as f64
+        )
+    }
+}
+
+/// `traces` one-day LLM traces over `urls` with as many jobs and requests
+/// in flight; seeds from `run * traces` so every run asks anew.
+fn llm_batch(urls: &[&str], traces: usize, run: usize) -> Result<LlmRun> {
     let root = std::env::temp_dir().join(format!("hearth-bench-llm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
     let t0 = Instant::now();
     let o = batch::execute(
         &batch::BatchArgs {
             command: None,
             scenes: "family_apartment".into(),
             kind: "mixed".into(),
-            seeds: Some(format!("0..{concurrency}")),
+            seeds: Some(format!("{}..{}", run * traces, (run + 1) * traces)),
             shard: None,
             shards: None,
             days: 1,
-            jobs: concurrency as u64,
+            jobs: traces as u64,
             out: root.join("traces"),
             backend: "openai".into(),
             llm: crate::llm_args::LlmArgs {
-                llm_url: server.url.clone(),
+                llm_url: urls.iter().map(|u| u.to_string()).collect(),
                 llm_model: "mock".into(),
                 llm_cache: root.join("cache"),
-                llm_concurrency: concurrency as u64,
+                llm_concurrency: traces as u64,
                 llm_timeout: 60,
                 llm_retries: 2,
+                llm_budget_tokens: None,
+                max_skipped: 25,
             },
         },
         false,
     );
-    let spent = t0.elapsed().as_secs_f64();
-    let requests = server.requests().len() - calls as usize;
-    let accepted: u64 = (0..concurrency)
-        .filter_map(|s| {
-            hearth::store::read_trace(&root.join(format!("traces/family_apartment-s{s}"))).ok()
-        })
-        .map(|t| t.manifest.counts.events - t.manifest.counts.rejected)
-        .sum();
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut r = LlmRun {
+        requests: 0,
+        accepted: 0,
+        tokens: 0,
+        prompt_chars: 0,
+        reused: 0,
+        seconds,
+    };
+    for t in std::fs::read_dir(root.join("traces"))?.flatten() {
+        let m = hearth::store::read_trace(&t.path())?.manifest;
+        let llm = m.llm.unwrap_or_default();
+        let total = llm.total();
+        r.requests += total.requests;
+        r.tokens += total.prompt_tokens + total.completion_tokens;
+        r.prompt_chars += llm.prompt_chars;
+        r.reused += llm.reused_prefix_chars;
+        r.accepted += m.counts.events - m.counts.rejected;
+    }
     let _ = std::fs::remove_dir_all(&root);
     let o = o?;
     anyhow::ensure!(o.failures.is_empty(), "LLM batch failed: {:?}", o.failures);
-    println!(
-        "batch --backend openai, {concurrency} one-day traces, --jobs {concurrency} --llm-concurrency {concurrency}:\n  {:>8.1} requests/s of an ideal {:.1}: {:.2}; {:.2} LLM calls per accepted event",
-        requests as f64 / spent,
-        ideal,
-        requests as f64 / spent / ideal,
-        requests as f64 / accepted.max(1) as f64
-    );
-    Ok(())
+    Ok(r)
 }
 
 /// The scripted pipeline in memory, each event serialized as JSON.
@@ -368,12 +450,14 @@ fn bench_batch(args: &BenchArgs) -> Result<()> {
                 out,
                 backend: "scripted".into(),
                 llm: crate::llm_args::LlmArgs {
-                    llm_url: String::new(),
+                    llm_url: vec![],
                     llm_model: String::new(),
                     llm_cache: Default::default(),
                     llm_concurrency: 1,
                     llm_timeout: 1,
                     llm_retries: 0,
+                    llm_budget_tokens: None,
+                    max_skipped: 0,
                 },
             },
             false,

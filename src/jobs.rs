@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::generation::{self, Backend, GenError, scripted::Scripted};
 use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
+
 use crate::scene::Scene;
 use crate::store::{StoreError, TraceWriter};
 use crate::trace::{Counts, Manifest};
@@ -41,6 +42,8 @@ pub struct Summary {
     pub sessions: usize,
     pub counts: Counts,
     pub skipped_turns: usize,
+    /// LLM cost and skips (LLM backends).
+    pub llm: Option<crate::trace::LlmReport>,
 }
 
 /// Generates `days` of `scene` with `seed` into `out`, atomically.
@@ -56,24 +59,24 @@ pub fn generate_trace(
         return Err(JobError::Days(days));
     }
     // A replayed trace says "openai": it is the same trace, byte for byte.
-    let (mut backend, name, model, prompts): (Box<dyn Backend>, _, _, _) = match backend {
-        BackendSpec::Scripted => (
-            Box::new(Scripted::new(scene, seed)),
-            "scripted",
-            None,
-            Default::default(),
-        ),
+    let (mut scripted, mut llm) = match backend {
+        BackendSpec::Scripted => (Some(Scripted::new(scene, seed)), None),
         BackendSpec::Llm(client) => (
-            Box::new(LlmBackend::new(Arc::clone(client), "openai", seed)),
-            "openai",
-            Some(client.config().model.clone()),
-            prompt_hashes(),
+            None,
+            Some(LlmBackend::new(Arc::clone(client), "openai", seed)),
         ),
     };
+    let backend: &mut dyn Backend = match (&mut scripted, &mut llm) {
+        (Some(s), _) => s,
+        (_, Some(l)) => l,
+        _ => unreachable!("one backend is set"),
+    };
+    let (name, model) = (backend.name().to_string(), backend.model());
+    let prompts = model.as_ref().map(|_| prompt_hashes()).unwrap_or_default();
     let robots = scene.robots();
     let mut writer = TraceWriter::create(out, scene, replace)?;
     let mut counts = Counts::default();
-    let generated = generation::generate(scene, days, backend.as_mut(), &mut |e| {
+    let generated = generation::generate(scene, days, backend, &mut |e| {
         counts.add(e, &robots);
         writer.event(e).map_err(|err| err.to_string())
     })?;
@@ -87,7 +90,7 @@ pub fn generate_trace(
     writer.write_file("notes.jsonl", &notes)?;
     let mut manifest = Manifest::new(
         scene,
-        name,
+        &name,
         Some(seed),
         days,
         counts.clone(),
@@ -95,11 +98,13 @@ pub fn generate_trace(
     );
     manifest.model = model;
     manifest.prompt_hashes = prompts;
+    manifest.llm = llm.map(|l| l.report().clone());
     writer.finish(&manifest)?;
     Ok(Summary {
         days,
         sessions: generated.plan.sessions.len(),
         counts,
         skipped_turns: generated.plan.skipped_turns.len(),
+        llm: manifest.llm,
     })
 }

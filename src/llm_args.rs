@@ -12,13 +12,15 @@ use hearth::llm::{LlmClient, LlmConfig};
 
 #[derive(Args, Clone)]
 pub struct LlmArgs {
-    /// OpenAI-compatible base URL (`/chat/completions` is appended).
+    /// OpenAI-compatible base URL (`/chat/completions` is appended). Give it
+    /// several times (or comma-separated) to spread calls over servers.
     #[arg(
         long,
         env = "HEARTH_LLM_URL",
+        value_delimiter = ',',
         default_value = "http://127.0.0.1:8080/v1"
     )]
-    pub llm_url: String,
+    pub llm_url: Vec<String>,
     /// Model name sent to the endpoint (and part of every cache key).
     #[arg(long, env = "HEARTH_LLM_MODEL", default_value = "default")]
     pub llm_model: String,
@@ -34,6 +36,14 @@ pub struct LlmArgs {
     /// Retries after 408/409/429/5xx and connection errors.
     #[arg(long, default_value_t = 5)]
     pub llm_retries: u32,
+    /// Stop once this many tokens (prompt + completion) are spent in this
+    /// run; running again with the same cache resumes.
+    #[arg(long)]
+    pub llm_budget_tokens: Option<u64>,
+    /// Replies a trace may go on without (a skipped session, turn, day's
+    /// beats or notes) before it fails.
+    #[arg(long, default_value_t = 25)]
+    pub max_skipped: u32,
 }
 
 impl LlmArgs {
@@ -46,7 +56,7 @@ impl LlmArgs {
         if !matches!(backend, "openai" | "replay") {
             bail!("unknown backend {backend:?}");
         }
-        let mut c = LlmConfig::new(&self.llm_url, &self.llm_model);
+        let mut c = LlmConfig::with_urls(&self.llm_url, &self.llm_model);
         c.key = std::env::var("HEARTH_LLM_API_KEY")
             .or_else(|_| std::env::var("OPENAI_API_KEY"))
             .ok()
@@ -55,6 +65,8 @@ impl LlmArgs {
         c.timeout = Duration::from_secs(self.llm_timeout);
         c.connect_timeout = c.timeout.min(Duration::from_secs(10));
         c.retries = self.llm_retries;
+        c.budget_tokens = self.llm_budget_tokens;
+        c.max_skipped = self.max_skipped;
         c.cache = Some(self.llm_cache.clone());
         c.replay = backend == "replay";
         if c.replay && !self.llm_cache.is_dir() {

@@ -302,6 +302,40 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         "  {} state changes; {} accepted events with changes the robot did not see",
         c.changes, c.unseen_by_robot
     );
+    if let Some(llm) = &s.llm {
+        print_llm(llm);
+    }
     println!("  took {:.2} s", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The LLM cost of a trace, per stage, and what it went on without.
+fn print_llm(llm: &hearth::trace::LlmReport) {
+    let t = llm.total();
+    println!(
+        "  LLM: {} calls, {} requests, {} prompt + {} completion tokens, {} repaired, {} re-asked, {} skipped; prefix reuse {:.0}%",
+        t.calls,
+        t.requests,
+        t.prompt_tokens,
+        t.completion_tokens,
+        t.repairs,
+        t.reasks,
+        t.skipped,
+        100.0 * llm.reused_prefix_chars as f64 / llm.prompt_chars.max(1) as f64
+    );
+    for (stage, c) in &llm.stages {
+        println!(
+            "    {stage:<10} {:>5} calls {:>5} requests {:>9} + {:>7} tokens {:>3} repaired {:>3} re-asked {:>3} skipped",
+            c.calls,
+            c.requests,
+            c.prompt_tokens,
+            c.completion_tokens,
+            c.repairs,
+            c.reasks,
+            c.skipped
+        );
+    }
+    for k in &llm.skipped {
+        println!("    skipped {} at {}: {}", k.stage, k.at, k.reason);
+    }
 }

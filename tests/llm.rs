@@ -1,7 +1,9 @@
 //! The LLM backend against a local mock OpenAI-compatible server: the
 //! closed loop, record then replay (same bytes), faults (429 with
 //! Retry-After, 500, stalls, broken JSON, schema violations, refused
-//! structured output), the API key never written, and the CLI.
+//! structured output whatever the status), local repairs, invented ids and
+//! empty participants sent back, skips, the token budget, several
+//! endpoints, calls per event, the API key never written, and the CLI.
 
 mod common;
 
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use hearth::jobs::{BackendSpec, generate_trace};
-use hearth::llm::mock::{MockReply, MockServer, household};
+use hearth::llm::mock::{Fault, MockReply, MockServer, household, stepwise, with_fault};
 use hearth::llm::{Call, LlmClient, LlmConfig, LlmError, Message};
 use hearth::store::read_trace;
 use serde_json::{Value, json};
@@ -67,14 +69,19 @@ fn contains(hay: &[u8], needle: &str) -> bool {
 #[test]
 fn generation_closes_the_loop_and_replays_byte_identical() {
     let s = scene();
-    let server = MockServer::start(household(&s));
+    let server = MockServer::start(stepwise(&s));
     let t = tmp();
     let cache = t.path().join("cache");
     let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
     let live = t.path().join("live");
     let summary =
         generate_trace(&s, 2, 7, &BackendSpec::Llm(client.clone()), &live, false).unwrap();
-    assert!(summary.counts.events > 10, "{:?}", summary.counts);
+    assert!(
+        summary.counts.events > 10,
+        "{:?} {}",
+        summary.counts,
+        fs::read_to_string(live.join("plan.json")).unwrap()
+    );
     let trace = read_trace(&live).unwrap();
     assert_eq!(trace.manifest.backend, "openai");
     assert_eq!(trace.manifest.model.as_deref(), Some("mock-model"));
@@ -82,7 +89,21 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
         trace.manifest.prompt_hashes.len(),
         hearth::llm::backend::PROMPTS.len()
     );
-    // Invented ids are rejected with the nearest real ones, then corrected.
+    // An invented id never reaches the executor: the schema's enum of real
+    // ids refuses it and the re-ask names the nearest real ones.
+    let reqs = server.requests();
+    let reask = reqs
+        .iter()
+        .find(|r| r.stage() == "actor" && r.is_reask())
+        .expect("the invented id was sent back");
+    assert!(
+        reask.text().contains("\"kitchen_table_9\" is not one of")
+            && reask
+                .text()
+                .contains("closest: \"side_table_1\", \"coffee_table_1\", \"dining_table_1\""),
+        "{}",
+        reask.text()
+    );
     let rejected: Vec<_> = trace
         .events
         .iter()
@@ -90,23 +111,13 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
         .collect();
     assert!(!rejected.is_empty());
     assert!(
-        rejected.iter().all(
-            |r| (r.code == "unknown_entity" && r.hint.contains("closest"))
-                || r.code == "already_there"
-        ),
+        rejected.iter().all(|r| r.code == "already_there"),
         "{rejected:#?}"
     );
-    let corrected = trace.events.windows(2).any(|w| {
-        w[0].outcome
-            .rejection()
-            .is_some_and(|r| r.code == "unknown_entity")
-            && w[1].actor == w[0].actor
-            && w[1].outcome.is_ok()
-            && w[1].action.skill_name() == "navigate_to"
-    });
+    // A rejection's feedback opens the actor's next call.
     assert!(
-        corrected,
-        "an invented id is followed by the corrected step"
+        reqs.iter()
+            .any(|r| r.stage() == "actor" && r.text().contains("rejected (already_there)"))
     );
     assert!(
         trace
@@ -116,8 +127,10 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     );
     // The director's made-up actor never acts.
     assert!(trace.events.iter().all(|e| e.actor.as_str() != "nobody_7"));
+    let llm = trace.manifest.llm.as_ref().unwrap();
+    assert!(llm.stages["actor"].reasks > 0 && llm.stages["director"].reasks > 0);
+    assert_eq!(llm.total().requests as usize, reqs.len());
     // Every request carried the key, in the header only.
-    let reqs = server.requests();
     assert!(
         reqs.iter()
             .all(|r| r.header("authorization") == Some(&format!("Bearer {KEY}")))
@@ -347,7 +360,8 @@ fn the_cli_generates_with_an_llm_and_replays() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let (code, out, err) = run(&[
+    // A budget too small for the trace stops it, saying how to go on.
+    let (code, _, err) = run(&[
         "generate",
         "--backend",
         "openai",
@@ -355,6 +369,33 @@ fn the_cli_generates_with_an_llm_and_replays() {
         &server.url,
         "--llm-model",
         "mock",
+        "--llm-budget-tokens",
+        "5000",
+        "--days",
+        "1",
+        "--out",
+        "a",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("token budget of 5000 is spent") && err.contains("resume"),
+        "{err}"
+    );
+    assert!(!t.path().join("a").exists());
+    // Resumed over two servers (the flag given twice).
+    let second = MockServer::start(household(&s));
+    let (code, out, err) = run(&[
+        "generate",
+        "--backend",
+        "openai",
+        "--llm-url",
+        &server.url,
+        "--llm-url",
+        &second.url,
+        "--llm-model",
+        "mock",
+        "--max-skipped",
+        "0",
         "--days",
         "1",
         "--out",
@@ -362,6 +403,11 @@ fn the_cli_generates_with_an_llm_and_replays() {
     ]);
     assert_eq!(code, Some(0), "{out}\n{err}");
     assert!(t.path().join("llm-cache").is_dir());
+    assert!(!second.requests().is_empty());
+    assert!(
+        out.contains("0 re-asked, 0 skipped; prefix reuse") && out.contains("    actor "),
+        "{out}"
+    );
     let (code, _, err) = run(&[
         "generate",
         "--backend",
@@ -379,7 +425,7 @@ fn the_cli_generates_with_an_llm_and_replays() {
         fs::read(t.path().join("b/events.jsonl")).unwrap()
     );
     // Batch shares the cache: replaying two seeds recorded by one batch run.
-    let (code, _, err) = run(&[
+    let (code, out, err) = run(&[
         "batch",
         "--backend",
         "openai",
@@ -395,6 +441,10 @@ fn the_cli_generates_with_an_llm_and_replays() {
         "bt",
     ]);
     assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("LLM: ") && out.contains(" re-asked, 0 skipped"),
+        "{out}"
+    );
     let (code, _, err) = run(&[
         "batch",
         "--backend",
@@ -589,4 +639,504 @@ fn eval_answers_and_judges_through_the_llm_and_replays() {
     ])
     .ok();
     assert_eq!(fs::read(&worded).unwrap(), fs::read(&again).unwrap());
+}
+
+/// Generates `days` of the family apartment (seed 7) with `client` into `out`.
+fn generate_with(
+    client: &Arc<LlmClient>,
+    days: u32,
+    out: &Path,
+) -> Result<hearth::jobs::Summary, hearth::jobs::JobError> {
+    generate_trace(
+        &scene(),
+        days,
+        7,
+        &BackendSpec::Llm(Arc::clone(client)),
+        out,
+        false,
+    )
+}
+
+/// Replays `live` from `cache`, offline, and checks every file is the same.
+fn assert_replays(cache: &Path, live: &Path, days: u32) {
+    let mut c = config("http://127.0.0.1:9/v1", Some(cache));
+    c.replay = true;
+    let again = live.with_extension("replayed");
+    generate_with(&LlmClient::new(c).unwrap(), days, &again).unwrap();
+    for f in ["events.jsonl", "plan.json", "notes.jsonl", "manifest.json"] {
+        assert_eq!(
+            fs::read(live.join(f)).unwrap(),
+            fs::read(again.join(f)).unwrap(),
+            "{f} differs in replay"
+        );
+    }
+}
+
+fn accepted(trace: &hearth::store::Trace) -> u64 {
+    trace.manifest.counts.events - trace.manifest.counts.rejected
+}
+
+#[test]
+fn a_sensible_model_takes_few_calls_per_event_with_stable_prefixes() {
+    let s = scene();
+    let server = MockServer::start(household(&s));
+    let t = tmp();
+    let client = LlmClient::new(config(&server.url, Some(&t.path().join("cache")))).unwrap();
+    let live = t.path().join("live");
+    generate_with(&client, 2, &live).unwrap();
+    let trace = read_trace(&live).unwrap();
+    let reqs = server.requests();
+    let per_event = reqs.len() as f64 / accepted(&trace) as f64;
+    assert!(per_event <= 1.2, "{per_event:.2} calls per accepted event");
+    // Several steps from one reply: more accepted actor events than actor calls.
+    let actor_calls = reqs.iter().filter(|r| r.stage() == "actor").count() as u64;
+    assert!(accepted(&trace) > actor_calls, "{actor_calls} actor calls");
+    // Costs per stage from the server's usage, and the prefix the calls share.
+    let llm = trace.manifest.llm.as_ref().unwrap();
+    let total = llm.total();
+    assert_eq!(total.requests as usize, reqs.len());
+    let usage: u64 = reqs.iter().map(|r| r.text().len().div_ceil(4) as u64).sum();
+    assert_eq!(total.prompt_tokens, usage);
+    assert!(total.completion_tokens > 0);
+    assert_eq!((total.repairs, total.reasks, total.skipped), (0, 0, 0));
+    assert_eq!(
+        llm.stages.keys().collect::<Vec<_>>(),
+        [
+            "actor",
+            "day_beats",
+            "director",
+            "notes",
+            "projects",
+            "sessions"
+        ]
+    );
+    let share = llm.reused_prefix_chars as f64 / llm.prompt_chars as f64;
+    assert!(share > 0.5, "prefix reuse {share:.2}");
+    // Stable first: every generation call opens with the same system
+    // message (the instructions and the home).
+    let first = reqs[0].body["messages"][0].clone();
+    assert!(first["content"].as_str().unwrap().contains("The home:"));
+    assert!(reqs.iter().all(|r| r.body["messages"][0] == first));
+    // The schemas name only real things.
+    let actor = reqs.iter().find(|r| r.stage() == "actor").unwrap();
+    let step = &actor.body["response_format"]["json_schema"]["schema"]["properties"]["steps"]["items"]
+        ["properties"];
+    assert!(
+        step["target"]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("dining_table_1"))
+    );
+    assert!(
+        step["field"]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("temperature"))
+    );
+    assert!(
+        step["value"]["anyOf"][0]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("delicates"))
+    );
+    assert_replays(&t.path().join("cache"), &live, 2);
+}
+
+#[test]
+fn a_refusal_naming_the_format_falls_back_whatever_its_status() {
+    let s = scene();
+    for status in [400, 422, 500] {
+        let server = MockServer::start(with_fault(household(&s), Fault::RefuseSchema(status)));
+        let t = tmp();
+        let cache = t.path().join("cache");
+        let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+        generate_with(&client, 1, &t.path().join("tr")).unwrap();
+        let formats: Vec<String> = server
+            .requests()
+            .iter()
+            .map(|r| r.format().into())
+            .collect();
+        assert_eq!(formats[..2], ["json_schema", "json_object"], "{status}");
+        assert!(formats[1..].iter().all(|f| f == "json_object"), "{status}");
+        let stats = client.stats();
+        assert_eq!((stats.fallbacks, stats.retries), (1, 0), "{status}");
+        let modes: Value =
+            serde_json::from_slice(&fs::read(cache.join("endpoints.json")).unwrap()).unwrap();
+        assert_eq!(modes[&server.url], "json_object");
+        assert_no_temp(&cache);
+    }
+    // A server refusing json_object too ends with the schema in the prompt only.
+    let server = MockServer::start(|r| match r.format() {
+        "none" => MockReply::json(&json!({"n": 1})),
+        _ => MockReply::status(422, "{\"detail\":\"unsupported response format\"}"),
+    });
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    client.complete_blocking(small_call(1)).unwrap();
+    client.complete_blocking(small_call(2)).unwrap();
+    let formats: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.format().into())
+        .collect();
+    assert_eq!(formats, ["json_schema", "json_object", "none", "none"]);
+    // A 500 that says nothing of the format is a server error: retried, not a fallback.
+    let n = Arc::new(AtomicUsize::new(0));
+    let n2 = Arc::clone(&n);
+    let server = MockServer::start(move |_| match n2.fetch_add(1, Ordering::SeqCst) {
+        0 => MockReply::status(500, "{\"error\":\"out of memory\"}"),
+        _ => MockReply::json(&json!({"n": 1})),
+    });
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    client.complete_blocking(small_call(1)).unwrap();
+    assert_eq!((client.stats().fallbacks, client.stats().retries), (0, 1));
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| r.format() == "json_schema")
+    );
+}
+
+#[test]
+fn almost_json_is_repaired_locally_counted_and_replayed() {
+    let s = scene();
+    let clean = MockServer::start(household(&s));
+    let t = tmp();
+    let client = LlmClient::new(config(&clean.url, None)).unwrap();
+    generate_with(&client, 1, &t.path().join("clean")).unwrap();
+    let clean_events = fs::read(t.path().join("clean/events.jsonl")).unwrap();
+    for fault in [Fault::ControlChars, Fault::Fenced] {
+        let server = MockServer::start(with_fault(household(&s), fault));
+        let dir = t.path().join(format!("{fault:?}"));
+        let cache = dir.join("cache");
+        let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+        let live = dir.join("live");
+        generate_with(&client, 1, &live).unwrap();
+        // No call more than against the clean server: nothing was re-asked.
+        assert_eq!(server.requests().len(), clean.requests().len(), "{fault:?}");
+        let llm = read_trace(&live).unwrap().manifest.llm.unwrap();
+        assert_eq!(
+            llm.total().repairs as usize,
+            server.requests().len(),
+            "{fault:?}"
+        );
+        assert_eq!(llm.total().reasks, 0);
+        assert_eq!(client.stats().repairs, llm.total().repairs);
+        if fault == Fault::Fenced {
+            assert_eq!(fs::read(live.join("events.jsonl")).unwrap(), clean_events);
+        } else {
+            let text = String::from_utf8(fs::read(live.join("events.jsonl")).unwrap()).unwrap();
+            assert!(text.contains("Hello!\\nsecond line\\twith a tab"));
+        }
+        assert_replays(&cache, &live, 1);
+    }
+}
+
+#[test]
+fn invented_ids_and_empty_participants_are_sent_back_precisely() {
+    let s = scene();
+    let server = MockServer::start(with_fault(household(&s), Fault::InventedIds));
+    let t = tmp();
+    let client = LlmClient::new(config(&server.url, Some(&t.path().join("a")))).unwrap();
+    let live = t.path().join("invented");
+    generate_with(&client, 1, &live).unwrap();
+    let reasks: Vec<String> = server
+        .requests()
+        .iter()
+        .filter(|r| r.is_reask())
+        .map(|r| r.text())
+        .collect();
+    let said = |needle: &str| reasks.iter().any(|t| t.contains(needle));
+    assert!(said(
+        "$.sessions[0].participants[0]: \"grandma_9\" is not one of"
+    ));
+    assert!(said("\"sofa_9\" is not one of"), "{reasks:#?}");
+    // Schema-valid but naming nothing real: the backend's check says so.
+    assert!(said("turns[0].intention names cake_tin_4 (closest: "));
+    let trace = read_trace(&live).unwrap();
+    let actors: Vec<&str> = s.actors.iter().map(|a| a.id.as_str()).collect();
+    assert!(
+        trace
+            .events
+            .iter()
+            .all(|e| actors.contains(&e.actor.as_str()))
+    );
+    assert!(
+        !String::from_utf8(fs::read(live.join("plan.json")).unwrap())
+            .unwrap()
+            .contains("grandma_9")
+    );
+    assert_eq!(trace.manifest.llm.as_ref().unwrap().total().skipped, 0);
+    assert_replays(&t.path().join("a"), &live, 1);
+
+    let server = MockServer::start(with_fault(household(&s), Fault::EmptyParticipants));
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    let live = t.path().join("empty");
+    generate_with(&client, 1, &live).unwrap();
+    let reask = server
+        .requests()
+        .into_iter()
+        .find(|r| r.is_reask())
+        .unwrap()
+        .text();
+    assert!(
+        reask.contains("sessions[1] (breakfast) has no participants"),
+        "{reask}"
+    );
+    assert!(reask.contains("sessions[2].start \"25:30\" is not a time inside the day"));
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    let sessions = plan["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 6);
+    assert!(
+        sessions
+            .iter()
+            .all(|s| !s["participants"].as_array().unwrap().is_empty())
+    );
+}
+
+#[test]
+fn unusable_replies_are_skipped_recorded_and_replayed() {
+    let s = scene();
+    let t = tmp();
+    // Notes: the day goes on with the computed notes.
+    let server = MockServer::start(with_fault(household(&s), Fault::Garbage("notes")));
+    let cache = t.path().join("cache");
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let live = t.path().join("notes");
+    let summary = generate_with(&client, 2, &live).unwrap();
+    let llm = summary.llm.unwrap();
+    assert_eq!(llm.stages["notes"].skipped, 2);
+    assert_eq!(
+        llm.skipped
+            .iter()
+            .map(|k| (k.stage.as_str(), k.at.as_str()))
+            .collect::<Vec<_>>(),
+        [("notes", "day 1"), ("notes", "day 2")]
+    );
+    assert!(
+        llm.skipped[0].reason.contains("not JSON"),
+        "{:?}",
+        llm.skipped
+    );
+    let notes: Vec<Value> = fs::read_to_string(live.join("notes.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(notes.len(), 2);
+    assert!(
+        notes
+            .iter()
+            .all(|n| n.get("summary").is_none()
+                && !n["recent_events"].as_array().unwrap().is_empty())
+    );
+    assert_replays(&cache, &live, 2);
+
+    // Actors: each turn is skipped, recorded in the plan and the manifest.
+    let server = MockServer::start(with_fault(household(&s), Fault::Garbage("actor")));
+    let cache = t.path().join("cache2");
+    let mut c = config(&server.url, Some(&cache));
+    c.max_skipped = 100;
+    let live = t.path().join("actor");
+    let summary = generate_with(&LlmClient::new(c).unwrap(), 1, &live).unwrap();
+    assert_eq!(summary.counts.events, 0);
+    assert_eq!(summary.skipped_turns, 12);
+    assert_eq!(summary.llm.as_ref().unwrap().stages["actor"].skipped, 12);
+    let plan = fs::read_to_string(live.join("plan.json")).unwrap();
+    assert!(plan.contains("no usable reply from the model"));
+    assert_replays(&cache, &live, 1);
+    // Past --max-skipped the trace fails, saying why, and leaves nothing.
+    let mut c = config(&server.url, Some(&cache));
+    c.max_skipped = 3;
+    let out = t.path().join("too-many");
+    let err = generate_with(&LlmClient::new(c).unwrap(), 1, &out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("stage actor") && err.contains("4 replies skipped, more than --max-skipped 3"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // Without a day's sessions there is no day: the trace fails.
+    let server = MockServer::start(with_fault(household(&s), Fault::Garbage("sessions")));
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    let err = generate_with(&client, 1, &t.path().join("x"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("stage sessions: day 1: not JSON"), "{err}");
+}
+
+#[test]
+fn the_token_budget_stops_cleanly_and_a_rerun_resumes() {
+    let s = scene();
+    let server = MockServer::start(household(&s));
+    let t = tmp();
+    let whole = t.path().join("whole");
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    generate_with(&client, 2, &whole).unwrap();
+    let full = client.stats();
+    let spent = full.prompt_tokens + full.completion_tokens;
+    let cache = t.path().join("cache");
+    let mut c = config(&server.url, Some(&cache));
+    c.budget_tokens = Some(spent / 2);
+    let out = t.path().join("resumed");
+    let before = server.requests().len();
+    let err = generate_with(&LlmClient::new(c).unwrap(), 2, &out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("token budget of") && err.contains("run again with the same --llm-cache"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let first = server.requests().len() - before;
+    assert!(first > 0 && (first as u64) < full.requests);
+    // Again with the same cache: what was spent is not spent twice.
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    generate_with(&client, 2, &out).unwrap();
+    let stats = client.stats();
+    assert_eq!(stats.requests + stats.cache_hits, full.requests);
+    assert!(stats.cache_hits as usize >= first - 1);
+    for f in ["events.jsonl", "plan.json", "notes.jsonl"] {
+        assert_eq!(
+            fs::read(whole.join(f)).unwrap(),
+            fs::read(out.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn calls_spread_over_endpoints_and_a_failing_one_is_set_aside() {
+    let s = scene();
+    let (a, b) = (
+        MockServer::start(household(&s)),
+        MockServer::start(household(&s)),
+    );
+    let t = tmp();
+    let both = [a.url.clone(), b.url.clone()];
+    let mut c = config(&a.url, Some(&t.path().join("two")));
+    c.urls = both.to_vec();
+    let live = t.path().join("two-live");
+    generate_with(&LlmClient::new(c).unwrap(), 1, &live).unwrap();
+    let (na, nb) = (a.requests().len(), b.requests().len());
+    assert!(na.abs_diff(nb) <= 1 && na > 5, "{na} / {nb}");
+    // The recorded exchanges do not depend on which server answered.
+    let one = MockServer::start(household(&s));
+    let single = t.path().join("one-live");
+    let client = LlmClient::new(config(&one.url, Some(&t.path().join("one")))).unwrap();
+    generate_with(&client, 1, &single).unwrap();
+    assert_eq!(
+        snapshot(&t.path().join("two")),
+        snapshot(&t.path().join("one"))
+    );
+    assert_eq!(
+        fs::read(live.join("manifest.json")).unwrap(),
+        fs::read(single.join("manifest.json")).unwrap()
+    );
+    // A failing endpoint is set aside while the other answers.
+    let broken = MockServer::start(|_| MockReply::status(503, "overloaded"));
+    let mut c = config(&a.url, None);
+    c.urls = vec![broken.url.clone(), a.url.clone()];
+    c.retries = 1;
+    let client = LlmClient::new(c).unwrap();
+    generate_with(&client, 1, &t.path().join("aside")).unwrap();
+    assert_eq!(broken.requests().len(), 1);
+    assert_eq!(client.stats().set_aside, 1);
+}
+
+#[test]
+fn a_stalled_server_is_survived_or_named() {
+    let s = scene();
+    let t = tmp();
+    // Every fifth reply stalls past the timeout: retried, the trace completes.
+    let server = MockServer::start(with_fault(
+        household(&s),
+        Fault::Stall {
+            every: 5,
+            delay: Duration::from_secs(2),
+        },
+    ));
+    let mut c = config(&server.url, None);
+    c.timeout = Duration::from_millis(400);
+    let client = LlmClient::new(c).unwrap();
+    generate_with(&client, 1, &t.path().join("a")).unwrap();
+    assert!(client.stats().retries >= 3, "{:?}", client.stats());
+    // One of two endpoints stalled for good: the other carries the trace.
+    let stalled = MockServer::start(with_fault(
+        household(&s),
+        Fault::Stall {
+            every: 1,
+            delay: Duration::from_secs(2),
+        },
+    ));
+    let fine = MockServer::start(household(&s));
+    let mut c = config(&fine.url, None);
+    c.urls = vec![stalled.url.clone(), fine.url.clone()];
+    c.timeout = Duration::from_millis(400);
+    let client = LlmClient::new(c).unwrap();
+    generate_with(&client, 1, &t.path().join("b")).unwrap();
+    assert_eq!(stalled.requests().len(), 1);
+    // Nothing answers in time: the error names the stage and the timeout.
+    let mut c = config(&stalled.url, None);
+    c.timeout = Duration::from_millis(300);
+    c.retries = 1;
+    let out = t.path().join("c");
+    let err = generate_with(&LlmClient::new(c).unwrap(), 1, &out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("stage projects") && err.contains("timed out"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn replies_that_stay_wrong_lose_only_their_wrong_part() {
+    let s = scene();
+    let inner = household(&s);
+    // Every ask, re-asks included: one session without people, and the
+    // director's first turn about a thing the home does not have.
+    let server = MockServer::start(move |r| {
+        let stage = r.stage();
+        inner(r).map_content(|c| {
+            let mut v: Value = serde_json::from_str(c).unwrap();
+            match stage.as_str() {
+                "sessions" => v["sessions"][1]["participants"] = json!([]),
+                "director" => v["turns"][0]["intention"] = json!("bring the cake_tin_4"),
+                _ => {}
+            }
+            v.to_string()
+        })
+    });
+    let t = tmp();
+    let cache = t.path().join("cache");
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let live = t.path().join("live");
+    let summary = generate_with(&client, 1, &live).unwrap();
+    assert_eq!(summary.sessions, 5);
+    let llm = summary.llm.unwrap();
+    assert_eq!(llm.stages["sessions"].reasks, 2);
+    assert_eq!(
+        (
+            llm.stages["sessions"].skipped,
+            llm.stages["director"].skipped
+        ),
+        (1, 5)
+    );
+    assert!(
+        llm.skipped[0]
+            .reason
+            .contains("sessions[1] (breakfast) has no participants")
+    );
+    assert_eq!(llm.skipped[1].at, "d1s01");
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    for session in plan["sessions"].as_array().unwrap() {
+        // The turn that named nothing real is dropped; the robot's stays.
+        let turns = session["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0]["actor"], "robot");
+    }
+    assert_replays(&cache, &live, 1);
 }

@@ -1,27 +1,32 @@
 //! The OpenAI-compatible chat-completions client: a tokio runtime with
 //! reqwest, a bound on requests in flight, timeouts, retries with jittered
-//! exponential backoff (honouring `Retry-After`), the structured-output
-//! fallback per endpoint, re-asks on replies that break the schema, and the
-//! record/replay cache. The API key goes only into the `Authorization`
-//! header: never into the cache, the trace or a log line.
+//! exponential backoff (honouring `Retry-After`), calls spread over several
+//! endpoints (least in flight; a failing one set aside for a while), the
+//! structured-output fallback per endpoint, local repair of almost-JSON,
+//! re-asks on replies that still break the schema, token accounting and a
+//! token budget, and the record/replay cache. The API key goes only into the
+//! `Authorization` header: never into the cache, the trace or a log line.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use super::repair;
 use super::schema::validate;
 
 /// How to reach the model.
 #[derive(Debug, Clone)]
 pub struct LlmConfig {
-    /// Base URL, e.g. `http://127.0.0.1:8080/v1`; `/chat/completions` is appended.
-    pub url: String,
+    /// Base URLs, e.g. `http://127.0.0.1:8080/v1`; `/chat/completions` is
+    /// appended. Calls go to the one with the fewest in flight.
+    pub urls: Vec<String>,
     pub model: String,
     pub key: Option<String>,
     /// Requests in flight at once, across every trace using this client.
@@ -39,12 +44,18 @@ pub struct LlmConfig {
     pub cache: Option<PathBuf>,
     /// Replay only: every exchange must come from the cache.
     pub replay: bool,
+    /// How long an endpoint that failed is left out while others answer.
+    pub set_aside: Duration,
+    /// Stop (resumably) once this many tokens have been spent in this run.
+    pub budget_tokens: Option<u64>,
+    /// Replies a generated trace may skip before it fails.
+    pub max_skipped: u32,
 }
 
 impl LlmConfig {
     pub fn new(url: &str, model: &str) -> Self {
         LlmConfig {
-            url: url.trim_end_matches('/').to_string(),
+            urls: vec![url.trim_end_matches('/').to_string()],
             model: model.to_string(),
             key: None,
             concurrency: 4,
@@ -55,7 +66,20 @@ impl LlmConfig {
             reasks: 2,
             cache: None,
             replay: false,
+            set_aside: Duration::from_secs(30),
+            budget_tokens: None,
+            max_skipped: 25,
         }
+    }
+
+    /// The same, over several endpoints.
+    pub fn with_urls(urls: &[String], model: &str) -> Self {
+        let mut c = Self::new(urls.first().map_or("", String::as_str), model);
+        c.urls = urls
+            .iter()
+            .map(|u| u.trim_end_matches('/').to_string())
+            .collect();
+        c
     }
 }
 
@@ -131,13 +155,63 @@ pub enum LlmError {
         tries: u32,
         why: String,
     },
+    #[error(
+        "the token budget of {budget} is spent ({spent} tokens in this run); run again with the same --llm-cache to resume from the recorded exchanges"
+    )]
+    Budget { budget: u64, spent: u64 },
     #[error("LLM cache {path}: {why}")]
     Cache { path: String, why: String },
     #[error("cannot start the LLM client: {0}")]
     Setup(String),
 }
 
-/// Counters for the summary and the benchmark.
+/// What one call cost over all its requests. Recorded with the exchange,
+/// so a replay reports the same figures as the run that recorded it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cost {
+    pub requests: u64,
+    /// From the reply's `usage`; estimated as characters / 4 when absent.
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Replies made valid JSON locally (fence, prose, control characters,
+    /// trailing commas).
+    pub repairs: u64,
+    /// Replies re-asked because they were not usable.
+    pub reasks: u64,
+}
+
+impl std::ops::AddAssign for Cost {
+    fn add_assign(&mut self, o: Cost) {
+        self.requests += o.requests;
+        self.prompt_tokens += o.prompt_tokens;
+        self.completion_tokens += o.completion_tokens;
+        self.repairs += o.repairs;
+        self.reasks += o.reasks;
+    }
+}
+
+/// A finished call: the validated reply, or why no reply was usable after
+/// the re-asks (an expected outcome, recorded and replayed like a reply).
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub value: Result<Value, String>,
+    pub cost: Cost,
+}
+
+impl Reply {
+    /// The value, or an [`LlmError::Invalid`] naming `stage`.
+    pub fn into_value(self, stage: &str) -> Result<Value, LlmError> {
+        let tries = self.cost.reasks as u32 + 1;
+        self.value.map_err(|why| LlmError::Invalid {
+            stage: stage.into(),
+            tries,
+            why,
+        })
+    }
+}
+
+/// Counters for the summary and the benchmark (this run only: cache hits
+/// cost nothing here).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Stats {
     pub calls: u64,
@@ -145,7 +219,18 @@ pub struct Stats {
     pub requests: u64,
     pub retries: u64,
     pub reasks: u64,
+    pub repairs: u64,
     pub fallbacks: u64,
+    /// Times an endpoint was set aside after a failure.
+    pub set_aside: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+struct Endpoint {
+    url: String,
+    in_flight: usize,
+    aside_until: Option<Instant>,
 }
 
 pub struct LlmClient {
@@ -158,6 +243,11 @@ pub struct LlmClient {
     http: reqwest::Client,
     permits: Arc<tokio::sync::Semaphore>,
     modes: Mutex<HashMap<String, SchemaMode>>,
+    /// The endpoints, and where the next tie-break starts (so sequential
+    /// calls alternate instead of all going to the first).
+    endpoints: Mutex<(Vec<Endpoint>, usize)>,
+    /// Tokens spent at the endpoints in this run, for the budget.
+    spent: AtomicU64,
     stats: Mutex<Stats>,
 }
 
@@ -168,6 +258,11 @@ struct Recorded {
     model: String,
     call: Call,
     reply: Value,
+    /// Set when no reply was usable: replayed as the same failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failure: Option<String>,
+    #[serde(default)]
+    cost: Cost,
 }
 
 /// The cache key of a call to `model`: SHA-256 of the canonical request.
@@ -183,15 +278,13 @@ pub fn key_of(model: &str, call: &Call) -> String {
     format!("{:x}", Sha256::digest(bytes))
 }
 
-/// The JSON inside a reply, tolerating a Markdown code fence around it.
-fn parse_content(content: &str) -> Result<Value, String> {
-    let t = content.trim();
-    let t = t
-        .strip_prefix("```json")
-        .or_else(|| t.strip_prefix("```"))
-        .and_then(|r| r.strip_suffix("```"))
-        .unwrap_or(t);
-    serde_json::from_str(t.trim()).map_err(|e| format!("not JSON ({e})"))
+/// Whether an error body is about the structured-output form, whatever its
+/// status (servers answer 400, 422 or 500 for it).
+fn names_format(body: &str) -> bool {
+    let b = body.to_lowercase();
+    ["response_format", "response format", "schema"]
+        .iter()
+        .any(|w| b.contains(w))
 }
 
 /// Seconds from a `Retry-After` header (the delay form; dates are ignored).
@@ -216,6 +309,26 @@ fn backoff(base: Duration, n: u32, salt: &str) -> Duration {
     d.mul_f64(jitter)
 }
 
+/// Writes `bytes` to `dir/name` through a temporary file and a rename, so
+/// a reader never sees half a file.
+fn write_atomic(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<(), LlmError> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let err = |e: std::io::Error| LlmError::Cache {
+        path: dir.display().to_string(),
+        why: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, dir.join(name)))
+        .map_err(err)
+}
+
+fn tokens(chars: usize) -> u64 {
+    chars.div_ceil(4) as u64
+}
+
 enum Attempt {
     Reply(String),
     /// Empty or cut off (`finish_reason: length`): re-asked like bad JSON.
@@ -236,6 +349,9 @@ impl LlmClient {
         if config.replay && config.cache.is_none() {
             return Err(LlmError::NoCache);
         }
+        if config.urls.is_empty() {
+            return Err(LlmError::Setup("no endpoint URL".into()));
+        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -252,6 +368,15 @@ impl LlmClient {
             .and_then(|d| std::fs::read(d.join("endpoints.json")).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();
+        let endpoints = config
+            .urls
+            .iter()
+            .map(|u| Endpoint {
+                url: u.clone(),
+                in_flight: 0,
+                aside_until: None,
+            })
+            .collect();
         Ok(Arc::new(LlmClient {
             permits: Arc::new(tokio::sync::Semaphore::new(config.concurrency.max(1))),
             config,
@@ -259,6 +384,8 @@ impl LlmClient {
             inflight: Mutex::new(HashMap::new()),
             http,
             modes: Mutex::new(modes),
+            endpoints: Mutex::new((endpoints, 0)),
+            spent: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
         }))
     }
@@ -275,16 +402,16 @@ impl LlmClient {
         f(&mut self.stats.lock().expect("stats lock"));
     }
 
-    /// Runs `call` on the client's runtime; `done` gets the validated reply.
+    /// Runs `call` on the client's runtime; `done` gets the reply.
     pub fn spawn(
         self: &Arc<Self>,
         call: Call,
-        done: impl FnOnce(Result<Value, LlmError>) + Send + 'static,
+        done: impl FnOnce(Result<Reply, LlmError>) + Send + 'static,
     ) {
         /// Calls `done` exactly once: with the reply, or with an error if the
         /// task dies first (a panic must not leave a caller waiting forever).
-        struct Once<F: FnOnce(Result<Value, LlmError>)>(Option<F>);
-        impl<F: FnOnce(Result<Value, LlmError>)> Drop for Once<F> {
+        struct Once<F: FnOnce(Result<Reply, LlmError>)>(Option<F>);
+        impl<F: FnOnce(Result<Reply, LlmError>)> Drop for Once<F> {
             fn drop(&mut self) {
                 if let Some(f) = self.0.take() {
                     f(Err(LlmError::Setup("the LLM task stopped".into())));
@@ -294,7 +421,7 @@ impl LlmClient {
         let me = Arc::clone(self);
         let mut once = Once(Some(done));
         self.runtime().spawn(async move {
-            let r = me.complete(call).await;
+            let r = me.exchange(call).await;
             // The last handle on the client may be this one: let it go
             // before the reply wakes the caller.
             drop(me);
@@ -313,16 +440,26 @@ impl LlmClient {
     /// Completes `call` and waits for it (for callers outside the ECS).
     pub fn complete_blocking(self: &Arc<Self>, call: Call) -> Result<Value, LlmError> {
         let (tx, rx) = crossbeam_channel::bounded(1);
+        let stage = call.stage.clone();
         self.spawn(call, move |r| {
             let _ = tx.send(r);
         });
         rx.recv()
             .unwrap_or_else(|_| Err(LlmError::Setup("the LLM runtime stopped".into())))
+            .and_then(|r| r.into_value(&stage))
     }
 
-    /// From the cache, or from the endpoint (then recorded); always
-    /// validated against the call's schema.
+    /// The validated value of `call`, or [`LlmError::Invalid`].
     pub async fn complete(&self, call: Call) -> Result<Value, LlmError> {
+        let stage = call.stage.clone();
+        self.exchange(call).await?.into_value(&stage)
+    }
+
+    /// From the cache, or from an endpoint (then recorded, a reply that
+    /// stayed unusable included); always validated against the call's
+    /// schema. `Err` only when the exchange itself failed (unreachable,
+    /// refused, budget spent).
+    pub async fn exchange(&self, call: Call) -> Result<Reply, LlmError> {
         self.count(|s| s.calls += 1);
         let key = key_of(&self.config.model, &call);
         // Identical calls in flight wait for the first and read its record,
@@ -338,19 +475,29 @@ impl LlmClient {
         if let Some(dir) = &self.config.cache {
             let path = dir.join(format!("{key}.json"));
             if let Ok(bytes) = std::fs::read(&path) {
-                let rec: Recorded =
-                    serde_json::from_slice(&bytes).map_err(|e| LlmError::Cache {
-                        path: path.display().to_string(),
-                        why: e.to_string(),
-                    })?;
-                let problems = validate(&call.schema, &rec.reply);
-                if problems.is_empty() {
-                    self.count(|s| s.cache_hits += 1);
-                    return Ok(rec.reply);
-                }
-                return Err(LlmError::Cache {
+                let bad = |why: String| LlmError::Cache {
                     path: path.display().to_string(),
-                    why: format!("recorded reply breaks the schema: {}", problems.join("; ")),
+                    why,
+                };
+                let rec: Recorded =
+                    serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+                self.count(|s| s.cache_hits += 1);
+                if let Some(why) = rec.failure {
+                    return Ok(Reply {
+                        value: Err(why),
+                        cost: rec.cost,
+                    });
+                }
+                let problems = validate(&call.schema, &rec.reply);
+                if !problems.is_empty() {
+                    return Err(bad(format!(
+                        "recorded reply breaks the schema: {}",
+                        problems.join("; ")
+                    )));
+                }
+                return Ok(Reply {
+                    value: Ok(rec.reply),
+                    cost: rec.cost,
                 });
             }
             if self.config.replay {
@@ -362,14 +509,22 @@ impl LlmClient {
             }
         }
         let mut messages = call.messages.clone();
+        let mut cost = Cost::default();
         let mut last = String::new();
         for ask in 0..=self.config.reasks {
             if ask > 0 {
+                cost.reasks += 1;
                 self.count(|s| s.reasks += 1);
             }
-            let (content, parsed) = match self.chat(&call, &messages).await? {
+            let (content, parsed) = match self.chat(&call, &messages, &mut cost).await? {
                 Ok(c) => {
-                    let p = parse_content(&c);
+                    let p = repair::parse(&c).map(|(v, repaired)| {
+                        if repaired {
+                            cost.repairs += 1;
+                            self.count(|s| s.repairs += 1);
+                        }
+                        v
+                    });
                     (c, p)
                 }
                 Err(why) => (String::new(), Err(why)),
@@ -378,8 +533,8 @@ impl LlmClient {
                 Ok(v) => {
                     let problems = validate(&call.schema, &v);
                     if problems.is_empty() {
-                        self.record(&key, &call, &v)?;
-                        return Ok(v);
+                        self.record(&key, &call, Ok(&v), cost)?;
+                        return Ok(Reply { value: Ok(v), cost });
                     }
                     problems.join("; ")
                 }
@@ -394,108 +549,134 @@ impl LlmClient {
                 "That reply is not valid: {problem}. Reply again with only a JSON object matching the schema."
             )));
         }
-        Err(LlmError::Invalid {
-            stage: call.stage,
-            tries: self.config.reasks + 1,
-            why: last,
+        self.record(&key, &call, Err(&last), cost)?;
+        Ok(Reply {
+            value: Err(last),
+            cost,
         })
     }
 
-    fn record(&self, key: &str, call: &Call, reply: &Value) -> Result<(), LlmError> {
+    fn record(
+        &self,
+        key: &str,
+        call: &Call,
+        reply: Result<&Value, &String>,
+        cost: Cost,
+    ) -> Result<(), LlmError> {
         let Some(dir) = &self.config.cache else {
             return Ok(());
         };
-        let err = |e: std::io::Error| LlmError::Cache {
-            path: dir.display().to_string(),
-            why: e.to_string(),
-        };
-        std::fs::create_dir_all(dir).map_err(err)?;
         let rec = Recorded {
             stage: call.stage.clone(),
             model: self.config.model.clone(),
             call: call.clone(),
-            reply: reply.clone(),
+            reply: reply.ok().cloned().unwrap_or(Value::Null),
+            failure: reply.err().cloned(),
+            cost,
         };
-        let path = dir.join(format!("{key}.json"));
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let tmp = dir.join(format!(".{key}.tmp-{}-{n}", std::process::id()));
-        std::fs::write(
-            &tmp,
-            serde_json::to_vec_pretty(&rec).expect("records serialize"),
-        )
-        .and_then(|_| std::fs::rename(&tmp, &path))
-        .map_err(err)
+        let bytes = serde_json::to_vec_pretty(&rec).expect("records serialize");
+        write_atomic(dir, &format!("{key}.json"), &bytes)
     }
 
-    fn mode(&self) -> SchemaMode {
+    fn mode(&self, url: &str) -> SchemaMode {
         *self
             .modes
             .lock()
             .expect("modes lock")
-            .get(&self.config.url)
+            .get(url)
             .unwrap_or(&SchemaMode::JsonSchema)
     }
 
-    fn downgrade(&self, from: SchemaMode) -> SchemaMode {
+    /// Moves `url` one form down from `from` (never back up: a late refusal
+    /// must not undo a later fallback) and remembers it in the cache.
+    fn downgrade(&self, url: &str, from: SchemaMode) {
         let to = match from {
             SchemaMode::JsonSchema => SchemaMode::JsonObject,
             _ => SchemaMode::PromptOnly,
         };
-        tracing::warn!(
-            "{} refused response_format {from:?}; using {to:?} from now on",
-            self.config.url
-        );
-        self.count(|s| s.fallbacks += 1);
+        let rank = |m: SchemaMode| m as u8;
         let mut modes = self.modes.lock().expect("modes lock");
-        // Only ever lower: a late refusal must not undo a later fallback.
-        let rank = |m: SchemaMode| match m {
-            SchemaMode::JsonSchema => 0,
-            SchemaMode::JsonObject => 1,
-            SchemaMode::PromptOnly => 2,
-        };
-        let current = *modes
-            .get(&self.config.url)
-            .unwrap_or(&SchemaMode::JsonSchema);
-        let to = if rank(current) > rank(to) {
-            current
-        } else {
-            to
-        };
-        modes.insert(self.config.url.clone(), to);
-        if let Some(dir) = &self.config.cache {
-            let _ = std::fs::create_dir_all(dir);
-            let _ = std::fs::write(
-                dir.join("endpoints.json"),
-                serde_json::to_vec_pretty(&*modes).expect("modes serialize"),
-            );
+        let current = *modes.get(url).unwrap_or(&SchemaMode::JsonSchema);
+        if rank(current) >= rank(to) {
+            return;
         }
-        to
+        tracing::warn!("{url} refused response_format {from:?}; using {to:?} from now on");
+        self.count(|s| s.fallbacks += 1);
+        modes.insert(url.to_string(), to);
+        if let Some(dir) = &self.config.cache {
+            let bytes = serde_json::to_vec_pretty(&*modes).expect("modes serialize");
+            if let Err(e) = write_atomic(dir, "endpoints.json", &bytes) {
+                tracing::warn!("{e}");
+            }
+        }
     }
 
-    /// One chat completion's content, with transport retries and the
-    /// structured-output fallback.
+    /// The endpoint for the next request: the fewest in flight among those
+    /// not set aside (ties in turn), else the one back soonest.
+    fn pick(&self) -> (usize, String) {
+        let now = Instant::now();
+        let mut g = self.endpoints.lock().expect("endpoints lock");
+        let (eps, turn) = &mut *g;
+        let n = eps.len();
+        let start = *turn;
+        *turn = (start + 1) % n;
+        let best = (0..n)
+            .map(|k| (start + k) % n)
+            .min_by_key(|&i| {
+                let aside = eps[i]
+                    .aside_until
+                    .map_or(Duration::ZERO, |t| t.saturating_duration_since(now));
+                (aside, eps[i].in_flight)
+            })
+            .expect("at least one endpoint");
+        eps[best].in_flight += 1;
+        (best, eps[best].url.clone())
+    }
+
+    /// Done with endpoint `i`; a failed one is set aside if others can
+    /// answer. Returns whether another endpoint is ready now.
+    fn release(&self, i: usize, failed: bool) -> bool {
+        let now = Instant::now();
+        let mut g = self.endpoints.lock().expect("endpoints lock");
+        let eps = &mut g.0;
+        eps[i].in_flight -= 1;
+        if !failed {
+            eps[i].aside_until = None;
+            return false;
+        }
+        if eps.len() > 1 {
+            eps[i].aside_until = Some(now + self.config.set_aside);
+            self.count(|s| s.set_aside += 1);
+        }
+        eps.iter()
+            .enumerate()
+            .any(|(j, e)| j != i && e.aside_until.is_none_or(|t| t <= now))
+    }
+
+    /// One chat completion's content, with transport retries (on another
+    /// endpoint at once if one is ready) and the structured-output fallback.
     async fn chat(
         &self,
         call: &Call,
         messages: &[Message],
+        cost: &mut Cost,
     ) -> Result<Result<String, String>, LlmError> {
-        let mut mode = self.mode();
         let mut attempt = 0;
         loop {
-            match self.attempt(call, messages, mode).await {
+            let permit = self
+                .permits
+                .acquire()
+                .await
+                .expect("the semaphore is never closed");
+            let (i, url) = self.pick();
+            let mode = self.mode(&url);
+            let r = self.attempt(call, messages, &url, mode, cost).await;
+            let other_ready = self.release(i, matches!(r, Err(Failure::Retry(..))));
+            drop(permit);
+            match r {
                 Ok(Attempt::Reply(c)) => return Ok(Ok(c)),
                 Ok(Attempt::Unusable(why)) => return Ok(Err(why)),
-                Ok(Attempt::Refused) if mode != SchemaMode::PromptOnly => {
-                    mode = self.downgrade(mode);
-                }
-                Ok(Attempt::Refused) => {
-                    return Err(LlmError::Http {
-                        url: self.config.url.clone(),
-                        status: 400,
-                        body: "the endpoint refuses every structured-output form".into(),
-                    });
-                }
+                Ok(Attempt::Refused) => self.downgrade(&url, mode),
                 Err(Failure::Fatal(e)) => return Err(e),
                 Err(Failure::Retry(e, wait)) => {
                     attempt += 1;
@@ -503,6 +684,10 @@ impl LlmClient {
                         return Err(e);
                     }
                     self.count(|s| s.retries += 1);
+                    if other_ready {
+                        tracing::debug!("{}: {e}; retrying on another endpoint", call.stage);
+                        continue;
+                    }
                     let wait = wait.unwrap_or_else(|| {
                         backoff(
                             self.config.backoff,
@@ -523,8 +708,16 @@ impl LlmClient {
         &self,
         call: &Call,
         messages: &[Message],
+        base: &str,
         mode: SchemaMode,
+        cost: &mut Cost,
     ) -> Result<Attempt, Failure> {
+        if let Some(budget) = self.config.budget_tokens {
+            let spent = self.spent.load(Ordering::SeqCst);
+            if spent >= budget {
+                return Err(Failure::Fatal(LlmError::Budget { budget, spent }));
+            }
+        }
         let mut body = json!({
             "model": self.config.model,
             "messages": messages,
@@ -543,7 +736,7 @@ impl LlmClient {
             }
             SchemaMode::PromptOnly => {}
         }
-        let url = format!("{}/chat/completions", self.config.url);
+        let url = format!("{base}/chat/completions");
         let transport = |why: String| {
             Failure::Retry(
                 LlmError::Transport {
@@ -553,12 +746,8 @@ impl LlmClient {
                 None,
             )
         };
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .expect("the semaphore is never closed");
         self.count(|s| s.requests += 1);
+        cost.requests += 1;
         let mut req = self
             .http
             .post(&url)
@@ -571,15 +760,10 @@ impl LlmClient {
         let status = resp.status().as_u16();
         let wait = retry_after(resp.headers());
         let text = resp.text().await.map_err(|e| transport(describe(&e)))?;
-        if status == 400 {
-            let lower = text.to_lowercase();
-            if mode != SchemaMode::PromptOnly
-                && (lower.contains("response_format") || lower.contains("json_schema"))
-            {
+        if !(200..300).contains(&status) {
+            if mode != SchemaMode::PromptOnly && names_format(&text) {
                 return Ok(Attempt::Refused);
             }
-        }
-        if !(200..300).contains(&status) {
             let err = LlmError::Http {
                 url: url.clone(),
                 status,
@@ -595,15 +779,27 @@ impl LlmClient {
             return Ok(Attempt::Unusable("the response body is not JSON".into()));
         };
         let choice = &v["choices"][0];
+        let content = choice["message"]["content"].as_str().unwrap_or_default();
+        let usage = |k: &str| v["usage"][k].as_u64();
+        let prompt = usage("prompt_tokens")
+            .unwrap_or_else(|| tokens(messages.iter().map(|m| m.content.len()).sum()));
+        let completion = usage("completion_tokens").unwrap_or_else(|| tokens(content.len()));
+        cost.prompt_tokens += prompt;
+        cost.completion_tokens += completion;
+        self.spent.fetch_add(prompt + completion, Ordering::SeqCst);
+        self.count(|s| {
+            s.prompt_tokens += prompt;
+            s.completion_tokens += completion;
+        });
         if choice["finish_reason"] == "length" {
             return Ok(Attempt::Unusable(
                 "the reply was cut off (finish_reason: length); answer more briefly".into(),
             ));
         }
-        match choice["message"]["content"].as_str() {
-            Some(c) if !c.trim().is_empty() => Ok(Attempt::Reply(c.to_string())),
-            _ => Ok(Attempt::Unusable("the reply was empty".into())),
+        if content.trim().is_empty() {
+            return Ok(Attempt::Unusable("the reply was empty".into()));
         }
+        Ok(Attempt::Reply(content.to_string()))
     }
 }
 

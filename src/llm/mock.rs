@@ -1,12 +1,13 @@
 //! A small OpenAI-compatible server on 127.0.0.1 with scripted replies and
-//! fault injection (status codes, `Retry-After`, delays, broken bodies),
-//! for the test suite and `hearth bench`. Plain HTTP/1.1, a thread per
-//! connection.
+//! fault injection (status codes, `Retry-After`, delays, broken bodies, and
+//! the [`Fault`]s small models and real servers show), for the test suite
+//! and `hearth bench`. Plain HTTP/1.1, a thread per connection, optionally
+//! a bound on requests served at once (a server's slots).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -43,6 +44,21 @@ impl MockRequest {
             .to_string()
     }
 
+    /// Whether this is a re-ask: hearth sends two messages, then appends
+    /// the reply and what was wrong with it.
+    pub fn is_reask(&self) -> bool {
+        self.body["messages"]
+            .as_array()
+            .is_some_and(|m| m.len() > 2)
+    }
+
+    /// The `response_format` type asked for, or `none`.
+    pub fn format(&self) -> &str {
+        self.body["response_format"]["type"]
+            .as_str()
+            .unwrap_or("none")
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -70,6 +86,33 @@ impl MockReply {
     /// A chat completion with a JSON value as its content.
     pub fn json(v: &Value) -> Self {
         Self::content(&v.to_string())
+    }
+
+    /// A JSON reply to `req` with `usage` as a server reports it (about
+    /// four characters a token).
+    pub fn json_for(req: &MockRequest, v: &Value) -> Self {
+        let content = v.to_string();
+        let mut r = Self::content(&content);
+        let mut body: Value = serde_json::from_str(&r.body).expect("a completion");
+        body["usage"] = json!({
+            "prompt_tokens": req.text().len().div_ceil(4),
+            "completion_tokens": content.len().div_ceil(4),
+        });
+        r.body = body.to_string();
+        r
+    }
+
+    /// The message content of a chat completion, changed by `f`.
+    pub fn map_content(mut self, f: impl FnOnce(&str) -> String) -> Self {
+        let Ok(mut body) = serde_json::from_str::<Value>(&self.body) else {
+            return self;
+        };
+        let Some(c) = body["choices"][0]["message"]["content"].as_str() else {
+            return self;
+        };
+        body["choices"][0]["message"]["content"] = Value::String(f(c));
+        self.body = body.to_string();
+        self
     }
 
     pub fn finished(content: &str, reason: &str) -> Self {
@@ -118,6 +161,15 @@ pub struct MockServer {
 impl MockServer {
     /// Starts a server on a free port; `handler` answers every request.
     pub fn start(handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static) -> Self {
+        Self::with_slots(0, handler)
+    }
+
+    /// The same, answering at most `slots` requests at once (0: no bound),
+    /// as a server with that many parallel sequences does.
+    pub fn with_slots(
+        slots: usize,
+        handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
+    ) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a free local port");
         listener.set_nonblocking(true).expect("non-blocking accept");
         let url = format!("http://{}/v1", listener.local_addr().expect("bound"));
@@ -125,14 +177,23 @@ impl MockServer {
         let stop = Arc::new(AtomicBool::new(false));
         let handler: Arc<Handler> = Arc::new(handler);
         let count = Arc::new(AtomicUsize::new(0));
+        let slots = Arc::new(Slots {
+            free: Mutex::new(slots),
+            bounded: slots > 0,
+            freed: Condvar::new(),
+        });
         let (log2, stop2) = (Arc::clone(&log), Arc::clone(&stop));
         let accept = std::thread::spawn(move || {
             while !stop2.load(Ordering::Relaxed) {
                 match listener.accept() {
                     Ok((stream, _)) => {
-                        let (h, l, c) =
-                            (Arc::clone(&handler), Arc::clone(&log2), Arc::clone(&count));
-                        std::thread::spawn(move || serve(stream, &*h, &l, &c));
+                        let (h, l, c, s) = (
+                            Arc::clone(&handler),
+                            Arc::clone(&log2),
+                            Arc::clone(&count),
+                            Arc::clone(&slots),
+                        );
+                        std::thread::spawn(move || serve(stream, &*h, &l, &c, &s));
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(2)),
                 }
@@ -161,7 +222,38 @@ impl Drop for MockServer {
     }
 }
 
-fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<MockRequest>>, count: &AtomicUsize) {
+/// A counting semaphore for the server's slots.
+struct Slots {
+    free: Mutex<usize>,
+    bounded: bool,
+    freed: Condvar,
+}
+
+impl Slots {
+    fn run<T>(&self, f: impl FnOnce() -> T) -> T {
+        if !self.bounded {
+            return f();
+        }
+        let mut free = self.free.lock().expect("slots lock");
+        while *free == 0 {
+            free = self.freed.wait(free).expect("slots lock");
+        }
+        *free -= 1;
+        drop(free);
+        let out = f();
+        *self.free.lock().expect("slots lock") += 1;
+        self.freed.notify_one();
+        out
+    }
+}
+
+fn serve(
+    stream: TcpStream,
+    handler: &Handler,
+    log: &Mutex<Vec<MockRequest>>,
+    count: &AtomicUsize,
+    slots: &Slots,
+) {
     let _ = stream.set_nonblocking(false);
     let mut reader = BufReader::new(match stream.try_clone() {
         Ok(s) => s,
@@ -202,8 +294,11 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<MockRequest>>, co
             body: serde_json::from_slice(&body).unwrap_or(Value::Null),
         };
         log.lock().expect("log lock").push(req.clone());
-        let reply = handler(&req);
-        std::thread::sleep(reply.delay);
+        let reply = slots.run(|| {
+            let reply = handler(&req);
+            std::thread::sleep(reply.delay);
+            reply
+        });
         let mut out = format!(
             "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n",
             reply.status,
@@ -220,45 +315,86 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<MockRequest>>, co
     }
 }
 
-/// A stand-in household LLM: answers every generation stage with small,
-/// valid replies built from the scene, for the tests, the benchmark and
-/// trying the LLM path offline. Each actor first names an id that does not
-/// exist, learns a real one from the executor's hint, walks there, and is
-/// done; so every turn exercises the closed loop.
-pub fn household(
-    scene: &crate::scene::Scene,
-) -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
-    use crate::generation::{MemoryTarget, ProjectType};
-    let humans: Vec<String> = scene
-        .actors
-        .iter()
-        .filter(|a| a.kind == crate::scene::ActorKind::Human)
-        .map(|a| a.id.to_string())
-        .collect();
-    let robot = scene
-        .robots()
-        .first()
-        .map(|r| r.to_string())
-        .unwrap_or_default();
-    let place = scene
-        .furniture
-        .first()
-        .map(|f| f.id.to_string())
-        .unwrap_or_default();
-    let kinds: Vec<Value> = ProjectType::ALL
-        .iter()
-        .map(|k| serde_json::to_value(k).expect("enum"))
-        .collect();
-    let targets: Vec<Value> = MemoryTarget::ALL
-        .iter()
-        .map(|k| serde_json::to_value(k).expect("enum"))
-        .collect();
-    move |req: &MockRequest| {
+/// How the stand-in household LLM plays the actors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// Several steps a reply and "done" in the same reply.
+    Sensible,
+    /// One step a call, an invented id first, "done" in a call of its own.
+    Stepwise,
+}
+
+/// What the stand-in household knows of the scene.
+struct Household {
+    style: Style,
+    humans: Vec<String>,
+    robot: String,
+    place: String,
+    kinds: Vec<Value>,
+    targets: Vec<Value>,
+}
+
+/// A step in the actor reply's shape, every unused field null.
+fn step(skill: &str, set: Value) -> Value {
+    let mut s = json!({"skill": skill, "target": null, "object": null, "relation": null,
+        "device": null, "field": null, "value": null, "to": null, "text": null, "seconds": null});
+    for (k, v) in set.as_object().expect("fields") {
+        s[k] = v.clone();
+    }
+    s
+}
+
+fn actor_reply(steps: Vec<Value>, then: &str) -> Value {
+    json!({"steps": steps, "then": then, "reason": null})
+}
+
+/// The text after `label` up to `end`, in `text`.
+fn between<'a>(text: &'a str, label: &str, end: &str) -> &'a str {
+    text.split(label)
+        .nth(1)
+        .and_then(|r| r.split(end).next())
+        .unwrap_or("")
+}
+
+impl Household {
+    fn new(scene: &crate::scene::Scene, style: Style) -> Self {
+        use crate::generation::{MemoryTarget, ProjectType};
+        Household {
+            style,
+            humans: scene
+                .actors
+                .iter()
+                .filter(|a| a.kind == crate::scene::ActorKind::Human)
+                .map(|a| a.id.to_string())
+                .collect(),
+            robot: scene
+                .robots()
+                .first()
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
+            place: scene
+                .furniture
+                .first()
+                .map(|f| f.id.to_string())
+                .unwrap_or_default(),
+            kinds: ProjectType::ALL
+                .iter()
+                .map(|k| serde_json::to_value(k).expect("enum"))
+                .collect(),
+            targets: MemoryTarget::ALL
+                .iter()
+                .map(|k| serde_json::to_value(k).expect("enum"))
+                .collect(),
+        }
+    }
+
+    fn answer(&self, req: &MockRequest) -> MockReply {
         let text = req.text();
-        let h0 = humans.first().cloned().unwrap_or_else(|| robot.clone());
+        let (robot, place) = (&self.robot, &self.place);
+        let h0 = self.humans.first().unwrap_or(robot);
         let reply = match req.stage().as_str() {
             "projects" => {
-                json!({"projects": kinds.iter().zip(&targets).enumerate().map(|(i, (k, t))| json!({
+                json!({"projects": self.kinds.iter().zip(&self.targets).enumerate().map(|(i, (k, t))| json!({
                 "id": format!("p{}", i + 1), "kind": k, "title": format!("thread {}", i + 1),
                 "participants": [h0, robot], "entities": [place], "memory_targets": [t],
                 "start_day": 1, "end_day": 30, "constraints": []
@@ -267,42 +403,46 @@ pub fn household(
             "day_beats" => json!({"beats": (1..=8).map(|i| json!({
                 "project": format!("p{i}"), "beat": "continued", "summary": "goes on"
             })).collect::<Vec<_>>()}),
-            "sessions" => json!({"sessions": [
+            "sessions" if self.style == Style::Stepwise => json!({"sessions": [
                 {"start": "08:00", "kind": "breakfast", "project": "p1", "intent": "breakfast", "participants": [h0, robot]},
                 {"start": "12:30", "kind": "lunch", "project": null, "intent": "lunch", "participants": [h0]},
                 {"start": "19:00", "kind": "evening", "project": "p8", "intent": "an evening in", "participants": [h0, robot]}
             ]}),
-            "director" => json!({"turns": [
-                {"actor": h0, "intention": format!("walk over to {place}")},
-                {"actor": robot, "intention": format!("go to {place} and say hello")},
-                {"actor": "nobody_7", "intention": "an actor the scene does not have"}
-            ]}),
-            "actor" => {
-                let history = text
-                    .split("What you have done this turn:")
-                    .nth(1)
-                    .and_then(|r| r.split("Choose your next step").next())
-                    .unwrap_or("");
-                let walked =
-                    history.contains("navigate_to") || text.contains("rejected (already_there)");
-                let me = text
-                    .split("You are ")
-                    .nth(1)
-                    .and_then(|r| r.split(' ').next())
-                    .unwrap_or("");
-                if text.contains("rejected (unknown_entity)") && !walked {
-                    json!({"action": "act", "skill": "navigate_to", "target": place, "object": null, "relation": null,
-                        "device": null, "field": null, "value": null, "to": null, "text": null, "seconds": null, "reason": null})
-                } else if walked && me == robot && !history.contains("\"say\"") {
-                    json!({"action": "act", "skill": "say", "target": null, "object": null, "relation": null,
-                        "device": null, "field": null, "value": null, "to": [], "text": "Hello!", "seconds": null, "reason": null})
-                } else if walked {
-                    json!({"action": "done", "skill": null, "target": null, "object": null, "relation": null,
-                        "device": null, "field": null, "value": null, "to": null, "text": null, "seconds": null, "reason": null})
-                } else {
-                    json!({"action": "act", "skill": "navigate_to", "target": "kitchen_table_9", "object": null, "relation": null,
-                        "device": null, "field": null, "value": null, "to": null, "text": null, "seconds": null, "reason": null})
+            "sessions" => {
+                let day = [
+                    ("07:30", "wake_up"),
+                    ("08:15", "breakfast"),
+                    ("10:00", "tidy"),
+                    ("12:30", "lunch"),
+                    ("16:00", "work"),
+                    ("19:00", "evening"),
+                ];
+                let sessions: Vec<Value> = day
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (at, kind))| {
+                        json!({"start": at, "kind": kind, "project": format!("p{}", i + 1),
+                            "intent": format!("the household's {kind}"), "participants": [h0, robot]})
+                    })
+                    .collect();
+                json!({ "sessions": sessions })
+            }
+            "director" => {
+                let mut turns = vec![
+                    json!({"actor": h0, "intention": format!("walk over to {place}")}),
+                    json!({"actor": robot, "intention": format!("go to {place} and say hello")}),
+                ];
+                if self.style == Style::Stepwise && !req.is_reask() {
+                    turns.push(
+                        json!({"actor": "nobody_7", "intention": "an actor the scene does not have"}),
+                    );
                 }
+                json!({ "turns": turns })
+            }
+            "actor" => {
+                // The prompt as first sent: a re-ask appends the reply itself.
+                let prompt = req.body["messages"][1]["content"].as_str().unwrap_or("");
+                self.actor(prompt, req.is_reask())
             }
             "notes" => {
                 json!({"preferences": [format!("{h0} likes a quiet morning")], "open_plans": [], "summary": "A quiet day."})
@@ -345,6 +485,173 @@ pub fn household(
             }
             other => return MockReply::status(400, &format!("unknown stage {other:?}")),
         };
-        MockReply::json(&reply)
+        MockReply::json_for(req, &reply)
+    }
+
+    fn actor(&self, text: &str, reask: bool) -> Value {
+        let (robot, place) = (&self.robot, &self.place);
+        let me = text
+            .rsplit("You play ")
+            .next()
+            .and_then(|r| r.split('.').next())
+            .unwrap_or("");
+        let history = between(text, "What you have done this turn:", "Your last step");
+        let go = step("navigate_to", json!({ "target": place }));
+        let hello = step("say", json!({"text": "Hello!", "to": []}));
+        if self.style == Style::Sensible {
+            if text.contains("Your last step was rejected") || history.contains("\"say\"") {
+                return actor_reply(vec![], "done");
+            }
+            let mut steps = vec![];
+            if !text.contains(&format!("near {place}.")) {
+                steps.push(go);
+            }
+            steps.push(hello);
+            steps.push(step("wait", json!({"seconds": 60})));
+            return actor_reply(steps, "done");
+        }
+        let walked = history.contains("navigate_to") || text.contains("rejected (already_there)");
+        if reask && !walked {
+            actor_reply(vec![go], "continue")
+        } else if walked && me == robot && !history.contains("\"say\"") {
+            actor_reply(vec![hello], "continue")
+        } else if walked {
+            actor_reply(vec![], "done")
+        } else {
+            actor_reply(
+                vec![step("navigate_to", json!({"target": "kitchen_table_9"}))],
+                "continue",
+            )
+        }
+    }
+}
+
+/// A stand-in household LLM that answers sensibly: valid replies built
+/// from the scene, each actor's turn in one reply (walk over, say hello,
+/// wait, done). For the tests, the benchmark and trying the LLM path
+/// offline.
+pub fn household(
+    scene: &crate::scene::Scene,
+) -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
+    let h = Household::new(scene, Style::Sensible);
+    move |req: &MockRequest| h.answer(req)
+}
+
+/// A stand-in household LLM that injects errors: one step per call, each
+/// actor first naming an id that does not exist, the director an actor
+/// the scene does not have, and "done" in a call of its own; so every turn
+/// exercises re-asks and the closed loop.
+pub fn stepwise(
+    scene: &crate::scene::Scene,
+) -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
+    let h = Household::new(scene, Style::Stepwise);
+    move |req: &MockRequest| h.answer(req)
+}
+
+/// What real servers and small models do, injected into a handler's
+/// replies by [`with_fault`]. Faults in content apply to first asks only:
+/// a re-ask gets the handler's own reply.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Fault {
+    /// `json_schema` refused with this status (500, 422, ...), the body
+    /// naming the response format.
+    RefuseSchema(u16),
+    /// Raw newlines and tabs inside the reply's strings.
+    ControlChars,
+    /// The JSON in a code fence, with prose around it and trailing commas.
+    Fenced,
+    /// Sessions name a person the home does not have, the director's
+    /// intention a thing it does not have, actors an invented target.
+    InventedIds,
+    /// A session with no participants, and one starting at 25:30.
+    EmptyParticipants,
+    /// Every `every`-th request waits `delay` before answering.
+    Stall { every: usize, delay: Duration },
+    /// `stage` never answers with JSON.
+    Garbage(&'static str),
+}
+
+/// `handler` with `fault` injected.
+pub fn with_fault(
+    handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
+    fault: Fault,
+) -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
+    move |req: &MockRequest| {
+        let stage = req.stage();
+        match fault {
+            Fault::RefuseSchema(status) if req.format() == "json_schema" => {
+                return MockReply::status(
+                    status,
+                    "{\"error\":{\"message\":\"response_format: json_schema is not supported by this server\"}}",
+                );
+            }
+            Fault::Garbage(s) if s == stage => {
+                return MockReply::content("I am sorry, I cannot help with that.");
+            }
+            Fault::Stall { every, delay } if every > 0 && req.n % every == every - 1 => {
+                return handler(req).after(delay);
+            }
+            _ => {}
+        }
+        let reply = handler(req);
+        if req.is_reask() {
+            return reply;
+        }
+        reply.map_content(|c| {
+            let Ok(mut v) = serde_json::from_str::<Value>(c) else {
+                return c.to_string();
+            };
+            match fault {
+                Fault::ControlChars => {
+                    for k in ["summary", "intent", "title", "intention", "text"] {
+                        strings_named(&mut v, k, &mut |s| {
+                            *s = format!("{s}\nsecond line\twith a tab")
+                        });
+                    }
+                    // Serialized escapes become the raw characters a small
+                    // model writes.
+                    return v.to_string().replace("\\n", "\n").replace("\\t", "\t");
+                }
+                Fault::Fenced => {
+                    let body = v.to_string().replacen('}', ",}", 1).replacen(']', ",]", 1);
+                    return format!("Sure! Here is the JSON:\n```json\n{body}\n```\nLet me know.");
+                }
+                Fault::InventedIds => match stage.as_str() {
+                    "sessions" => v["sessions"][0]["participants"][0] = json!("grandma_9"),
+                    "director" => {
+                        v["turns"][0]["intention"] = json!("bring the cake_tin_4 over here")
+                    }
+                    "actor" => {
+                        if let Some(s) = v["steps"].get_mut(0) {
+                            s["target"] = json!("sofa_9");
+                            s["skill"] = json!("navigate_to");
+                        }
+                    }
+                    _ => {}
+                },
+                Fault::EmptyParticipants if stage == "sessions" => {
+                    v["sessions"][1]["participants"] = json!([]);
+                    v["sessions"][2]["start"] = json!("25:30");
+                }
+                _ => {}
+            }
+            v.to_string()
+        })
+    }
+}
+
+/// Applies `f` to every string under a key named `key`, at any depth.
+fn strings_named(v: &mut Value, key: &str, f: &mut dyn FnMut(&mut String)) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                match x {
+                    Value::String(s) if k == key => f(s),
+                    x => strings_named(x, key, f),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| strings_named(x, key, f)),
+        _ => {}
     }
 }

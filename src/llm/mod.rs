@@ -5,9 +5,10 @@
 //! lives.
 
 pub mod client;
+pub mod repair;
 pub mod schema;
 
-pub use client::{Call, LlmClient, LlmConfig, LlmError, Message, SchemaMode, Stats};
+pub use client::{Call, Cost, LlmClient, LlmConfig, LlmError, Message, Reply, SchemaMode, Stats};
 pub mod backend;
 pub mod plugin;
 

@@ -9,11 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::client::{Call, LlmClient, LlmError, Reply};
 use bevy::prelude::*;
 use crossbeam_channel::{Receiver, Sender};
-use serde_json::Value;
-
-use super::client::{Call, LlmClient, LlmError};
 
 /// The plugin's systems, in order: dispatch queued calls, then collect
 /// replies that have arrived.
@@ -27,13 +25,13 @@ pub struct LlmActorPlugin {
     pub client: Arc<LlmClient>,
 }
 
-type Reply = (u64, Result<Value, LlmError>);
+type Filed = (u64, Result<Reply, LlmError>);
 
 #[derive(Resource)]
 pub struct LlmLink {
     client: Arc<LlmClient>,
-    tx: Sender<Reply>,
-    rx: Receiver<Reply>,
+    tx: Sender<Filed>,
+    rx: Receiver<Filed>,
     /// Signalled after each reply, so a waiting caller can sleep.
     wake: Receiver<()>,
     wake_tx: Sender<()>,
@@ -45,7 +43,7 @@ pub struct LlmCalls {
     next: u64,
     queued: Vec<(u64, Call)>,
     in_flight: usize,
-    replies: BTreeMap<u64, Result<Value, LlmError>>,
+    replies: BTreeMap<u64, Result<Reply, LlmError>>,
 }
 
 impl LlmCalls {
@@ -56,7 +54,7 @@ impl LlmCalls {
         self.next
     }
 
-    pub fn take(&mut self, seq: u64) -> Option<Result<Value, LlmError>> {
+    pub fn take(&mut self, seq: u64) -> Option<Result<Reply, LlmError>> {
         self.replies.remove(&seq)
     }
 
@@ -118,7 +116,7 @@ impl LlmDriver {
     }
 
     /// Sends `call` and waits for its reply.
-    pub fn call(&mut self, call: Call) -> Result<Value, LlmError> {
+    pub fn call(&mut self, call: Call) -> Result<Reply, LlmError> {
         let seq = self.app.world_mut().resource_mut::<LlmCalls>().submit(call);
         loop {
             self.app.update();

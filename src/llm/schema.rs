@@ -1,8 +1,8 @@
 //! A validator for the JSON-schema subset hearth's prompts use: `type` (a
 //! name or a list, with `null`), `properties`, `required`,
-//! `additionalProperties: false`, `items`, `enum`, `minItems`, `maxItems`,
-//! `minimum`, `maximum`. Every reply is checked on arrival, whatever the
-//! server promised.
+//! `additionalProperties: false`, `items`, `enum`, `anyOf`, `minItems`,
+//! `maxItems`, `minimum`, `maximum`. Every reply is checked on arrival,
+//! whatever the server promised.
 
 use serde_json::Value;
 
@@ -27,6 +27,22 @@ fn type_ok(t: &str, v: &Value) -> bool {
 }
 
 fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
+    if let Some(forms) = schema.get("anyOf").and_then(Value::as_array) {
+        let tries: Vec<Vec<String>> = forms.iter().map(|f| validate(f, v)).collect();
+        if tries.iter().all(|p| !p.is_empty()) {
+            // The form of the right type says best what is wrong.
+            let best = tries
+                .iter()
+                .min_by_key(|p| p.len())
+                .cloned()
+                .unwrap_or_default();
+            let why: Vec<String> = best.iter().map(|p| p.replacen('$', path, 1)).collect();
+            out.push(format!(
+                "{path}: {v} fits no allowed form ({})",
+                why.join("; ")
+            ));
+        }
+    }
     if let Some(t) = schema.get("type") {
         let types: Vec<&str> = match t {
             Value::String(s) => vec![s.as_str()],
@@ -45,8 +61,10 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
     if let Some(options) = schema.get("enum").and_then(Value::as_array)
         && !options.contains(v)
     {
-        let list: Vec<String> = options.iter().map(Value::to_string).collect();
-        out.push(format!("{path}: {v} is not one of {}", list.join(", ")));
+        out.push(format!(
+            "{path}: {v} is not one of {}",
+            options_for(v, options)
+        ));
     }
     if let Some(n) = v.as_f64() {
         if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
@@ -105,6 +123,37 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
     }
 }
 
+/// The allowed values, or for a long list of names the five nearest to
+/// what was given (an invented id gets the real ones it was closest to).
+fn options_for(v: &Value, options: &[Value]) -> String {
+    let list = |xs: &[&Value]| {
+        xs.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if options.len() <= 12 {
+        return list(&options.iter().collect::<Vec<_>>());
+    }
+    let wanted = v.as_str().unwrap_or_default();
+    let mut near: Vec<(usize, &Value)> = options
+        .iter()
+        .map(|o| {
+            (
+                crate::ids::edit_distance(wanted, o.as_str().unwrap_or_default()),
+                o,
+            )
+        })
+        .collect();
+    near.sort_by_key(|(d, o)| (*d, o.to_string()));
+    let near: Vec<&Value> = near.into_iter().take(5).map(|(_, o)| o).collect();
+    format!(
+        "the {} allowed values; closest: {}",
+        options.len(),
+        list(&near)
+    )
+}
+
 fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -150,6 +199,30 @@ mod tests {
         assert_eq!(
             validate(&s, &json!([1])),
             vec!["$: expected object, got array"]
+        );
+    }
+
+    #[test]
+    fn any_of_and_long_enums_say_what_would_fit() {
+        let s = json!({"anyOf": [{"type": "string", "enum": ["on", "off"]}, {"type": "number"}, {"type": "null"}]});
+        for ok in [json!("on"), json!(3.5), json!(null)] {
+            assert!(validate(&s, &ok).is_empty(), "{ok}");
+        }
+        assert_eq!(
+            validate(&s, &json!("dim")),
+            vec!["$: \"dim\" fits no allowed form ($: \"dim\" is not one of \"on\", \"off\")"]
+        );
+        assert_eq!(validate(&s, &json!(true)).len(), 1);
+        let ids: Vec<String> = (0..20)
+            .map(|i| format!("mug_{i}"))
+            .chain(["dining_table_1".into()])
+            .collect();
+        let e = validate(&json!({"enum": ids}), &json!("dining_table_9"));
+        assert_eq!(
+            e,
+            vec![
+                "$: \"dining_table_9\" is not one of the 21 allowed values; closest: \"dining_table_1\", \"mug_19\", \"mug_9\", \"mug_0\", \"mug_1\""
+            ]
         );
     }
 }

@@ -303,6 +303,60 @@ pub struct Manifest {
     pub counts: Counts,
     /// Files of the trace, relative to its directory.
     pub files: Vec<String>,
+    /// What the LLM calls cost and what was skipped (LLM backends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<LlmReport>,
+}
+
+/// The cost of a trace's LLM calls per stage, and the replies it went on
+/// without. Figures come from the recorded exchanges, so a replay reports
+/// the same.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LlmReport {
+    pub stages: BTreeMap<String, StageCost>,
+    /// Characters of every call's prompt, and of those the ones that repeat
+    /// the previous call's prompt from its start (what a server's prefix
+    /// cache can reuse).
+    pub prompt_chars: u64,
+    pub reused_prefix_chars: u64,
+    pub skipped: Vec<LlmSkip>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct StageCost {
+    pub calls: u64,
+    pub requests: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Replies made valid JSON locally.
+    pub repairs: u64,
+    /// Replies sent back with what was wrong.
+    pub reasks: u64,
+    pub skipped: u64,
+}
+
+/// A session, turn, day's beats or notes that went on without a usable reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmSkip {
+    pub stage: String,
+    /// `day 2`, `d2s03`, `d2s03 alice`.
+    pub at: String,
+    pub reason: String,
+}
+
+impl LlmReport {
+    pub fn total(&self) -> StageCost {
+        self.stages.values().fold(StageCost::default(), |mut t, s| {
+            t.calls += s.calls;
+            t.requests += s.requests;
+            t.prompt_tokens += s.prompt_tokens;
+            t.completion_tokens += s.completion_tokens;
+            t.repairs += s.repairs;
+            t.reasks += s.reasks;
+            t.skipped += s.skipped;
+            t
+        })
+    }
 }
 
 impl Manifest {
@@ -330,6 +384,7 @@ impl Manifest {
             days,
             counts,
             files,
+            llm: None,
         }
     }
 }
