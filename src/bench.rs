@@ -350,7 +350,11 @@ fn llm_batch(urls: &[&str], traces: usize, run: usize) -> Result<LlmRun> {
         reused: 0,
         seconds,
     };
+    // Every trace directory (not the batch record, `batch.json`).
     for t in std::fs::read_dir(root.join("traces"))?.flatten() {
+        if !t.path().is_dir() {
+            continue;
+        }
         let m = hearth::store::read_trace(&t.path())?.manifest;
         let llm = m.llm.unwrap_or_default();
         let total = llm.total();
