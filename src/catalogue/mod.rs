@@ -80,6 +80,10 @@ pub struct RoomType {
     /// A room others pass through (hallway, entrance): doors prefer it.
     #[serde(default)]
     pub hub: bool,
+    /// Belongs at the far end of the plan, away from the entry and the
+    /// hubs (a garage).
+    #[serde(default)]
+    pub outer: bool,
     /// Furniture and device kinds it always holds, most important first.
     pub fixtures: Vec<String>,
     /// Kinds it holds with probability one half, if they fit.

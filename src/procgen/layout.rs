@@ -18,8 +18,8 @@ pub struct Cells {
 /// Shortest side of a room (1.8 m), and of a hub such as a hallway (1.2 m).
 const MIN_SIDE: i32 = 18;
 const MIN_HUB_SIDE: i32 = 12;
-/// Longest-to-shortest side of a room that is not a hub.
-const MAX_ASPECT: i32 = 3;
+/// Longest-to-shortest side of a room that is not a hub, doubled (2.5).
+const MAX_ASPECT_X2: i32 = 5;
 /// Shortest shared wall a door goes in (a 0.9 m door and its frame).
 pub const MIN_DOOR_WALL: i32 = 10;
 
@@ -40,7 +40,7 @@ fn fits(r: Cells, hub: bool) -> bool {
     if hub {
         lo >= MIN_HUB_SIDE
     } else {
-        lo >= MIN_SIDE && hi <= MAX_ASPECT * lo
+        lo >= MIN_SIDE && 2 * hi <= MAX_ASPECT_X2 * lo
     }
 }
 

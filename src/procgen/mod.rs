@@ -127,6 +127,7 @@ struct Plan {
     name: String,
     area: f32,
     hub: bool,
+    outer: bool,
     private: bool,
     sleepers: Vec<usize>,
 }
@@ -150,9 +151,10 @@ fn attempt(
     let people = people(cat, n_people, rng);
     let mut plans = room_plans(cat, kind, n_rooms, &people, rng);
     // Entry first; the rest shuffled so plans differ, hubs early so that
-    // they end up central.
+    // they end up central, outer rooms (a garage) last so that they end up
+    // at the far end.
     plans[1..].shuffle(rng);
-    plans[1..].sort_by_key(|p| !p.hub);
+    plans[1..].sort_by_key(|p| (p.outer, !p.hub));
     let total: f32 = plans.iter().map(|p| p.area).sum();
     let aspect = rng.random_range(1.0..1.8_f32);
     let w = (total * aspect).sqrt();
@@ -397,6 +399,7 @@ fn room_plans(
                 name,
                 area: area.min(t.area.1 * 1.5),
                 hub: t.hub,
+                outer: t.outer,
                 private: t.private,
                 sleepers: sleeping,
             }
