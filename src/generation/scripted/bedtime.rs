@@ -116,7 +116,9 @@ impl Scripted {
                 ));
             }
         }
-        if let Some(v) = r.device(Role::FloorCleaning) {
+        if let Some(v) = r.device(Role::FloorCleaning)
+            && has_option(s, v, "mode", "docked")
+        {
             turns.push(turn(
                 robot,
                 Goal::Operate {

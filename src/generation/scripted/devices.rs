@@ -36,7 +36,9 @@ impl Scripted {
                 turns.push(turn(&other, goal));
             }
         }
-        if let Some(v) = r.device(Role::FloorCleaning) {
+        if let Some(v) = r.device(Role::FloorCleaning)
+            && has_option(s, v, "mode", "cleaning")
+        {
             turns.push(turn(
                 &other,
                 Goal::Operate {

@@ -181,6 +181,15 @@ fn named_for<'a>(s: &Scene, fixtures: &'a [Id], name: &str) -> Option<&'a Id> {
     })
 }
 
+/// Whether a device's enum field offers `value` (a vacuum's `mode` may not
+/// say "docked"): an activity asks only for what the schema allows.
+fn has_option(s: &Scene, device: &Id, field: &str, value: &str) -> bool {
+    s.devices.iter().any(|d| {
+        &d.id == device
+            && matches!(d.fields.get(field), Some(FieldDef::Enum { options, .. }) if options.iter().any(|o| o == value))
+    })
+}
+
 fn category_of<'a>(s: &'a Scene, object: &Id) -> &'a str {
     s.objects
         .iter()
