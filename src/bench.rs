@@ -99,6 +99,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         bytes as f64 / args.requests as f64,
     );
     bench_procgen(1000)?;
+    bench_editor()?;
     bench_generation(&args)?;
     bench_batch(&args)?;
     bench_eval(&args)?;
@@ -329,7 +330,11 @@ fn bench_procgen(seeds: u64) -> Result<()> {
         let range = |f: &dyn Fn(&scene::SceneStats) -> usize| {
             let v: Vec<usize> = stats.iter().map(f).collect();
             let mean = v.iter().sum::<usize>() as f64 / v.len() as f64;
-            format!("{}..{} (mean {mean:.1})", v.iter().min().unwrap_or(&0), v.iter().max().unwrap_or(&0))
+            format!(
+                "{}..{} (mean {mean:.1})",
+                v.iter().min().unwrap_or(&0),
+                v.iter().max().unwrap_or(&0)
+            )
         };
         println!(
             "  {kind:<10} {:>7.3} ms/scene; rooms {}, objects {}, people {}, look-alike groups {}, closed doors {}",
@@ -339,6 +344,64 @@ fn bench_procgen(seeds: u64) -> Result<()> {
             range(&|s| s.people),
             range(&|s| s.look_alike_groups),
             range(&|s| s.closed_doors),
+        );
+    }
+    Ok(())
+}
+
+/// The editor's live validation: `scene::validate` as re-run after every
+/// edit, on the largest built-in scene and on the generated house with the
+/// most objects among the first 50 seeds (about 150), while one piece of
+/// furniture is dragged back and forth.
+fn bench_editor() -> Result<()> {
+    use hearth::editor::{Document, Edit};
+    let cat = hearth::catalogue::builtin();
+    let mut house = None::<scene::Scene>;
+    for seed in 0..50 {
+        let s = procgen::generate(&SceneSpec::new("house", seed), cat)?;
+        if house
+            .as_ref()
+            .is_none_or(|h| s.objects.len() > h.objects.len())
+        {
+            house = Some(s);
+        }
+    }
+    let large = scene::parse("large_house", scene::BUILTIN[2].1)?;
+    println!("editor: validation per edit (a drag of 1000 MoveFixture steps):");
+    for s in [large, house.expect("50 seeds")] {
+        let reps = 1000u32;
+        let t0 = Instant::now();
+        for _ in 0..reps {
+            black_box(scene::validate(black_box(&s)));
+        }
+        let validate = t0.elapsed() / reps;
+        // The first piece of furniture moves a millimetre towards the middle
+        // of its room and back, so every step is accepted.
+        let f = &s.furniture[0];
+        let (id, pos) = (f.id.clone(), f.pos);
+        let room = s
+            .rooms
+            .iter()
+            .find(|r| r.id == f.room)
+            .expect("valid scene");
+        let step = 0.001f32.copysign(room.rect.center().0 - pos.0);
+        let label = format!("{} ({} objects)", s.id, s.objects.len());
+        let mut doc = Document::new(s);
+        let t0 = Instant::now();
+        doc.begin_group();
+        for i in 0..reps {
+            let dx = if i % 2 == 0 { step } else { 0.0 };
+            doc.apply(Edit::MoveFixture {
+                id: id.clone(),
+                to: (pos.0 + dx, pos.1),
+            })?;
+        }
+        doc.end_group();
+        let edit = t0.elapsed() / reps;
+        println!(
+            "  {label:<28} validate {:>7.3} ms   edit + validate {:>7.3} ms",
+            ms(validate),
+            ms(edit)
         );
     }
     Ok(())

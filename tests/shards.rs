@@ -16,7 +16,17 @@ use common::*;
 const SCENES: &str = "gen:0..9";
 
 fn batch(out: &Path, extra: &[&str]) -> Run {
-    let mut args = vec!["batch", "--scenes", SCENES, "--days", "1", "--jobs", "2", "--out", s(out)];
+    let mut args = vec![
+        "batch",
+        "--scenes",
+        SCENES,
+        "--days",
+        "1",
+        "--jobs",
+        "2",
+        "--out",
+        s(out),
+    ];
     args.extend_from_slice(extra);
     hearth(&args)
 }
@@ -59,7 +69,11 @@ fn the_union_of_the_shards_is_the_whole_batch() {
         let before = traces(&sharded.clone()).len() * usize::from(sharded.exists());
         let r = batch(&sharded, &["--shard", &format!("{k}/4")]).ok();
         r.stdout_has(&format!("shard {k}/4"));
-        let now = if sharded.exists() { traces(&sharded) } else { BTreeSet::new() };
+        let now = if sharded.exists() {
+            traces(&sharded)
+        } else {
+            BTreeSet::new()
+        };
         let mine: BTreeSet<String> = now.difference(&seen).cloned().collect();
         // Units k, k+4, ...: deterministic, and no overlap with other shards.
         assert_eq!(mine.len() + before, now.len());
@@ -68,13 +82,19 @@ fn the_union_of_the_shards_is_the_whole_batch() {
     }
     assert_eq!(traces(&sharded), traces(&whole));
     for name in traces(&whole) {
-        assert_eq!(snapshot(&sharded.join(&name)), snapshot(&whole.join(&name)), "{name}");
+        assert_eq!(
+            snapshot(&sharded.join(&name)),
+            snapshot(&whole.join(&name)),
+            "{name}"
+        );
     }
     // Every trace keeps its generated scene.
     let one = traces(&whole).into_iter().next().unwrap();
     let scene = hearth::store::load_scene(&whole.join(&one).join("scene.ron")).unwrap();
     assert!(one.starts_with(scene.id.as_str()));
-    hearth(&["batch", "status", s(&sharded)]).ok().stdout_has("9 of 9 traces complete");
+    hearth(&["batch", "status", s(&sharded)])
+        .ok()
+        .stdout_has("9 of 9 traces complete");
 }
 
 #[test]
@@ -87,7 +107,10 @@ fn the_scheduler_index_picks_the_same_units_as_the_flag() {
         assert!(!want.is_empty());
         let runs = [
             vec![("SLURM_ARRAY_TASK_ID", k.to_string())],
-            vec![("SLURM_ARRAY_TASK_ID", (k + 1).to_string()), ("SLURM_ARRAY_TASK_MIN", "1".into())],
+            vec![
+                ("SLURM_ARRAY_TASK_ID", (k + 1).to_string()),
+                ("SLURM_ARRAY_TASK_MIN", "1".into()),
+            ],
             vec![("JOB_COMPLETION_INDEX", k.to_string())],
         ];
         for (n, vars) in runs.iter().enumerate() {
@@ -104,8 +127,12 @@ fn the_scheduler_index_picks_the_same_units_as_the_flag() {
         .stderr_has("SLURM_ARRAY_TASK_ID")
         .stderr_has("JOB_COMPLETION_INDEX");
     assert!(!none.exists() || traces(&none).is_empty());
-    with_env(&none, &[("JOB_COMPLETION_INDEX", "3")], &["--shards", "3"]).fails().stderr_has("does not exist");
-    with_env(&none, &[], &["--shard", "1of3"]).fails().stderr_has("K/N");
+    with_env(&none, &[("JOB_COMPLETION_INDEX", "3")], &["--shards", "3"])
+        .fails()
+        .stderr_has("does not exist");
+    with_env(&none, &[], &["--shard", "1of3"])
+        .fails()
+        .stderr_has("K/N");
 }
 
 #[test]
@@ -114,12 +141,32 @@ fn a_killed_shard_resumes_to_exactly_its_share() {
     let scenes = "gen:0..30";
     let args = |out: &Path, shard: &str| {
         vec![
-            "batch".to_string(), "--scenes".into(), scenes.into(), "--days".into(), "2".into(),
-            "--jobs".into(), "1".into(), "--out".into(), s(out).into(), "--shard".into(), shard.into(),
+            "batch".to_string(),
+            "--scenes".into(),
+            scenes.into(),
+            "--days".into(),
+            "2".into(),
+            "--jobs".into(),
+            "1".into(),
+            "--out".into(),
+            s(out).into(),
+            "--shard".into(),
+            shard.into(),
         ]
     };
     let whole = t.path().join("whole");
-    hearth(&["batch", "--scenes", scenes, "--days", "2", "--jobs", "2", "--out", s(&whole)]).ok();
+    hearth(&[
+        "batch",
+        "--scenes",
+        scenes,
+        "--days",
+        "2",
+        "--jobs",
+        "2",
+        "--out",
+        s(&whole),
+    ])
+    .ok();
     let out = t.path().join("out");
     let mut child = Command::new(BIN)
         .args(args(&out, "1/2"))
@@ -129,11 +176,17 @@ fn a_killed_shard_resumes_to_exactly_its_share() {
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
     let finished = |dir: &Path| {
-        traces(dir).into_iter().filter(|n| hearth::store::is_finished(&dir.join(n))).count()
+        traces(dir)
+            .into_iter()
+            .filter(|n| hearth::store::is_finished(&dir.join(n)))
+            .count()
     };
     while !out.exists() || finished(&out) < 2 {
         assert!(Instant::now() < deadline, "no progress");
-        assert!(child.try_wait().unwrap().is_none(), "the shard ended too soon");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the shard ended too soon"
+        );
         std::thread::sleep(Duration::from_millis(2));
     }
     child.kill().unwrap();
@@ -148,7 +201,11 @@ fn a_killed_shard_resumes_to_exactly_its_share() {
     hearth(&b.iter().map(String::as_str).collect::<Vec<_>>()).ok();
     assert_eq!(traces(&out), traces(&whole));
     for name in traces(&whole) {
-        assert_eq!(snapshot(&out.join(&name)), snapshot(&whole.join(&name)), "{name}");
+        assert_eq!(
+            snapshot(&out.join(&name)),
+            snapshot(&whole.join(&name)),
+            "{name}"
+        );
     }
     assert_no_temp(&out);
     let st = hearth(&["batch", "status", "--json", s(&out)]).ok();
@@ -162,21 +219,45 @@ fn a_killed_shard_resumes_to_exactly_its_share() {
 fn status_and_mismatches_are_reported_clearly() {
     let t = tmp();
     let out = t.path().join("out");
-    hearth(&["batch", "status", s(&out)]).fails().stderr_has("batch.json");
+    hearth(&["batch", "status", s(&out)])
+        .fails()
+        .stderr_has("batch.json");
     batch(&out, &["--shard", "0/3"]).ok();
     let r = hearth(&["batch", "status", s(&out)]).fails();
-    r.stdout_has("3 of 9 traces complete").stdout_has("shard 1/3").stdout_has("shard 2/3");
+    r.stdout_has("3 of 9 traces complete")
+        .stdout_has("shard 1/3")
+        .stdout_has("shard 2/3");
     // Another batch into the same directory is refused before it writes.
     let before = snapshot(&out);
-    hearth(&["batch", "--scenes", "gen:0..5", "--days", "1", "--out", s(&out)])
-        .fails()
-        .stderr_has("holds another batch");
+    hearth(&[
+        "batch",
+        "--scenes",
+        "gen:0..5",
+        "--days",
+        "1",
+        "--out",
+        s(&out),
+    ])
+    .fails()
+    .stderr_has("holds another batch");
     assert_eq!(snapshot(&out), before);
-    hearth(&["batch", "--scenes", "gen:0..3", "--kind", "castle", "--out", s(&out)])
+    hearth(&[
+        "batch",
+        "--scenes",
+        "gen:0..3",
+        "--kind",
+        "castle",
+        "--out",
+        s(&out),
+    ])
+    .fails()
+    .stderr_has("castle");
+    hearth(&["batch", "--scenes", "gen:5..2", "--out", s(&out)])
         .fails()
-        .stderr_has("castle");
-    hearth(&["batch", "--scenes", "gen:5..2", "--out", s(&out)]).fails().stderr_has("gen:5..2");
-    hearth(&["batch", "status", "--help"]).ok().stdout_has("--json");
+        .stderr_has("gen:5..2");
+    hearth(&["batch", "status", "--help"])
+        .ok()
+        .stdout_has("--json");
 }
 
 /// The README's Slurm script and Job manifest: well-formed, and the
@@ -185,7 +266,9 @@ fn status_and_mismatches_are_reported_clearly() {
 fn the_readme_scheduler_examples_hold() {
     let readme = fs::read_to_string(repo().join("README.md")).unwrap();
     let block = |marker: &str| {
-        let at = readme.find(marker).unwrap_or_else(|| panic!("README has {marker}"));
+        let at = readme
+            .find(marker)
+            .unwrap_or_else(|| panic!("README has {marker}"));
         let start = readme[..at].rfind("```").unwrap();
         let body_start = readme[start..].find('\n').unwrap() + start + 1;
         let end = readme[body_start..].find("```").unwrap() + body_start;
@@ -195,13 +278,25 @@ fn the_readme_scheduler_examples_hold() {
     let slurm = block("#SBATCH --array=0-15");
     let path = write(t.path(), "generate.sbatch", &slurm);
     let check = Command::new("bash").arg("-n").arg(&path).output().unwrap();
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
     assert!(slurm.contains("--shards 16"));
     let yaml = block("completionMode: Indexed");
     let path = write(t.path(), "job.yaml", &yaml);
     let py = "import sys, yaml, json\nd = yaml.safe_load(open(sys.argv[1]))\nprint(json.dumps(d))";
-    let parsed = Command::new("python3").args(["-c", py]).arg(&path).output().unwrap();
-    assert!(parsed.status.success(), "YAML: {}", String::from_utf8_lossy(&parsed.stderr));
+    let parsed = Command::new("python3")
+        .args(["-c", py])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        parsed.status.success(),
+        "YAML: {}",
+        String::from_utf8_lossy(&parsed.stderr)
+    );
     let job: serde_json::Value = serde_json::from_slice(&parsed.stdout).unwrap();
     assert_eq!(job["kind"], "Job");
     assert_eq!(job["spec"]["completionMode"], "Indexed");
@@ -215,7 +310,11 @@ fn the_readme_scheduler_examples_hold() {
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
     let at = command.iter().position(|a| a == "--shards").unwrap();
-    assert_eq!(command[at + 1], n.to_string(), "--shards matches completions");
+    assert_eq!(
+        command[at + 1],
+        n.to_string(),
+        "--shards matches completions"
+    );
     // The same command, scaled down (fewer scenes, one day, a temp dir),
     // run as indices 0..3 of 3: together exactly the whole batch.
     let out = t.path().join("k8s");
@@ -229,7 +328,16 @@ fn the_readme_scheduler_examples_hold() {
     set(&mut args, "--shards", "3");
     set(&mut args, "--out", s(&out));
     let whole = t.path().join("whole");
-    hearth(&["batch", "--scenes", "gen:0..7", "--days", "1", "--out", s(&whole)]).ok();
+    hearth(&[
+        "batch",
+        "--scenes",
+        "gen:0..7",
+        "--days",
+        "1",
+        "--out",
+        s(&whole),
+    ])
+    .ok();
     for k in 0..3 {
         let o = Command::new(BIN)
             .args(&args)
