@@ -1192,6 +1192,13 @@ fn an_edits_file_reads_with_newtype_commands_unwrapped() {
     assert_eq!((e.line, e.col), (3, 3), "{e}");
     assert!(e.to_string().starts_with("e.ron:3:"), "{e}");
     assert!(parse_edits("e.ron", "[MoveRoom(id: \"hall\")]").is_err());
+    // A misspelt field is an error, not silently dropped.
+    let e = parse_edits(
+        "e.ron",
+        "[AddDoor(id: \"d\", rooms: (\"a\", \"b\"), at: (0.0, 0.0), opnable: true)]",
+    )
+    .unwrap_err();
+    assert!(e.message.contains("opnable"), "{e}");
 }
 
 /// A random edit, as numbers resolved against the scene it applies to, so
@@ -1569,4 +1576,27 @@ fn scene_apply_help() {
     }
     hearth(&["scene", "--help"]).ok().stdout_has("apply");
     hearth(&["scene", "apply"]).fails();
+}
+
+#[test]
+fn the_readme_example_applies_to_the_family_apartment() {
+    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = &readme[readme.find("### Editing scenes from a script").unwrap()..];
+    let start = section.find("```ron\n").unwrap() + 7;
+    let src = &section[start..start + section[start..].find("```").unwrap()];
+    let mut doc = Document::new(builtin("family_apartment"));
+    for (i, e) in parse_edits("README.md", src)
+        .unwrap()
+        .into_iter()
+        .enumerate()
+    {
+        doc.apply(e)
+            .unwrap_or_else(|e| panic!("README edit {i}: {e}"));
+    }
+    assert!(doc.problems().is_empty(), "{:?}", codes(&doc));
+    let s = doc.scene();
+    assert_eq!(door(s, "door_balcony").at, (3.5, 0.0));
+    assert_eq!(object(s, "book_1").at, Placement::On(id("armchair_2")));
+    assert_eq!(actor(s, "alice").room, id("balcony"));
+    assert_eq!(object(s, "tea_1").at, Placement::On(id("counter_1")));
 }

@@ -24,6 +24,7 @@ use crate::scene::*;
 /// One edit of a scene. In an EDITS.ron file these are written as
 /// `MoveRoom(id: "kitchen", to: (1.0, 0.0))`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Edit {
     /// Several edits as one: one undo step, all or nothing.
     Batch(Vec<Edit>),
@@ -1317,5 +1318,32 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
                 p => return Err(no(&p)),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_ids_are_well_formed_and_free() {
+        let s = crate::scene::default_scene();
+        assert_eq!(new_id(&s, "Fridge").as_str(), "fridge_2");
+        assert_eq!(new_id(&s, "Kitchen island").as_str(), "kitchen_island_1");
+        let odd = new_id(&s, "3-D printer");
+        assert!(Id::is_well_formed(&odd), "{odd}");
+    }
+
+    #[test]
+    fn referrers_list_every_kind_of_reference() {
+        let s = crate::scene::default_scene();
+        let by = referrers(&s, &Id::new("alice"));
+        assert!(by.iter().any(|i| i.as_str() == "mug_1"), "owner: {by:?}");
+        let by = referrers(&s, &Id::new("charging_dock_1"));
+        assert_eq!(by, vec![Id::new("robot")]);
+        let by = referrers(&s, &Id::new("study"));
+        assert!(by.iter().any(|i| i.as_str() == "door_study"), "{by:?}");
+        assert!(by.iter().any(|i| i.as_str() == "desk_study"), "{by:?}");
+        assert!(referrers(&s, &Id::new("mug_1")).is_empty());
     }
 }
