@@ -196,9 +196,7 @@ fn units(args: &BatchArgs, seeds: &[u64]) -> Result<Vec<Unit>> {
                 hearth::catalogue::builtin().household_kinds().join(", ")
             );
         };
-        for scene_seed in
-            parse_seeds(range).map_err(|e| anyhow::anyhow!("--scenes gen:{range}: {e}"))?
-        {
+        for scene_seed in parse_seeds(range).map_err(|e| anyhow::anyhow!("--scenes gen:{range}: {e}"))? {
             let spec = SceneSpec::new(&kinds[scene_seed as usize % kinds.len()], scene_seed);
             for &seed in seeds {
                 out.push(Unit {
@@ -226,9 +224,7 @@ fn units(args: &BatchArgs, seeds: &[u64]) -> Result<Vec<Unit>> {
 /// This run's shard as (index, count): `--shard K/N`, or `--shards N` with
 /// the index from Slurm or Kubernetes, or (0, 1).
 fn shard_of(args: &BatchArgs) -> Result<(u32, u32)> {
-    shard_from(args.shard.as_deref(), args.shards, |k| {
-        std::env::var(k).ok()
-    })
+    shard_from(args.shard.as_deref(), args.shards, |k| std::env::var(k).ok())
 }
 
 pub fn shard_from(
@@ -258,9 +254,7 @@ pub fn shard_from(
                     .unwrap_or(0);
                 num("SLURM_ARRAY_TASK_ID", &i)?
                     .checked_sub(min)
-                    .ok_or_else(|| {
-                        anyhow::anyhow!("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")
-                    })?
+                    .ok_or_else(|| anyhow::anyhow!("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN"))?
             } else {
                 bail!(
                     "--shards {n} needs the shard index: run under a Slurm array (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX), or say --shard K/{n}"
@@ -296,10 +290,7 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
     }
     let o = execute(&args, true)?;
     let share = if o.shard.1 > 1 {
-        format!(
-            " (shard {}/{}: {} of {} units)",
-            o.shard.0, o.shard.1, o.owned, o.total
-        )
+        format!(" (shard {}/{}: {} of {} units)", o.shard.0, o.shard.1, o.owned, o.total)
     } else {
         String::new()
     };
@@ -448,10 +439,7 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
                             // The whole chain: "cannot write x: Not a directory".
                             let why = format!("{e:#}");
                             tracing::debug!("{}: {why}", unit.name);
-                            failures
-                                .lock()
-                                .expect("lock")
-                                .push((unit.name.clone(), why));
+                            failures.lock().expect("lock").push((unit.name.clone(), why));
                         }
                     }
                     bar.inc(1);
@@ -574,28 +562,15 @@ mod tests {
             assert!(shard_from(Some(bad), None, none).is_err(), "{bad}");
         }
         let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
+            move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
-        assert_eq!(
-            shard_from(None, Some(8), env(&[("JOB_COMPLETION_INDEX", "5")])).unwrap(),
-            (5, 8)
-        );
-        assert_eq!(
-            shard_from(None, Some(8), env(&[("SLURM_ARRAY_TASK_ID", "2")])).unwrap(),
-            (2, 8)
-        );
+        assert_eq!(shard_from(None, Some(8), env(&[("JOB_COMPLETION_INDEX", "5")])).unwrap(), (5, 8));
+        assert_eq!(shard_from(None, Some(8), env(&[("SLURM_ARRAY_TASK_ID", "2")])).unwrap(), (2, 8));
         // A Slurm array numbered from 1.
         let one_based = env(&[("SLURM_ARRAY_TASK_ID", "8"), ("SLURM_ARRAY_TASK_MIN", "1")]);
         assert_eq!(shard_from(None, Some(8), one_based).unwrap(), (7, 8));
         let err = shard_from(None, Some(8), none).unwrap_err().to_string();
-        assert!(
-            err.contains("SLURM_ARRAY_TASK_ID") && err.contains("JOB_COMPLETION_INDEX"),
-            "{err}"
-        );
+        assert!(err.contains("SLURM_ARRAY_TASK_ID") && err.contains("JOB_COMPLETION_INDEX"), "{err}");
         assert!(shard_from(None, Some(8), env(&[("JOB_COMPLETION_INDEX", "8")])).is_err());
     }
 }

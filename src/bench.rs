@@ -330,11 +330,7 @@ fn bench_procgen(seeds: u64) -> Result<()> {
         let range = |f: &dyn Fn(&scene::SceneStats) -> usize| {
             let v: Vec<usize> = stats.iter().map(f).collect();
             let mean = v.iter().sum::<usize>() as f64 / v.len() as f64;
-            format!(
-                "{}..{} (mean {mean:.1})",
-                v.iter().min().unwrap_or(&0),
-                v.iter().max().unwrap_or(&0)
-            )
+            format!("{}..{} (mean {mean:.1})", v.iter().min().unwrap_or(&0), v.iter().max().unwrap_or(&0))
         };
         println!(
             "  {kind:<10} {:>7.3} ms/scene; rooms {}, objects {}, people {}, look-alike groups {}, closed doors {}",

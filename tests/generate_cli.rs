@@ -27,10 +27,7 @@ fn manifest(dir: &Path) -> Value {
 
 /// Entries of a batch directory but its record, `batch.json`.
 fn traces_in(dir: &Path) -> Vec<String> {
-    entries(dir)
-        .into_iter()
-        .filter(|n| n != "batch.json")
-        .collect()
+    entries(dir).into_iter().filter(|n| n != "batch.json").collect()
 }
 
 /// The finished traces in a batch directory (those with a manifest).

@@ -84,19 +84,14 @@ fn the_builtin_catalogue_loads_and_covers_every_role() {
         let s = scene::parse(id, src).unwrap();
         for f in &s.furniture {
             assert!(
-                c.furniture_kind(&f.kind).is_some()
-                    || c.device_kind(&f.kind).is_some()
+                c.furniture_kind(&f.kind).is_some() || c.device_kind(&f.kind).is_some()
                     || ["piano", "linen cabinet", "craft cabinet"].contains(&f.kind.as_str()),
                 "{id}: kind {:?} is not in the catalogue",
                 f.kind
             );
         }
         for o in &s.objects {
-            assert!(
-                c.category(&o.category).is_some(),
-                "{id}: category {:?}",
-                o.category
-            );
+            assert!(c.category(&o.category).is_some(), "{id}: category {:?}", o.category);
         }
     }
 }
@@ -111,43 +106,24 @@ fn catalogue_errors_say_where_and_what() {
             let msg = e.to_string();
             assert!(msg.starts_with("cat.ron:"), "{msg}");
             let line: usize = msg.split(':').nth(1).unwrap().parse().unwrap();
-            assert_eq!(
-                src.lines()
-                    .position(|l| l.contains("households: ["))
-                    .unwrap()
-                    + 1,
-                line
-            );
+            assert_eq!(src.lines().position(|l| l.contains("households: [")).unwrap() + 1, line);
         }
         other => panic!("expected a syntax error, got {other:?}"),
     }
     // An unknown role is a syntax error naming the role.
     let broken = src.replacen("roles: [seating]", "roles: [sitting]", 1);
-    let msg = catalogue::parse("cat.ron", &broken)
-        .unwrap_err()
-        .to_string();
+    let msg = catalogue::parse("cat.ron", &broken).unwrap_err().to_string();
     assert!(msg.contains("sitting"), "{msg}");
     // Semantic problems, all at once, each located at its name.
     let broken = src
-        .replacen(
-            "found: [In(\"fridge\")], count: (1, 2),\n         variants: [\"litre",
-            "found: [In(\"icebox\")], count: (1, 2),\n         variants: [\"litre",
-            1,
-        )
-        .replacen(
-            "aliases: [\"couch\", \"settee\"]",
-            "aliases: [\"couch\", \"fridge\"]",
-            1,
-        );
+        .replacen("found: [In(\"fridge\")], count: (1, 2),\n         variants: [\"litre", "found: [In(\"icebox\")], count: (1, 2),\n         variants: [\"litre", 1)
+        .replacen("aliases: [\"couch\", \"settee\"]", "aliases: [\"couch\", \"fridge\"]", 1);
     match catalogue::parse("cat.ron", &broken) {
         Err(CatalogueError::Invalid { problems, .. }) => {
             let text: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
             assert!(text.iter().any(|m| m.contains("icebox")), "{text:?}");
             assert!(text.iter().any(|m| m.contains("defined twice")), "{text:?}");
-            let icebox = problems
-                .iter()
-                .find(|p| p.message.contains("icebox"))
-                .unwrap();
+            let icebox = problems.iter().find(|p| p.message.contains("icebox")).unwrap();
             let line = broken.lines().nth(icebox.line - 1).unwrap();
             assert!(line.contains("\"icebox\""), "located at {line:?}");
         }
@@ -246,17 +222,11 @@ fn an_unusual_kind_name_works_when_tagged_with_its_role() {
 fn roles_come_from_kinds_aliases_and_tags() {
     let s = renamed(&[("fridge", "refrigerator")]);
     let r = Roles::builtin(&s);
-    assert_eq!(
-        r.fixture(Role::ColdStorage).map(|i| i.as_str()),
-        Some("fridge_1")
-    );
+    assert_eq!(r.fixture(Role::ColdStorage).map(|i| i.as_str()), Some("fridge_1"));
     assert!(r.has(&"mug_1".into(), Role::DrinkVessel));
     assert!(r.objects(Role::Medicine).len() >= 2);
     assert!(r.of(&"living_room".into()).is_empty());
-    assert!(
-        r.device(Role::ColdStorage).is_none(),
-        "the fridge is furniture"
-    );
+    assert!(r.device(Role::ColdStorage).is_none(), "the fridge is furniture");
 }
 
 // ------------------------------------------------------------ scene generator
@@ -266,117 +236,46 @@ fn assert_household(s: &Scene, kind: &str) {
     let k = cat().household(kind).unwrap();
     let problems = scene::validate(s);
     assert!(problems.is_empty(), "{}: {problems:?}", s.id);
-    assert_eq!(
-        scene::parse("rt", &scene::to_ron(s)).unwrap(),
-        *s,
-        "{}: round trip",
-        s.id
-    );
+    assert_eq!(scene::parse("rt", &scene::to_ron(s)).unwrap(), *s, "{}: round trip", s.id);
     let st = scene::stats(s);
-    assert!(
-        (k.rooms.0 as usize..=k.rooms.1 as usize).contains(&st.rooms),
-        "{}: {} rooms",
-        s.id,
-        st.rooms
-    );
-    assert!(
-        (k.people.0 as usize..=k.people.1 as usize).contains(&st.people),
-        "{}: {} people",
-        s.id,
-        st.people
-    );
+    assert!((k.rooms.0 as usize..=k.rooms.1 as usize).contains(&st.rooms), "{}: {} rooms", s.id, st.rooms);
+    assert!((k.people.0 as usize..=k.people.1 as usize).contains(&st.people), "{}: {} people", s.id, st.people);
     assert_eq!(st.robots, 1);
-    assert!(
-        (40..=150).contains(&st.objects),
-        "{}: {} objects",
-        s.id,
-        st.objects
-    );
-    assert!(
-        st.look_alike_groups * 3 >= st.categories,
-        "{}: {} look-alike groups of {}",
-        s.id,
-        st.look_alike_groups,
-        st.categories
-    );
+    assert!((40..=150).contains(&st.objects), "{}: {} objects", s.id, st.objects);
+    assert!(st.look_alike_groups * 3 >= st.categories, "{}: {} look-alike groups of {}", s.id, st.look_alike_groups, st.categories);
     // Rooms tile the footprint: their areas add up to its bounding box.
-    let (x1, y1) = s.rooms.iter().fold((0f32, 0f32), |(x, y), r| {
-        (x.max(r.rect.x + r.rect.w), y.max(r.rect.y + r.rect.h))
-    });
-    assert!(
-        (st.area - x1 * y1).abs() < 0.05,
-        "{}: rooms do not tile",
-        s.id
-    );
+    let (x1, y1) = s.rooms.iter().fold((0f32, 0f32), |(x, y), r| (x.max(r.rect.x + r.rect.w), y.max(r.rect.y + r.rect.h)));
+    assert!((st.area - x1 * y1).abs() < 0.05, "{}: rooms do not tile", s.id);
     // The entry comes first (validation's reachability starts there).
     let first = &s.rooms[0].id;
-    assert!(
-        first.starts_with("entrance") || first.starts_with("studio_room"),
-        "{}: first room {first}",
-        s.id
-    );
+    assert!(first.starts_with("entrance") || first.starts_with("studio_room"), "{}: first room {first}", s.id);
     // Floor-standing fixtures do not overlap each other or a doorway.
     let floor = |kind: &str| {
-        cat()
-            .furniture_kind(kind)
-            .map(|f| &f.mount)
-            .or_else(|| cat().device_kind(kind).map(|d| &d.mount))
-            == Some(&Mount::Floor)
+        cat().furniture_kind(kind).map(|f| &f.mount).or_else(|| cat().device_kind(kind).map(|d| &d.mount)) == Some(&Mount::Floor)
     };
-    let fixtures: Vec<_> = s
-        .furniture
-        .iter()
-        .map(|f| (&f.id, &f.kind, &f.room, f.pos, f.size))
-        .chain(
-            s.devices
-                .iter()
-                .map(|d| (&d.id, &d.kind, &d.room, d.pos, d.size)),
-        )
+    let fixtures: Vec<_> = s.furniture.iter().map(|f| (&f.id, &f.kind, &f.room, f.pos, f.size))
+        .chain(s.devices.iter().map(|d| (&d.id, &d.kind, &d.room, d.pos, d.size)))
         .filter(|f| floor(f.1))
         .collect();
     for (i, a) in fixtures.iter().enumerate() {
         for b in &fixtures[i + 1..] {
-            let apart = (a.3.0 - b.3.0).abs() * 2.0 >= a.4.0 + b.4.0 - 1e-3
-                || (a.3.1 - b.3.1).abs() * 2.0 >= a.4.1 + b.4.1 - 1e-3;
+            let apart = (a.3.0 - b.3.0).abs() * 2.0 >= a.4.0 + b.4.0 - 1e-3 || (a.3.1 - b.3.1).abs() * 2.0 >= a.4.1 + b.4.1 - 1e-3;
             assert!(apart || a.2 != b.2, "{}: {} overlaps {}", s.id, a.0, b.0);
         }
-        for d in s
-            .doors
-            .iter()
-            .filter(|d| d.rooms.0 == *a.2 || d.rooms.1 == *a.2)
-        {
-            let clear = (a.3.0 - d.at.0).abs() >= a.4.0 / 2.0 + 0.6 - 1e-3
-                || (a.3.1 - d.at.1).abs() >= a.4.1 / 2.0 + 0.6 - 1e-3;
+        for d in s.doors.iter().filter(|d| d.rooms.0 == *a.2 || d.rooms.1 == *a.2) {
+            let clear = (a.3.0 - d.at.0).abs() >= a.4.0 / 2.0 + 0.6 - 1e-3 || (a.3.1 - d.at.1).abs() >= a.4.1 / 2.0 + 0.6 - 1e-3;
             assert!(clear, "{}: {} blocks {}", s.id, a.0, d.id);
         }
     }
     // Everyone starts next to a bed in their room; the robot at its dock.
     let r = Roles::builtin(s);
     for a in &s.actors {
-        let near = a
-            .near
-            .as_ref()
-            .unwrap_or_else(|| panic!("{}: {} is near nothing", s.id, a.id));
-        let role = if a.kind == scene::ActorKind::Robot {
-            Role::RobotDock
-        } else {
-            Role::Sleeping
-        };
+        let near = a.near.as_ref().unwrap_or_else(|| panic!("{}: {} is near nothing", s.id, a.id));
+        let role = if a.kind == scene::ActorKind::Robot { Role::RobotDock } else { Role::Sleeping };
         assert!(r.has(near, role), "{}: {} starts near {near}", s.id, a.id);
     }
-    for role in [
-        Role::ColdStorage,
-        Role::HotDrinks,
-        Role::Washbasin,
-        Role::Light,
-        Role::DrinkVessel,
-        Role::Medicine,
-    ] {
-        assert!(
-            !r.fixtures(role).is_empty() || !r.objects(role).is_empty(),
-            "{}: nothing plays {role:?}",
-            s.id
-        );
+    for role in [Role::ColdStorage, Role::HotDrinks, Role::Washbasin, Role::Light, Role::DrinkVessel, Role::Medicine] {
+        assert!(!r.fixtures(role).is_empty() || !r.objects(role).is_empty(), "{}: nothing plays {role:?}", s.id);
     }
 }
 
@@ -405,41 +304,19 @@ fn same_seed_same_bytes_other_seed_other_scene() {
 
 #[test]
 fn options_are_honoured_and_bad_ones_refused() {
-    let spec = SceneSpec {
-        rooms: Some((12, 12)),
-        people: Some(5),
-        ..SceneSpec::new("house", 3)
-    };
+    let spec = SceneSpec { rooms: Some((12, 12)), people: Some(5), ..SceneSpec::new("house", 3) };
     let s = procgen::generate(&spec, cat()).unwrap();
     assert_eq!(s.rooms.len(), 12);
     assert_eq!(scene::stats(&s).people, 5);
     let unknown = procgen::generate(&SceneSpec::new("castle", 0), cat()).unwrap_err();
     assert!(matches!(unknown, ProcgenError::UnknownKind { .. }));
-    assert!(
-        unknown.to_string().contains("studio, apartment, house"),
-        "{unknown}"
-    );
+    assert!(unknown.to_string().contains("studio, apartment, house"), "{unknown}");
     for rooms in [(9, 5), (1, 2), (3, 3)] {
-        let spec = SceneSpec {
-            rooms: Some(rooms),
-            ..SceneSpec::new("house", 0)
-        };
-        assert!(
-            matches!(
-                procgen::generate(&spec, cat()),
-                Err(ProcgenError::BadRange { .. })
-            ),
-            "{rooms:?}"
-        );
+        let spec = SceneSpec { rooms: Some(rooms), ..SceneSpec::new("house", 0) };
+        assert!(matches!(procgen::generate(&spec, cat()), Err(ProcgenError::BadRange { .. })), "{rooms:?}");
     }
-    let spec = SceneSpec {
-        people: Some(0),
-        ..SceneSpec::new("studio", 0)
-    };
-    assert!(matches!(
-        procgen::generate(&spec, cat()),
-        Err(ProcgenError::BadRange { .. })
-    ));
+    let spec = SceneSpec { people: Some(0), ..SceneSpec::new("studio", 0) };
+    assert!(matches!(procgen::generate(&spec, cat()), Err(ProcgenError::BadRange { .. })));
 }
 
 /// What the offline generator achieves on a household over `days`.
@@ -457,11 +334,7 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
     let sessions: BTreeSet<&str> = events.iter().filter_map(|e| e.session.as_deref()).collect();
     let unseen_changes = events
         .iter()
-        .filter(|e| {
-            e.outcome.is_ok()
-                && !e.changes.is_empty()
-                && !robots.iter().any(|r| e.observers.contains(r))
-        })
+        .filter(|e| e.outcome.is_ok() && !e.changes.is_empty() && !robots.iter().any(|r| e.observers.contains(r)))
         .count();
     let samples = mine(scene, &events, seed);
     let ix = Index::new(scene, &events);
@@ -472,18 +345,11 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
             _ => None,
         })
         .collect();
-    assert!(
-        events
-            .last()
-            .is_some_and(|e| e.t < u64::from(days) * DAY + DAY)
-    );
+    assert!(events.last().is_some_and(|e| e.t < u64::from(days) * DAY + DAY));
     Bars {
         sessions_per_day: sessions.len() as f64 / f64::from(days),
         unseen_changes,
-        changes: events
-            .iter()
-            .filter(|e| e.outcome.is_ok() && !e.changes.is_empty())
-            .count(),
+        changes: events.iter().filter(|e| e.outcome.is_ok() && !e.changes.is_empty()).count(),
         families,
         invalid: check(&ix, &samples).len(),
     }
@@ -502,38 +368,12 @@ fn the_scripted_household_lives_in_generated_scenes() {
         let kind = ["studio", "apartment", "house"][(i % 3) as usize];
         let s = gen_scene(kind, 1000 + i);
         let b = bars(&s, i, 3);
-        report.push(format!(
-            "{} {:.1} sessions/day, {} of {} changing events unseen, {} families",
-            s.id,
-            b.sessions_per_day,
-            b.unseen_changes,
-            b.changes,
-            b.families.len()
-        ));
+        report.push(format!("{} {:.1} sessions/day, {} of {} changing events unseen, {} families", s.id, b.sessions_per_day, b.unseen_changes, b.changes, b.families.len()));
         assert_eq!(b.invalid, 0, "{}: invalid samples", s.id);
-        assert!(
-            b.sessions_per_day >= 10.0,
-            "{}: {:.1} sessions a day",
-            s.id,
-            b.sessions_per_day
-        );
-        assert!(
-            b.unseen_changes * 20 >= b.changes,
-            "{}: {} of {} changes unseen",
-            s.id,
-            b.unseen_changes,
-            b.changes
-        );
-        let missing: Vec<_> = Family::ALL
-            .iter()
-            .filter(|f| !b.families.contains(f))
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "{}: no {missing:?} questions\n{}",
-            s.id,
-            report.join("\n")
-        );
+        assert!(b.sessions_per_day >= 10.0, "{}: {:.1} sessions a day", s.id, b.sessions_per_day);
+        assert!(b.unseen_changes * 20 >= b.changes, "{}: {} of {} changes unseen", s.id, b.unseen_changes, b.changes);
+        let missing: Vec<_> = Family::ALL.iter().filter(|f| !b.families.contains(f)).collect();
+        assert!(missing.is_empty(), "{}: no {missing:?} questions\n{}", s.id, report.join("\n"));
     }
     println!("{}", report.join("\n"));
 }
@@ -544,45 +384,21 @@ fn the_scripted_household_lives_in_generated_scenes() {
 fn scene_generate_and_stats_on_the_command_line() {
     let t = tmp();
     let out = t.path().join("h.ron");
-    hearth(&[
-        "scene",
-        "generate",
-        "--seed",
-        "7",
-        "--kind",
-        "house",
-        "-o",
-        s(&out),
-    ])
-    .ok();
+    hearth(&["scene", "generate", "--seed", "7", "--kind", "house", "-o", s(&out)]).ok();
     let text = std::fs::read_to_string(&out).unwrap();
     let piped = hearth(&["scene", "generate", "--seed", "7", "--kind", "house"]).ok();
     assert_eq!(piped.stdout, text, "same seed, same bytes, file or stdout");
-    hearth(&["scene", "check", s(&out)])
-        .ok()
-        .stdout_has("gen_house_s7");
+    hearth(&["scene", "check", s(&out)]).ok().stdout_has("gen_house_s7");
     let st = hearth(&["scene", "stats", s(&out), "studio"]).ok();
-    st.stdout_has("look-alike")
-        .stdout_has("gen_house_s7")
-        .stdout_has("studio");
+    st.stdout_has("look-alike").stdout_has("gen_house_s7").stdout_has("studio");
     let js = hearth(&["scene", "stats", "--json", s(&out)]).ok();
     let v: serde_json::Value = serde_json::from_str(js.stdout.trim()).unwrap();
     assert_eq!(v["id"], "gen_house_s7");
     assert!(v["objects"].as_u64().unwrap() >= 40);
     // Bad input: clear errors, no panic, nothing written.
-    hearth(&["scene", "generate", "--kind", "castle"])
-        .fails()
-        .stderr_has("studio, apartment, house");
-    hearth(&["scene", "generate", "--rooms", "9..3"])
-        .fails()
-        .stderr_has("empty range");
-    hearth(&["scene", "generate", "--rooms", "2..=3", "--kind", "house"])
-        .fails()
-        .stderr_has("impossible");
-    hearth(&["scene", "stats", "no/such.ron"])
-        .fails()
-        .stderr_has("no/such.ron");
-    hearth(&["scene", "generate", "--help"])
-        .ok()
-        .stdout_has("--kind");
+    hearth(&["scene", "generate", "--kind", "castle"]).fails().stderr_has("studio, apartment, house");
+    hearth(&["scene", "generate", "--rooms", "9..3"]).fails().stderr_has("empty range");
+    hearth(&["scene", "generate", "--rooms", "2..=3", "--kind", "house"]).fails().stderr_has("impossible");
+    hearth(&["scene", "stats", "no/such.ron"]).fails().stderr_has("no/such.ron");
+    hearth(&["scene", "generate", "--help"]).ok().stdout_has("--kind");
 }

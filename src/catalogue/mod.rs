@@ -213,15 +213,11 @@ impl Catalogue {
     }
 
     pub fn furniture_kind(&self, kind: &str) -> Option<&FurnitureKind> {
-        self.furniture
-            .iter()
-            .find(|f| named(&f.kind, &f.aliases, kind))
+        self.furniture.iter().find(|f| named(&f.kind, &f.aliases, kind))
     }
 
     pub fn device_kind(&self, kind: &str) -> Option<&DeviceKind> {
-        self.devices
-            .iter()
-            .find(|d| named(&d.kind, &d.aliases, kind))
+        self.devices.iter().find(|d| named(&d.kind, &d.aliases, kind))
     }
 
     pub fn category(&self, category: &str) -> Option<&ObjectCategory> {
@@ -282,15 +278,14 @@ pub enum CatalogueError {
 /// about: unknown kinds referenced, names defined twice, empty choices,
 /// bad ranges, device fields outside their schema.
 pub fn parse(origin: &str, src: &str) -> Result<Catalogue, CatalogueError> {
-    let cat: Catalogue =
-        ron::Options::default()
-            .from_str(src)
-            .map_err(|e| CatalogueError::Syntax {
-                origin: origin.to_string(),
-                line: e.span.start.line,
-                col: e.span.start.col,
-                message: e.code.to_string(),
-            })?;
+    let cat: Catalogue = ron::Options::default()
+        .from_str(src)
+        .map_err(|e| CatalogueError::Syntax {
+            origin: origin.to_string(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
     let problems: Vec<CatalogueProblem> = check(&cat)
         .into_iter()
         .map(|(name, message)| {
@@ -361,54 +356,24 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
     let room_kinds: BTreeSet<&str> = c.rooms.iter().map(|r| r.kind.as_str()).collect();
     for h in &c.households {
         if !range(h.rooms) || h.rooms.0 == 0 || !range(h.people) || !range(h.objects) {
-            bad(
-                &h.kind,
-                format!(
-                    "household {}: a range is empty or starts at 0 rooms",
-                    h.kind
-                ),
-            );
+            bad(&h.kind, format!("household {}: a range is empty or starts at 0 rooms", h.kind));
         }
         for r in h.required.iter().chain(&h.extra).chain([&h.bedroom]) {
             if !room_kinds.contains(r.as_str()) {
-                bad(
-                    r,
-                    format!(
-                        "household {} names room type {r:?}, which is not in rooms",
-                        h.kind
-                    ),
-                );
+                bad(r, format!("household {} names room type {r:?}, which is not in rooms", h.kind));
             }
         }
         if (h.required.len() as u32) + 1 > h.rooms.1 {
-            bad(
-                &h.kind,
-                format!(
-                    "household {}: its required rooms and a bedroom need more rooms than {}",
-                    h.kind, h.rooms.1
-                ),
-            );
+            bad(&h.kind, format!("household {}: its required rooms and a bedroom need more rooms than {}", h.kind, h.rooms.1));
         }
     }
     for r in &c.rooms {
         if !(r.area.0 > 0.0 && r.area.0 <= r.area.1) {
-            bad(
-                &r.kind,
-                format!(
-                    "room type {}: area range must be positive and ordered",
-                    r.kind
-                ),
-            );
+            bad(&r.kind, format!("room type {}: area range must be positive and ordered", r.kind));
         }
         for k in r.fixtures.iter().chain(&r.optional) {
             if !fixture_kinds.contains(&k.to_lowercase()) {
-                bad(
-                    k,
-                    format!(
-                        "room type {} holds {k:?}, which is no furniture or device kind",
-                        r.kind
-                    ),
-                );
+                bad(k, format!("room type {} holds {k:?}, which is no furniture or device kind", r.kind));
             }
         }
     }
@@ -444,10 +409,7 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
     }
     for d in &c.devices {
         if d.fields.is_empty() {
-            bad(
-                &d.kind,
-                format!("device {}: needs at least one field", d.kind),
-            );
+            bad(&d.kind, format!("device {}: needs at least one field", d.kind));
         }
         for (name, f) in &d.fields {
             if let Err(e) = check_field(f) {
@@ -457,54 +419,26 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
     }
     for o in &c.objects {
         if o.found.is_empty() {
-            bad(
-                &o.category,
-                format!("category {}: say where it is found", o.category),
-            );
+            bad(&o.category, format!("category {}: say where it is found", o.category));
         }
         for s in &o.found {
             if !fixture_kinds.contains(&s.kind().to_lowercase()) {
-                bad(
-                    s.kind(),
-                    format!(
-                        "category {} is found at {:?}, which is no kind",
-                        o.category,
-                        s.kind()
-                    ),
-                );
+                bad(s.kind(), format!("category {} is found at {:?}, which is no kind", o.category, s.kind()));
             }
         }
         let distinct: BTreeSet<&String> = o.variants.iter().collect();
         if o.variants.is_empty() || distinct.len() != o.variants.len() {
-            bad(
-                &o.category,
-                format!(
-                    "category {}: variants must be non-empty and distinct",
-                    o.category
-                ),
-            );
+            bad(&o.category, format!("category {}: variants must be non-empty and distinct", o.category));
         }
         if !range(o.count) || (!o.each && o.count.1 as usize > o.variants.len()) {
-            bad(
-                &o.category,
-                format!(
-                    "category {}: count range empty or larger than its variants",
-                    o.category
-                ),
-            );
+            bad(&o.category, format!("category {}: count range empty or larger than its variants", o.category));
         }
         if o.each && !o.personal {
-            bad(
-                &o.category,
-                format!("category {}: `each` needs `personal`", o.category),
-            );
+            bad(&o.category, format!("category {}: `each` needs `personal`", o.category));
         }
     }
     if c.people.names.len() < 8 || c.people.adults.is_empty() || c.people.others.is_empty() {
-        bad(
-            "people",
-            "people: give at least 8 names and roles for adults and others".into(),
-        );
+        bad("people", "people: give at least 8 names and roles for adults and others".into());
     }
     out
 }

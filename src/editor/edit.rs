@@ -568,31 +568,34 @@ fn room<'a>(scene: &'a Scene, id: &Id) -> Result<&'a RoomDef, EditError> {
 
 /// Where a fixture stands, and what it holds.
 struct Fixture<'a> {
+    id: &'a Id,
     room: &'a Id,
     pos: (f32, f32),
     size: (f32, f32, f32),
     surfaces: &'a [Surface],
 }
 
+/// Furniture, then devices.
+fn fixtures(s: &Scene) -> impl Iterator<Item = Fixture<'_>> {
+    let furniture = s.furniture.iter().map(|f| Fixture {
+        id: &f.id,
+        room: &f.room,
+        pos: f.pos,
+        size: f.size,
+        surfaces: &f.surfaces,
+    });
+    let devices = s.devices.iter().map(|d| Fixture {
+        id: &d.id,
+        room: &d.room,
+        pos: d.pos,
+        size: d.size,
+        surfaces: &d.surfaces,
+    });
+    furniture.chain(devices)
+}
+
 fn fixture<'a>(scene: &'a Scene, id: &Id) -> Option<Fixture<'a>> {
-    scene
-        .furniture
-        .iter()
-        .find(|f| &f.id == id)
-        .map(|f| Fixture {
-            room: &f.room,
-            pos: f.pos,
-            size: f.size,
-            surfaces: &f.surfaces,
-        })
-        .or_else(|| {
-            scene.devices.iter().find(|d| &d.id == id).map(|d| Fixture {
-                room: &d.room,
-                pos: d.pos,
-                size: d.size,
-                surfaces: &d.surfaces,
-            })
-        })
+    fixtures(scene).find(|f| f.id == id)
 }
 
 fn fixture_checked<'a>(scene: &'a Scene, id: &Id) -> Result<Fixture<'a>, EditError> {
@@ -785,13 +788,8 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             {
                 steps.push(set(&d.id, Prop::Pos(shift(d.at))));
             }
-            let fixtures = s
-                .furniture
-                .iter()
-                .map(|f| (&f.id, &f.room, f.pos))
-                .chain(s.devices.iter().map(|d| (&d.id, &d.room, d.pos)));
-            for (fid, _, pos) in fixtures.filter(|f| f.1 == &id) {
-                steps.push(set(fid, Prop::Pos(shift(pos))));
+            for f in fixtures(s).filter(|f| f.room == &id) {
+                steps.push(set(f.id, Prop::Pos(shift(f.pos))));
             }
             steps
         }
@@ -799,19 +797,12 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             let old = room(s, &id)?.rect;
             positive(&id, "width and depth", &[rect.w, rect.h])?;
             finite(&id, "the corner", &[rect.x, rect.y])?;
-            let fixtures = s
-                .furniture
-                .iter()
-                .map(|f| (&f.id, &f.room, f.pos, f.size))
-                .chain(s.devices.iter().map(|d| (&d.id, &d.room, d.pos, d.size)));
-            for (fid, _, pos, size) in fixtures.filter(|f| f.1 == &id) {
-                if !fits(&rect, pos, size) {
-                    return Err(EditError::OutsideRoom {
-                        id: fid.clone(),
-                        pos,
-                        room: Some(id),
-                    });
-                }
+            if let Some(f) = fixtures(s).find(|f| f.room == &id && !fits(&rect, f.pos, f.size)) {
+                return Err(EditError::OutsideRoom {
+                    id: f.id.clone(),
+                    pos: f.pos,
+                    room: Some(id),
+                });
             }
             let mut steps = vec![set(&id, Prop::Rect(rect))];
             for d in s
@@ -1075,25 +1066,19 @@ fn remove(s: &Scene, id: Id, policy: OnRemove) -> Result<Vec<Edit>, EditError> {
             {
                 steps.push(take(&d.id));
             }
-            let fixtures = s
-                .furniture
+            let in_room: Vec<&Id> = fixtures(s)
+                .filter(|f| f.room == &id)
+                .map(|f| f.id)
+                .collect();
+            // What stands on them; those near them are gone with the room already.
+            for o in s
+                .objects
                 .iter()
-                .map(|f| (&f.id, &f.room))
-                .chain(s.devices.iter().map(|d| (&d.id, &d.room)));
-            for (fid, _) in fixtures.filter(|f| f.1 == &id) {
-                // Those near it are gone with the room already.
-                for o in s.objects.iter().filter(|o| placed_on(&o.at) == fid) {
-                    steps.push(take(&o.id));
-                }
+                .filter(|o| in_room.contains(&placed_on(&o.at)))
+            {
+                steps.push(take(&o.id));
             }
-            let fixtures = s
-                .furniture
-                .iter()
-                .map(|f| (&f.id, &f.room))
-                .chain(s.devices.iter().map(|d| (&d.id, &d.room)));
-            for (fid, _) in fixtures.filter(|f| f.1 == &id) {
-                steps.push(take(fid));
-            }
+            steps.extend(in_room.into_iter().map(take));
         }
         Kind::Furniture | Kind::Device | Kind::Actor => {
             for a in s.actors.iter().filter(|a| a.near.as_ref() == Some(&id)) {

@@ -212,8 +212,7 @@ fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
         .map(|a| a.room.clone());
     if let Some(w) = bedroom
         .as_ref()
-        .and_then(|room| in_room(room, Role::ClothesStorage))
-    {
+        .and_then(|room| in_room(room, Role::ClothesStorage)) {
         return Dest::In(w);
     }
     let washer_room = r
@@ -397,8 +396,7 @@ impl Backend for Scripted {
                 humans.clone(),
                 ids(&[
                     r.device(Role::HotDrinks),
-                    r.fixture(Role::DiningSurface)
-                        .or(r.fixture(Role::PrepSurface)),
+                    r.fixture(Role::DiningSurface).or(r.fixture(Role::PrepSurface)),
                 ]),
                 vec![Routine, ObjectLocation],
                 1,
@@ -496,9 +494,10 @@ impl Backend for Scripted {
                 vec![],
             ),
         ];
-        if let (Some(washer), Some(basket)) =
-            (r.device(Role::Laundry), r.fixture(Role::LaundryBasket))
-        {
+        if let (Some(washer), Some(basket)) = (
+            r.device(Role::Laundry),
+            r.fixture(Role::LaundryBasket),
+        ) {
             projects.push(mk(
                 9,
                 HouseholdRoutine,
@@ -694,11 +693,8 @@ impl Backend for Scripted {
                 }
             }
             "breakfast" | "lunch" => {
-                let table = r
-                    .fixture(Role::DiningSurface)
-                    .or(r.fixture(Role::PrepSurface))
-                    .or(r.fixture(Role::WorkDesk))
-                    .cloned();
+                let table =
+                    r.fixture(Role::DiningSurface).or(r.fixture(Role::PrepSurface)).or(r.fixture(Role::WorkDesk)).cloned();
                 let Some(table) = table else { return Ok(turns) };
                 if let Some(coffee) = r.device(Role::HotDrinks).cloned() {
                     turns.push(turn(
@@ -827,9 +823,10 @@ impl Backend for Scripted {
                         ));
                     }
                 }
-                if let (Some(mug), Some(dw)) =
-                    (self.person(&host).mug.clone(), r.device(Role::DishWashing))
-                {
+                if let (Some(mug), Some(dw)) = (
+                    self.person(&host).mug.clone(),
+                    r.device(Role::DishWashing),
+                ) {
                     turns.push(turn(
                         robot,
                         Goal::Fetch {
@@ -1021,11 +1018,7 @@ impl Backend for Scripted {
                     let (texts, claims): (Vec<String>, Vec<Claim>) = for_robot.into_iter().unzip();
                     turns.push(turn(
                         &host,
-                        say_claims(
-                            &[robot],
-                            format!("Robot, so you know: {}", texts.join(" ")),
-                            claims,
-                        ),
+                        say_claims(&[robot], format!("Robot, so you know: {}", texts.join(" ")), claims),
                     ));
                 }
             }
@@ -1134,10 +1127,7 @@ impl Backend for Scripted {
                 ));
                 // Some days the work moves to the sofa, laptop and all.
                 let laptop = p.first_of_each(&r, Role::WorkGear).first().cloned();
-                let couch = r
-                    .fixture(Role::Seating)
-                    .or(r.fixture(Role::DiningSurface))
-                    .cloned();
+                let couch = r.fixture(Role::Seating).or(r.fixture(Role::DiningSurface)).cloned();
                 if let (Some(laptop), Some(couch)) = (laptop, couch)
                     && self.rng.random_bool(0.4)
                 {
@@ -1440,10 +1430,8 @@ impl Backend for Scripted {
                     };
                     if let Some(program) = programs.choose(&mut self.rng).cloned() {
                         let due = session.start + 2 * H + 30 * M;
-                        let text = format!(
-                            "Robot, after dinner run the {} on {program}, please.",
-                            kind_of(s, &dw)
-                        );
+                        let text =
+                            format!("Robot, after dinner run the {} on {program}, please.", kind_of(s, &dw));
                         let goal = Goal::Operate {
                             device: dw.clone(),
                             field: Id::new("program"),
@@ -1570,10 +1558,7 @@ impl Backend for Scripted {
                     .cloned()
                     .filter(|o| !matches!(sim.location(o), Some(Location::HeldBy(_))))
                     .collect();
-                let table = r
-                    .fixture(Role::LoungeTable)
-                    .or(r.fixture(Role::Seating))
-                    .cloned();
+                let table = r.fixture(Role::LoungeTable).or(r.fixture(Role::Seating)).cloned();
                 if let (Some(snack), Some(table)) = (snacks.choose(&mut self.rng).cloned(), table) {
                     let asker = humans.choose(&mut self.rng).expect("non-empty").clone();
                     let text = pick(

@@ -63,17 +63,10 @@ struct Room {
 
 /// Furnishes every room; `false` if a fixture its room type always holds
 /// (or a sleeper's bed) did not fit, so the caller tries another plan.
-pub fn furnish(
-    scene: &mut Scene,
-    cat: &Catalogue,
-    rooms: &[RoomInfo],
-    rng: &mut ChaCha8Rng,
-) -> bool {
+pub fn furnish(scene: &mut Scene, cat: &Catalogue, rooms: &[RoomInfo], rng: &mut ChaCha8Rng) -> bool {
     let mut counts = std::collections::BTreeMap::<String, u32>::new();
     for info in rooms {
-        let t = cat
-            .room(&info.kind)
-            .expect("the catalogue checks room types");
+        let t = cat.room(&info.kind).expect("the catalogue checks room types");
         let rect = scene
             .rooms
             .iter()
@@ -105,10 +98,7 @@ pub fn furnish(
             let single = !info.couple;
             if single
                 && first(&kinds, Role::WorkDesk).is_none()
-                && let Some(desk) = cat
-                    .furniture
-                    .iter()
-                    .find(|f| f.roles.contains(&Role::WorkDesk))
+                && let Some(desk) = cat.furniture.iter().find(|f| f.roles.contains(&Role::WorkDesk))
             {
                 kinds.push(desk.kind.clone());
                 owners.push(None);
@@ -119,9 +109,7 @@ pub fn furnish(
                 (Role::WorkDesk, false),
                 (Role::ClothesStorage, false),
             ] {
-                let Some(i) = first(&kinds, role) else {
-                    continue;
-                };
+                let Some(i) = first(&kinds, role) else { continue };
                 let n = if each { info.sleepers.len() } else { 1 };
                 let named = each || single;
                 owners[i] = named.then(|| info.sleepers[0].clone());
@@ -133,18 +121,7 @@ pub fn furnish(
         }
         let mut placed = Room::default();
         for (kind, owner) in kinds.iter().zip(owners) {
-            let id = place(
-                scene,
-                cat,
-                &info.id,
-                rect,
-                &doors,
-                kind,
-                owner,
-                &mut placed,
-                &mut counts,
-                rng,
-            );
+            let id = place(scene, cat, &info.id, rect, &doors, kind, owner, &mut placed, &mut counts, rng);
             if id.is_none() && required.contains(kind) {
                 return false;
             }
@@ -254,11 +231,7 @@ fn on_top(
             continue;
         }
         let along_x = base.w >= base.d;
-        let (len, depth) = if along_x {
-            (base.w, base.d)
-        } else {
-            (base.d, base.w)
-        };
+        let (len, depth) = if along_x { (base.w, base.d) } else { (base.d, base.w) };
         let (w, d) = (size.0, size.1);
         if *used + w > len - 2.0 * GAP || d > depth {
             continue;
@@ -318,30 +291,10 @@ fn against_wall(
         for k in 0..steps {
             let along = round(lo + ((start + k) % steps) as f32 * 0.1);
             let spot = match wall {
-                0 => Footprint {
-                    x: along,
-                    y: round(rect.y + d / 2.0 + GAP),
-                    w,
-                    d,
-                },
-                1 => Footprint {
-                    x: along,
-                    y: round(rect.y + rect.h - d / 2.0 - GAP),
-                    w,
-                    d,
-                },
-                2 => Footprint {
-                    x: round(rect.x + w / 2.0 + GAP),
-                    y: along,
-                    w,
-                    d,
-                },
-                _ => Footprint {
-                    x: round(rect.x + rect.w - w / 2.0 - GAP),
-                    y: along,
-                    w,
-                    d,
-                },
+                0 => Footprint { x: along, y: round(rect.y + d / 2.0 + GAP), w, d },
+                1 => Footprint { x: along, y: round(rect.y + rect.h - d / 2.0 - GAP), w, d },
+                2 => Footprint { x: round(rect.x + w / 2.0 + GAP), y: along, w, d },
+                _ => Footprint { x: round(rect.x + rect.w - w / 2.0 - GAP), y: along, w, d },
             };
             let inside = spot.x - w / 2.0 >= rect.x
                 && spot.x + w / 2.0 <= rect.x + rect.w
@@ -430,18 +383,7 @@ pub fn robot_dock(scene: &mut Scene, cat: &Catalogue, rng: &mut ChaCha8Rng) -> O
             floor: floor_of(scene, &room.id, cat),
             ..Room::default()
         };
-        let spot = place(
-            scene,
-            cat,
-            &room.id,
-            room.rect,
-            &doors,
-            &kind,
-            None,
-            &mut placed,
-            &mut counts,
-            rng,
-        );
+        let spot = place(scene, cat, &room.id, room.rect, &doors, &kind, None, &mut placed, &mut counts, rng);
         if let Some(id) = spot {
             return Some((room.id, id));
         }
@@ -461,12 +403,7 @@ fn floor_of(scene: &Scene, room: &Id, cat: &Catalogue) -> Vec<Footprint> {
         .furniture
         .iter()
         .map(|f| (&f.room, &f.kind, f.pos, f.size))
-        .chain(
-            scene
-                .devices
-                .iter()
-                .map(|d| (&d.room, &d.kind, d.pos, d.size)),
-        )
+        .chain(scene.devices.iter().map(|d| (&d.room, &d.kind, d.pos, d.size)))
         .filter(|(r, k, _, _)| *r == room && floor(k))
         .map(|(_, _, p, s)| Footprint {
             x: p.0,

@@ -70,24 +70,10 @@ fn split(
         for across_width in [r.w >= r.h, r.w < r.h] {
             let (a, b) = if across_width {
                 let cut = (r.w as f32 * frac).round() as i32;
-                (
-                    Cells { w: cut, ..r },
-                    Cells {
-                        x: r.x + cut,
-                        w: r.w - cut,
-                        ..r
-                    },
-                )
+                (Cells { w: cut, ..r }, Cells { x: r.x + cut, w: r.w - cut, ..r })
             } else {
                 let cut = (r.h as f32 * frac).round() as i32;
-                (
-                    Cells { h: cut, ..r },
-                    Cells {
-                        y: r.y + cut,
-                        h: r.h - cut,
-                        ..r
-                    },
-                )
+                (Cells { h: cut, ..r }, Cells { y: r.y + cut, h: r.h - cut, ..r })
             };
             if a.w <= 0 || a.h <= 0 || b.w <= 0 || b.h <= 0 {
                 continue;
@@ -183,8 +169,10 @@ mod tests {
         assert_eq!(area, 120 * 80);
         for (i, a) in rooms.iter().enumerate() {
             for b in &rooms[i + 1..] {
-                let apart =
-                    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                let apart = a.x + a.w <= b.x
+                    || b.x + b.w <= a.x
+                    || a.y + a.h <= b.y
+                    || b.y + b.h <= a.y;
                 assert!(apart, "{a:?} overlaps {b:?}");
             }
         }
@@ -204,42 +192,16 @@ mod tests {
     #[test]
     fn doors_span_every_room_and_sit_on_shared_walls() {
         let rooms = [
-            Cells {
-                x: 0,
-                y: 0,
-                w: 40,
-                h: 40,
-            },
-            Cells {
-                x: 40,
-                y: 0,
-                w: 40,
-                h: 40,
-            },
-            Cells {
-                x: 0,
-                y: 40,
-                w: 80,
-                h: 30,
-            },
+            Cells { x: 0, y: 0, w: 40, h: 40 },
+            Cells { x: 40, y: 0, w: 40, h: 40 },
+            Cells { x: 0, y: 40, w: 80, h: 30 },
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let d = doors(&rooms, |_, _| 1.0, |_, _| false, &mut rng).unwrap();
         assert_eq!(d.len(), 2);
-        assert!(
-            d.iter()
-                .all(|(i, j)| shared_wall(&rooms[*i], &rooms[*j]).is_some())
-        );
+        assert!(d.iter().all(|(i, j)| shared_wall(&rooms[*i], &rooms[*j]).is_some()));
         // Touching at a corner only is no wall.
-        let corner = [
-            rooms[0],
-            Cells {
-                x: 40,
-                y: 40,
-                w: 20,
-                h: 20,
-            },
-        ];
+        let corner = [rooms[0], Cells { x: 40, y: 40, w: 20, h: 20 }];
         assert!(shared_wall(&corner[0], &corner[1]).is_none());
     }
 }

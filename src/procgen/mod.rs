@@ -193,10 +193,7 @@ fn attempt(
         rng,
     );
     let Some(pairs) = pairs else {
-        tracing::trace!(
-            "seed {}: some room shares no wall long enough for a door",
-            spec.seed
-        );
+        tracing::trace!("seed {}: some room shares no wall long enough for a door", spec.seed);
         return None;
     };
     let rooms: Vec<RoomDef> = plans
@@ -246,11 +243,7 @@ fn attempt(
             .filter(|(room, _)| *room == plan.id)
             .map(|(_, b)| b.clone())
             .nth(plan.sleepers.iter().position(|s| *s == i).unwrap_or(0))
-            .or_else(|| {
-                beds.iter()
-                    .find(|(r, _)| *r == plan.id)
-                    .map(|(_, b)| b.clone())
-            });
+            .or_else(|| beds.iter().find(|(r, _)| *r == plan.id).map(|(_, b)| b.clone()));
         scene.actors.push(ActorDef {
             id: p.id.clone(),
             name: p.name.clone(),

@@ -4,8 +4,8 @@
 //! surface. Personal things get an owner and go to the owner's room when
 //! their receptacle kind is there.
 
-use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::catalogue::{Catalogue, ObjectCategory, Spot};
@@ -85,11 +85,7 @@ pub fn stock(scene: &mut Scene, cat: &Catalogue, target: u32, rng: &mut ChaCha8R
         let pick = rng.random_range(0..variants[i].len());
         let v = variants[i].remove(pick);
         made[i].push(ObjectDef {
-            id: Id::new(&format!(
-                "{}_{}",
-                c.category.replace([' ', '-'], "_"),
-                k + 1
-            )),
+            id: Id::new(&format!("{}_{}", c.category.replace([' ', '-'], "_"), k + 1)),
             category: c.category.clone(),
             description: v,
             owner: owner.map(|o| o.0.clone()),
@@ -107,9 +103,8 @@ pub fn stock(scene: &mut Scene, cat: &Catalogue, target: u32, rng: &mut ChaCha8R
         let covered = |made: &Vec<Vec<ObjectDef>>| {
             (0..made.len()).any(|i| !made[i].is_empty() && cat.objects[i].roles.contains(&role))
         };
-        let mut players: Vec<usize> = (0..cat.objects.len())
-            .filter(|i| cat.objects[*i].roles.contains(&role))
-            .collect();
+        let mut players: Vec<usize> =
+            (0..cat.objects.len()).filter(|i| cat.objects[*i].roles.contains(&role)).collect();
         players.shuffle(rng);
         for i in players {
             if covered(&made) {
@@ -174,9 +169,7 @@ fn spot(
         }
     }
     let sp = chosen?;
-    let candidates: Vec<usize> = (0..slots.len())
-        .filter(|i| matches(&slots[*i], sp))
-        .collect();
+    let candidates: Vec<usize> = (0..slots.len()).filter(|i| matches(&slots[*i], sp)).collect();
     let mine = |i: &&usize| {
         owner.is_some_and(|(_, room, name)| {
             slots[**i].room == *room || slots[**i].description.contains(&name.to_lowercase())
