@@ -704,7 +704,7 @@ fn dropping_an_object_uses_the_surface_the_receptacle_has_and_its_capacity() {
     let e = refused(&mut doc, place("mug_1", "oven_1", None), |e| {
         matches!(e, EditError::Full { capacity: 1, .. })
     });
-    assert_eq!(e.to_string(), "oven_1 is full: 1 objects in it already");
+    assert_eq!(e.to_string(), "oven_1 is full: 1 object in it already");
     refused(&mut doc, place("mug_1", "table_1", Some(true)), |e| {
         matches!(e, EditError::NoSurface { surface: "In", .. })
     });
@@ -717,13 +717,13 @@ fn dropping_an_object_uses_the_surface_the_receptacle_has_and_its_capacity() {
     refused(&mut doc, place("kitchen", "table_1", None), |e| {
         matches!(e, EditError::WrongKind { .. })
     });
-    // Into hands: ann has two and holds the keys... no more: the keys went
-    // into the cupboard. The robot has one.
+    // Into an actor's hands: the robot has one.
     let s = round_trip(&mut doc, place("mug_1", "robot", None));
     assert_eq!(object(&s, "mug_1").at, Placement::HeldBy(id("robot")));
-    refused(&mut doc, place("plate_1", "robot", None), |e| {
+    let e = refused(&mut doc, place("plate_1", "robot", None), |e| {
         matches!(e, EditError::Full { capacity: 1, .. })
     });
+    assert_eq!(e.to_string(), "robot's hands are full (1 object)");
     // Dropping an object where it already is is allowed (not counted twice).
     doc.apply(place("mug_1", "robot", None)).unwrap();
     assert!(doc.problems().is_empty(), "{:?}", codes(&doc));

@@ -318,7 +318,8 @@ pub enum EditError {
     NoSharedWall { a: Id, b: Id },
     #[error("{id} has no {surface} surface")]
     NoSurface { id: Id, surface: &'static str },
-    #[error("{id} is full: {capacity} objects {surface} it already")]
+    /// `surface` is "on", "in" or "hands".
+    #[error("{}", full(id, surface, *capacity))]
     Full {
         id: Id,
         surface: &'static str,
@@ -355,6 +356,18 @@ pub enum EditError {
         #[source]
         source: Box<EditError>,
     },
+}
+
+fn full(id: &Id, surface: &str, capacity: u32) -> String {
+    let n = if capacity == 1 {
+        "1 object".to_string()
+    } else {
+        format!("{capacity} objects")
+    };
+    match surface {
+        "hands" => format!("{id}'s hands are full ({n})"),
+        s => format!("{id} is full: {n} {s} it already"),
+    }
 }
 
 fn join(ids: &[Id]) -> String {
@@ -686,7 +699,7 @@ fn placement(
         if load(&p) >= hands {
             return Err(EditError::Full {
                 id: target.clone(),
-                surface: "in the hands of",
+                surface: "hands",
                 capacity: hands,
             });
         }
