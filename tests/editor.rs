@@ -144,6 +144,10 @@ fn every_command() -> Vec<Edit> {
             id: id("hall"),
             to: (4.0, 0.5),
         },
+        Edit::MoveRooms {
+            ids: vec![id("kitchen"), id("hall")],
+            by: (1.0, -0.5),
+        },
         Edit::ResizeRoom {
             id: id("kitchen"),
             rect: Rect {
@@ -325,7 +329,7 @@ fn every_command_and_its_undo_restore_the_exact_scene() {
     let commands = every_command();
     // Every command name appears, so a new command needs a case here.
     let names: std::collections::BTreeSet<_> = commands.iter().map(Edit::name).collect();
-    assert_eq!(names.len(), 22, "{names:?}");
+    assert_eq!(names.len(), 23, "{names:?}");
     for edit in commands {
         let mut doc = Document::new(base());
         round_trip(&mut doc, edit);
@@ -569,6 +573,35 @@ fn moving_a_room_carries_its_doors_and_fixtures_and_a_lost_wall_is_reported() {
     .unwrap();
     assert!(doc.problems().is_empty(), "{:?}", codes(&doc));
     assert_eq!(door(doc.scene(), "door_hall").at, (4.0, 2.0));
+
+    // Both rooms at once: the door between them moves once, and stays valid.
+    let mut doc = Document::new(base());
+    let s = round_trip(
+        &mut doc,
+        Edit::MoveRooms {
+            ids: vec![id("kitchen"), id("hall")],
+            by: (10.0, 2.0),
+        },
+    );
+    assert_eq!(door(&s, "door_hall").at, (14.0, 3.5));
+    assert_eq!(s.devices[0].pos, (13.0, 2.3));
+    assert!(doc.problems().is_empty(), "{:?}", codes(&doc));
+    refused(
+        &mut doc,
+        Edit::MoveRooms {
+            ids: vec![id("hall"), id("table_1")],
+            by: (1.0, 1.0),
+        },
+        |e| matches!(e, EditError::WrongKind { .. }),
+    );
+    refused(
+        &mut doc,
+        Edit::MoveRooms {
+            ids: vec![id("hall")],
+            by: (f32::INFINITY, 1.0),
+        },
+        |e| matches!(e, EditError::BadGeometry { .. }),
+    );
 
     // Resizing: the door keeps to its wall; fixtures may not be left out.
     let mut doc = Document::new(base());
@@ -1206,6 +1239,7 @@ fn an_edits_file_reads_with_newtype_commands_unwrapped() {
 #[derive(Debug, Clone)]
 enum Op {
     MoveRoom(usize, f32, f32),
+    MoveRooms(usize, usize, f32, f32),
     ResizeRoom(usize, f32, f32),
     AddDoor(usize, usize, f32, f32),
     MoveDoor(usize, f32, f32),
@@ -1225,6 +1259,8 @@ fn op() -> impl Strategy<Value = Op> {
     let d = -2.0f32..2.0;
     prop_oneof![
         (n.clone(), d.clone(), d.clone()).prop_map(|(a, x, y)| Op::MoveRoom(a, x, y)),
+        (n.clone(), n.clone(), d.clone(), d.clone())
+            .prop_map(|(a, b, x, y)| Op::MoveRooms(a, b, x, y)),
         (n.clone(), d.clone(), d.clone()).prop_map(|(a, x, y)| Op::ResizeRoom(a, x, y)),
         (n.clone(), n.clone(), d.clone(), d.clone())
             .prop_map(|(a, b, x, y)| Op::AddDoor(a, b, x, y)),
@@ -1275,6 +1311,10 @@ fn resolve(op: &Op, s: &Scene, step: usize) -> Option<Edit> {
                 to: (rect.x + x, rect.y + y),
             }
         }
+        Op::MoveRooms(a, b, x, y) => Edit::MoveRooms {
+            ids: vec![pick(&rooms, a)?, pick(&rooms, b)?],
+            by: (x, y),
+        },
         Op::ResizeRoom(a, w, h) => {
             let r = pick(&rooms, a)?;
             let rect = room_rect(&r);

@@ -36,6 +36,13 @@ pub enum Edit {
         id: Id,
         to: (f32, f32),
     },
+    /// Moves several rooms by the same offset, with their doors (each
+    /// once, even between two of them) and fixtures: a multi-selection
+    /// drag. A batch of `MoveRoom`s would move a shared door twice.
+    MoveRooms {
+        ids: Vec<Id>,
+        by: (f32, f32),
+    },
     /// A new rectangle; doors stay on their wall as it moves. Refused if a
     /// fixture would end up outside.
     ResizeRoom {
@@ -381,6 +388,7 @@ impl Edit {
             Edit::Batch(_) => "Batch",
             Edit::AddRoom(_) => "AddRoom",
             Edit::MoveRoom { .. } => "MoveRoom",
+            Edit::MoveRooms { .. } => "MoveRooms",
             Edit::ResizeRoom { .. } => "ResizeRoom",
             Edit::AddDoor { .. } => "AddDoor",
             Edit::MoveDoor { .. } => "MoveDoor",
@@ -784,24 +792,44 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
         Edit::MoveRoom { id, to } => {
             let r = room(s, &id)?;
             finite(&id, "the corner", &[to.0, to.1])?;
-            let (dx, dy) = (to.0 - r.rect.x, to.1 - r.rect.y);
-            let shift = |p: (f32, f32)| (p.0 + dx, p.1 + dy);
-            let mut steps = vec![set(
-                &id,
-                Prop::Rect(Rect {
-                    x: to.0,
-                    y: to.1,
-                    ..r.rect
-                }),
-            )];
+            let by = (to.0 - r.rect.x, to.1 - r.rect.y);
+            let rect = Rect {
+                x: to.0,
+                y: to.1,
+                ..r.rect
+            };
+            let mut steps = plan(
+                s,
+                cat,
+                Edit::MoveRooms {
+                    ids: vec![id.clone()],
+                    by,
+                },
+            )?;
+            // Exactly `to`: x + (to - x) can differ from `to` in the last bit.
+            steps[0] = set(&id, Prop::Rect(rect));
+            steps
+        }
+        Edit::MoveRooms { ids, by } => {
+            for id in &ids {
+                room(s, id)?;
+                finite(id, "the offset", &[by.0, by.1])?;
+            }
+            let shift = |p: (f32, f32)| (p.0 + by.0, p.1 + by.1);
+            let moved = |id: &Id| ids.contains(id);
+            let mut steps = Vec::new();
+            for r in s.rooms.iter().filter(|r| moved(&r.id)) {
+                let (x, y) = shift((r.rect.x, r.rect.y));
+                steps.push(set(&r.id, Prop::Rect(Rect { x, y, ..r.rect })));
+            }
             for d in s
                 .doors
                 .iter()
-                .filter(|d| d.rooms.0 == id || d.rooms.1 == id)
+                .filter(|d| moved(&d.rooms.0) || moved(&d.rooms.1))
             {
                 steps.push(set(&d.id, Prop::Pos(shift(d.at))));
             }
-            for f in fixtures(s).filter(|f| f.room == &id) {
+            for f in fixtures(s).filter(|f| moved(f.room)) {
                 steps.push(set(f.id, Prop::Pos(shift(f.pos))));
             }
             steps
