@@ -106,6 +106,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         bytes as f64 / args.requests as f64,
     );
     bench_procgen(1000)?;
+    bench_editor()?;
     bench_generation(&args)?;
     bench_batch(&args)?;
     bench_eval(&args)?;
@@ -429,6 +430,92 @@ fn bench_procgen(seeds: u64) -> Result<()> {
             range(&|s| s.people),
             range(&|s| s.look_alike_groups),
             range(&|s| s.closed_doors),
+        );
+    }
+    Ok(())
+}
+
+/// The editor's live validation: `scene::validate` as re-run after every
+/// edit, while one piece of furniture is dragged back and forth, on the
+/// largest built-in scene and on a 150-object house (generated houses stop
+/// near 116 objects, so the largest of 50 seeds is topped up with the
+/// editor's own `AddObject` on free receptacle space).
+fn bench_editor() -> Result<()> {
+    use hearth::editor::{Document, Edit};
+    use hearth::ids::Id;
+    let cat = hearth::catalogue::builtin();
+    let mut house = None::<scene::Scene>;
+    for seed in 0..50 {
+        let s = procgen::generate(&SceneSpec::new("house", seed), cat)?;
+        if house
+            .as_ref()
+            .is_none_or(|h| s.objects.len() > h.objects.len())
+        {
+            house = Some(s);
+        }
+    }
+    let mut doc = Document::new(house.expect("50 seeds"));
+    let spots: Vec<scene::Placement> = doc
+        .scene()
+        .furniture
+        .iter()
+        .flat_map(|f| f.surfaces.iter().map(|sf| (f.id.clone(), *sf)))
+        .map(|(id, sf)| match sf {
+            scene::Surface::On(_) => scene::Placement::On(id),
+            scene::Surface::In(_) => scene::Placement::In(id),
+        })
+        .collect();
+    for (n, at) in spots.iter().cycle().take(10_000).enumerate() {
+        if doc.scene().objects.len() >= 150 {
+            break;
+        }
+        // Refused when that surface is full; the next one is tried.
+        let _ = doc.apply(Edit::AddObject(scene::ObjectDef {
+            id: Id::new(&format!("box_{n}")),
+            category: "box".into(),
+            description: format!("cardboard box number {n}"),
+            owner: None,
+            at: at.clone(),
+            roles: Vec::new(),
+        }));
+    }
+    anyhow::ensure!(doc.problems().is_empty(), "the topped-up house is invalid");
+    let large = scene::parse("large_house", scene::BUILTIN[2].1)?;
+    println!("editor: validation per edit (a drag of 2000 MoveFixture steps):");
+    for s in [large, doc.into_scene()] {
+        let reps = 2000u32;
+        let t0 = Instant::now();
+        for _ in 0..reps {
+            black_box(scene::validate(black_box(&s)));
+        }
+        let validate = t0.elapsed() / reps;
+        // The first piece of furniture moves a millimetre towards the middle
+        // of its room and back, so every step is accepted.
+        let f = &s.furniture[0];
+        let (id, pos) = (f.id.clone(), f.pos);
+        let room = s
+            .rooms
+            .iter()
+            .find(|r| r.id == f.room)
+            .expect("valid scene");
+        let step = 0.001f32.copysign(room.rect.center().0 - pos.0);
+        let label = format!("{} ({} objects)", s.id, s.objects.len());
+        let mut doc = Document::new(s);
+        let t0 = Instant::now();
+        doc.begin_group();
+        for i in 0..reps {
+            let dx = if i % 2 == 0 { step } else { 0.0 };
+            doc.apply(Edit::MoveFixture {
+                id: id.clone(),
+                to: (pos.0 + dx, pos.1),
+            })?;
+        }
+        doc.end_group();
+        let edit = t0.elapsed() / reps;
+        println!(
+            "  {label:<28} validate {:>7.3} ms   edit + validate {:>7.3} ms",
+            ms(validate),
+            ms(edit)
         );
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! scoring memory agents of home robots. See ARCHITECTURE.md for the map.
 
 pub mod catalogue;
+pub mod editor;
 pub mod eval;
 pub mod generation;
 pub mod ids;

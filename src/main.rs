@@ -79,6 +79,8 @@ enum SceneCommand {
     Generate(scene_cmd::GenerateSceneArgs),
     /// Rooms, doors, furniture, devices, objects, look-alike groups and people of scenes.
     Stats(scene_cmd::StatsArgs),
+    /// Apply a RON list of editor commands to a scene; print the problems left.
+    Apply(scene_cmd::ApplyArgs),
 }
 
 #[derive(Args)]
@@ -164,6 +166,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         }
         Command::Scene(SceneCommand::Generate(args)) => scene_cmd::generate(args),
         Command::Scene(SceneCommand::Stats(args)) => scene_cmd::stats(args),
+        Command::Scene(SceneCommand::Apply(args)) => scene_cmd::apply(args),
         Command::Run(args) => run(args),
         Command::Mine(args) => samples_cmd::run(args),
         Command::Export(args) => samples_cmd::export(args),

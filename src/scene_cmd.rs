@@ -1,12 +1,14 @@
-//! `hearth scene generate` and `hearth scene stats`: procedural households
-//! and the counts that describe any scene.
+//! `hearth scene generate`, `hearth scene stats` and `hearth scene apply`:
+//! procedural households, the counts that describe any scene, and scripted
+//! edits with the editor's commands.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use hearth::editor::{self, Document};
 use hearth::procgen::{self, SceneSpec};
 use hearth::scene;
 use hearth::store;
@@ -38,6 +40,74 @@ pub struct StatsArgs {
     /// One JSON object per scene, one per line.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args)]
+pub struct ApplyArgs {
+    /// Scene file, or the id of a built-in scene. It may be invalid: edits can fix it.
+    pub scene: String,
+    /// A RON list of edits, e.g. `[MoveRoom(id: "hall", to: (4.0, 0.0))]` (README "Editing scenes from a script").
+    pub edits: PathBuf,
+    /// Write the edited scene here (atomically) instead of to standard output.
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Write the result and exit 0 even if it breaks validation rules.
+    #[arg(long)]
+    pub allow_invalid: bool,
+}
+
+/// Applies EDITS to SCENE: an edit that fails stops everything (its index
+/// named, nothing written); the problems left are printed; an invalid
+/// result is not written unless `--allow-invalid`.
+pub fn apply(args: ApplyArgs) -> Result<ExitCode> {
+    let scene = if Path::new(&args.scene).exists() {
+        let text = std::fs::read_to_string(&args.scene)
+            .with_context(|| format!("reading {}", args.scene))?;
+        scene::parse_unvalidated(&args.scene, &text)?
+    } else {
+        store::resolve_scene(&args.scene)?
+    };
+    let origin = args.edits.display().to_string();
+    let text = std::fs::read_to_string(&args.edits).with_context(|| format!("reading {origin}"))?;
+    let edits = editor::parse_edits(&origin, &text)?;
+    let mut doc = Document::new(scene);
+    let n = edits.len();
+    for (i, edit) in edits.into_iter().enumerate() {
+        let name = edit.name();
+        doc.apply(edit)
+            .with_context(|| format!("{origin}: edit {i} ({name}) failed; nothing written"))?;
+    }
+    let ron = scene::to_ron(doc.scene());
+    let shown = args
+        .out
+        .as_ref()
+        .map_or("<stdout>".to_string(), |p| p.display().to_string());
+    let mut problems = doc.problems().to_vec();
+    for p in &mut problems {
+        p.locate(&ron);
+        eprintln!("{}", p.display(&shown));
+    }
+    let invalid = !problems.is_empty();
+    if invalid && !args.allow_invalid {
+        eprintln!(
+            "{n} edit(s) applied; the result has {} problem(s), so nothing was written (--allow-invalid writes it anyway)",
+            problems.len()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    match &args.out {
+        Some(path) => {
+            store::write_atomic(path, ron.as_bytes())?;
+            eprintln!(
+                "wrote {}: {n} edit(s) applied, {} problem(s): {}",
+                path.display(),
+                problems.len(),
+                crate::summary(doc.scene())
+            );
+        }
+        None => print!("{ron}"),
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Parses `N`, `A..B` (half-open) or `A..=B` into an inclusive range.

@@ -911,6 +911,8 @@ fn empty_script_gives_an_empty_trace() {
 fn bench_runs() {
     let r = hearth(&["bench", "--requests", "2000"]).ok();
     r.stdout_has("requests/s");
+    r.stdout_has("editor: validation per edit")
+        .stdout_has("(150 objects)");
     for id in BUILTIN_IDS {
         r.stdout_has(id);
     }

@@ -80,18 +80,24 @@ impl fmt::Display for Problems<'_> {
     }
 }
 
-/// Parses and validates a scene. `origin` names the source in errors (a
-/// path). Every semantic problem is reported at once, each located in the
-/// text where the offending id appears.
-pub fn parse(origin: &str, src: &str) -> Result<Scene, SceneError> {
-    let scene: Scene = ron::Options::default()
+/// Reads a scene without validating it (the editor opens broken scenes to
+/// fix them); only syntax errors are errors.
+pub fn parse_unvalidated(origin: &str, src: &str) -> Result<Scene, SceneError> {
+    ron::Options::default()
         .from_str(src)
         .map_err(|e| SceneError::Syntax {
             origin: origin.to_string(),
             line: e.span.start.line,
             col: e.span.start.col,
             message: e.code.to_string(),
-        })?;
+        })
+}
+
+/// Parses and validates a scene. `origin` names the source in errors (a
+/// path). Every semantic problem is reported at once, each located in the
+/// text where the offending id appears.
+pub fn parse(origin: &str, src: &str) -> Result<Scene, SceneError> {
+    let scene = parse_unvalidated(origin, src)?;
     let mut problems = validate(&scene);
     if problems.is_empty() {
         return Ok(scene);

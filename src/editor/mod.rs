@@ -1,0 +1,232 @@
+//! The scene editor's document model: a [`Scene`], the [`Edit`] commands
+//! that change it, undo/redo, and the validation problems of the current
+//! state. No Bevy, no egui, no files: `hearth edit` only issues commands to
+//! a [`Document`], and `hearth scene apply` applies the same commands read
+//! from an EDITS.ron file ([`parse_edits`]).
+
+mod edit;
+pub mod walls;
+
+use std::collections::VecDeque;
+
+use ron::extensions::Extensions;
+use thiserror::Error;
+
+use crate::ids::Id;
+use crate::scene::{Problem, Scene, validate};
+
+pub use edit::{Edit, EditError, Entity, Kind, OnRemove, Prop, kind_of, referrers};
+
+/// Undo steps kept by default; the oldest are dropped beyond it.
+pub const UNDO_LIMIT: usize = 1000;
+
+/// A scene being edited.
+#[derive(Debug, Clone)]
+pub struct Document {
+    scene: Scene,
+    /// Inverses of the applied steps, oldest first.
+    undo: VecDeque<Edit>,
+    /// Inverses of the undone steps, most recently undone last.
+    redo: Vec<Edit>,
+    limit: usize,
+    /// Inverses collected while a group is open: one undo step at the end.
+    group: Option<Vec<Edit>>,
+    /// Counts every change, so "modified since save" survives undo/redo:
+    /// each state reached gets a number, and saving remembers it.
+    state: u64,
+    next_state: u64,
+    states: VecDeque<u64>,
+    redo_states: Vec<u64>,
+    saved: Option<u64>,
+    problems: Vec<Problem>,
+}
+
+/// Why undo or redo did nothing.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum HistoryError {
+    #[error("nothing to undo")]
+    NothingToUndo,
+    #[error("nothing to redo")]
+    NothingToRedo,
+    #[error("finish the open group first")]
+    GroupOpen,
+}
+
+impl Document {
+    /// A document for `scene`, counted as saved.
+    pub fn new(scene: Scene) -> Self {
+        Self::with_limit(scene, UNDO_LIMIT)
+    }
+
+    pub fn with_limit(scene: Scene, limit: usize) -> Self {
+        let problems = validate(&scene);
+        Document {
+            scene,
+            undo: VecDeque::new(),
+            redo: Vec::new(),
+            limit: limit.max(1),
+            group: None,
+            state: 0,
+            next_state: 1,
+            states: VecDeque::new(),
+            redo_states: Vec::new(),
+            saved: Some(0),
+            problems,
+        }
+    }
+
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    pub fn into_scene(self) -> Scene {
+        self.scene
+    }
+
+    /// Applies an edit as one undo step (or as part of the open group).
+    /// On error nothing changes.
+    pub fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
+        let inverse = edit.apply(&mut self.scene)?;
+        self.redo.clear();
+        self.redo_states.clear();
+        match &mut self.group {
+            Some(group) => group.push(inverse),
+            None => self.push_undo(inverse),
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Starts a group: the edits applied until [`Self::end_group`] are one
+    /// undo step (one drag, one step). A group already open stays open.
+    pub fn begin_group(&mut self) {
+        self.group.get_or_insert_with(Vec::new);
+    }
+
+    /// Closes the group; an empty group leaves no step.
+    pub fn end_group(&mut self) {
+        let Some(mut inverses) = self.group.take() else {
+            return;
+        };
+        if inverses.is_empty() {
+            return;
+        }
+        inverses.reverse();
+        let step = if inverses.len() == 1 {
+            inverses.pop().expect("one")
+        } else {
+            Edit::Batch(inverses)
+        };
+        self.push_undo(step);
+    }
+
+    /// Undoes the last step.
+    pub fn undo(&mut self) -> Result<(), HistoryError> {
+        if self.group.is_some() {
+            return Err(HistoryError::GroupOpen);
+        }
+        let inverse = self.undo.pop_back().ok_or(HistoryError::NothingToUndo)?;
+        let state = self.states.pop_back().expect("a state per step");
+        let redo = inverse
+            .apply(&mut self.scene)
+            .expect("an inverse applies to the state it was made in");
+        self.redo.push(redo);
+        self.redo_states.push(self.state);
+        self.state = state;
+        self.problems = validate(&self.scene);
+        Ok(())
+    }
+
+    /// Redoes the last undone step.
+    pub fn redo(&mut self) -> Result<(), HistoryError> {
+        if self.group.is_some() {
+            return Err(HistoryError::GroupOpen);
+        }
+        let edit = self.redo.pop().ok_or(HistoryError::NothingToRedo)?;
+        let state = self.redo_states.pop().expect("a state per step");
+        let inverse = edit
+            .apply(&mut self.scene)
+            .expect("a redo applies to the state it was undone to");
+        self.undo.push_back(inverse);
+        self.states.push_back(self.state);
+        self.state = state;
+        self.problems = validate(&self.scene);
+        Ok(())
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Steps that can be undone.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Whether the scene differs from the last saved (or opened) state.
+    pub fn is_modified(&self) -> bool {
+        self.saved != Some(self.state) || self.group.as_ref().is_some_and(|g| !g.is_empty())
+    }
+
+    /// Call after writing [`Self::scene`] to disk.
+    pub fn mark_saved(&mut self) {
+        self.saved = Some(self.state);
+    }
+
+    /// What is wrong with the scene now: `hearth scene check`'s rules,
+    /// re-run after every change. Each names its offending id.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The problems of one entity (to outline it on the plan).
+    pub fn problems_of<'a>(&'a self, id: &'a Id) -> impl Iterator<Item = &'a Problem> + 'a {
+        self.problems
+            .iter()
+            .filter(move |p| p.id.as_ref() == Some(id))
+    }
+
+    fn push_undo(&mut self, inverse: Edit) {
+        if self.undo.len() == self.limit {
+            self.undo.pop_front();
+            self.states.pop_front();
+        }
+        self.undo.push_back(inverse);
+        self.states.push_back(self.state);
+        self.state = self.next_state;
+        self.next_state += 1;
+    }
+
+    fn changed(&mut self) {
+        self.problems = validate(&self.scene);
+    }
+}
+
+/// An EDITS.ron file could not be read as a list of edits.
+#[derive(Debug, Error)]
+#[error("{origin}:{line}:{col}: {message}")]
+pub struct EditsSyntaxError {
+    pub origin: String,
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// Reads a list of edits (`[MoveRoom(id: "hall", to: (4.0, 0.0)), ...]`).
+/// Commands that take a whole entity drop its parentheses:
+/// `AddRoom(id: "attic", name: "Attic", rect: (...))`.
+pub fn parse_edits(origin: &str, src: &str) -> Result<Vec<Edit>, EditsSyntaxError> {
+    ron::Options::default()
+        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES)
+        .from_str(src)
+        .map_err(|e| EditsSyntaxError {
+            origin: origin.to_string(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
