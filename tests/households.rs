@@ -394,6 +394,47 @@ fn a_thousand_seeds_of_every_kind_give_valid_households() {
     }
 }
 
+/// Objects of a category that belongs in some rooms sit there (when such
+/// a room has a receptacle for them; otherwise wherever one is).
+#[test]
+fn objects_sit_in_the_rooms_they_belong_in() {
+    let (mut placed, mut typical) = (0, 0);
+    for seed in 0..200 {
+        let s = gen_scene(["studio", "apartment", "house"][seed as usize % 3], seed);
+        let kind_of_room = |room: &hearth::ids::Id| {
+            // Room ids are their type, numbered when repeated.
+            let r = room.as_str();
+            r.rsplit_once('_')
+                .filter(|(_, n)| n.parse::<u32>().is_ok())
+                .map_or(r, |(k, _)| k)
+                .to_string()
+        };
+        for o in &s.objects {
+            let c = cat().category(&o.category).unwrap();
+            if c.rooms.is_empty() || o.owner.is_some() {
+                continue;
+            }
+            let (scene::Placement::On(f) | scene::Placement::In(f)) = &o.at else {
+                continue;
+            };
+            let room = s
+                .furniture
+                .iter()
+                .find(|x| &x.id == f)
+                .map(|x| &x.room)
+                .or_else(|| s.devices.iter().find(|x| &x.id == f).map(|x| &x.room))
+                .unwrap();
+            placed += 1;
+            typical += usize::from(c.rooms.contains(&kind_of_room(room)));
+        }
+    }
+    assert!(placed > 1000, "{placed}");
+    assert!(
+        typical * 100 >= placed * 95,
+        "{typical} of {placed} in their rooms"
+    );
+}
+
 #[test]
 fn same_seed_same_bytes_other_seed_other_scene() {
     for kind in ["studio", "apartment", "house"] {

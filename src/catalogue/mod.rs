@@ -178,6 +178,10 @@ pub struct ObjectCategory {
     pub roles: Vec<Role>,
     /// Receptacles it is found on or in, most typical first.
     pub found: Vec<Spot>,
+    /// Room types it belongs in (a book in the living room or the study,
+    /// not on the kitchen counter); empty: wherever its receptacles are.
+    #[serde(default)]
+    pub rooms: Vec<String>,
     /// Belongs to someone (an owner is set).
     #[serde(default)]
     pub personal: bool,
@@ -474,6 +478,17 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
                         "category {} is found at {:?}, which is no kind",
                         o.category,
                         s.kind()
+                    ),
+                );
+            }
+        }
+        for r in &o.rooms {
+            if !room_kinds.contains(r.as_str()) {
+                bad(
+                    r,
+                    format!(
+                        "category {} belongs in room type {r:?}, which is not in rooms",
+                        o.category
                     ),
                 );
             }

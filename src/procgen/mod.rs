@@ -276,7 +276,11 @@ fn attempt(
         speed: 0.8,
     });
     let target = rng.random_range(kind.objects.0..=kind.objects.1);
-    stock::stock(&mut scene, cat, target, rng);
+    let room_kinds = plans
+        .iter()
+        .map(|p| (p.id.clone(), p.kind.clone()))
+        .collect();
+    stock::stock(&mut scene, cat, &room_kinds, target, rng);
     scene.description = format!(
         "A generated {} of {} rooms for {}, with one home robot.",
         kind.kind,

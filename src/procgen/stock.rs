@@ -4,6 +4,8 @@
 //! surface. Personal things get an owner and go to the owner's room when
 //! their receptacle kind is there.
 
+use std::collections::BTreeMap;
+
 use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
@@ -17,12 +19,21 @@ struct Slot {
     fixture: Id,
     kind: String,
     room: Id,
+    room_kind: String,
     description: String,
     inside: bool,
     left: u32,
 }
 
-pub fn stock(scene: &mut Scene, cat: &Catalogue, target: u32, rng: &mut ChaCha8Rng) {
+/// `room_kinds` gives each room's type, for categories that belong in
+/// some rooms.
+pub fn stock(
+    scene: &mut Scene,
+    cat: &Catalogue,
+    room_kinds: &BTreeMap<Id, String>,
+    target: u32,
+    rng: &mut ChaCha8Rng,
+) {
     let humans: Vec<(Id, Id, String)> = scene
         .actors
         .iter()
@@ -49,6 +60,7 @@ pub fn stock(scene: &mut Scene, cat: &Catalogue, target: u32, rng: &mut ChaCha8R
                     fixture: id.clone(),
                     kind: kind.clone(),
                     room: room.clone(),
+                    room_kind: room_kinds.get(room).cloned().unwrap_or_default(),
                     description: description.to_lowercase(),
                     inside,
                     left,
@@ -146,7 +158,7 @@ pub fn stock(scene: &mut Scene, cat: &Catalogue, target: u32, rng: &mut ChaCha8R
 
 /// Where an object of `c` goes: usually the first of its spots that has
 /// room, sometimes a later one; the owner's room, or a fixture named for
-/// the owner, first.
+/// the owner, first, then the rooms the category belongs in.
 fn spot(
     slots: &mut [Slot],
     c: &ObjectCategory,
@@ -164,13 +176,23 @@ fn spot(
                     .or_else(|| cat.device_kind(spot.kind()).map(|d| &d.kind))
                     .is_some_and(|k| *k == s.kind))
     };
+    // A spot kind with room in a room the category belongs in, else any.
+    let in_place = |s: &Slot| c.rooms.is_empty() || c.rooms.contains(&s.room_kind);
     let mut chosen = None;
-    for sp in &c.found {
-        if slots.iter().any(|s| matches(s, sp)) {
-            chosen = Some(sp);
-            if rng.random_bool(0.7) {
-                break;
+    for strict in [true, false] {
+        for sp in &c.found {
+            if slots
+                .iter()
+                .any(|s| matches(s, sp) && (!strict || in_place(s)))
+            {
+                chosen = Some(sp);
+                if rng.random_bool(0.7) {
+                    break;
+                }
             }
+        }
+        if chosen.is_some() {
+            break;
         }
     }
     let sp = chosen?;
@@ -183,7 +205,14 @@ fn spot(
         })
     };
     let own: Vec<usize> = candidates.iter().filter(mine).copied().collect();
-    let pool = if own.is_empty() { &candidates } else { &own };
+    let typical: Vec<usize> = candidates
+        .iter()
+        .filter(|i| c.rooms.contains(&slots[**i].room_kind))
+        .copied()
+        .collect();
+    let pool = [&own, &typical, &candidates]
+        .into_iter()
+        .find(|p| !p.is_empty())?;
     let i = *pool.choose(rng)?;
     let s = &mut slots[i];
     s.left -= 1;
