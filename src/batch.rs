@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
@@ -145,7 +145,8 @@ pub fn expand_scenes(spec: &str) -> Result<Vec<String>> {
 /// or a household generated inside the batch (on the worker, in parallel).
 #[derive(Clone)]
 enum Source {
-    Loaded(Scene),
+    /// Shared by all the scene's units; each job detaches its own copy.
+    Loaded(Arc<Scene>),
     Generated(SceneSpec),
 }
 
@@ -211,11 +212,11 @@ fn units(args: &BatchArgs, seeds: &[u64]) -> Result<Vec<Unit>> {
         return Ok(out);
     }
     for spec in expand_scenes(&args.scenes)? {
-        let scene = store::resolve_scene(&spec)?;
+        let scene = Arc::new(store::resolve_scene(&spec)?);
         for &seed in seeds {
             out.push(Unit {
                 name: format!("{}-s{seed}", scene.id),
-                source: Source::Loaded(scene.clone()),
+                source: Source::Loaded(Arc::clone(&scene)),
                 seed,
             });
         }

@@ -48,11 +48,6 @@ fn the_builtin_catalogue_loads_and_covers_every_role() {
         .chain(c.devices.iter().flat_map(|d| d.roles.clone()))
         .chain(c.objects.iter().flat_map(|o| o.roles.clone()))
         .collect();
-    let all: Vec<Role> = serde_json::from_str::<Vec<Role>>(
-        &serde_json::to_string(&given.iter().collect::<Vec<_>>()).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(all.len(), given.len());
     // Every role the generator relies on is given to some kind.
     for role in [
         Role::HotDrinks,

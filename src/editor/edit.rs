@@ -18,6 +18,7 @@ use thiserror::Error;
 use super::walls;
 use crate::catalogue::Catalogue;
 use crate::ids::{Id, nearest};
+pub use crate::scene::validate::Kind;
 use crate::scene::validate::check_field;
 use crate::scene::*;
 
@@ -270,30 +271,6 @@ impl Entity {
             Entity::Device(e) => &e.id,
             Entity::Object(e) => &e.id,
             Entity::Actor(e) => &e.id,
-        }
-    }
-}
-
-/// What an id names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Room,
-    Door,
-    Furniture,
-    Device,
-    Object,
-    Actor,
-}
-
-impl Kind {
-    pub fn noun(self) -> &'static str {
-        match self {
-            Kind::Room => "a room",
-            Kind::Door => "a door",
-            Kind::Furniture => "furniture",
-            Kind::Device => "a device",
-            Kind::Object => "an object",
-            Kind::Actor => "an actor",
         }
     }
 }

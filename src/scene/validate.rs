@@ -71,9 +71,9 @@ impl Problem {
     }
 }
 
-/// What an id names, for rules about references.
+/// What an id names, for rules about references (and the editor's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub enum Kind {
     Room,
     Door,
     Furniture,
@@ -83,7 +83,7 @@ enum Kind {
 }
 
 impl Kind {
-    fn noun(self) -> &'static str {
+    pub fn noun(self) -> &'static str {
         match self {
             Kind::Room => "a room",
             Kind::Door => "a door",
