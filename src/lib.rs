@@ -6,6 +6,8 @@ pub mod catalogue;
 pub mod editor;
 pub mod eval;
 pub mod generation;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod ids;
 pub mod jobs;
 pub mod llm;

@@ -17,8 +17,8 @@ use hearth::eval::*;
 use hearth::ids::Id;
 use hearth::samples::{self, Family, Index, Sample};
 use hearth::scene::Scene;
-use hearth::sim::request::{Action, Request};
 use hearth::trace::Event;
+use hearth::trace::request::{Action, Request};
 
 fn run(name: &str, scene: &Scene, events: &[Event], samples: &[Sample]) -> Report {
     let ix = Index::new(scene, events);

@@ -11,8 +11,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use hearth::ids::Id;
 use hearth::scene;
 use hearth::sim::Simulation;
-use hearth::sim::request::Request;
 use hearth::sim::world::Belief;
+use hearth::trace::request::Request;
 use hearth::trace::{Change, Event, EventKind, Fact, Location, Position, Rejection, Value};
 
 const ACTORS: [&str; 4] = ["alice", "bob", "lily", "robot"];

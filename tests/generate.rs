@@ -13,7 +13,7 @@ use hearth::generation::{
 use hearth::ids::Id;
 use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
-use hearth::sim::request::Action;
+use hearth::trace::request::Action;
 use hearth::trace::{DAY, Event, Location, Value};
 
 const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];

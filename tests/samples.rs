@@ -13,8 +13,8 @@ use hearth::ids::Id;
 use hearth::samples::answer::{act_of, answer};
 use hearth::samples::validate::check;
 use hearth::samples::*;
-use hearth::sim::request::Action;
 use hearth::store::{read_samples, read_trace};
+use hearth::trace::request::Action;
 use hearth::trace::{Event, Location, Value};
 
 fn id(s: &str) -> Id {

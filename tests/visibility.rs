@@ -3,7 +3,7 @@
 use hearth::ids::Id;
 use hearth::scene;
 use hearth::sim::Simulation;
-use hearth::sim::request::Request;
+use hearth::trace::request::Request;
 use hearth::trace::{Event, Location, Value};
 
 fn apartment() -> Simulation {

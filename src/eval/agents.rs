@@ -24,7 +24,7 @@ use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
-use crate::sim::request::{Action, Request};
+use crate::trace::request::{Action, Request};
 use crate::trace::{ClaimMode, Event, Value};
 
 use super::bm25::Bm25;

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::scene::Scene;
-use crate::sim::request::Request;
+use crate::trace::request::Request;
 
 use super::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
 

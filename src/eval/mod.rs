@@ -25,7 +25,7 @@ use crate::samples::plan::holds;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
 use crate::sim::Simulation;
-use crate::sim::request::Request;
+use crate::trace::request::Request;
 use crate::trace::{Event, Value};
 
 /// One event as the robot perceived it: what it revealed only if the robot

@@ -4,8 +4,8 @@
 use crate::ids::Id;
 use crate::samples::model::Prop;
 use crate::scene::{Openable, Scene};
-use crate::sim::request::{Action, Relation, Request};
 use crate::trace::Location;
+use crate::trace::request::{Action, Relation, Request};
 
 /// Requests for `robot` reaching `goals`, given beliefs; an object whose
 /// place is unknown (or in someone's hands) is skipped.

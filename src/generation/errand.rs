@@ -5,7 +5,7 @@
 
 use crate::ids::Id;
 use crate::sim::Simulation;
-use crate::sim::request::{Action, Relation, Request};
+use crate::trace::request::{Action, Relation, Request};
 use crate::trace::{Location, Value};
 
 use super::{Dest, Goal, Proposal, TurnProgress};

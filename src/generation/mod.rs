@@ -21,7 +21,7 @@ use thiserror::Error;
 use crate::ids::Id;
 use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
-use crate::sim::request::Request;
+use crate::trace::request::Request;
 use crate::trace::{Claim, DAY, Event, Rejection, Value};
 
 /// The eight project types of WorldLines §10.
@@ -259,7 +259,7 @@ pub fn day_notes(day: u32, events: &[Event], sim: &Simulation) -> DayNotes {
             let key = (c.entity.clone(), c.attr.clone());
             changed.insert(key.clone(), state[&key].clone());
         }
-        if let crate::sim::request::Action::Say { claims: said, .. } = &e.action {
+        if let crate::trace::request::Action::Say { claims: said, .. } = &e.action {
             for c in said
                 .iter()
                 .filter(|c| c.mode == crate::trace::ClaimMode::Fact)

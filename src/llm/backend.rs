@@ -21,7 +21,7 @@ use crate::generation::*;
 use crate::ids::Id;
 use crate::scene::{FieldDef, Scene};
 use crate::sim::Simulation;
-use crate::sim::request::{Request, SKILLS};
+use crate::trace::request::{Request, SKILLS};
 use crate::trace::{DAY, Event, LlmReport, LlmSkip, Location, clock_time};
 
 use super::client::{Call, LlmClient, LlmError, Message};

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ids::Id;
-use crate::sim::request::{Action, Relation};
+use crate::trace::request::{Action, Relation};
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time, day_of};
 
 use super::index::{Index, Key};

@@ -175,7 +175,7 @@ fn lme_date(t: u64) -> String {
 
 /// What the exported turn says, and who says it.
 fn speaker_text(ix: &Index, n: &Namer, e: &Event) -> (String, String) {
-    let said = matches!(e.action, crate::sim::request::Action::Say { .. }) && e.outcome.is_ok();
+    let said = matches!(e.action, crate::trace::request::Action::Say { .. }) && e.outcome.is_ok();
     if said {
         (n.name(&e.actor), narrate(n, e, &ix.robot))
     } else {

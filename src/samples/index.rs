@@ -92,7 +92,7 @@ impl<'a> Index<'a> {
                         });
                     }
                 }
-                if observed && let crate::sim::request::Action::Say { claims, .. } = &e.action {
+                if observed && let crate::trace::request::Action::Say { claims, .. } = &e.action {
                     ix.heard.extend(claims.iter().map(|c| Heard {
                         event: e.id,
                         speaker: e.actor.clone(),

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::sim::request::Action;
+use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
 use super::answer::{Answered, act_of, answer, places};

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::sim::request::Request;
 use crate::trace::Value;
+use crate::trace::request::Request;
 
 /// Schema of `samples.jsonl`.
 pub const SAMPLES_SCHEMA: &str = "hearth.samples";

@@ -3,7 +3,7 @@
 //! the oat milk is in the fridge.").
 
 use crate::ids::Id;
-use crate::sim::request::Action;
+use crate::trace::request::Action;
 use crate::trace::{Event, Value};
 
 use super::answer::act_of;

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::generation::{Dest, Goal, MemoryTarget, Proposal, TurnProgress, errand};
 use crate::ids::Id;
 use crate::sim::Simulation;
-use crate::sim::request::Request;
+use crate::trace::request::Request;
 use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{GRACE, answer};
@@ -341,7 +341,7 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
     let objects: BTreeSet<&Id> = ix
         .visible(c)
         .filter_map(|e| match &e.action {
-            crate::sim::request::Action::Place { object, .. } => Some(object),
+            crate::trace::request::Action::Place { object, .. } => Some(object),
             _ => None,
         })
         .collect();

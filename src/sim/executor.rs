@@ -10,8 +10,8 @@ use crate::scene::FieldDef;
 use crate::trace::{DAY, Rejection};
 
 use super::nav::RoomGraph;
-use super::request::{Action, Relation, Request};
 use super::world::*;
+use crate::trace::request::{Action, Relation, Request};
 
 /// One state change, in entity terms.
 #[derive(Debug, Clone, PartialEq)]

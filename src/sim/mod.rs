@@ -9,7 +9,6 @@
 pub mod executor;
 pub mod nav;
 pub mod perception;
-pub mod request;
 pub mod stress;
 pub mod world;
 
@@ -22,9 +21,9 @@ use crate::ids::Id;
 use crate::scene::{Problem, Scene, validate};
 use crate::trace::{self, Event, EventKind, Outcome, Value};
 
+use crate::trace::request::{Action, Request};
 use executor::{Step, WorldView, apply_step, plan_request};
 use perception::{perceive_initial, perceive_step};
-use request::{Action, Request};
 use world::*;
 
 /// Runs once per request; single-threaded, like a physics step, so that

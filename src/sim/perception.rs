@@ -23,8 +23,8 @@ use crate::ids::Id;
 use crate::trace::{Change, Fact, Location, Value};
 
 use super::executor::{Op, Reveal, Step, WorldView};
-use super::request::Action;
 use super::world::*;
+use crate::trace::request::Action;
 
 impl WorldView<'_, '_> {
     /// Everything visible in a room: fixtures' open state and device fields,

@@ -13,8 +13,8 @@ use crate::scene::FieldDef;
 use crate::trace::{Claim, Value};
 
 use super::Simulation;
-use super::request::{Action, Relation, Request};
 use super::world::*;
+use crate::trace::request::{Action, Relation, Request};
 
 /// Makes random requests against a simulation's current state.
 pub struct RandomRequests {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::scene::{self, Scene, SceneError};
-use crate::sim::request::Request;
+use crate::trace::request::Request;
 
 pub use samples_file::{read_samples, write_samples};
 pub use trace_dir::{Trace, TraceWriter, is_finished, read_trace};

@@ -4,15 +4,18 @@
 //! A trace directory holds `manifest.json`, `scene.ron` and `events.jsonl`;
 //! the first line of `events.jsonl` is an [`EventsHeader`], every other line
 //! one [`Event`]. These types only describe data; writing files is
-//! [`crate::store`]'s job.
+//! [`crate::store`]'s job. [`request`] is the request shape scripts, agents
+//! and generators submit; events carry it, so it is part of the format.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub mod request;
+
 use crate::ids::Id;
-use crate::sim::request::Action;
+use request::Action;
 
 /// Version of the trace files' layout; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;

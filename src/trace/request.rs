@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::{Claim, Value};
 use crate::ids::Id;
-use crate::trace::{Claim, Value};
 
 /// `on` a surface or `in` a container.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

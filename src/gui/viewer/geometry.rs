@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use bevy::math::Vec2;
 
-use hearth::ids::Id;
-use hearth::samples::index::Key;
-use hearth::scene::Scene;
-use hearth::trace::{Event, Location, Position, Value};
+use crate::ids::Id;
+use crate::samples::index::Key;
+use crate::scene::Scene;
+use crate::trace::{Event, Location, Position, Value};
 
 pub fn room_rect(scene: &Scene, room: &Id) -> Option<(Vec2, Vec2)> {
     let r = scene.rooms.iter().find(|r| &r.id == room)?;

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use bevy::math::Vec2;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Stroke, StrokeKind};
 
-use hearth::ids::Id;
-use hearth::samples::index::Key;
-use hearth::trace::Value;
+use crate::ids::Id;
+use crate::samples::index::Key;
+use crate::trace::Value;
 
 use super::geometry::*;
 use super::{Cursor, Model};
@@ -265,7 +265,7 @@ pub fn plan(
             continue;
         };
         let at = fit.p(*p);
-        let robot_actor = a.kind == hearth::scene::ActorKind::Robot;
+        let robot_actor = a.kind == crate::scene::ActorKind::Robot;
         let c = if robot_actor {
             Color32::from_rgb(230, 120, 20)
         } else {

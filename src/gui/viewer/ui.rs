@@ -10,16 +10,16 @@ use bevy_egui::egui::{
     self, Align2, Color32, FontId, LayerId, RichText, Sense, Stroke, Ui, UiBuilder,
 };
 
-use hearth::ids::Id;
-use hearth::samples::Sample;
-use hearth::trace::{Event, clock_time};
+use crate::ids::Id;
+use crate::samples::Sample;
+use crate::trace::{Event, clock_time};
 
 use super::three::MainCamera;
 use super::{Cursor, Mode, Model, View, draw, geometry};
 
 fn event_line(e: &Event) -> String {
     let what = match &e.action {
-        hearth::sim::request::Action::Say { text, .. } => format!("says \"{text}\""),
+        crate::trace::request::Action::Say { text, .. } => format!("says \"{text}\""),
         a => {
             let args: Vec<String> = a.entity_args().iter().map(|i| i.to_string()).collect();
             format!("{} {}", a.skill_name(), args.join(" "))
@@ -424,10 +424,10 @@ pub fn ui(
             .goals
             .iter()
             .map(|g| match g {
-                hearth::samples::Prop::IsOn { object, .. }
-                | hearth::samples::Prop::IsIn { object, .. }
-                | hearth::samples::Prop::HeldBy { object, .. } => object.clone(),
-                hearth::samples::Prop::Field { device, .. } => device.clone(),
+                crate::samples::Prop::IsOn { object, .. }
+                | crate::samples::Prop::IsIn { object, .. }
+                | crate::samples::Prop::HeldBy { object, .. } => object.clone(),
+                crate::samples::Prop::Field { device, .. } => device.clone(),
             })
             .collect(),
         None => BTreeSet::new(),

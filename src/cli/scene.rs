@@ -10,7 +10,7 @@ use clap::Args;
 
 use hearth::editor::{self, Document};
 use hearth::procgen::{self, SceneSpec};
-use hearth::scene;
+use hearth::scene::{self, ActorKind};
 use hearth::store;
 
 #[derive(Args)]
@@ -102,7 +102,7 @@ pub fn apply(args: ApplyArgs) -> Result<ExitCode> {
                 "wrote {}: {n} edit(s) applied, {} problem(s): {}",
                 path.display(),
                 problems.len(),
-                crate::summary(doc.scene())
+                summary(doc.scene())
             );
         }
         None => print!("{ron}"),
@@ -151,7 +151,7 @@ pub fn generate(args: GenerateSceneArgs) -> Result<ExitCode> {
     match &args.out {
         Some(path) => {
             store::write_atomic(path, ron.as_bytes())?;
-            eprintln!("wrote {}: {}", path.display(), crate::summary(&s));
+            eprintln!("wrote {}: {}", path.display(), summary(&s));
         }
         None => print!("{ron}"),
     }
@@ -199,6 +199,63 @@ pub fn stats(args: StatsArgs) -> Result<ExitCode> {
             r.people,
             r.area
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hearth scene list`: the built-in scenes, a line each.
+pub fn list() -> Result<ExitCode> {
+    for (id, src) in scene::BUILTIN {
+        let s = scene::parse(id, src)?;
+        println!("{id:<18} {}", summary(&s));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn summary(s: &scene::Scene) -> String {
+    let humans = s
+        .actors
+        .iter()
+        .filter(|a| a.kind == ActorKind::Human)
+        .count();
+    let categories: std::collections::BTreeSet<_> = s.objects.iter().map(|o| &o.category).collect();
+    let openable = s
+        .furniture
+        .iter()
+        .filter(|f| f.openable != scene::Openable::No)
+        .count()
+        + s.devices
+            .iter()
+            .filter(|d| d.openable != scene::Openable::No)
+            .count();
+    format!(
+        "{} rooms, {} doors, {} furniture, {} devices, {} objects in {} categories, {} openable, {} humans, {} robots",
+        s.rooms.len(),
+        s.doors.len(),
+        s.furniture.len(),
+        s.devices.len(),
+        s.objects.len(),
+        categories.len(),
+        openable,
+        humans,
+        s.actors.len() - humans
+    )
+}
+
+pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
+    let mut failed = 0;
+    for path in paths {
+        match store::load_scene(path) {
+            Ok(s) => println!("ok {}: {} ({})", path.display(), s.id, summary(&s)),
+            Err(e) => {
+                failed += 1;
+                eprintln!("{e}");
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} scene(s) failed", paths.len());
+        return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,8 +5,8 @@
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 
-use hearth::ids::Id;
-use hearth::trace::Value;
+use crate::ids::Id;
+use crate::trace::Value;
 
 use super::geometry::*;
 use super::{Cursor, Mode, Model, View};
@@ -140,7 +140,7 @@ pub fn setup(
         ));
     }
     for a in &scene.actors {
-        let colour = if a.kind == hearth::scene::ActorKind::Robot {
+        let colour = if a.kind == crate::scene::ActorKind::Robot {
             Color::srgb(0.95, 0.5, 0.1)
         } else {
             Color::srgb(0.2, 0.45, 0.85)
@@ -237,7 +237,7 @@ pub fn sync(
         // On top of its receptacle, or at hand height.
         let height = match state.get(&(o.0.clone(), Id::new("location"))) {
             Some(Value::Location(
-                hearth::trace::Location::On(r) | hearth::trace::Location::In(r),
+                crate::trace::Location::On(r) | crate::trace::Location::In(r),
             )) => {
                 fixture(scene, r).map_or(0.8, |(_, _, h)| if *inside { h * 0.5 } else { h + 0.06 })
             }

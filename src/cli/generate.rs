@@ -1,0 +1,166 @@
+//! `hearth generate` and `hearth run`: one trace, from a generator or from a
+//! script of requests.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use hearth::sim::Simulation;
+use hearth::store::{self, TraceWriter};
+use hearth::trace::{Counts, Manifest};
+
+use crate::llm_args;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Scene file, or the id of a built-in scene (`hearth scene list`).
+    #[arg(long, default_value = "family_apartment")]
+    scene: String,
+    /// Requests, one JSON object per line (see README "Requests").
+    #[arg(long)]
+    script: PathBuf,
+    /// Trace directory to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Replace an existing trace directory.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Scene file, or the id of a built-in scene (`hearth scene list`).
+    #[arg(long, default_value = "family_apartment")]
+    scene: String,
+    /// Simulated days (1 to 365).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=365))]
+    days: u32,
+    /// Seed of the generator; same seed, same bytes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Generation backend.
+    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(hearth::jobs::BACKENDS))]
+    backend: String,
+    /// Trace directory [default: traces/<scene>-s<seed>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace an existing trace directory.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    llm: llm_args::LlmArgs,
+}
+
+pub fn run(args: RunArgs) -> Result<ExitCode> {
+    let scene = store::resolve_scene(&args.scene)?;
+    let requests = store::read_script(&args.script)?;
+    let robots = scene.robots();
+    let mut writer = TraceWriter::create(&args.out, &scene, args.force)?;
+    let mut sim = Simulation::new(scene.clone())
+        .map_err(|p| anyhow::anyhow!("scene {} is invalid: {} problems", scene.id, p.len()))?;
+    let mut counts = Counts::default();
+    let mut last_t = 0;
+    for item in requests {
+        let req = match item {
+            store::ScriptItem::Session(s) => {
+                sim.set_session(s);
+                continue;
+            }
+            store::ScriptItem::Request(req) => req,
+        };
+        let event = sim.execute(req);
+        counts.add(&event, &robots);
+        last_t = event.t + event.dur;
+        writer.event(&event)?;
+    }
+    let manifest = Manifest::new(
+        &scene,
+        "script",
+        None,
+        hearth::trace::day_of(last_t),
+        counts.clone(),
+        writer.files(),
+    );
+    let dest = writer
+        .finish(&manifest)
+        .with_context(|| format!("finishing {}", args.out.display()))?;
+    println!(
+        "wrote {}: {} events ({} rejected), {} changes, {} unseen by the robot",
+        dest.display(),
+        counts.events,
+        counts.rejected,
+        counts.changes,
+        counts.unseen_by_robot
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    let scene = store::resolve_scene(&args.scene)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| Path::new("traces").join(format!("{}-s{}", scene.id, args.seed)));
+    let started = std::time::Instant::now();
+    let spinner = indicatif::ProgressBar::new_spinner().with_message(format!(
+        "generating {} days of {} (seed {})",
+        args.days, scene.id, args.seed
+    ));
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    let backend = args.llm.spec(&args.backend)?;
+    let result =
+        hearth::jobs::generate_trace(&scene, args.days, args.seed, &backend, &out, args.force);
+    spinner.finish_and_clear();
+    let s = result.with_context(|| format!("generating {}", out.display()))?;
+    let c = &s.counts;
+    let kinds: Vec<String> = c.by_skill.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("wrote {}", out.display());
+    println!(
+        "  {} days, {} sessions, {} events ({} rejected, {} turns skipped)",
+        s.days, s.sessions, c.events, c.rejected, s.skipped_turns
+    );
+    let by_kind: Vec<String> = c.by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("  by kind: {}", by_kind.join(", "));
+    println!("  by skill: {}", kinds.join(", "));
+    println!(
+        "  {} state changes; {} accepted events with changes the robot did not see",
+        c.changes, c.unseen_by_robot
+    );
+    if let Some(llm) = &s.llm {
+        print_llm(llm);
+    }
+    println!("  took {:.2} s", started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The LLM cost of a trace, per stage, and what it went on without.
+pub fn print_llm(llm: &hearth::trace::LlmReport) {
+    let t = llm.total();
+    println!(
+        "  LLM: {} calls, {} requests, {} prompt + {} completion tokens, {} repaired, {} re-asked, {} skipped; prefix reuse {:.0}%",
+        t.calls,
+        t.requests,
+        t.prompt_tokens,
+        t.completion_tokens,
+        t.repairs,
+        t.reasks,
+        t.skipped,
+        100.0 * llm.reused_prefix_chars as f64 / llm.prompt_chars.max(1) as f64
+    );
+    for (stage, c) in &llm.stages {
+        println!(
+            "    {stage:<10} {:>5} calls {:>5} requests {:>9} + {:>7} tokens {:>3} repaired {:>3} re-asked {:>3} skipped",
+            c.calls,
+            c.requests,
+            c.prompt_tokens,
+            c.completion_tokens,
+            c.repairs,
+            c.reasks,
+            c.skipped
+        );
+    }
+    for k in &llm.skipped {
+        println!("    skipped {} at {}: {}", k.stage, k.at, k.reason);
+    }
+}

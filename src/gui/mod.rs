@@ -1,0 +1,28 @@
+//! The windows (feature `gui`): the replay viewer and the scene editor, both
+//! Bevy apps drawn with bevy_egui. Nothing in the core imports this module;
+//! it reads the core's types and, in the editor, issues
+//! [`crate::editor`] commands.
+
+pub mod screenshot;
+pub mod viewer;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_egui::EguiPlugin;
+
+/// A window of `size` pixels titled `title`, with egui, on the light
+/// background both tools share.
+pub fn window_app(title: String, size: (u32, u32)) -> App {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title,
+            resolution: WindowResolution::from(size),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(EguiPlugin::default())
+    .insert_resource(ClearColor(Color::srgb(0.93, 0.93, 0.91)));
+    app
+}
