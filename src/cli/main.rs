@@ -9,6 +9,8 @@ use clap::{Parser, Subcommand};
 
 mod batch;
 mod bench;
+#[cfg(feature = "gui")]
+mod edit;
 mod eval;
 mod generate;
 mod llm_args;
@@ -52,6 +54,15 @@ enum Command {
     /// Replay a trace in a window (this build has no `gui` feature).
     #[cfg(not(feature = "gui"))]
     View {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
+    /// Edit a scene in a window: plan, palette, inspector, live validation, undo.
+    #[cfg(feature = "gui")]
+    Edit(edit::EditArgs),
+    /// Edit a scene in a window (this build has no `gui` feature).
+    #[cfg(not(feature = "gui"))]
+    Edit {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
         args: Vec<String>,
     },
@@ -126,6 +137,12 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         #[cfg(not(feature = "gui"))]
         Command::View { .. } => anyhow::bail!(
             "this hearth was built without the `gui` feature (--no-default-features); build it with default features to use the viewer"
+        ),
+        #[cfg(feature = "gui")]
+        Command::Edit(args) => edit::run(args),
+        #[cfg(not(feature = "gui"))]
+        Command::Edit { .. } => anyhow::bail!(
+            "this hearth was built without the `gui` feature (--no-default-features); build it with default features to use the editor"
         ),
         Command::Generate(args) => generate::generate(args),
         Command::Batch(args) => batch::run(args),

@@ -127,7 +127,8 @@ pub fn run(args: ViewArgs) -> Result<ExitCode> {
     };
     clear_screenshot(&args.screenshot)?;
     let sessions = viewer::session_starts(&pb);
-    let mut app = hearth::gui::window_app(format!("hearth: {}", args.dir.display()), args.size);
+    let mut app =
+        hearth::gui::window_app(format!("hearth: {}", args.dir.display()), args.size, false);
     app.insert_resource(Model {
         pb,
         samples,

@@ -730,7 +730,8 @@ fn placement(
     }))
 }
 
-fn new_id(scene: &Scene, kind: &str) -> Id {
+/// A free id for a new thing of `kind`: `fridge_2` when `fridge_1` is taken.
+pub fn new_id(scene: &Scene, kind: &str) -> Id {
     let stem: String = kind
         .to_ascii_lowercase()
         .chars()

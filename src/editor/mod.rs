@@ -15,7 +15,7 @@ use thiserror::Error;
 use crate::ids::Id;
 use crate::scene::{Problem, Scene, validate};
 
-pub use edit::{Edit, EditError, Entity, Kind, OnRemove, Prop, kind_of, referrers};
+pub use edit::{Edit, EditError, Entity, Kind, OnRemove, Prop, kind_of, new_id, referrers};
 
 /// Undo steps kept by default; the oldest are dropped beyond it.
 pub const UNDO_LIMIT: usize = 1000;

@@ -3,6 +3,9 @@
 //! it reads the core's types and, in the editor, issues
 //! [`crate::editor`] commands.
 
+pub mod edit;
+pub mod geometry;
+pub mod plan;
 pub mod screenshot;
 pub mod viewer;
 
@@ -11,8 +14,9 @@ use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 
 /// A window of `size` pixels titled `title`, with egui, on the light
-/// background both tools share.
-pub fn window_app(title: String, size: (u32, u32)) -> App {
+/// background both tools share. `confirm_close`: the close button only
+/// asks (the app decides when to exit), for unsaved changes.
+pub fn window_app(title: String, size: (u32, u32), confirm_close: bool) -> App {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -20,6 +24,7 @@ pub fn window_app(title: String, size: (u32, u32)) -> App {
             resolution: WindowResolution::from(size),
             ..default()
         }),
+        close_when_requested: !confirm_close,
         ..default()
     }))
     .add_plugins(EguiPlugin::default())

@@ -5,7 +5,6 @@
 //! samples (and an evaluation report), entity history.
 
 mod draw;
-mod geometry;
 mod three;
 mod ui;
 

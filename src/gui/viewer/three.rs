@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use crate::ids::Id;
 use crate::trace::Value;
 
-use super::geometry::*;
 use super::{Cursor, Mode, Model, View};
+use crate::gui::geometry::*;
 
 #[derive(Resource)]
 pub struct Orbit {

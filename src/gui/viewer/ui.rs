@@ -15,7 +15,8 @@ use crate::samples::Sample;
 use crate::trace::{Event, clock_time};
 
 use super::three::MainCamera;
-use super::{Cursor, Mode, Model, View, draw, geometry};
+use super::{Cursor, Mode, Model, View, draw};
+use crate::gui::geometry;
 
 fn event_line(e: &Event) -> String {
     let what = match &e.action {

@@ -1,0 +1,396 @@
+//! The scene editor of `hearth edit` (feature `gui`). The UI only issues
+//! [`crate::editor`] commands to a [`Document`]; everything here is how a
+//! person issues them: the shared floor plan with selection, drag and
+//! handles, a palette from the catalogue, an inspector, the problems panel,
+//! files and "Try it". [`show`] draws one frame into any egui context, so
+//! the same code runs in the Bevy window ([`EditorPlugin`]) and in
+//! `egui_kittest` tests.
+
+mod canvas;
+mod inspector;
+mod panels;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::window::WindowCloseRequested;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use thiserror::Error;
+
+use crate::editor::{Document, Edit};
+use crate::ids::Id;
+use crate::jobs::{self, BackendSpec};
+use crate::scene::{self, Scene, SceneError};
+use crate::store::{self, StoreError};
+
+pub use panels::show;
+
+/// The scene `hearth edit` starts from without a file.
+pub const TEMPLATE: &str = include_str!("../../../assets/new_scene.ron");
+
+/// Why a file could not be opened or saved.
+#[derive(Debug, Error)]
+pub enum FileError {
+    #[error("reading {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The selected tool of the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// Click selects, drag moves, handles resize.
+    Select,
+    /// Click on a wall two rooms share to put a door there.
+    Door,
+}
+
+/// What a modal dialog is asking.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dialog {
+    /// Removing something others refer to: what happens to them.
+    Delete {
+        id: Id,
+        referrers: Vec<Id>,
+        move_to: Option<Id>,
+    },
+    /// Saving a scene with problems.
+    SaveInvalid { path: PathBuf },
+    /// Unsaved changes before `then`.
+    Unsaved { then: After },
+    /// A path to save to.
+    SaveAs { path: String },
+    /// A path to open.
+    Open { path: String },
+}
+
+/// What to do once unsaved changes are dealt with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum After {
+    Quit,
+    Open(PathBuf),
+    New,
+}
+
+/// A drag in progress on the plan.
+#[derive(Debug, Clone)]
+pub(crate) struct Drag {
+    id: Id,
+    resize: bool,
+    /// Pointer minus the dragged thing's anchor, in metres.
+    grab: Vec2,
+}
+
+/// A "Try it" generation running in the background.
+struct TryRun {
+    started: Instant,
+    out: PathBuf,
+    rx: crossbeam_channel::Receiver<Result<jobs::Summary, String>>,
+}
+
+/// The outcome of the last "Try it".
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tried {
+    Done { out: PathBuf, summary: String },
+    Failed(String),
+}
+
+/// Everything the editor knows: the document, the file, the view and what
+/// the person is in the middle of.
+#[derive(Resource)]
+pub struct EditorState {
+    pub doc: Document,
+    pub path: Option<PathBuf>,
+    pub selection: Option<Id>,
+    /// Rooms added to the selection with Shift: they move together.
+    pub also: BTreeSet<Id>,
+    pub tool: Tool,
+    /// Snap to the 0.1 m grid and to walls.
+    pub snap: bool,
+    pub zoom: f32,
+    pub pan: egui::Vec2,
+    pub dialog: Option<Dialog>,
+    /// The last thing worth telling: an edit refused, a file saved.
+    pub status: String,
+    /// Set once the window may close.
+    pub quit: bool,
+    pub tried: Option<Tried>,
+    /// Centre the plan on this next frame (a clicked problem).
+    pub frame_on: Option<Id>,
+    pub(crate) drag: Option<Drag>,
+    /// Text being typed in the inspector, by field, until committed.
+    pub(crate) buffers: BTreeMap<String, String>,
+    /// The palette's chosen kinds.
+    pub(crate) palette: panels::PaletteChoice,
+    try_run: Option<TryRun>,
+}
+
+impl EditorState {
+    pub fn new(scene: Scene, path: Option<PathBuf>) -> Self {
+        EditorState {
+            doc: Document::new(scene),
+            path,
+            selection: None,
+            also: BTreeSet::new(),
+            tool: Tool::Select,
+            snap: true,
+            zoom: 1.0,
+            pan: egui::Vec2::ZERO,
+            dialog: None,
+            status: String::new(),
+            quit: false,
+            tried: None,
+            frame_on: None,
+            drag: None,
+            buffers: BTreeMap::new(),
+            palette: panels::PaletteChoice::default(),
+            try_run: None,
+        }
+    }
+
+    /// A new scene from the template, not yet saved anywhere.
+    pub fn untitled() -> Self {
+        let scene = scene::parse("new_scene.ron", TEMPLATE).expect("the template is valid");
+        Self::new(scene, None)
+    }
+
+    /// Opens a scene file, even an invalid one (its problems are listed).
+    pub fn open(path: &Path) -> Result<Self, FileError> {
+        Ok(Self::new(read_scene(path)?, Some(path.to_path_buf())))
+    }
+
+    /// Applies an edit as one step; a refusal becomes the status line.
+    pub fn apply(&mut self, edit: Edit) -> bool {
+        let name = edit.name();
+        match self.doc.apply(edit) {
+            Ok(()) => true,
+            Err(e) => {
+                self.status = format!("{name}: {e}");
+                false
+            }
+        }
+    }
+
+    pub fn select(&mut self, id: Option<Id>) {
+        if self.selection != id {
+            self.buffers.clear();
+        }
+        self.selection = id;
+        self.also.clear();
+    }
+
+    pub fn undo(&mut self) {
+        self.doc.end_group();
+        if let Err(e) = self.doc.undo() {
+            self.status = e.to_string();
+        }
+        self.forget_missing();
+    }
+
+    pub fn redo(&mut self) {
+        self.doc.end_group();
+        if let Err(e) = self.doc.redo() {
+            self.status = e.to_string();
+        }
+        self.forget_missing();
+    }
+
+    /// Drops a selection that an undo or removal made disappear.
+    fn forget_missing(&mut self) {
+        let scene = self.doc.scene();
+        if let Some(id) = &self.selection
+            && crate::editor::kind_of(scene, id).is_none()
+        {
+            self.selection = None;
+        }
+        self.also
+            .retain(|id| crate::editor::kind_of(self.doc.scene(), id).is_some());
+        self.buffers.clear();
+    }
+
+    /// The file name shown in the title and status bar.
+    pub fn title(&self) -> String {
+        let name = self
+            .path
+            .as_ref()
+            .map_or("untitled".to_string(), |p| p.display().to_string());
+        format!("{name}{}", if self.doc.is_modified() { " *" } else { "" })
+    }
+
+    /// Ctrl+S: saves to the file, asking for a path first if there is none
+    /// and for confirmation if the scene has problems.
+    pub fn save(&mut self) {
+        match self.path.clone() {
+            None => {
+                self.dialog = Some(Dialog::SaveAs {
+                    path: String::new(),
+                })
+            }
+            Some(path) if !self.doc.problems().is_empty() => {
+                self.dialog = Some(Dialog::SaveInvalid { path })
+            }
+            Some(path) => self.write(&path),
+        }
+    }
+
+    /// Saves to `path` (atomically), whatever the problems.
+    pub fn write(&mut self, path: &Path) {
+        match store::write_atomic(path, scene::to_ron(self.doc.scene()).as_bytes()) {
+            Ok(()) => {
+                self.doc.mark_saved();
+                self.path = Some(path.to_path_buf());
+                self.status = format!("saved {}", path.display());
+            }
+            Err(e) => self.status = format!("not saved: {e}"),
+        }
+    }
+
+    /// Asks before dropping unsaved changes, then does `then`.
+    pub fn request(&mut self, then: After) {
+        if self.doc.is_modified() {
+            self.dialog = Some(Dialog::Unsaved { then });
+        } else {
+            self.proceed(then);
+        }
+    }
+
+    /// Does `then` now, unsaved changes or not.
+    pub(crate) fn proceed(&mut self, then: After) {
+        self.dialog = None;
+        match then {
+            After::Quit => self.quit = true,
+            After::New => *self = Self::untitled(),
+            After::Open(path) => match Self::open(&path) {
+                Ok(s) => *self = s,
+                Err(e) => self.status = format!("not opened: {e}"),
+            },
+        }
+    }
+
+    /// Starts a one-day offline trace of the scene in the background.
+    pub fn try_it(&mut self) {
+        if self.try_run.is_some() {
+            return;
+        }
+        let problems = self.doc.problems();
+        if !problems.is_empty() {
+            self.tried = Some(Tried::Failed(format!(
+                "the scene has {} problem(s) (see Problems); a trace needs a valid scene. First: {}",
+                problems.len(),
+                problems[0].message
+            )));
+            return;
+        }
+        let scene = self.doc.scene().clone();
+        let out = std::env::temp_dir().join(format!("hearth-try-{}", scene.id));
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let dest = out.clone();
+        std::thread::spawn(move || {
+            let r = jobs::generate_trace(&scene, 1, 0, &BackendSpec::Scripted, &dest, true)
+                .map_err(|e| e.to_string());
+            let _ = tx.send(r);
+        });
+        self.tried = None;
+        self.try_run = Some(TryRun {
+            started: Instant::now(),
+            out,
+            rx,
+        });
+    }
+
+    /// Seconds the running "Try it" has taken, if one is running.
+    pub fn trying(&self) -> Option<Duration> {
+        self.try_run.as_ref().map(|t| t.started.elapsed())
+    }
+
+    /// Collects a finished "Try it".
+    pub(crate) fn poll_try(&mut self) {
+        let Some(run) = &self.try_run else {
+            return;
+        };
+        let result = match run.rx.try_recv() {
+            Ok(r) => r,
+            Err(crossbeam_channel::TryRecvError::Empty) => return,
+            Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                Err("the generator stopped unexpectedly".into())
+            }
+        };
+        let out = run.out.clone();
+        self.try_run = None;
+        self.tried = Some(match result {
+            Ok(s) => Tried::Done {
+                summary: format!(
+                    "1 day: {} sessions, {} events ({} rejected), {} changes, {} unseen by the robot",
+                    s.sessions,
+                    s.counts.events,
+                    s.counts.rejected,
+                    s.counts.changes,
+                    s.counts.unseen_by_robot
+                ),
+                out,
+            },
+            Err(e) => Tried::Failed(e),
+        });
+    }
+}
+
+/// Reads a scene for editing: syntax errors stop it, problems do not.
+pub fn read_scene(path: &Path) -> Result<Scene, FileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(scene::parse_unvalidated(
+        &path.display().to_string(),
+        &text,
+    )?)
+}
+
+/// The editor's systems. The caller inserts an [`EditorState`].
+pub struct EditorPlugin;
+
+impl Plugin for EditorPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_camera)
+            .add_systems(EguiPrimaryContextPass, draw_editor)
+            .add_systems(Update, (confirm_close, exit_on_quit).chain());
+    }
+}
+
+/// System: the camera egui draws with (the plan is all egui).
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn(Camera2d);
+}
+
+/// System: one frame of the editor UI.
+fn draw_editor(mut contexts: EguiContexts, mut state: ResMut<EditorState>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    show(ctx, &mut state);
+    Ok(())
+}
+
+/// System: closing the window asks first when there are unsaved changes
+/// (the window is created with `close_when_requested: false`).
+fn confirm_close(
+    mut requests: MessageReader<WindowCloseRequested>,
+    mut state: ResMut<EditorState>,
+) {
+    if requests.read().count() > 0 {
+        state.request(After::Quit);
+    }
+}
+
+/// System: exits once the person has agreed to.
+fn exit_on_quit(state: Res<EditorState>, mut exit: MessageWriter<AppExit>) {
+    if state.quit {
+        exit.write(AppExit::Success);
+    }
+}
