@@ -156,11 +156,19 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
     {
         st.pan += response.drag_delta();
     }
-    let fit = Fit::new(st.doc.scene(), area).zoomed(area, st.zoom, st.pan);
+    let base = match st.fit_base {
+        Some((a, f)) if a == area => f,
+        _ => {
+            let f = Fit::new(st.doc.scene(), area);
+            st.fit_base = Some((area, f));
+            f
+        }
+    };
     if let Some(id) = st.frame_on.take() {
-        focus(st, &fit, area, &id);
+        focus(st, &base.zoomed(area, st.zoom, st.pan), area, &id);
     }
-    let fit = Fit::new(st.doc.scene(), area).zoomed(area, st.zoom, st.pan);
+    let fit = base.zoomed(area, st.zoom, st.pan);
+    st.fit = Some(fit);
     let pointer = response.interact_pointer_pos().or(response.hover_pos());
     let primary = |r: &egui::Response| r.dragged_by(egui::PointerButton::Primary);
 
@@ -211,8 +219,10 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
                 _ => st.select(hit),
             }
         }
+        // Where the button went down, not where the pointer is once it has
+        // moved far enough to count as a drag.
         if response.drag_started_by(egui::PointerButton::Primary)
-            && let Some(p) = response.interact_pointer_pos()
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
         {
             start_drag(st, &plan, &fit, p);
         }

@@ -126,6 +126,11 @@ pub struct EditorState {
     /// Centre the plan on this next frame (a clicked problem).
     pub frame_on: Option<Id>,
     pub(crate) drag: Option<Drag>,
+    /// The plan's mapping in the last frame, for turning metres into points.
+    pub(crate) fit: Option<crate::gui::plan::Fit>,
+    /// The scene fitted into the plan area when it was opened (or the view
+    /// reset); kept so the plan does not jump as edits change the bounds.
+    pub(crate) fit_base: Option<(egui::Rect, crate::gui::plan::Fit)>,
     /// Text being typed in the inspector, by field, until committed.
     pub(crate) buffers: BTreeMap<String, String>,
     /// The palette's chosen kinds.
@@ -150,6 +155,8 @@ impl EditorState {
             tried: None,
             frame_on: None,
             drag: None,
+            fit: None,
+            fit_base: None,
             buffers: BTreeMap::new(),
             palette: panels::PaletteChoice::default(),
             try_run: None,
@@ -214,6 +221,19 @@ impl EditorState {
         self.also
             .retain(|id| crate::editor::kind_of(self.doc.scene(), id).is_some());
         self.buffers.clear();
+    }
+
+    /// Shows the whole scene again.
+    pub fn reset_view(&mut self) {
+        self.zoom = 1.0;
+        self.pan = egui::Vec2::ZERO;
+        self.fit_base = None;
+    }
+
+    /// Where a scene point was on screen in the last frame (tests and
+    /// tools that drive the plan).
+    pub fn to_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
+        self.fit.map(|f| f.p(Vec2::new(x, y)))
     }
 
     /// The file name shown in the title and status bar.
@@ -285,7 +305,7 @@ impl EditorState {
             self.tried = Some(Tried::Failed(format!(
                 "the scene has {} problem(s) (see Problems); a trace needs a valid scene. First: {}",
                 problems.len(),
-                problems[0].message
+                problems[0].display("scene")
             )));
             return;
         }

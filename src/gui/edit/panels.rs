@@ -140,6 +140,13 @@ fn menu(ui: &mut Ui, st: &mut EditorState) {
         ui.selectable_value(&mut st.tool, Tool::Select, "Select");
         ui.selectable_value(&mut st.tool, Tool::Door, "Door tool");
         ui.checkbox(&mut st.snap, "Snap (0.1 m, walls)");
+        if ui
+            .button("⛶ Fit")
+            .on_hover_text("show the whole scene")
+            .clicked()
+        {
+            st.reset_view();
+        }
         ui.separator();
         let running = st.trying();
         if ui
@@ -526,8 +533,7 @@ fn dialogs(ctx: &egui::Context, st: &mut EditorState) {
                     .collect();
                 let mut target = move_to.clone();
                 ui.horizontal(|ui| {
-                    ui.label("move its objects to");
-                    egui::ComboBox::from_id_salt("move_to")
+                    egui::ComboBox::from_label("move its objects to")
                         .selected_text(target.as_ref().map_or("…".to_string(), |t| t.to_string()))
                         .show_ui(ui, |ui| {
                             for r in &receptacles {
