@@ -1,6 +1,7 @@
-//! The viewer: a screenshot of the real window under Xvfb with Mesa's
-//! software renderer, checked to show the scene (rooms where the scene puts
-//! them, not blank) in 2D, the robot's view and 3D; and its errors.
+//! The windows: screenshots of the real viewer and editor under Xvfb with
+//! Mesa's software renderer, checked to show the scene (rooms where the
+//! scene puts them, not blank) in 2D, the robot's view and 3D, the editor's
+//! selection and problems; and their errors.
 
 #![cfg(feature = "gui")]
 
@@ -16,19 +17,15 @@ const H: u32 = 600;
 
 /// Runs `hearth view` under xvfb-run and returns the PNG's RGBA pixels.
 fn shot(trace: &Path, out: &Path, extra: &[&str]) -> Vec<u8> {
+    window(&["view", s(trace)], out, extra)
+}
+
+/// Runs `hearth CMD... --screenshot OUT` under xvfb-run; the PNG's RGBA pixels.
+fn window(cmd: &[&str], out: &Path, extra: &[&str]) -> Vec<u8> {
     let size = format!("{W}x{H}");
-    let mut args = vec![
-        "-a",
-        "-s",
-        "-screen 0 1280x1024x24",
-        BIN,
-        "view",
-        s(trace),
-        "--screenshot",
-        s(out),
-        "--size",
-        &size,
-    ];
+    let mut args = vec!["-a", "-s", "-screen 0 1280x1024x24", BIN];
+    args.extend_from_slice(cmd);
+    args.extend_from_slice(&["--screenshot", s(out), "--size", &size]);
     args.extend_from_slice(extra);
     let run = Command::new("xvfb-run")
         .args(&args)
@@ -36,7 +33,8 @@ fn shot(trace: &Path, out: &Path, extra: &[&str]) -> Vec<u8> {
         .expect("xvfb-run is installed (.ci/run installs xvfb)");
     assert!(
         run.status.success(),
-        "hearth view failed:\n{}",
+        "hearth {} failed:\n{}",
+        cmd[0],
         String::from_utf8_lossy(&run.stderr)
     );
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(out).unwrap()));
@@ -158,4 +156,75 @@ fn view_reports_bad_input_before_opening_a_window() {
     ])
     .fails()
     .stderr_has("none.json");
+}
+
+/// Pixels within 12 of `rgb` in every channel.
+fn count_near(img: &[u8], rgb: [u8; 3]) -> usize {
+    img.chunks(4)
+        .filter(|p| p.iter().zip(rgb).all(|(a, b)| a.abs_diff(b) <= 12))
+        .count()
+}
+
+#[test]
+fn the_editor_shows_the_plan_the_selection_and_problems_in_red() {
+    let t = tmp();
+    let scene = t.path().join("home.ron");
+    let bad = t.path().join("bad.ron");
+    let edits = t.path().join("edits.ron");
+    std::fs::write(&scene, hearth::scene::default_source()).unwrap();
+    std::fs::write(&edits, r#"[Set(id: "sofa_1", prop: Pos(12.0, 1.0))]"#).unwrap();
+    hearth(&[
+        "scene",
+        "apply",
+        s(&scene),
+        s(&edits),
+        "-o",
+        s(&bad),
+        "--allow-invalid",
+    ])
+    .ok();
+
+    let good = window(
+        &["edit", s(&scene)],
+        &t.path().join("good.png"),
+        &["--select", "sofa_1"],
+    );
+    assert!(distinct_colours(&good) > 20, "a blank image");
+    let red = [220, 30, 30];
+    let blue = [30, 110, 230];
+    assert!(count_near(&good, blue) > 40, "the selection is outlined");
+    assert!(
+        count_near(&good, red) < 40,
+        "a valid scene has no red outline"
+    );
+    let broken = window(
+        &["edit", s(&bad)],
+        &t.path().join("bad.png"),
+        &["--select", "sofa_1"],
+    );
+    assert!(
+        count_near(&broken, red) > 100,
+        "the offender is outlined in red"
+    );
+    // The panels are drawn (light), not left black.
+    let light = |x: f32, y: f32| pixel(&broken, x, y).iter().all(|&c| c > 200);
+    assert!(light(4.0, H as f32 - 4.0) && light(W as f32 - 4.0, H as f32 / 2.0));
+}
+
+#[test]
+fn edit_reports_bad_input_before_opening_a_window() {
+    let t = tmp();
+    let scene = t.path().join("home.ron");
+    std::fs::write(&scene, hearth::scene::default_source()).unwrap();
+    hearth(&["edit", s(&scene), "--select", "no_such_thing"])
+        .fails()
+        .stderr_has("nothing with that id");
+    let broken = t.path().join("broken.ron");
+    std::fs::write(&broken, "Scene(\n    id: \"x\",\n    rooms: [,\n").unwrap();
+    hearth(&["edit", s(&broken)])
+        .fails()
+        .stderr_has("broken.ron:3:");
+    hearth(&["edit", s(&scene), "--size", "1x1"])
+        .fails()
+        .stderr_has("not a size between 200 and 8000");
 }

@@ -39,6 +39,10 @@ pub struct BenchArgs {
     /// Only the LLM benchmark (mock servers, no executor or generation runs).
     #[arg(long)]
     llm_only: bool,
+    /// Only the editor's figures (validation per edit; with the gui feature,
+    /// CPU time per frame while dragging).
+    #[arg(long)]
+    editor_only: bool,
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
@@ -49,6 +53,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if args.llm_only {
         bench_llm(&args)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.editor_only {
+        bench_editor()?;
         return Ok(ExitCode::SUCCESS);
     }
     println!("scene load (parse + validate), spawn into the ECS world:");
@@ -481,8 +489,9 @@ fn bench_editor() -> Result<()> {
     }
     anyhow::ensure!(doc.problems().is_empty(), "the topped-up house is invalid");
     let large = scene::parse("large_house", scene::BUILTIN[2].1)?;
+    let scenes = [large, doc.into_scene()];
     println!("editor: validation per edit (a drag of 2000 MoveFixture steps):");
-    for s in [large, doc.into_scene()] {
+    for s in scenes.clone() {
         let reps = 2000u32;
         let t0 = Instant::now();
         for _ in 0..reps {
@@ -516,6 +525,94 @@ fn bench_editor() -> Result<()> {
             "  {label:<28} validate {:>7.3} ms   edit + validate {:>7.3} ms",
             ms(validate),
             ms(edit)
+        );
+    }
+    #[cfg(feature = "gui")]
+    bench_editor_frames(&scenes)?;
+    Ok(())
+}
+
+/// The editor's CPU time per frame (egui layout, plan painting and
+/// tessellation, the edit, live validation; no GPU) while the pointer drags the largest room
+/// back and forth, driven by real pointer events.
+#[cfg(feature = "gui")]
+fn bench_editor_frames(scenes: &[scene::Scene]) -> Result<()> {
+    use bevy_egui::egui::{self, Event, PointerButton, Pos2, RawInput, Rect};
+    use hearth::gui::edit::{EditorState, show};
+    println!("editor: CPU time per frame while dragging the largest room (1500x900, 400 frames):");
+    for s in scenes {
+        let label = format!("{} ({} objects)", s.id, s.objects.len());
+        let r = s
+            .rooms
+            .iter()
+            .max_by(|a, b| (a.rect.w * a.rect.h).total_cmp(&(b.rect.w * b.rect.h)))
+            .expect("rooms")
+            .rect;
+        let mut st = EditorState::new(s.clone(), None);
+        st.snap = false;
+        let ctx = egui::Context::default();
+        let screen = Rect::from_min_size(Pos2::ZERO, egui::vec2(1500.0, 900.0));
+        let frame = |st: &mut EditorState, events: Vec<Event>| {
+            let input = RawInput {
+                screen_rect: Some(screen),
+                events,
+                ..Default::default()
+            };
+            let t0 = Instant::now();
+            let mut out = ctx.run_ui(input, |ui| show(ui.ctx(), st));
+            // Tessellation is CPU work every frame too; the textures go
+            // nowhere here.
+            black_box(ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point));
+            out.textures_delta.clear();
+            t0.elapsed()
+        };
+        frame(&mut st, vec![]);
+        frame(&mut st, vec![]);
+        // Grab the room by a bit of bare floor.
+        let room = s
+            .rooms
+            .iter()
+            .find(|x| x.rect == r)
+            .expect("room")
+            .id
+            .clone();
+        let p0 = (1..10)
+            .flat_map(|i| (1..10).map(move |j| (i as f32 / 10.0, j as f32 / 10.0)))
+            .filter_map(|(fx, fy)| st.to_screen(r.x + r.w * fx, r.y + r.h * fy))
+            .find(|p| st.hit_at(*p).as_ref() == Some(&room))
+            .expect("some bare floor");
+        let button = |pos, pressed| Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        };
+        frame(&mut st, vec![Event::PointerMoved(p0), button(p0, true)]);
+        let mut times = Vec::new();
+        for i in 0..400u32 {
+            // 40 points out and back.
+            let dx = if (i / 40) % 2 == 0 {
+                i % 40
+            } else {
+                40 - i % 40
+            } as f32;
+            let p = p0 + egui::vec2(dx + 1.0, 0.0);
+            times.push(frame(&mut st, vec![Event::PointerMoved(p)]));
+        }
+        frame(&mut st, vec![button(p0, false)]);
+        anyhow::ensure!(
+            st.doc.undo_depth() == 1,
+            "the drag was not one undo step ({} steps; status: {})",
+            st.doc.undo_depth(),
+            st.status
+        );
+        times.sort();
+        let mean = times.iter().sum::<Duration>() / times.len() as u32;
+        println!(
+            "  {label:<28} mean {:>6.2} ms   p95 {:>6.2} ms   worst {:>6.2} ms",
+            ms(mean),
+            ms(times[times.len() * 95 / 100]),
+            ms(*times.last().expect("frames"))
         );
     }
     Ok(())

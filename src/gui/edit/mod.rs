@@ -236,6 +236,12 @@ impl EditorState {
         self.fit.map(|f| f.p(Vec2::new(x, y)))
     }
 
+    /// What the plan showed at a screen point in the last frame.
+    pub fn hit_at(&self, p: egui::Pos2) -> Option<Id> {
+        let fit = self.fit?;
+        crate::gui::plan::Plan::of_scene(self.doc.scene()).hit(&fit, p)
+    }
+
     /// The file name shown in the title and status bar.
     pub fn title(&self) -> String {
         let name = self
