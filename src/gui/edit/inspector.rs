@@ -666,7 +666,7 @@ fn fields(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
             for (name, f) in &d.fields {
                 ui.label(name);
                 let mut changed: Option<FieldDef> = None;
-                ui.horizontal(|ui| match f.clone() {
+                ui.horizontal_wrapped(|ui| match f.clone() {
                     FieldDef::Bool(b) => {
                         let mut v = b;
                         if ui.checkbox(&mut v, "").changed() {
