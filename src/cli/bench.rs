@@ -591,7 +591,7 @@ fn bench_editor_frames(scenes: &[scene::Scene]) -> Result<()> {
         let mut times = Vec::new();
         for i in 0..400u32 {
             // 40 points out and back.
-            let dx = if (i / 40) % 2 == 0 {
+            let dx = if (i / 40).is_multiple_of(2) {
                 i % 40
             } else {
                 40 - i % 40

@@ -247,18 +247,15 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
         if ui.button("+ room").clicked() {
             let t = &cat.rooms[st.palette.room.min(cat.rooms.len() - 1)];
             let s = st.doc.scene();
-            let right = s
-                .rooms
-                .iter()
-                .map(|r| r.rect.x + r.rect.w)
-                .fold(0.0f32, f32::max);
-            let top = s
-                .rooms
-                .iter()
-                .map(|r| r.rect.y)
-                .fold(f32::MAX, f32::min)
-                .min(1e3)
-                .max(0.0);
+            // East of the house, level with its northern edge.
+            let (right, top) = (s.rooms.iter()).fold((f32::MIN, f32::MAX), |(r, t), room| {
+                (r.max(room.rect.x + room.rect.w), t.min(room.rect.y))
+            });
+            let (right, top) = if s.rooms.is_empty() {
+                (0.0, 0.0)
+            } else {
+                (right, top)
+            };
             let area = (t.area.0 + t.area.1) / 2.0;
             let w = (area.sqrt() * 10.0).round() / 10.0;
             let h = ((area / w) * 10.0).round() / 10.0;
