@@ -477,3 +477,56 @@ fn the_palette_adds_from_the_catalogue_into_the_selected_room() {
     );
     assert_eq!(h.state().doc.undo_depth(), 2, "each addition is one step");
 }
+
+#[test]
+fn dropping_an_actor_in_a_room_starts_it_there() {
+    let mut st = EditorState::untitled();
+    st.snap = false;
+    let mut h = harness(st);
+    let plan = hearth::gui::plan::Plan::of_scene(h.state().doc.scene());
+    let p = plan.actors[&Id::new("alex")];
+    let from = h.state().to_screen(p.x, p.y).unwrap();
+    // Bare kitchen floor, away from its fixtures.
+    let to = h.state().to_screen(6.5, 3.0).unwrap();
+    drag(&mut h, from, to);
+    let a = h
+        .state()
+        .doc
+        .scene()
+        .actors
+        .iter()
+        .find(|a| a.id.as_str() == "alex")
+        .unwrap();
+    assert_eq!(
+        (a.room.as_str(), a.near.clone()),
+        ("kitchen", None),
+        "status: {}",
+        h.state().status
+    );
+    assert_eq!(h.state().doc.undo_depth(), 1);
+}
+
+#[test]
+fn save_as_asks_for_a_path_for_a_new_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new_home.ron");
+    let mut h = harness(EditorState::untitled());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(matches!(h.state().dialog, Some(Dialog::SaveAs { .. })));
+    h.get_by_label("Save as");
+    h.get(By::new().role(Role::TextInput).value(""))
+        .type_text(path.to_str().unwrap());
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().dialog, None);
+    assert_eq!(h.state().path.as_deref(), Some(path.as_path()));
+    let saved = hearth::store::load_scene(&path).unwrap();
+    assert_eq!(&saved, h.state().doc.scene());
+    assert!(
+        h.state().title().ends_with("new_home.ron"),
+        "{}",
+        h.state().title()
+    );
+}

@@ -106,7 +106,11 @@ fn drag_largest_room(
         return;
     };
     // Out and back, 0.1 m a frame, 20 frames each way.
-    let dx = if (n / 20).is_multiple_of(2) { 0.1 } else { -0.1 };
+    let dx = if (n / 20).is_multiple_of(2) {
+        0.1
+    } else {
+        -0.1
+    };
     let (id, to) = (room.id.clone(), (room.rect.x + dx, room.rect.y));
     state.doc.begin_group();
     state.apply(hearth::editor::Edit::MoveRoom { id, to });

@@ -626,8 +626,11 @@ fn dialogs(ctx: &egui::Context, st: &mut EditorState) {
                         .hint_text("path/to/home.ron")
                         .desired_width(400.0),
                 );
-                r.request_focus();
-                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                if ui.memory(|m| m.focused().is_none()) {
+                    r.request_focus();
+                }
+                let enter =
+                    (r.lost_focus() || r.has_focus()) && ui.input(|i| i.key_pressed(Key::Enter));
                 st.dialog = Some(if saving {
                     Dialog::SaveAs { path: p.clone() }
                 } else {
