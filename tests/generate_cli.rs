@@ -33,11 +33,13 @@ fn traces_in(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// The finished traces in a batch directory (those with a manifest).
+/// The finished traces in a batch directory: visible, with a manifest (a
+/// hidden temporary directory gets its manifest just before it is renamed,
+/// so a kill can leave one that the batch rightly redoes).
 fn finished(dir: &Path) -> Vec<String> {
     entries(dir)
         .into_iter()
-        .filter(|n| dir.join(n).join("manifest.json").is_file())
+        .filter(|n| !n.starts_with('.') && dir.join(n).join("manifest.json").is_file())
         .collect()
 }
 

@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Ui};
 use super::{Dialog, EditorState};
 use crate::editor::{Edit, Kind, Prop, kind_of, referrers};
 use crate::ids::Id;
-use crate::scene::{ActorKind, FieldDef, Openable, Placement, Role, Surface};
+use crate::scene::{ActorKind, FieldDef, FurnitureDef, Openable, Placement, Role, Surface};
 
 /// A one-line text field; returns the new text once it is committed.
 fn text(ui: &mut Ui, st: &mut EditorState, key: &str, current: &str) -> Option<String> {
@@ -160,7 +160,7 @@ pub fn inspector(ui: &mut Ui, st: &mut EditorState) {
             match kind {
                 Kind::Room => room(ui, st, &id, &mut edits),
                 Kind::Door => door(ui, st, &id, &mut edits),
-                Kind::Furniture | Kind::Device => fixture(ui, st, &id, kind, &mut edits),
+                Kind::Furniture | Kind::Device => fixture(ui, st, &id, &mut edits),
                 Kind::Object => object(ui, st, &id, &mut edits),
                 Kind::Actor => actor(ui, st, &id, &mut edits),
             }
@@ -356,40 +356,43 @@ fn door(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
     });
 }
 
-fn fixture(ui: &mut Ui, st: &mut EditorState, id: &Id, kind: Kind, edits: &mut Vec<Edit>) {
+fn fixture(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
+    // A device shows the furniture fields, and `remote`.
     let s = st.doc.scene();
-    let (fkind, room, pos, size, surfaces, openable, description, roles, remote) =
-        if kind == Kind::Furniture {
-            let Some(f) = s.furniture.iter().find(|f| &f.id == id) else {
-                return;
-            };
-            (
-                f.kind.clone(),
-                f.room.clone(),
-                f.pos,
-                f.size,
-                f.surfaces.clone(),
-                f.openable,
-                f.description.clone(),
-                f.roles.clone(),
-                None,
-            )
-        } else {
-            let Some(d) = s.devices.iter().find(|d| &d.id == id) else {
-                return;
-            };
-            (
-                d.kind.clone(),
-                d.room.clone(),
-                d.pos,
-                d.size,
-                d.surfaces.clone(),
-                d.openable,
-                d.description.clone(),
-                d.roles.clone(),
-                Some(d.remote),
-            )
+    let furniture = s
+        .furniture
+        .iter()
+        .find(|f| &f.id == id)
+        .map(|f| (f.clone(), None));
+    let device = || {
+        let d = s.devices.iter().find(|d| &d.id == id)?;
+        let f = FurnitureDef {
+            id: d.id.clone(),
+            kind: d.kind.clone(),
+            room: d.room.clone(),
+            pos: d.pos,
+            size: d.size,
+            surfaces: d.surfaces.clone(),
+            openable: d.openable,
+            description: d.description.clone(),
+            roles: d.roles.clone(),
         };
+        Some((f, Some(d.remote)))
+    };
+    let Some((f, remote)) = furniture.or_else(device) else {
+        return;
+    };
+    let FurnitureDef {
+        kind: fkind,
+        room,
+        pos,
+        size,
+        surfaces,
+        openable,
+        description,
+        roles,
+        ..
+    } = f;
     row(ui, "kind", |ui| {
         if let Some(v) = text(ui, st, "kind", &fkind) {
             edits.push(set(id, Prop::Kind(v.trim().to_string())));
