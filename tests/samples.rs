@@ -560,6 +560,12 @@ fn questions_are_asked_in_several_phrasings_chosen_by_the_seed() {
             .entry(q.phrasing)
             .or_default() += 1;
     }
+    assert!(
+        first
+            .iter()
+            .all(|q| !q.question.contains(['{', '}']) && q.question.ends_with(['?', '.'])),
+        "a slot left unfilled"
+    );
     for f in Family::ALL {
         let counts = &used[&f];
         let n: usize = counts.values().sum();
