@@ -13,6 +13,7 @@ use common::hand_built::*;
 use common::*;
 use hearth::eval::agents::{BuiltIn, Strategy};
 use hearth::eval::external::External;
+use hearth::eval::words::WordsOnly;
 use hearth::eval::*;
 use hearth::ids::Id;
 use hearth::samples::{self, Family, Index, Sample};
@@ -22,9 +23,34 @@ use hearth::trace::request::{Action, Request};
 
 fn run(name: &str, scene: &Scene, events: &[Event], samples: &[Sample]) -> Report {
     let ix = Index::new(scene, events);
-    let mut agent = BuiltIn::new(Strategy::parse(name).unwrap());
-    let (qa, plans) = evaluate(&ix, samples, &mut agent);
+    let mut agent: Box<dyn Agent> = match name {
+        "bm25-words" => Box::new(WordsOnly::default()),
+        _ => Box::new(BuiltIn::new(Strategy::parse(name).unwrap())),
+    };
+    let (qa, plans) = evaluate(&ix, samples, agent.as_mut());
     Report::new(name.into(), vec![], qa, plans)
+}
+
+#[test]
+fn the_words_only_baseline_reads_some_questions_right_not_all() {
+    let (mut exact, mut parsed, mut n) = (0.0, 0.0, 0.0);
+    for seed in 0..3 {
+        let (scene, events) = generated("family_apartment", seed, 3);
+        let samples = samples::mine(&scene, &events, seed);
+        let words = run("bm25-words", &scene, &events, &samples);
+        let bm25 = run("bm25", &scene, &events, &samples);
+        assert_eq!(words.errors, 0);
+        // Same retrieval: the evidence scores match the parsed-query row.
+        assert_eq!(words.qa.event_r5, bm25.qa.event_r5);
+        exact += words.qa.exact * words.qa.n as f64;
+        parsed += bm25.qa.exact * bm25.qa.n as f64;
+        n += words.qa.n as f64;
+        assert!(words.plan.n > 0);
+    }
+    let (exact, parsed) = (exact / n, parsed / n);
+    assert!(exact > 0.3 && exact < 0.9, "bm25-words scores {exact}");
+    // Reading costs: never better than being handed the query.
+    assert!(exact <= parsed, "bm25-words {exact} vs bm25 {parsed}");
 }
 
 #[test]
@@ -131,7 +157,7 @@ fn agents_on_a_hand_built_trace() {
         id: "q".into(),
         question: "Where is the clear glass tumbler with a green rim?".into(),
         options: vec![],
-        query,
+        query: Some(query),
         cutoff: s6.clone(),
     };
     let cup = samples::Query::State {
@@ -182,6 +208,31 @@ fn agents_on_a_hand_built_trace() {
     // BM25 ranks what it retrieved; the words pick the events about the glass.
     let r = ask(&mut BuiltIn::new(Strategy::Bm25));
     assert!(r.evidence.len() <= 5 && !r.evidence.is_empty());
+    // A built-in without the parsed query refuses rather than guesses.
+    let mut oracle = BuiltIn::new(Strategy::Oracle);
+    oracle.reset(&trace.scene).unwrap();
+    let words_only = QuestionIn {
+        query: None,
+        ..q(cup.clone())
+    };
+    assert!(oracle.answer(&words_only).is_err());
+    // The words-only agent reads the words: the same reply whatever query
+    // rides along (its reader has no place for one), and the right place.
+    let mut words = WordsOnly::default();
+    words.reset(&trace.scene).unwrap();
+    for o in observations(&ix, 1, s6.event) {
+        words.observe(&o).unwrap();
+    }
+    assert!(!words.parsed_query());
+    let plain = words.answer(&words_only).unwrap();
+    assert_eq!(words.answer(&q(glasses.clone())).unwrap(), plain);
+    assert!(
+        plain
+            .answer
+            .as_ref()
+            .is_some_and(|a| same_answer(a, &in_cabinet)),
+        "{plain:?}"
+    );
 }
 
 /// Plans with invalid steps, missing steps, and the reference.
@@ -270,11 +321,89 @@ fn the_example_external_agent_speaks_the_protocol() {
         "{:?}",
         report.questions.iter().find(|q| q.error.is_some())
     );
-    // It remembers the last value it saw: right on every current-state
-    // question and, as scored, on hidden-state ones.
+    // From words it only retrieves: evidence, no structured answers.
+    assert_eq!(report.qa.exact, 0.0);
+    assert!(report.qa.session_any5 > 0.1, "{:?}", report.qa);
+    // Given the query it remembers the last value it saw: right on every
+    // current-state question and, as scored, on hidden-state ones.
+    let (qa, plans) = evaluate(&ix, &samples, &mut agent.with_query());
+    let report = Report::new("example".into(), vec![], qa, plans);
+    assert_eq!(report.errors, 0);
     assert_eq!(report.by_family[&Family::CurrentState].exact, 1.0);
     assert_eq!(report.by_family[&Family::HiddenState].exact, 1.0);
     assert!(report.qa.exact < 0.5);
+}
+
+#[test]
+fn external_agents_get_words_unless_given_the_query() {
+    let (scene, events) = generated("family_apartment", 3, 2);
+    let ix = Index::new(&scene, &events);
+    let samples = samples::mine(&scene, &events, 3);
+    let t = tmp();
+    // Logs every line it is sent, answers nothing.
+    let script = write(
+        t.path(),
+        "log.py",
+        "import sys, json\nlog = open(sys.argv[1], 'a')\nfor l in sys.stdin:\n    log.write(l); log.flush()\n    m = json.loads(l)\n    if m['type'] == 'question': print(json.dumps({'answer': None}), flush=True)\n    elif m['type'] == 'plan': print(json.dumps({'plan': []}), flush=True)\n",
+    );
+    let sent = |agent: External, log: &str| {
+        let (qa, plans) = evaluate(&ix, &samples, &mut { agent });
+        assert_eq!(Report::new("log".into(), vec![], qa, plans).errors, 0);
+        let text = std::fs::read_to_string(t.path().join(log)).unwrap();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let of = |kind: &str| -> Vec<serde_json::Value> {
+            lines
+                .iter()
+                .filter(|m| m["type"] == kind)
+                .cloned()
+                .collect()
+        };
+        (of("question"), of("plan"))
+    };
+    let cmd = |log: &str| {
+        External::new(
+            &format!(
+                "python3 {} {}",
+                script.display(),
+                t.path().join(log).display()
+            ),
+            Duration::from_secs(20),
+        )
+    };
+    let qa: Vec<&samples::QaSample> = samples
+        .iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some(q),
+            _ => None,
+        })
+        .collect();
+    let recalls = |plans: &[serde_json::Value]| {
+        plans
+            .iter()
+            .flat_map(|p| p["goals"].as_array().unwrap().clone())
+            .filter(|g| g["goal"] == "remember")
+            .collect::<Vec<_>>()
+    };
+    // By default: the words and options, never the query.
+    let (questions, plans) = sent(cmd("words.log"), "words.log");
+    assert_eq!(questions.len(), qa.len());
+    for (m, q) in questions.iter().zip(&qa) {
+        assert!(m.get("query").is_none(), "{m}");
+        assert_eq!(m["question"], q.question.as_str());
+    }
+    assert!(questions.iter().any(|m| m.get("options").is_some()));
+    let goals = recalls(&plans);
+    assert!(!goals.is_empty());
+    assert!(goals.iter().all(|g| g.get("from").is_none()), "{goals:?}");
+    // --give-query: each question's query as mined, and what to recall.
+    let (questions, plans) = sent(cmd("query.log").with_query(), "query.log");
+    for (m, q) in questions.iter().zip(&qa) {
+        assert_eq!(m["query"], serde_json::to_value(&q.query).unwrap(), "{m}");
+    }
+    assert!(recalls(&plans).iter().all(|g| g.get("from").is_some()));
 }
 
 #[test]
@@ -348,16 +477,27 @@ fn the_eval_command_compares_agents() {
         .stderr_has("run `hearth mine");
     hearth(&["mine", "--trace", s(&out)]).ok();
     let script = repo().join("examples/agent.py");
-    let agents = format!("oracle,none,bm25,cmd:\"python3 {}\"", script.display());
+    let agents = format!(
+        "oracle,none,bm25,bm25-words,cmd:\"python3 {}\"",
+        script.display()
+    );
     let r = hearth(&["eval", "--trace", s(&out), "--agents", &agents]).ok();
     r.stdout_has("exact accuracy")
         .stdout_has("Event R@5")
         .stdout_has("plan success");
     let reports: Vec<Report> =
         serde_json::from_slice(&std::fs::read(out.join("eval-report.json")).unwrap()).unwrap();
-    assert_eq!(reports.len(), 4);
+    assert_eq!(reports.len(), 5);
     assert_eq!(reports[0].qa.exact, 1.0);
-    assert!(reports[3].agent.starts_with("cmd:python3"));
+    assert_eq!(reports[3].agent, "bm25-words");
+    assert!(reports[4].agent.starts_with("cmd:python3"));
+    // The example agent answers state questions only when given the query.
+    assert_eq!(reports[4].qa.exact, 0.0);
+    let cmd = format!("cmd:\"python3 {}\"", script.display());
+    hearth(&["eval", "--trace", s(&out), "--agent", &cmd, "--give-query"]).ok();
+    let reports: Vec<Report> =
+        serde_json::from_slice(&std::fs::read(out.join("eval-report.json")).unwrap()).unwrap();
+    assert!(reports[0].qa.exact > 0.0);
     hearth(&["eval", "--trace", s(&out), "--agent", "gpt"])
         .fails()
         .stderr_has("unknown agent \"gpt\"");

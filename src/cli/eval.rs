@@ -9,6 +9,7 @@ use clap::Args;
 
 use hearth::eval::agents::{BUILT_IN, BuiltIn, Strategy};
 use hearth::eval::external::External;
+use hearth::eval::words::{WORDS_ONLY, WordsOnly};
 use hearth::eval::{Agent, PlanResult, QaResult, Report, evaluate};
 use hearth::samples::{Family, Index};
 use hearth::store;
@@ -18,7 +19,8 @@ pub struct EvalArgs {
     /// Trace directories with mined samples (repeat for several traces).
     #[arg(long, required = true)]
     pub trace: Vec<PathBuf>,
-    /// Agents, comma-separated: oracle, none, recent, bm25, obsmem, kg, or
+    /// Agents, comma-separated: oracle, none, recent, bm25, obsmem, kg (given
+    /// the parsed query), bm25-words (the question's words only), or
     /// cmd:"program args" for an external agent over JSON lines.
     #[arg(long, alias = "agents", default_value = "obsmem")]
     pub agent: String,
@@ -28,6 +30,11 @@ pub struct EvalArgs {
     /// Where to write the JSON report [default: eval-report.json in the first trace].
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Send external agents each question as data too (`query`, and plan
+    /// goals' `from`), as a perfect semantic parser would: an upper bound.
+    /// Without it they get the words and options only, as an LLM would.
+    #[arg(long)]
+    pub give_query: bool,
     /// Seconds an external agent may take per reply.
     #[arg(long, default_value_t = 30)]
     pub agent_timeout: u64,
@@ -63,17 +70,25 @@ fn agent_names(spec: &str) -> Vec<String> {
         .collect()
 }
 
-fn make_agent(name: &str, timeout: u64) -> Result<Box<dyn Agent>> {
+fn make_agent(name: &str, timeout: u64, give_query: bool) -> Result<Box<dyn Agent>> {
     if let Some(cmd) = name.strip_prefix("cmd:") {
         if cmd.trim().is_empty() {
             bail!("cmd: needs a command, e.g. cmd:\"python3 examples/agent.py\"");
         }
-        return Ok(Box::new(External::new(cmd, Duration::from_secs(timeout))));
+        let agent = External::new(cmd, Duration::from_secs(timeout));
+        return Ok(Box::new(if give_query {
+            agent.with_query()
+        } else {
+            agent
+        }));
+    }
+    if name == WORDS_ONLY {
+        return Ok(Box::new(WordsOnly::default()));
     }
     match Strategy::parse(name) {
         Some(s) => Ok(Box::new(BuiltIn::new(s))),
         None => bail!(
-            "unknown agent {name:?}: use one of {} or cmd:\"program\"",
+            "unknown agent {name:?}: use one of {}, {WORDS_ONLY} or cmd:\"program\"",
             BUILT_IN.join(", ")
         ),
     }
@@ -86,7 +101,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     }
     let mut agents: Vec<Box<dyn Agent>> = names
         .iter()
-        .map(|n| make_agent(n, args.agent_timeout))
+        .map(|n| make_agent(n, args.agent_timeout, args.give_query))
         .collect::<Result<_>>()?;
     let mut traces = Vec::new();
     for dir in &args.trace {

@@ -301,13 +301,21 @@ impl Agent for BuiltIn {
         Ok(())
     }
 
+    fn parsed_query(&self) -> bool {
+        true
+    }
+
     fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
-        let (memory, ranked) = self.recall(&q.query, &q.question);
-        let found = self.answer_from(&memory, &q.cutoff, &q.query)?;
+        let query = q
+            .query
+            .as_ref()
+            .ok_or_else(|| AgentError::Other("the built-in agents need the parsed query".into()))?;
+        let (memory, ranked) = self.recall(query, &q.question);
+        let found = self.answer_from(&memory, &q.cutoff, query)?;
         let n = Namer::new(self.scene()?);
         Ok(match found {
             Some((answer, evidence)) => Reply {
-                text: answer_text(&n, &q.query, &answer, &q.options),
+                text: answer_text(&n, query, &answer, &q.options),
                 answer: Some(answer),
                 // What was retrieved, when retrieval ranked it; else what was used.
                 evidence: ranked.unwrap_or(evidence),
@@ -322,45 +330,68 @@ impl Agent for BuiltIn {
     }
 
     fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError> {
-        let mut goals = Vec::new();
-        for g in &t.goals {
-            match g {
-                GoalIn::Known { prop } => goals.push(prop.clone()),
-                GoalIn::Remember { entity, attr, from } => {
-                    let (memory, _) = self.recall(from, &t.instruction);
-                    if let Some((Answer::Value { value } | Answer::LastSeen { value, .. }, _)) =
-                        self.answer_from(&memory, &t.cutoff, from)?
-                        && let Some(p) = crate::samples::plan::prop(entity, attr, &value)
-                    {
-                        goals.push(p);
-                    }
+        let scene = self.scene()?.clone();
+        Ok(plan_task(
+            &scene,
+            t,
+            |q, words| {
+                let (memory, _) = self.recall(q, words);
+                match self.answer_from(&memory, &t.cutoff, q).ok()?? {
+                    (Answer::Value { value } | Answer::LastSeen { value, .. }, _) => Some(value),
+                    _ => None,
+                }
+            },
+            // Without the parsed query a built-in cannot tell what to recall.
+            |_| None,
+        ))
+    }
+}
+
+/// A plan for `t` from what a memory recalls: `recall(query, words)` is its
+/// value for a query (the words for retrieval by text), `read` the query an
+/// instruction alludes to when the task does not give it. The goals to
+/// recall are completed first, then the small planner runs over the
+/// memory's view of where objects are and what is open.
+pub(super) fn plan_task(
+    scene: &Scene,
+    t: &TaskIn,
+    recall: impl Fn(&Query, &str) -> Option<Value>,
+    read: impl Fn(&str) -> Option<Query>,
+) -> Vec<Request> {
+    let mut goals = Vec::new();
+    for g in &t.goals {
+        match g {
+            GoalIn::Known { prop } => goals.push(prop.clone()),
+            GoalIn::Remember { entity, attr, from } => {
+                let Some(q) = from.as_deref().cloned().or_else(|| read(&t.instruction)) else {
+                    continue;
+                };
+                if let Some(p) = recall(&q, &t.instruction)
+                    .and_then(|v| crate::samples::plan::prop(entity, attr, &v))
+                {
+                    goals.push(p);
                 }
             }
         }
-        let scene = self.scene()?.clone();
-        let state = |e: &Id, attr: &str| -> Option<Value> {
-            let q = Query::State {
-                entity: e.clone(),
-                attr: Id::new(attr),
-            };
-            let (memory, _) = self.recall(&q, &format!("where is {e}"));
-            match self.answer_from(&memory, &t.cutoff, &q).ok()?? {
-                (Answer::Value { value } | Answer::LastSeen { value, .. }, _) => Some(value),
-                _ => None,
-            }
-        };
-        Ok(planner::plan(
-            &scene,
-            &t.actor,
-            &goals,
-            |o| match state(o, "location") {
-                Some(Value::Location(l)) => Some(l),
-                _ => None,
-            },
-            |r| match state(r, "open") {
-                Some(Value::Bool(b)) => Some(b),
-                _ => None,
-            },
-        ))
     }
+    let state = |e: &Id, attr: &str| {
+        let q = Query::State {
+            entity: e.clone(),
+            attr: Id::new(attr),
+        };
+        recall(&q, &format!("where is {e}"))
+    };
+    planner::plan(
+        scene,
+        &t.actor,
+        &goals,
+        |o| match state(o, "location") {
+            Some(Value::Location(l)) => Some(l),
+            _ => None,
+        },
+        |r| match state(r, "open") {
+            Some(Value::Bool(b)) => Some(b),
+            _ => None,
+        },
+    )
 }

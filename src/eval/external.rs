@@ -2,7 +2,8 @@
 //!
 //! hearth writes one JSON object per line: `{"type":"reset","scene":...}`,
 //! then `{"type":"observe","observation":{...}}` per perceived event, and
-//! `{"type":"question",...}` or `{"type":"plan",...}`, to which the agent
+//! `{"type":"question",...}` (words and options; the parsed `query` only
+//! with `--give-query`) or `{"type":"plan",...}`, to which the agent
 //! answers with one line: `{"answer":...,"text":...,"evidence":[...]}` or
 //! `{"plan":[requests]}`. A crash, a garbled reply or a timeout fails that
 //! sample only: the agent is restarted and fed its history again.
@@ -26,6 +27,8 @@ pub struct External {
     proc: Option<(Child, ChildStdin, Receiver<String>)>,
     /// Everything sent since the last reset, to bring a restarted agent back.
     history: Vec<String>,
+    /// Whether questions carry the parsed query (`--give-query`).
+    give_query: bool,
 }
 
 #[derive(Deserialize)]
@@ -40,7 +43,15 @@ impl External {
             timeout,
             proc: None,
             history: vec![],
+            give_query: false,
         }
+    }
+
+    /// Also sends each question as data (`query`, and plan goals' `from`):
+    /// the upper bound of perfect parsing. By default an agent gets words.
+    pub fn with_query(mut self) -> Self {
+        self.give_query = true;
+        self
     }
 
     fn start(&mut self) -> Result<(), AgentError> {
@@ -143,6 +154,10 @@ fn garbage(line: &str, e: impl std::fmt::Display) -> AgentError {
 impl Agent for External {
     fn name(&self) -> String {
         format!("cmd:{}", self.command)
+    }
+
+    fn parsed_query(&self) -> bool {
+        self.give_query
     }
 
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {

@@ -11,6 +11,7 @@ pub mod external;
 pub mod kg;
 pub mod llm;
 pub mod planner;
+pub mod words;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -64,15 +65,17 @@ pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
         .collect()
 }
 
-/// A question as an agent receives it: the words, and the same question
-/// as data (what a semantic parser would give it).
+/// A question as an agent receives it: the words and options, and only
+/// for agents that take it ([`Agent::parsed_query`]) the same question as
+/// data, what a perfect semantic parser would give (the upper bound).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuestionIn {
     pub id: String,
     pub question: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
-    pub query: Query,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<Query>,
     pub cutoff: Cutoff,
 }
 
@@ -89,7 +92,8 @@ pub struct Reply {
 }
 
 /// A goal as an agent receives it: known, or to be completed from memory
-/// (the value of `entity.attr` is what `from` recalls).
+/// (the value of `entity.attr` is what the instruction alludes to; `from`,
+/// the allusion as a query, only for agents given the parsed query).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "goal", rename_all = "snake_case")]
 pub enum GoalIn {
@@ -99,7 +103,8 @@ pub enum GoalIn {
     Remember {
         entity: Id,
         attr: Id,
-        from: Box<Query>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Box<Query>>,
     },
 }
 
@@ -114,7 +119,8 @@ pub struct TaskIn {
 }
 
 impl TaskIn {
-    pub fn of(t: &PlanTask) -> Self {
+    /// The task as an agent receives it; `parsed` adds the recall queries.
+    pub fn of(t: &PlanTask, parsed: bool) -> Self {
         let goals = t
             .goals
             .iter()
@@ -135,7 +141,7 @@ impl TaskIn {
                     GoalIn::Remember {
                         entity,
                         attr,
-                        from: Box::new(q.clone()),
+                        from: parsed.then(|| Box::new(q.clone())),
                     }
                 }
                 _ => GoalIn::Known { prop: p.clone() },
@@ -166,6 +172,11 @@ pub enum AgentError {
 /// A memory agent.
 pub trait Agent {
     fn name(&self) -> String;
+    /// Whether it is given each question as data (`QuestionIn::query`, and
+    /// plan goals' `from`) besides its words: an LLM agent faces words only.
+    fn parsed_query(&self) -> bool {
+        false
+    }
     /// Forget everything: a new trace starts.
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError>;
     /// The next perceived event, in order.
@@ -455,6 +466,7 @@ pub fn evaluate(
     let (mut qa, mut plans) = (Vec::new(), Vec::new());
     let mut broken = agent.reset(ix.scene).err();
     let mut fed = 1;
+    let parsed = agent.parsed_query();
     for (cutoff, group) in by_cutoff {
         if broken.is_none() {
             for o in observations(ix, fed, cutoff) {
@@ -474,7 +486,7 @@ pub fn evaluate(
                             id: q.id.clone(),
                             question: q.question.clone(),
                             options: q.options.clone(),
-                            query: q.query.clone(),
+                            query: parsed.then(|| q.query.clone()),
                             cutoff: q.cutoff.clone(),
                         }),
                     };
@@ -483,7 +495,7 @@ pub fn evaluate(
                 Sample::Plan(t) => {
                     let plan = match &broken {
                         Some(e) => Err(e.clone()),
-                        None => agent.plan(&TaskIn::of(t)),
+                        None => agent.plan(&TaskIn::of(t, parsed)),
                     };
                     plans.push(execute_plan(ix, t, plan));
                 }

@@ -16,7 +16,11 @@ use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 use super::answer::{Answered, act_of, answer, places};
 use super::index::Index;
 use super::model::*;
+use super::phrasing::{Phrase, questions};
 use super::text::{Namer, capital};
+
+/// Mixed into the seed for the phrasing stream.
+const PHRASING_STREAM: u64 = 0x7068_7261_7365;
 
 /// Sessions at the start of a trace with too little history to ask about.
 const WARM_UP_SESSIONS: usize = 3;
@@ -52,7 +56,7 @@ struct Candidate {
     family: Family,
     template: &'static str,
     query: Query,
-    question: String,
+    phrase: Phrase,
     options: Vec<String>,
 }
 
@@ -60,6 +64,9 @@ struct Candidate {
 /// never the same question with the same answer twice.
 pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // A stream of its own, so that the wording never changes which
+    // questions are asked.
+    let mut words = ChaCha8Rng::seed_from_u64(seed ^ PHRASING_STREAM);
     let namer = Namer::new(ix.scene);
     let mut asked: BTreeSet<String> = BTreeSet::new();
     let mut out = Vec::new();
@@ -86,7 +93,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                                 family: fam,
                                 template: c.template,
                                 query: c.query.clone(),
-                                question: c.question.clone(),
+                                phrase: c.phrase.clone(),
                                 options: c.options.clone(),
                             },
                             a,
@@ -100,7 +107,8 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
             let i = rng.random_range(0..of_family.len());
             let (c, a) = of_family.swap_remove(i);
             asked.insert(ask_key(&c.query, &a.answer, c.family, &cutoff));
-            out.push(sample(ix, &namer, &cutoff, c, a, out.len() + 1));
+            let phrasing = words.random_range(0..questions(c.phrase.key).len());
+            out.push(sample(ix, &namer, &cutoff, c, a, phrasing, out.len() + 1));
         }
     }
     out
@@ -127,6 +135,7 @@ fn sample(
     cutoff: &Cutoff,
     c: Candidate,
     a: Answered,
+    phrasing: usize,
     n: usize,
 ) -> QaSample {
     let sessions: BTreeSet<String> = a
@@ -139,6 +148,7 @@ fn sample(
         family: c.family,
         memory_target: memory_target(&c.query, c.family),
         template: format!("{}/{}", c.family.name(), c.template),
+        phrasing,
         cutoff: cutoff.clone(),
         answer_text: match &c.query {
             Query::Asked { request, entity } => ix
@@ -161,7 +171,7 @@ fn sample(
                 .unwrap_or_default(),
             q => answer_text(namer, q, &a.answer, &c.options),
         },
-        question: c.question,
+        question: c.phrase.render(phrasing),
         template_question: None,
         options: c.options,
         query: c.query,
@@ -249,12 +259,12 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
 fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> Vec<Candidate> {
     let c = cutoff.event;
     let mut out = Vec::new();
-    let mut push = |family, template, query, question: String, options: Vec<String>| {
+    let mut push = |family, template, query, phrase: Phrase, options: Vec<String>| {
         out.push(Candidate {
             family,
             template,
             query,
-            question,
+            phrase,
             options,
         })
     };
@@ -278,20 +288,18 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             entity: entity.clone(),
             attr: attr.clone(),
         };
-        let (template, question) = match attr.as_str() {
-            "location" => ("where_is", format!("Where is {}?", n.name(entity))),
-            "open" => ("is_open", format!("Is {} open or closed?", n.name(entity))),
-            "power" => ("is_on", format!("Is {} on or off?", n.name(entity))),
-            f => (
-                "device_field",
-                format!(
-                    "What is the {} of {} set to?",
-                    f.replace('_', " "),
-                    n.name(entity)
-                ),
-            ),
+        let thing = n.name(entity);
+        let template = match attr.as_str() {
+            "location" => "where_is",
+            "open" => "is_open",
+            "power" => "is_on",
+            _ => "device_field",
         };
-        push(Family::CurrentState, template, q, question, vec![]);
+        let phrase = Phrase::new(
+            template,
+            &[("thing", &thing), ("field", &attr.replace('_', " "))],
+        );
+        push(Family::CurrentState, template, q, phrase, vec![]);
     }
 
     // Overwritten state: the place or value before a change the robot saw
@@ -314,31 +322,21 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                 attr: attr.clone(),
                 change: *change,
             };
-            let question = match (attr.as_str(), mover) {
-                ("location", Some(m)) => format!(
-                    "Where was {} before {} put it {}?",
-                    n.name(entity),
-                    n.name(&m),
-                    n.value(attr, new)
+            let (thing, place) = (n.name(entity), n.value(attr, new));
+            let phrase = match (attr.as_str(), mover) {
+                ("location", Some(m)) => Phrase::new(
+                    "before_moved_by",
+                    &[("thing", &thing), ("who", &n.name(&m)), ("place", &place)],
                 ),
-                ("location", None) => format!(
-                    "Where was {} before it was {}?",
-                    n.name(entity),
-                    n.value(attr, new)
-                ),
-                (a, _) => format!(
-                    "What was {} before it was changed to {}?",
-                    n.attribute(entity, a),
-                    n.value(a, new)
+                ("location", None) => {
+                    Phrase::new("before_moved", &[("thing", &thing), ("place", &place)])
+                }
+                (a, _) => Phrase::new(
+                    "before_changed",
+                    &[("what", &n.attribute(entity, a)), ("value", &place)],
                 ),
             };
-            push(
-                Family::OverwrittenState,
-                "before_change",
-                q,
-                question,
-                vec![],
-            );
+            push(Family::OverwrittenState, "before_change", q, phrase, vec![]);
         }
     }
 
@@ -363,10 +361,13 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                     actor: e.actor.clone(),
                     act: act.clone(),
                 },
-                format!(
-                    "When did {} last {}?",
-                    n.name(&e.actor),
-                    verb_phrase(n, act, Tense::Base)
+                Phrase::new(
+                    "when_last",
+                    &[
+                        ("who", &n.name(&e.actor)),
+                        ("act", &verb_phrase(n, act, Tense::Base)),
+                        ("acted", &verb_phrase(n, act, Tense::Past)),
+                    ],
                 ),
                 vec![],
             );
@@ -393,10 +394,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                 b_actor: b.0.actor.clone(),
                 b: b.1.clone(),
             },
-            format!(
-                "Which happened first: (A) {}, or (B) {}?",
-                options[0], options[1]
-            ),
+            Phrase::new("which_first", &[("a", &options[0]), ("b", &options[1])]),
             options,
         );
     }
@@ -406,10 +404,12 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                 Family::Temporal,
                 "what_next",
                 Query::Next { event: e.id },
-                format!(
-                    "Right after {}, what was the next thing {} did?",
-                    act_phrase(n, &e.actor, act),
-                    n.name(&e.actor)
+                Phrase::new(
+                    "what_next",
+                    &[
+                        ("done", &act_phrase(n, &e.actor, act)),
+                        ("who", &n.name(&e.actor)),
+                    ],
                 ),
                 vec![],
             );
@@ -432,11 +432,13 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                         attr: attr.clone(),
                         value: h.claim.value.clone(),
                     },
-                    format!(
-                        "Who in the household likes the {} of {} to be {}?",
-                        attr.replace('_', " "),
-                        n.name(entity),
-                        n.value(attr, &h.claim.value)
+                    Phrase::new(
+                        "who_prefers",
+                        &[
+                            ("attr", &attr.replace('_', " ")),
+                            ("thing", &n.name(entity)),
+                            ("value", &n.value(attr, &h.claim.value)),
+                        ],
                     ),
                     vec![],
                 );
@@ -462,7 +464,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                         attr: attr.clone(),
                         value: h.claim.value.clone(),
                     },
-                    format!("Who told the robot that {} is {told}?", n.name(entity)),
+                    Phrase::new("who_said", &[("thing", &n.name(entity)), ("told", &told)]),
                     vec![],
                 );
                 push(
@@ -472,10 +474,13 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                         claim: h.event,
                         entity: entity.clone(),
                     },
-                    format!(
-                        "{} said {} was {told}. Has the robot seen that itself since, seen otherwise, or only been told?",
-                        n.name(&h.speaker),
-                        n.name(entity)
+                    Phrase::new(
+                        "seen_or_told",
+                        &[
+                            ("who", &n.name(&h.speaker)),
+                            ("thing", &n.name(entity)),
+                            ("told", &told),
+                        ],
                     ),
                     vec![],
                 );
@@ -487,10 +492,9 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                         entity: entity.clone(),
                         attr: attr.clone(),
                     },
-                    format!(
-                        "According to what {} last said, where is {}?",
-                        n.name(&h.speaker),
-                        n.name(entity)
+                    Phrase::new(
+                        "according_to",
+                        &[("who", &n.name(&h.speaker)), ("thing", &n.name(entity))],
                     ),
                     vec![],
                 );
@@ -508,7 +512,10 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                         request,
                         entity: entity.clone(),
                     },
-                    format!("On {when}, what did {by} ask the robot to do with {thing}?"),
+                    Phrase::new(
+                        "what_asked",
+                        &[("when", &when), ("who", &by), ("thing", &thing)],
+                    ),
                     vec![],
                 );
                 push(
@@ -518,14 +525,14 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                         request,
                         entity: entity.clone(),
                     },
-                    format!("By when did {by} want the robot to {task}?"),
+                    Phrase::new("when_due", &[("who", &by), ("task", &task)]),
                     vec![],
                 );
                 push(
                     Family::Commitment,
                     "is_done",
                     Query::Status { request, entity },
-                    format!("{by} asked the robot to {task}. Is it done, still to do, or overdue?"),
+                    Phrase::new("is_done", &[("who", &by), ("task", &task)]),
                     vec![],
                 );
             }
@@ -552,11 +559,13 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                             device: device.clone(),
                             field: Id::new(field),
                         },
-                        format!(
-                            "What does {} usually set the {} of {} to?",
-                            n.name(&e.actor),
-                            field.replace('_', " "),
-                            n.name(device)
+                        Phrase::new(
+                            "usual_value",
+                            &[
+                                ("who", &n.name(&e.actor)),
+                                ("field", &field.replace('_', " ")),
+                                ("thing", &n.name(device)),
+                            ],
                         ),
                         vec![],
                     );
@@ -571,7 +580,10 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                             field: Id::new(field),
                             value: value.clone(),
                         },
-                        format!("Who usually {}?", verb_phrase(n, &act, Tense::Third)),
+                        Phrase::new(
+                            "who_usually",
+                            &[("does", &verb_phrase(n, &act, Tense::Third))],
+                        ),
                         vec![],
                     );
                 }
@@ -583,7 +595,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                     Query::UsualPlace {
                         object: object.clone(),
                     },
-                    format!("Where does {} usually go?", n.name(object)),
+                    Phrase::new("usual_place", &[("thing", &n.name(object))]),
                     vec![],
                 );
             }
@@ -603,10 +615,12 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                     actor: e.actor.clone(),
                     act: act.clone(),
                 },
-                format!(
-                    "At about what hour of the day does {} usually {}?",
-                    n.name(&e.actor),
-                    verb_phrase(n, act, Tense::Base)
+                Phrase::new(
+                    "usual_hour",
+                    &[
+                        ("who", &n.name(&e.actor)),
+                        ("act", &verb_phrase(n, act, Tense::Base)),
+                    ],
                 ),
                 vec![],
             );
@@ -632,16 +646,11 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
         } else {
             (Some(e.actor.clone()), n.name(&e.actor))
         };
+        let verb = verb_phrase(n, act, Tense::Base);
         let question = if actor.as_ref() == Some(&ix.robot) {
-            format!(
-                "How many times did the robot {} {day}?",
-                verb_phrase(n, act, Tense::Base)
-            )
+            Phrase::new("how_many_robot", &[("act", &verb), ("day", &day)])
         } else {
-            format!(
-                "How many times did the robot see {who} {} {day}?",
-                verb_phrase(n, act, Tense::Base)
-            )
+            Phrase::new("how_many", &[("who", &who), ("act", &verb), ("day", &day)])
         };
         push(
             Family::Counting,
@@ -662,21 +671,21 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     out
 }
 
-fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> String {
-    let h = n.name(holder);
-    match attr.as_str() {
-        "drink" => format!("What does {h} like to drink from {}?", n.name(entity)),
-        "volume" => format!("At what volume does {h} like {}?", n.name(entity)),
-        "target" => format!(
-            "What temperature does {h} want {} set to at night?",
-            n.name(entity)
-        ),
-        f => format!(
-            "What {} does {h} prefer for {}?",
-            f.replace('_', " "),
-            n.name(entity)
-        ),
-    }
+fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
+    let key = match attr.as_str() {
+        "drink" => "likes_drink",
+        "volume" => "likes_volume",
+        "target" => "likes_night",
+        _ => "likes_field",
+    };
+    Phrase::new(
+        key,
+        &[
+            ("who", &n.name(holder)),
+            ("thing", &n.name(entity)),
+            ("field", &attr.replace('_', " ")),
+        ],
+    )
 }
 
 /// "put the white shirt in the wardrobe", "switch the washing machine off".

@@ -29,3 +29,4 @@ pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
 }
 pub mod export;
 pub mod narrate;
+pub mod phrasing;

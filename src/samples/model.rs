@@ -238,6 +238,9 @@ pub struct QaSample {
     pub memory_target: MemoryTarget,
     /// Which template produced the question (`family/name`).
     pub template: String,
+    /// Which of the template's phrasings words it (chosen by the seed).
+    #[serde(default)]
+    pub phrasing: usize,
     pub cutoff: Cutoff,
     pub question: String,
     /// The templated question, when `question` was rephrased by an LLM.

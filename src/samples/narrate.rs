@@ -8,11 +8,15 @@ use crate::trace::{Event, Value};
 
 use super::answer::act_of;
 use super::mine::{Tense, verb_phrase};
+use super::phrasing::{fill, pick};
 use super::text::{Namer, capital};
 
 /// An utterance's words, or an action narrated, then what it revealed to
-/// `observer`.
+/// `observer`. The wording is one of several, picked by the event's id and
+/// time, so every reader (agents, exports, the LLM answerer) narrates an
+/// event alike while questions and their evidence share few words.
 pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
+    let key = e.id.wrapping_mul(0x1_0000_0001).wrapping_add(e.t);
     let who = n.name(&e.actor);
     let mut text = match (&e.action, e.outcome.rejection()) {
         (Action::Say { text, .. }, _) => text.clone(),
@@ -29,7 +33,7 @@ pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
             capital(&who),
             base_phrase(n, a)
         ),
-        (a, None) => format!("{} {}.", capital(&who), past_phrase(n, a)),
+        (a, None) => format!("{} {}.", capital(&who), past_phrase(n, a, key)),
     };
     if e.revealed_to.contains(observer) && !e.reveals.is_empty() {
         let facts: Vec<String> = e
@@ -51,8 +55,9 @@ pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
             })
             .collect();
         if !facts.is_empty() {
+            let saw = pick(&["saw", "noticed", "could see", "spotted"], key ^ 1);
             text.push_str(&format!(
-                " {} saw: {}.",
+                " {} {saw}: {}.",
                 capital(&n.name(observer)),
                 facts.join("; ")
             ));
@@ -61,15 +66,109 @@ pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
     text
 }
 
-fn past_phrase(n: &Namer, a: &Action) -> String {
+fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
+    let name = |i: &Option<Id>| i.as_ref().map(|i| n.name(i)).unwrap_or_default();
+    let say = |ways: &[&str], slots: &[(&str, String)]| fill(pick(ways, key), slots);
     match a {
-        Action::NavigateTo { target } => format!("went to {}", n.name(target)),
-        Action::Inspect { target } => format!("looked closely at {}", n.name(target)),
-        Action::Wait { seconds } => format!("waited {} minutes", seconds.div_ceil(60)),
-        a => act_of(a).map_or_else(
-            || a.skill_name().into(),
-            |act| verb_phrase(n, &act, Tense::Past),
+        Action::NavigateTo { target } => say(
+            &[
+                "went to {t}",
+                "walked over to {t}",
+                "headed to {t}",
+                "made for {t}",
+            ],
+            &[("t", n.name(target))],
         ),
+        Action::Inspect { target } => say(
+            &[
+                "looked closely at {t}",
+                "inspected {t}",
+                "took a close look at {t}",
+                "examined {t}",
+            ],
+            &[("t", n.name(target))],
+        ),
+        Action::Wait { seconds } => say(
+            &[
+                "waited {m} minutes",
+                "waited for {m} minutes",
+                "paused for {m} minutes",
+            ],
+            &[("m", seconds.div_ceil(60).to_string())],
+        ),
+        a => {
+            let Some(act) = act_of(a) else {
+                return a.skill_name().into();
+            };
+            let (o, t) = (name(&act.object), name(&act.target));
+            let f = act
+                .field
+                .as_ref()
+                .map_or(String::new(), |f| f.replace('_', " "));
+            let slots = [("o", o), ("t", t), ("f", f)];
+            match (act.skill.as_str(), &act.value) {
+                ("open", _) => say(
+                    &[
+                        "opened {t}",
+                        "pulled {t} open",
+                        "opened up {t}",
+                        "got {t} open",
+                    ],
+                    &slots,
+                ),
+                ("close", _) => say(
+                    &["closed {t}", "shut {t}", "pushed {t} shut", "closed up {t}"],
+                    &slots,
+                ),
+                ("pick", _) => say(
+                    &["picked up {o}", "took {o}", "grabbed {o}", "lifted {o}"],
+                    &slots,
+                ),
+                ("place", Some(Value::Location(l))) => fill(
+                    pick(
+                        &[
+                            "put {o} {l}",
+                            "placed {o} {l}",
+                            "set {o} down {l}",
+                            "left {o} {l}",
+                        ],
+                        key,
+                    ),
+                    &[("o", slots[0].1.clone()), ("l", n.location(l))],
+                ),
+                ("handoff", _) => say(
+                    &["handed {o} to {t}", "gave {o} to {t}", "passed {o} to {t}"],
+                    &slots,
+                ),
+                ("set_device_state", Some(Value::Bool(on)))
+                    if act.field.as_deref() == Some("power") =>
+                {
+                    let ways: &[&str] = if *on {
+                        &["switched {t} on", "turned {t} on", "powered {t} on"]
+                    } else {
+                        &["switched {t} off", "turned {t} off", "powered {t} off"]
+                    };
+                    say(ways, &slots)
+                }
+                ("set_device_state", Some(v)) => fill(
+                    pick(
+                        &[
+                            "set the {f} of {t} to {v}",
+                            "changed the {f} of {t} to {v}",
+                            "adjusted the {f} on {t} to {v}",
+                            "turned the {f} of {t} to {v}",
+                        ],
+                        key,
+                    ),
+                    &[
+                        ("f", slots[2].1.clone()),
+                        ("t", slots[1].1.clone()),
+                        ("v", v.to_string()),
+                    ],
+                ),
+                _ => verb_phrase(n, &act, Tense::Past),
+            }
+        }
     }
 }
 

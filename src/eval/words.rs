@@ -1,0 +1,453 @@
+//! `bm25-words`, the words-only baseline: what an LLM agent faces. It is
+//! never given the parsed query ([`Agent::parsed_query`] is false, and the
+//! reader's input, [`Words`], has no place for one): it retrieves the top
+//! five narrated events by BM25 against the question's words, then a small
+//! rule-based reader guesses from cue words ("where", "usually", "how
+//! many", "told", ...) and the names it finds what is asked, taking the
+//! actions and claims it needs from the retrieved events, and answers with
+//! the built-ins' answerer over those five events. Its gap to `bm25`
+//! (parsed query, same retrieval) is the price of reading.
+
+use std::collections::BTreeMap;
+
+use crate::ids::Id;
+use crate::samples::Index;
+use crate::samples::answer::{act_of, answer};
+use crate::samples::index::{Key, initial_state};
+use crate::samples::mine::answer_text;
+use crate::samples::model::*;
+use crate::samples::text::Namer;
+use crate::scene::{ActorKind, Scene};
+use crate::trace::request::{Action, Request};
+use crate::trace::{ClaimMode, Event, Value};
+
+use super::agents::plan_task;
+use super::bm25::Bm25;
+use super::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
+
+/// The agent's name.
+pub const WORDS_ONLY: &str = "bm25-words";
+
+/// Events retrieved per question (as `bm25`).
+const TOP: usize = 5;
+
+/// All the reader may see of a question.
+pub struct Words<'a> {
+    pub question: &'a str,
+    pub options: &'a [String],
+    pub cutoff: &'a Cutoff,
+}
+
+/// The words-only agent's memory: the scene, every perceived event and
+/// their narrations indexed by BM25.
+#[derive(Default)]
+pub struct WordsOnly {
+    scene: Option<Scene>,
+    initial: BTreeMap<Key, Value>,
+    events: Vec<Event>,
+    bm25: Bm25,
+    /// Lower-cased names of the scene's entities, longest first.
+    names: Vec<(String, Id)>,
+    robot: Option<Id>,
+    humans: Vec<Id>,
+}
+
+impl WordsOnly {
+    fn scene(&self) -> Result<&Scene, AgentError> {
+        self.scene
+            .as_ref()
+            .ok_or_else(|| AgentError::Other("asked before reset".into()))
+    }
+
+    /// The retrieved events for `text`, best first.
+    fn retrieve(&self, text: &str) -> Vec<&Event> {
+        self.bm25
+            .top(text, TOP)
+            .into_iter()
+            .filter_map(|id| self.event(id))
+            .collect()
+    }
+
+    fn event(&self, id: u64) -> Option<&Event> {
+        self.events
+            .binary_search_by_key(&id, |e| e.id)
+            .ok()
+            .map(|i| &self.events[i])
+    }
+
+    /// The entities named in `text`, in order of appearance (longest names
+    /// first, so "the nightstand in the master bedroom" is not "the
+    /// nightstand").
+    fn mentions(&self, text: &str) -> Vec<Id> {
+        let mut text = text.to_lowercase();
+        let mut found: Vec<(usize, Id)> = Vec::new();
+        for (name, id) in &self.names {
+            while let Some(at) = text.find(name.as_str()) {
+                found.push((at, id.clone()));
+                // Blank it out so a shorter name inside it does not match.
+                text.replace_range(at..at + name.len(), &" ".repeat(name.len()));
+            }
+        }
+        found.sort();
+        found.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// What the reader takes the question to ask, from its words, options
+    /// and the retrieved events.
+    fn read(&self, w: &Words, top: &[&Event]) -> Option<Query> {
+        let text = format!(
+            " {} ",
+            w.question
+                .to_lowercase()
+                .replace(['?', ',', '.', ':', ';'], " ")
+        );
+        let has = |cues: &[&str]| cues.iter().any(|c| text.contains(c));
+        let named = self.mentions(w.question);
+        let person = named.iter().find(|i| self.humans.contains(i)).cloned();
+        let thing = named
+            .iter()
+            .find(|i| !self.humans.contains(i) && Some(*i) != self.robot.as_ref())
+            .cloned();
+        let about = |e: &Event| thing.as_ref().is_none_or(|t| mentions_entity(e, t));
+        // The retrieved action by `who` (or anyone), most relevant first.
+        let act_by = |who: Option<&Id>| {
+            top.iter()
+                .filter(|e| who.is_none_or(|p| &e.actor == p))
+                .find_map(|e| Some((*e, act_of(&e.action)?)))
+        };
+        let claim = |mode: ClaimMode| {
+            top.iter().find_map(|e| match &e.action {
+                Action::Say { claims, .. } => claims
+                    .iter()
+                    .find(|c| c.mode == mode && thing.as_ref().is_none_or(|t| &c.entity == t))
+                    .map(|c| (e.id, c.clone())),
+                _ => None,
+            })
+        };
+        let attr = || -> Id {
+            let field = thing.as_ref().and_then(|t| {
+                let d = self.scene.as_ref()?.devices.iter().find(|d| &d.id == t)?;
+                d.fields
+                    .keys()
+                    .find(|f| text.contains(&format!(" {} ", f.replace('_', " "))))
+                    .cloned()
+            });
+            if let Some(f) = field {
+                return Id::new(&f);
+            }
+            Id::new(if has(&[" open ", " closed ", " shut "]) {
+                "open"
+            } else if has(&[" on or off ", " switched ", " running ", " off "]) {
+                "power"
+            } else {
+                "location"
+            })
+        };
+
+        if let [a, b] = w.options {
+            let first = |o: &str| {
+                let id = *self.bm25.top(o, 1).first()?;
+                let e = self.event(id)?;
+                Some((e.actor.clone(), act_of(&e.action)?))
+            };
+            let ((a_actor, a), (b_actor, b)) = (first(a)?, first(b)?);
+            return Some(Query::First {
+                a_actor,
+                a,
+                b_actor,
+                b,
+            });
+        }
+        if has(&["how many", "how often", "number of times"]) {
+            let actor = if has(&[" anyone "]) {
+                None
+            } else {
+                person.clone().or_else(|| self.robot.clone())
+            };
+            let (_, act) = act_by(actor.as_ref())?;
+            let day = if has(&[" today "]) {
+                w.cutoff.day
+            } else {
+                let after = text.split(" day ").nth(1)?;
+                after.split_whitespace().next()?.parse().ok()?
+            };
+            return Some(Query::Count { actor, act, day });
+        }
+        if has(&[" ask", "request", "deadline", " the robot to "]) {
+            let (request, c) = claim(ClaimMode::Request)?;
+            let entity = c.entity;
+            return Some(
+                if has(&[" done ", "pending", "overdue", " late ", " stand "]) {
+                    Query::Status { request, entity }
+                } else if has(&["by when", "deadline", "what time", "how soon", " when "]) {
+                    Query::Due { request, entity }
+                } else {
+                    Query::Asked { request, entity }
+                },
+            );
+        }
+        if has(&[
+            " told ",
+            " said ",
+            " say ",
+            "mention",
+            "according",
+            "report",
+            " word ",
+            " hear",
+        ]) {
+            let (event, c) = claim(ClaimMode::Fact)?;
+            return Some(
+                if has(&[" seen ", "confirm", " eyes ", " see ", "for itself"]) {
+                    Query::SeenOrTold {
+                        claim: event,
+                        entity: c.entity,
+                    }
+                } else if has(&[" who ", " whom ", " whose "]) {
+                    Query::WhoSaid {
+                        entity: c.entity,
+                        attr: c.attr,
+                        value: c.value,
+                    }
+                } else {
+                    Query::AccordingTo {
+                        speaker: person?,
+                        entity: thing.unwrap_or(c.entity),
+                        attr: c.attr,
+                    }
+                },
+            );
+        }
+        if has(&[
+            "usual",
+            "normally",
+            "typically",
+            " tend",
+            "as a rule",
+            "belong",
+            "most often",
+        ]) {
+            let device_act = || {
+                top.iter()
+                    .filter(|e| about(e))
+                    .find_map(|e| match &e.action {
+                        Action::SetDeviceState {
+                            device,
+                            field,
+                            value,
+                        } => Some((device.clone(), Id::new(field), value.clone())),
+                        _ => None,
+                    })
+            };
+            return Some(if has(&[" hour ", " time ", " when "]) {
+                let (_, act) = act_by(person.as_ref())?;
+                Query::UsualHour {
+                    actor: person?,
+                    act,
+                }
+            } else if has(&[" who ", "which person"]) {
+                let (device, field, value) = device_act()?;
+                Query::UsualActor {
+                    device,
+                    field,
+                    value,
+                }
+            } else if has(&[" where ", " place ", " kept ", "belong", " go "]) {
+                Query::UsualPlace { object: thing? }
+            } else {
+                let (device, field, _) = device_act()?;
+                Query::UsualValue {
+                    actor: person?,
+                    device,
+                    field,
+                }
+            });
+        }
+        if has(&[" like", "prefer", " want", "favourite", " suits "]) {
+            let (_, c) = claim(ClaimMode::Preference)?;
+            return Some(if has(&[" who ", " whose ", "which member", "someone"]) {
+                Query::WhoPrefers {
+                    entity: c.entity,
+                    attr: c.attr,
+                    value: c.value,
+                }
+            } else {
+                Query::Preference {
+                    holder: person.or(c.holder)?,
+                    entity: c.entity,
+                    attr: c.attr,
+                }
+            });
+        }
+        if has(&[" before ", " prior ", "previously", " until ", " used to "]) {
+            let attr = attr();
+            let entity = thing?;
+            let change = top
+                .iter()
+                .find(|e| {
+                    e.outcome.is_ok()
+                        && e.changes
+                            .iter()
+                            .any(|c| c.entity == entity && c.attr == attr)
+                })?
+                .id;
+            return Some(Query::Before {
+                entity,
+                attr,
+                change,
+            });
+        }
+        if has(&[" after ", " next "]) {
+            let (e, _) = act_by(person.as_ref())?;
+            return Some(Query::Next { event: e.id });
+        }
+        if has(&[
+            " when ",
+            "what time",
+            "last time",
+            "latest time",
+            "most recent",
+        ]) {
+            let actor = person.or_else(|| self.robot.clone())?;
+            let (_, act) = act_by(Some(&actor))?;
+            return Some(Query::LastTime { actor, act });
+        }
+        Some(Query::State {
+            attr: attr(),
+            entity: thing?,
+        })
+    }
+
+    /// The answerer over the retrieved events only.
+    fn answer_over(
+        &self,
+        top: &[&Event],
+        cutoff: &Cutoff,
+        q: &Query,
+    ) -> Result<Option<Answer>, AgentError> {
+        let mut memory: Vec<Event> = top.iter().map(|e| (*e).clone()).collect();
+        memory.sort_by_key(|e| e.id);
+        let ix = Index::with_initial(self.scene()?, &memory, self.initial.clone());
+        Ok(answer(&ix, cutoff, q).map(|a| a.answer))
+    }
+
+    /// Answers from words, options and memory: nothing else reaches here.
+    pub fn reply(&self, w: &Words) -> Result<Reply, AgentError> {
+        let mut top = self.retrieve(w.question);
+        let mut evidence: Vec<u64> = top.iter().map(|e| e.id).collect();
+        // A choice is settled by the events the options describe.
+        for o in w.options {
+            if let Some(e) = self.bm25.top(o, 1).first().and_then(|id| self.event(*id)) {
+                if !evidence.contains(&e.id) {
+                    evidence.push(e.id);
+                }
+                top.push(e);
+            }
+        }
+        let found = match self.read(w, &top) {
+            Some(q) => self.answer_over(&top, w.cutoff, &q)?.map(|a| (q, a)),
+            None => None,
+        };
+        let n = Namer::new(self.scene()?);
+        Ok(match found {
+            Some((q, answer)) => Reply {
+                text: answer_text(&n, &q, &answer, w.options),
+                answer: Some(answer),
+                evidence,
+            },
+            None => Reply {
+                answer: (!w.options.is_empty()).then(|| Answer::Choice { option: "A".into() }),
+                text: "I do not remember.".into(),
+                evidence,
+            },
+        })
+    }
+}
+
+/// Whether `e` is about `entity`: its action's arguments or a claim.
+fn mentions_entity(e: &Event, entity: &Id) -> bool {
+    match &e.action {
+        Action::Say { claims, .. } => claims.iter().any(|c| &c.entity == entity),
+        a => act_of(a).is_some_and(|x| {
+            x.object.as_ref() == Some(entity) || x.target.as_ref() == Some(entity)
+        }),
+    }
+}
+
+impl Agent for WordsOnly {
+    fn name(&self) -> String {
+        WORDS_ONLY.into()
+    }
+
+    fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
+        let n = Namer::new(scene);
+        let ids = scene
+            .actors
+            .iter()
+            .map(|a| &a.id)
+            .chain(scene.objects.iter().map(|o| &o.id))
+            .chain(scene.furniture.iter().map(|f| &f.id))
+            .chain(scene.devices.iter().map(|d| &d.id))
+            .chain(scene.rooms.iter().map(|r| &r.id));
+        let mut names: Vec<(String, Id)> = ids
+            .map(|id| {
+                let name = n.name(id).to_lowercase();
+                let bare = name.strip_prefix("the ").unwrap_or(&name).to_string();
+                (bare, id.clone())
+            })
+            .collect();
+        names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        *self = WordsOnly {
+            initial: initial_state(scene),
+            names,
+            robot: scene.robots().into_iter().next(),
+            humans: scene
+                .actors
+                .iter()
+                .filter(|a| a.kind == ActorKind::Human)
+                .map(|a| a.id.clone())
+                .collect(),
+            scene: Some(scene.clone()),
+            ..WordsOnly::default()
+        };
+        Ok(())
+    }
+
+    fn observe(&mut self, o: &Observation) -> Result<(), AgentError> {
+        self.bm25.add(o.event.id, &o.text);
+        self.events.push(o.event.clone());
+        Ok(())
+    }
+
+    fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
+        // Only the words, the options and the time of asking go on.
+        self.reply(&Words {
+            question: &q.question,
+            options: &q.options,
+            cutoff: &q.cutoff,
+        })
+    }
+
+    fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError> {
+        let scene = self.scene()?;
+        Ok(plan_task(
+            scene,
+            t,
+            |q, text| {
+                let top = self.retrieve(text);
+                match self.answer_over(&top, &t.cutoff, q).ok()?? {
+                    Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value),
+                    _ => None,
+                }
+            },
+            |instruction| {
+                let w = Words {
+                    question: instruction,
+                    options: &[],
+                    cutoff: &t.cutoff,
+                };
+                self.read(&w, &self.retrieve(instruction))
+            },
+        ))
+    }
+}
