@@ -21,7 +21,42 @@ pub fn next(
     sloppy: bool,
     robot: bool,
 ) -> Proposal {
+    let here = sim.position(actor).expect("actors have positions");
     let act = |action: Action| {
+        // A walk that every way is blocked by a closed door starts by
+        // opening it: from this side, or after walking up to it.
+        // Through a door that is kept closed, just opened: step through
+        // it first, so that it is closed behind (`door_behind`).
+        let through = progress.last_ok.as_ref().and_then(|e| match &e.action {
+            Action::Open { target } => sim
+                .scene()
+                .doors
+                .iter()
+                .find(|d| &d.id == target && !d.open)
+                .map(|d| {
+                    if d.rooms.0 == here.room {
+                        &d.rooms.1
+                    } else {
+                        &d.rooms.0
+                    }
+                }),
+            _ => None,
+        });
+        let action = match action {
+            Action::NavigateTo { target }
+                if through.is_some() && sim.room_of(&target).as_ref() != through =>
+            {
+                Action::NavigateTo {
+                    target: through.expect("checked").clone(),
+                }
+            }
+            Action::NavigateTo { target } => match sim.blocked_way(actor, &target) {
+                Some((door, side)) if side == here.room => Action::Open { target: door },
+                Some((_, side)) => Action::NavigateTo { target: side },
+                None => Action::NavigateTo { target },
+            },
+            a => a,
+        };
         Proposal::Act(Request {
             actor: actor.clone(),
             action,
@@ -30,20 +65,19 @@ pub fn next(
     };
     let last_skill = progress.last_ok.as_ref().map(|e| e.action.skill_name());
     let sloppy = sloppy && progress.feedback.is_none() && progress.proposals == 0;
-    let here = sim.position(actor).expect("actors have positions");
     let near = |id: &Id| here.near.as_ref() == Some(id);
+    if let Some(door) = progress.last_ok.as_ref().and_then(|e| door_behind(sim, e)) {
+        return act(Action::Close { target: door });
+    }
     match goal {
         Goal::Say { to, text, claims } => {
             if last_skill == Some("say") {
                 return Proposal::Done;
             }
-            // Walk up to an addressee who would not hear from here.
-            if let Some(r) = &progress.feedback
-                && r.code == "not_in_earshot"
-                && let Some(first) = to.first()
-            {
+            // Find an addressee who would not hear from here before speaking.
+            if let Some(far) = to.iter().find(|a| !sim.in_earshot(actor, a)) {
                 return act(Action::NavigateTo {
-                    target: first.clone(),
+                    target: far.clone(),
                 });
             }
             act(Action::Say {
@@ -101,6 +135,26 @@ pub fn next(
                 device: device.clone(),
                 field: field.to_string(),
                 value: value.clone(),
+            })
+        }
+        Goal::SetOpen { target, open } => {
+            if sim.is_open(target) == *open {
+                return Proposal::Done;
+            }
+            let door = sim.scene().doors.iter().find(|d| &d.id == target);
+            let at_it = match door {
+                Some(d) => d.rooms.0 == here.room || d.rooms.1 == here.room,
+                None => near(target),
+            };
+            if !at_it {
+                let to = door.map_or(target, |d| &d.rooms.0).clone();
+                return act(Action::NavigateTo { target: to });
+            }
+            let target = target.clone();
+            act(if *open {
+                Action::Open { target }
+            } else {
+                Action::Close { target }
             })
         }
         Goal::Intent { text } => Proposal::GiveUp(format!("no plan for {text:?}")),
@@ -269,6 +323,33 @@ fn fetch(
             }
         }
     }
+}
+
+/// The door an actor just walked through, if the household keeps it
+/// closed (closed in the scene) and it is open: it is closed behind them.
+fn door_behind(sim: &Simulation, e: &crate::trace::Event) -> Option<Id> {
+    if !matches!(e.action, Action::NavigateTo { .. }) {
+        return None;
+    }
+    let to = e.via.last()?;
+    let from = match e.via.len() {
+        1 => e.changes.iter().find_map(|c| match &c.old {
+            Value::Position(p) => Some(p.room.clone()),
+            _ => None,
+        })?,
+        n => e.via[n - 2].clone(),
+    };
+    sim.scene()
+        .doors
+        .iter()
+        .find(|d| {
+            d.openable
+                && !d.open
+                && ((&d.rooms.0 == to && d.rooms.1 == from)
+                    || (d.rooms.0 == from && &d.rooms.1 == to))
+        })
+        .filter(|d| sim.is_open(&d.id))
+        .map(|d| d.id.clone())
 }
 
 fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool) -> bool {
