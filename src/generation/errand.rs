@@ -51,7 +51,13 @@ pub fn next(
                 }
             }
             Action::NavigateTo { target } => match sim.blocked_way(actor, &target) {
-                Some((door, side)) if side == here.room => Action::Open { target: door },
+                // Someone busy behind it (a shower): wait until they are done.
+                Some((door, side)) if side == here.room => {
+                    match far_side(sim, &door, &side).and_then(|r| wait_for_users(sim, actor, &r)) {
+                        Some(seconds) if seconds < 3600 => Action::Wait { seconds },
+                        _ => Action::Open { target: door },
+                    }
+                }
                 Some((_, side)) => Action::NavigateTo { target: side },
                 None => Action::NavigateTo { target },
             },
@@ -93,7 +99,11 @@ pub fn next(
             act(Action::Wait { seconds: *seconds })
         }
         Goal::GoTo { target } => {
-            if last_skill == Some("navigate_to") || near(target) || here.room == *target {
+            // Done on arrival (a walk to the near side of a closed door is not).
+            let arrived = progress.last_ok.as_ref().is_some_and(
+                |e| matches!(&e.action, Action::NavigateTo { target: t } if t == target),
+            );
+            if arrived || near(target) || here.room == *target {
                 return Proposal::Done;
             }
             act(Action::NavigateTo {
@@ -131,10 +141,17 @@ pub fn next(
                     target: device.clone(),
                 });
             }
+            // A program or timer is chosen on a machine that is on.
+            let off = sim.field(device, "power") == Some(Value::Bool(false));
+            let (field, value) = if off && matches!(field.as_str(), "program" | "timer") {
+                ("power".into(), Value::Bool(true))
+            } else {
+                (field.to_string(), value.clone())
+            };
             act(Action::SetDeviceState {
                 device: device.clone(),
-                field: field.to_string(),
-                value: value.clone(),
+                field,
+                value,
             })
         }
         Goal::SetOpen { target, open } => {
@@ -213,6 +230,15 @@ fn fetch(
     {
         return close_here().unwrap_or(Proposal::Done);
     }
+    // Just took it out: close what it came out of before walking off.
+    if let Some(c) = close_here().filter(|_| {
+        progress
+            .last_ok
+            .as_ref()
+            .is_some_and(|e| e.action.skill_name() == "pick")
+    }) {
+        return c;
+    }
     if matches!(truth, Location::HeldBy(ref h) if h == actor) {
         return match to {
             Dest::Actor(a) if a == actor => Proposal::Done,
@@ -255,14 +281,6 @@ fn fetch(
             }
         };
     }
-    if let Some(c) = close_here().filter(|_| {
-        progress
-            .last_ok
-            .as_ref()
-            .is_some_and(|e| e.action.skill_name() == "pick")
-    }) {
-        return c;
-    }
     let hands = sim
         .scene()
         .actors
@@ -301,17 +319,25 @@ fn fetch(
     match target {
         Location::HeldBy(h) => Proposal::GiveUp(format!("{h} has {object}")),
         Location::On(r) | Location::In(r) => {
+            // Not from under people busy beside it (eating, cooking).
+            if robot
+                && near(&r)
+                && let Some(seconds) = wait_for_users(sim, actor, &here.room)
+            {
+                return act(Action::Wait { seconds });
+            }
             let inside = matches!(truth, Location::In(_));
             if !near(&r) && !sloppy {
-                act(Action::NavigateTo { target: r.clone() })
+                // Looked in the wrong place first: close it before moving on.
+                close_here().unwrap_or_else(|| act(Action::NavigateTo { target: r.clone() }))
             } else if near(&r) && inside && !sim.is_open(&r) && !sloppy {
                 act(Action::Open { target: r.clone() })
             } else if near(&r) && !robot_sees_it(sim, actor, object, &r, robot) {
-                // Not where the robot believed: search where it really is.
+                // Not where the robot believed: close what it looked in,
+                // then search where it really is.
                 match &truth {
-                    Location::On(t) | Location::In(t) if !near(t) => {
-                        act(Action::NavigateTo { target: t.clone() })
-                    }
+                    Location::On(t) | Location::In(t) if !near(t) => close_here()
+                        .unwrap_or_else(|| act(Action::NavigateTo { target: t.clone() })),
                     _ => act(Action::Pick {
                         object: object.clone(),
                     }),
@@ -323,6 +349,31 @@ fn fetch(
             }
         }
     }
+}
+
+/// The room on the other side of `door` from `side`.
+fn far_side(sim: &Simulation, door: &Id, side: &Id) -> Option<Id> {
+    let d = sim.scene().doors.iter().find(|d| &d.id == door)?;
+    Some(if &d.rooms.0 == side {
+        d.rooms.1.clone()
+    } else {
+        d.rooms.0.clone()
+    })
+}
+
+/// How long until the people busy in `room` are done, if they are busy
+/// past the time the robot could act.
+fn wait_for_users(sim: &Simulation, me: &Id, room: &Id) -> Option<u64> {
+    let start = sim.now().max(sim.busy_until(me)?);
+    let until = sim
+        .scene()
+        .actors
+        .iter()
+        .filter(|a| a.kind == crate::scene::ActorKind::Human && &a.id != me)
+        .filter(|a| sim.position(&a.id).is_some_and(|p| &p.room == room))
+        .filter_map(|a| sim.busy_until(&a.id))
+        .max()?;
+    (until > start).then(|| until - start)
 }
 
 /// The door an actor just walked through, if the household keeps it

@@ -153,7 +153,23 @@ impl Scripted {
                 .find(|a| &a.id == h)
                 .and_then(|a| a.near.clone());
             if let Some(bed) = bed {
-                turns.push(turn(h, Goal::GoTo { target: bed }));
+                turns.push(turn(
+                    h,
+                    Goal::GoTo {
+                        target: bed.clone(),
+                    },
+                ));
+                // Bedroom doors are closed for the night.
+                for door in room_doors(s, s.furniture.iter().find(|f| f.id == bed).map(|f| &f.room))
+                {
+                    turns.push(turn(
+                        h,
+                        Goal::SetOpen {
+                            target: door,
+                            open: false,
+                        },
+                    ));
+                }
             }
         }
         Ok(())

@@ -51,9 +51,9 @@ impl Scripted {
         let p = self.person(&host).clone();
         let (programme, temperature) = p.laundry.clone();
         for (field, value) in [
+            ("power", Value::Bool(true)),
             ("program", Value::Text(programme.clone())),
             ("temperature", Value::Int(temperature)),
-            ("power", Value::Bool(true)),
         ] {
             if s.devices
                 .iter()

@@ -43,17 +43,29 @@ impl Scripted {
                     },
                 ));
                 if established || self.rng.random_bool(0.25) {
-                    let text = pick(
-                        &mut self.rng,
-                        &[
-                            "I always have a {d} in the morning.",
-                            "A {d} for me, like every day.",
-                            "Nothing beats my morning {d}.",
-                        ],
-                    )
-                    .replace("{d}", drink);
+                    // Words for the moment: morning words only at breakfast.
+                    let (when, lines) = if x.session.kind == "breakfast" {
+                        (
+                            "in the morning",
+                            &[
+                                "I always have a {d} in the morning.",
+                                "A {d} for me, like every day.",
+                                "Nothing beats my morning {d}.",
+                            ],
+                        )
+                    } else {
+                        (
+                            "with lunch",
+                            &[
+                                "A {d} with lunch, as always.",
+                                "A {d} for me, like every day.",
+                                "Lunch isn't lunch without a {d}.",
+                            ],
+                        )
+                    };
+                    let text = pick(&mut self.rng, lines).replace("{d}", drink);
                     self.stated
-                        .push(format!("{} drinks {} in the morning", p.name, drink));
+                        .push(format!("{} drinks {} {when}", p.name, drink));
                     let claim = preference(&host, &coffee, "drink", Value::Text(drink.clone()));
                     turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
                 }
@@ -122,7 +134,14 @@ impl Scripted {
                 break;
             }
         }
-        // The robot clears up: food back to the fridge, the mug to the dishwasher.
+        let (lo, hi) = if x.session.kind == "breakfast" {
+            (10, 30)
+        } else {
+            (15, 40)
+        };
+        self.sit_and_eat(x, &table, lo, hi, turns);
+        // The robot clears up once everyone is done: food back to the
+        // fridge, the mug to the dishwasher.
         let fridge = r.fixture(Role::ColdStorage).cloned();
         for o in s
             .objects
@@ -155,5 +174,27 @@ impl Scripted {
             ));
         }
         Ok(())
+    }
+
+    /// Everyone sits down at `table` and eats for `lo` to `hi` minutes
+    /// (each their own pace); the robot's clearing waits for them.
+    pub(super) fn sit_and_eat(
+        &mut self,
+        x: &Stage,
+        table: &Id,
+        lo: u64,
+        hi: u64,
+        turns: &mut Vec<Turn>,
+    ) {
+        for h in &x.humans {
+            turns.push(turn(
+                h,
+                Goal::GoTo {
+                    target: table.clone(),
+                },
+            ));
+            let seconds = self.rng.random_range(lo..=hi) * M;
+            turns.push(turn(h, Goal::Wait { seconds }));
+        }
     }
 }
