@@ -1,6 +1,7 @@
 //! `hearth trace lint`: plausibility rules over finished traces.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -80,14 +81,15 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
         total: all.len(),
         traces,
     };
+    let mut out = String::new();
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        out = serde_json::to_string(&report)? + "\n";
     } else {
         for t in &report.traces {
             for f in &t.findings {
                 let ev = f.event.map_or(String::new(), |e| format!(" event {e}"));
-                println!(
-                    "{}:{ev} day {} {} [{}] {}",
+                out += &format!(
+                    "{}:{ev} day {} {} [{}] {}\n",
                     t.dir.display(),
                     f.t / hearth::trace::DAY + 1,
                     f.time,
@@ -96,11 +98,17 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
                 );
             }
         }
-        println!("{} traces, {} findings", report.traces.len(), report.total);
+        out += &format!(
+            "{} traces, {} findings\n",
+            report.traces.len(),
+            report.total
+        );
         for (code, n) in &report.counts {
-            println!("  {code:<26} {n}");
+            out += &format!("  {code:<26} {n}\n");
         }
     }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(out.as_bytes());
     Ok(if report.total == 0 {
         ExitCode::SUCCESS
     } else {
