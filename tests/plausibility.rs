@@ -485,3 +485,36 @@ fn lint_cli_reports_counts_and_exits_non_zero_on_findings() {
         .stdout_has("robot_left_open");
     common::hearth(&["trace", "lint", common::s(&dir.path().join("nothing"))]).fails();
 }
+
+#[test]
+fn rule_cycle_cut_short() {
+    let s = builtin("family_apartment");
+    let wash = |minutes: u64| {
+        steps(
+            &s,
+            15 * H,
+            &[
+                ("bob", "navigate_to", go("washing_machine_1")),
+                (
+                    "bob",
+                    "set_device_state",
+                    set("washing_machine_1", "power", "true"),
+                ),
+                (
+                    "bob",
+                    "set_device_state",
+                    set("washing_machine_1", "program", r#""delicates""#),
+                ),
+                ("bob", "wait", wait(minutes * 60)),
+                (
+                    "bob",
+                    "set_device_state",
+                    set("washing_machine_1", "power", "false"),
+                ),
+            ],
+        )
+    };
+    // Delicates run 60 minutes (assets/catalogue.ron).
+    assert_eq!(count(&s, &wash(30), Rule::CycleCutShort), 1);
+    assert_eq!(count(&s, &wash(60), Rule::CycleCutShort), 0);
+}

@@ -35,12 +35,13 @@ pub enum Rule {
     MealAtNight,
     RanEmpty,
     SetWhileOff,
+    CycleCutShort,
     SpokeOutOfEarshot,
     WordsOffTime,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 13] = [
+    pub const ALL: [Rule; 14] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -52,6 +53,7 @@ impl Rule {
         Rule::MealAtNight,
         Rule::RanEmpty,
         Rule::SetWhileOff,
+        Rule::CycleCutShort,
         Rule::SpokeOutOfEarshot,
         Rule::WordsOffTime,
     ];
@@ -70,6 +72,7 @@ impl Rule {
             Rule::MealAtNight => "meal_at_night",
             Rule::RanEmpty => "ran_empty",
             Rule::SetWhileOff => "set_while_off",
+            Rule::CycleCutShort => "cycle_cut_short",
             Rule::SpokeOutOfEarshot => "spoke_out_of_earshot",
             Rule::WordsOffTime => "words_off_time",
         }
@@ -95,6 +98,9 @@ impl Rule {
             Rule::MealAtNight => "food is taken out or moved between 00:00 and 05:00",
             Rule::RanEmpty => "an oven, dishwasher or washer ran with nothing inside",
             Rule::SetWhileOff => "a program or timer is set on a device that is off",
+            Rule::CycleCutShort => {
+                "a machine is switched off or opened before its program's cycle (catalogue) is over"
+            }
             Rule::SpokeOutOfEarshot => "an utterance to someone out of earshot (rejected)",
             Rule::WordsOffTime => "morning words said after noon, or night words before noon",
         }
@@ -172,6 +178,10 @@ struct Walk<'a> {
     out_since: BTreeMap<Id, (u64, u64)>,
     /// Vessels switched on: → (event, time, had something inside).
     running: BTreeMap<Id, (u64, u64, bool)>,
+    /// Devices whose programs have cycles: → program → seconds.
+    cycles: BTreeMap<Id, BTreeMap<String, u64>>,
+    /// Programs under way: device → (event, program, start, seconds).
+    cycling: BTreeMap<Id, (u64, String, u64, u64)>,
     next_night: u64,
 }
 
@@ -224,6 +234,20 @@ impl<'a> Walk<'a> {
             robot_opened: BTreeMap::new(),
             out_since: BTreeMap::new(),
             running: BTreeMap::new(),
+            cycles: scene
+                .devices
+                .iter()
+                .filter_map(|d| {
+                    let k = crate::catalogue::builtin().device_kind(&d.kind)?;
+                    let c: BTreeMap<String, u64> = k
+                        .cycles
+                        .keys()
+                        .filter_map(|p| Some((p.clone(), k.cycle_secs(p)?)))
+                        .collect();
+                    (!c.is_empty()).then(|| (d.id.clone(), c))
+                })
+                .collect(),
+            cycling: BTreeMap::new(),
             next_night: NIGHT_CHECK,
         };
         for p in w.perishable.clone() {
@@ -359,8 +383,11 @@ impl<'a> Walk<'a> {
         match &e.action {
             Action::NavigateTo { .. } => self.walk(e),
             Action::Pick { object } if robot => self.robot_pick(e, object),
-            Action::Open { target } if robot && self.kept_closed.contains(target) => {
-                self.robot_opened.insert(target.clone(), e.id);
+            Action::Open { target } => {
+                self.cut_short(e, target, "opened");
+                if robot && self.kept_closed.contains(target) {
+                    self.robot_opened.insert(target.clone(), e.id);
+                }
             }
             Action::SetDeviceState { device, field, .. }
                 if (field == "program" || field == "timer") && !self.powered(device) =>
@@ -419,6 +446,9 @@ impl<'a> Walk<'a> {
             if c.attr == self.open && c.new == Value::Bool(false) {
                 self.robot_opened.remove(&c.entity);
             }
+            if self.cycles.contains_key(&c.entity) {
+                self.cycle_change(e, &c.entity, &c.attr, &c.new);
+            }
             if c.attr == self.power && self.vessels.contains(&c.entity) {
                 match c.new {
                     Value::Bool(true) => {
@@ -443,6 +473,44 @@ impl<'a> Walk<'a> {
             }
         }
         self.last.insert(e.actor.clone(), (e.id, e.t, end));
+    }
+
+    /// A machine's program starts when it is chosen on a running machine,
+    /// or when the machine is switched on with a program chosen.
+    fn cycle_change(&mut self, e: &Event, device: &Id, attr: &Id, new: &Value) {
+        let program = match (attr.as_str(), new) {
+            ("power", Value::Bool(true)) => match self.get(device, &Id::new("program")) {
+                Some(Value::Text(p)) => p.clone(),
+                _ => return,
+            },
+            ("power", _) => return self.cut_short(e, device, "switched off"),
+            ("program", Value::Text(p)) if self.powered(device) => p.clone(),
+            _ => return,
+        };
+        if let Some(secs) = self.cycles.get(device).and_then(|c| c.get(&program)) {
+            let run = (e.id, program, e.t, *secs);
+            self.cycling.insert(device.clone(), run);
+        }
+    }
+
+    fn cut_short(&mut self, e: &Event, device: &Id, how: &str) {
+        let Some((ev, program, start, secs)) = self.cycling.remove(device) else {
+            return;
+        };
+        if e.t < start + secs {
+            self.find(
+                Rule::CycleCutShort,
+                Some(e),
+                e.t,
+                vec![device.clone()],
+                format!(
+                    "{} {how} {device} {} min into its {} min {program} cycle (started in event {ev})",
+                    e.actor,
+                    (e.t - start) / 60,
+                    secs / 60
+                ),
+            );
+        }
     }
 
     fn has_inside(&self, vessel: &Id) -> bool {

@@ -307,6 +307,38 @@ impl Simulation {
         Some((key(b.door)?, key(b.near_side)?))
     }
 
+    /// Opens the closed doors that stop `actor` walking to `target`, walking
+    /// up to each first: what a navigation controller does on its way. Returns
+    /// the events (empty when the way is open); stops at the first rejection.
+    pub fn open_way(&mut self, actor: &str, target: &str) -> Vec<Event> {
+        let mut out = Vec::new();
+        // Each round opens one door, so there are at most as many rounds.
+        for _ in 0..self.scene().doors.len() {
+            let Some((door, side)) = self.blocked_way(actor, target) else {
+                break;
+            };
+            let here = self.position(actor).map(|p| p.room);
+            let mut steps = vec![];
+            if here.as_ref() != Some(&side) {
+                steps.push(Action::NavigateTo { target: side });
+            }
+            steps.push(Action::Open { target: door });
+            for action in steps {
+                let e = self.execute(Request {
+                    actor: Id::new(actor),
+                    action,
+                    at: None,
+                });
+                let ok = e.outcome.is_ok();
+                out.push(e);
+                if !ok {
+                    return out;
+                }
+            }
+        }
+        out
+    }
+
     /// Whether `listener` would hear `speaker` from where they are now
     /// (the executor's earshot: same room, or next door through an opening).
     pub fn in_earshot(&self, speaker: &str, listener: &str) -> bool {

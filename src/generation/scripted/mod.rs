@@ -271,6 +271,14 @@ fn closed_containers(scene: &Scene) -> Vec<Id> {
         .collect()
 }
 
+/// How long `device` runs `program` for (the catalogue's cycle of its kind).
+fn cycle_secs(s: &Scene, device: &Id, program: &str) -> Option<u64> {
+    let kind = &s.devices.iter().find(|d| &d.id == device)?.kind;
+    crate::catalogue::builtin()
+        .device_kind(kind)?
+        .cycle_secs(program)
+}
+
 /// The doors of `room` that can be closed, in scene order.
 fn room_doors(scene: &Scene, room: Option<&Id>) -> Vec<Id> {
     scene
