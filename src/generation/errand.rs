@@ -263,9 +263,11 @@ fn fetch(
             Dest::On(r) | Dest::In(r) => {
                 let inside = matches!(to, Dest::In(_));
                 if sim.free_space(r, inside) == 0 && (!sloppy || progress.feedback.is_some()) {
-                    // Full: leave it on a spare surface in the same room.
+                    // Full: leave it on a spare surface in the same room,
+                    // else where the actor is, rather than carry it about.
                     let room = sim.room_of(r).unwrap_or_else(|| here.room.clone());
                     put_down(sim, object, &room, here, Some(r), &act)
+                        .or_else(|| put_down(sim, object, &here.room, here, Some(r), &act))
                         .unwrap_or_else(|| Proposal::GiveUp(format!("{r} is full")))
                 } else if !near(r) && !sloppy {
                     act(Action::NavigateTo { target: r.clone() })

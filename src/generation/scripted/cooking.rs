@@ -15,7 +15,11 @@ impl Scripted {
         let counter = r.fixture(Role::PrepSurface).cloned();
         let fridge = r.fixture(Role::ColdStorage).cloned();
         let table = r.fixture(Role::DiningSurface).or(counter.as_ref()).cloned();
-        // What goes into the oven: food from the fridge, via the counter.
+        // What goes into the oven: food from the fridge, as much as the
+        // table has room for once it is cooked.
+        let room = table
+            .as_ref()
+            .map_or(0, |t| x.sim.free_space(t, false) as usize);
         let food: Vec<Id> = match (&fridge, &counter) {
             (Some(fridge), Some(_)) => s
                 .objects
@@ -24,7 +28,7 @@ impl Scripted {
                 .filter(|o| x.sim.location(&o.id) == Some(Location::In(fridge.clone())))
                 .map(|o| o.id.clone())
                 .collect::<Vec<_>>()
-                .choose_multiple(&mut self.rng, 2)
+                .choose_multiple(&mut self.rng, room.min(2))
                 .cloned()
                 .collect(),
             _ => vec![],
@@ -36,15 +40,6 @@ impl Scripted {
         if !inside || food.is_empty() {
             // Nothing to cook in it: no dinner from the oven tonight.
             return self.dishwasher_request(x, &cook, turns);
-        }
-        for o in &food {
-            turns.push(turn(
-                &cook,
-                Goal::Fetch {
-                    object: o.clone(),
-                    to: Dest::On(counter.clone().expect("checked")),
-                },
-            ));
         }
         for o in &food {
             turns.push(turn(

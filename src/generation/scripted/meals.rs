@@ -70,7 +70,7 @@ impl Scripted {
                     turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
                 }
             }
-            if let Some(mug) = &p.mug {
+            if let Some(mug) = p.mug.as_ref().filter(|_| sim.free_space(&table, false) > 0) {
                 turns.push(turn(
                     &host,
                     Goal::Fetch {
@@ -97,6 +97,11 @@ impl Scripted {
                 kinds.push(c);
             }
         }
+        // As much food as the table has room for (the mug is on it too).
+        let room = sim.free_space(&table, false) as usize;
+        let mugs =
+            usize::from(r.device(Role::HotDrinks).is_some() && self.person(&host).mug.is_some());
+        kinds.truncate(room.saturating_sub(mugs).min(3));
         for (n, cat) in kinds.iter().enumerate() {
             let items: Vec<Id> = r
                 .objects(Role::BreakfastFood)
@@ -140,15 +145,15 @@ impl Scripted {
             (15, 40)
         };
         self.sit_and_eat(x, &table, lo, hi, turns);
-        // The robot clears up once everyone is done: food back to the
-        // fridge, the mug to the dishwasher.
+        // The robot clears up once everyone is done: food (every
+        // perishable, whatever came from the fridge) back to the fridge,
+        // the mug to the dishwasher.
         let fridge = r.fixture(Role::ColdStorage).cloned();
-        for o in s
-            .objects
-            .iter()
-            .filter(|o| matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
-            .take(6)
-        {
+        for o in s.objects.iter().filter(|o| {
+            fridge.is_some()
+                && (r.has(&o.id, Role::Perishable)
+                    || matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
+        }) {
             if matches!(sim.location(&o.id), Some(Location::On(ref t)) if *t == table)
                 || turns
                     .iter()
