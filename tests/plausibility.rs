@@ -441,6 +441,20 @@ fn the_offline_generator_has_no_findings() {
 }
 
 #[test]
+fn generated_households_have_no_findings_either() {
+    let cat = hearth::catalogue::builtin();
+    for kind in ["studio", "apartment", "house"] {
+        for n in 0..4 {
+            let spec = hearth::procgen::SceneSpec::new(kind, n);
+            let s = hearth::procgen::generate(&spec, cat).unwrap();
+            let events = generate(&s, n, 7);
+            let f = lint::lint(&s, &events).unwrap();
+            assert!(f.is_empty(), "{kind} {n}: {:?}", f.first());
+        }
+    }
+}
+
+#[test]
 fn lint_cli_reports_counts_and_exits_non_zero_on_findings() {
     let dir = common::tmp();
     let clean = dir.path().join("clean");

@@ -569,22 +569,22 @@ impl<'a> Walk<'a> {
         let now_cold = matches!(new, Value::Location(Location::In(f)) if self.cold.contains(f));
         if was_cold && !now_cold {
             self.out_since.insert(object.clone(), (e.id, e.t));
-        } else if now_cold && !was_cold {
-            if let Some((ev, since)) = self.out_since.remove(object)
-                && ev > 0
-                && e.t < since + MIN_MEAL
-            {
-                self.find(
-                    Rule::FoodBackTooSoon,
-                    Some(e),
-                    e.t,
-                    vec![object.clone()],
-                    format!(
-                        "{object} went back into cold storage {} s after it came out (event {ev})",
-                        e.t - since
-                    ),
-                );
-            }
+        } else if now_cold
+            && !was_cold
+            && let Some((ev, since)) = self.out_since.remove(object)
+            && ev > 0
+            && e.t < since + MIN_MEAL
+        {
+            self.find(
+                Rule::FoodBackTooSoon,
+                Some(e),
+                e.t,
+                vec![object.clone()],
+                format!(
+                    "{object} went back into cold storage {} s after it came out (event {ev})",
+                    e.t - since
+                ),
+            );
         }
     }
 

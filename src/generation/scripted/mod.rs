@@ -284,9 +284,7 @@ fn room_doors(scene: &Scene, room: Option<&Id>) -> Vec<Id> {
     scene
         .doors
         .iter()
-        .filter(|d| {
-            d.openable && Some(&d.rooms.0) == room || d.openable && Some(&d.rooms.1) == room
-        })
+        .filter(|d| d.openable && (Some(&d.rooms.0) == room || Some(&d.rooms.1) == room))
         .map(|d| d.id.clone())
         .collect()
 }
