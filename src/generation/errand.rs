@@ -23,8 +23,6 @@ pub fn next(
 ) -> Proposal {
     let here = sim.position(actor).expect("actors have positions");
     let act = |action: Action| {
-        // A walk that every way is blocked by a closed door starts by
-        // opening it: from this side, or after walking up to it.
         // Through a door that is kept closed, just opened: step through
         // it first, so that it is closed behind (`door_behind`).
         let through = progress.last_ok.as_ref().and_then(|e| match &e.action {
@@ -50,6 +48,8 @@ pub fn next(
                     target: through.expect("checked").clone(),
                 }
             }
+            // A walk that every way is blocked by a closed door starts by
+            // opening it: from this side, or after walking up to it.
             Action::NavigateTo { target } => match sim.blocked_way(actor, &target) {
                 // Someone busy behind it (a shower): wait until they are done.
                 Some((door, side)) if side == here.room => {
