@@ -85,12 +85,8 @@ impl Rule {
             Rule::TwoPlacesAtOnce => "an actor starts an action before its previous one ended",
             Rule::MovedFromOtherHands => "an object leaves the hands of someone who did not act",
             Rule::ChangeMismatch => "a change's old value is not the state it changes",
-            Rule::RobotLeftOpen => {
-                "the robot leaves a room with a cabinet or appliance it opened still open"
-            }
-            Rule::TakenWhileInUse => {
-                "the robot takes an object its user put down and is still busy with, beside it"
-            }
+            Rule::RobotLeftOpen => "the robot walks out of a room leaving open what it opened",
+            Rule::TakenWhileInUse => "the robot takes an object from a person busy beside it",
             Rule::FoodBackTooSoon => {
                 "food goes back into cold storage under 10 minutes after it came out"
             }
@@ -98,9 +94,7 @@ impl Rule {
             Rule::MealAtNight => "food is taken out or moved between 00:00 and 05:00",
             Rule::RanEmpty => "an oven, dishwasher or washer ran with nothing inside",
             Rule::SetWhileOff => "a program or timer is set on a device that is off",
-            Rule::CycleCutShort => {
-                "a machine is switched off or opened before its program's cycle (catalogue) is over"
-            }
+            Rule::CycleCutShort => "a machine is stopped or opened before its program is over",
             Rule::SpokeOutOfEarshot => "an utterance to someone out of earshot (rejected)",
             Rule::WordsOffTime => "morning words said after noon, or night words before noon",
         }
