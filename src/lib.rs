@@ -10,6 +10,7 @@ pub mod generation;
 pub mod gui;
 pub mod ids;
 pub mod jobs;
+pub mod lint;
 pub mod llm;
 pub mod playback;
 pub mod procgen;

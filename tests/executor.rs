@@ -278,6 +278,26 @@ const CASES: &[Case] = &[
         hint: &["another actor"],
         fix: None,
     },
+    // door_lily is closed and the only way into Lily's room.
+    Case {
+        code: "door_closed",
+        setup: &[],
+        bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"lily_room"}}"#,
+        message: &["door_lily", "closed", "lily_room"],
+        hint: &["open door_lily first"],
+        fix: Some(&[r#"{"actor":"robot","skill":"open","args":{"target":"door_lily"}}"#]),
+    },
+    Case {
+        code: "door_closed",
+        setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#],
+        bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"desk_lily"}}"#,
+        message: &["door_lily"],
+        hint: &["navigate_to hallway, open door_lily, then navigate_to desk_lily"],
+        fix: Some(&[
+            r#"{"actor":"robot","skill":"navigate_to","args":{"target":"hallway"}}"#,
+            r#"{"actor":"robot","skill":"open","args":{"target":"door_lily"}}"#,
+        ]),
+    },
     Case {
         code: "bad_target",
         setup: &[],
@@ -316,7 +336,10 @@ const CASES: &[Case] = &[
         bad: r#"{"actor":"robot","skill":"pick","args":{"object":"mug_3"}}"#,
         message: &["robot", "mug_3"],
         hint: &["navigate_to desk_lily first"],
-        fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"desk_lily"}}"#]),
+        fix: Some(&[
+            r#"{"actor":"robot","skill":"open","args":{"target":"door_lily"}}"#,
+            r#"{"actor":"robot","skill":"navigate_to","args":{"target":"desk_lily"}}"#,
+        ]),
     },
     Case {
         code: "not_colocated",
@@ -936,6 +959,11 @@ fn every_rejection_code_is_tested() {
 #[test]
 fn navigate_to_every_kind_of_target() {
     let mut sim = new_sim();
+    // Lily's door is closed: she opens it so that the robot can walk in.
+    ok(
+        &mut sim,
+        r#"{"actor":"lily","skill":"open","args":{"target":"door_lily"}}"#,
+    );
     let robot_at = |sim: &Simulation| get(sim, "robot", "position").unwrap();
     // (target, expected position, expected via)
     let walks: [(&str, Value, &[&str]); 6] = [
@@ -1024,6 +1052,10 @@ fn navigation_reveals_the_destination_room_to_the_walker() {
 fn navigation_time_grows_with_distance() {
     let walk_from_kitchen = |to: &str| {
         let mut sim = new_sim();
+        ok(
+            &mut sim,
+            r#"{"actor":"lily","skill":"open","args":{"target":"door_lily"}}"#,
+        );
         ok(
             &mut sim,
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#,

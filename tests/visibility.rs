@@ -330,6 +330,11 @@ fn doors_are_seen_from_both_sides() {
 #[test]
 fn walking_is_seen_along_the_way_and_the_arrival_room_sees_the_load() {
     let mut sim = apartment();
+    // Lily's door is closed: the robot opens it from the hallway first.
+    exec(
+        &mut sim,
+        r#"{"actor":"robot","skill":"open","args":{"target":"door_lily"}}"#,
+    );
     go(&mut sim, "robot", "bed_lily");
     go(&mut sim, "alice", "glasses_1");
     exec(

@@ -151,6 +151,17 @@ pub struct DeviceKind {
     #[serde(default)]
     pub roles: Vec<Role>,
     pub descriptions: Vec<String>,
+    /// Minutes each option of the `program` field runs for (a wash, a
+    /// dishwasher cycle): how long the machine is left alone once started.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cycles: BTreeMap<String, u32>,
+}
+
+impl DeviceKind {
+    /// Seconds the `program` option runs for, if the catalogue says.
+    pub fn cycle_secs(&self, program: &str) -> Option<u64> {
+        self.cycles.get(program).map(|m| u64::from(*m) * 60)
+    }
 }
 
 /// Where objects of a category are found: on or in a receptacle kind.
@@ -364,6 +375,21 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
             if !seen.insert(n.to_lowercase()) {
                 bad(n, format!("category or alias {n:?} is defined twice"));
             }
+        }
+    }
+    for d in &c.devices {
+        let options = match d.fields.get("program") {
+            Some(FieldDef::Enum { options, .. }) => options.as_slice(),
+            _ => &[],
+        };
+        for p in d.cycles.keys().filter(|p| !options.contains(p)) {
+            bad(
+                &d.kind,
+                format!(
+                    "device {}: cycle {p:?} is not an option of its program",
+                    d.kind
+                ),
+            );
         }
     }
     let room_kinds: BTreeSet<&str> = c.rooms.iter().map(|r| r.kind.as_str()).collect();

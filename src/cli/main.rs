@@ -16,6 +16,7 @@ mod generate;
 mod llm_args;
 mod samples;
 mod scene;
+mod trace;
 #[cfg(feature = "gui")]
 mod view;
 
@@ -46,6 +47,9 @@ enum Command {
     Mine(samples::MineArgs),
     /// Export a trace's QA samples for other memory tools (LoCoMo, LongMemEval).
     Export(samples::ExportArgs),
+    /// Check finished traces: `hearth trace lint DIR...`.
+    #[command(subcommand)]
+    Trace(trace::TraceCommand),
     /// Score memory agents on a trace's samples (QA and planning).
     Eval(eval::EvalArgs),
     /// Replay a trace in a window: 2D plan, 3D view, the robot's view, samples.
@@ -132,6 +136,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Mine(args) => samples::run(args),
         Command::Export(args) => samples::export(args),
         Command::Eval(args) => eval::run(args),
+        Command::Trace(c) => trace::run(c),
         #[cfg(feature = "gui")]
         Command::View(args) => view::run(args),
         #[cfg(not(feature = "gui"))]

@@ -26,7 +26,7 @@ use crate::samples::plan::holds;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
 use crate::sim::Simulation;
-use crate::trace::request::Request;
+use crate::trace::request::{Action, Request};
 use crate::trace::{Event, Value};
 
 /// One event as the robot perceived it: what it revealed only if the robot
@@ -430,6 +430,10 @@ pub fn execute_plan(
         // Only the robot's own steps run; a step for anyone else is invalid.
         if req.actor != t.actor {
             continue;
+        }
+        // The robot's walking opens closed doors on the way (not plan steps).
+        if let Action::NavigateTo { target } = &req.action {
+            sim.open_way(req.actor.as_str(), target.as_str());
         }
         let e = sim.execute(Request {
             at: None,

@@ -21,7 +21,48 @@ pub fn next(
     sloppy: bool,
     robot: bool,
 ) -> Proposal {
+    let here = sim.position(actor).expect("actors have positions");
     let act = |action: Action| {
+        // Through a door that is kept closed, just opened: step through
+        // it first, so that it is closed behind (`door_behind`).
+        let through = progress.last_ok.as_ref().and_then(|e| match &e.action {
+            Action::Open { target } => sim
+                .scene()
+                .doors
+                .iter()
+                .find(|d| &d.id == target && !d.open)
+                .map(|d| {
+                    if d.rooms.0 == here.room {
+                        &d.rooms.1
+                    } else {
+                        &d.rooms.0
+                    }
+                }),
+            _ => None,
+        });
+        let action = match action {
+            Action::NavigateTo { target }
+                if through.is_some() && sim.room_of(&target).as_ref() != through =>
+            {
+                Action::NavigateTo {
+                    target: through.expect("checked").clone(),
+                }
+            }
+            // A walk that every way is blocked by a closed door starts by
+            // opening it: from this side, or after walking up to it.
+            Action::NavigateTo { target } => match sim.blocked_way(actor, &target) {
+                // Someone busy behind it (a shower): wait until they are done.
+                Some((door, side)) if side == here.room => {
+                    match far_side(sim, &door, &side).and_then(|r| wait_for_users(sim, actor, &r)) {
+                        Some(seconds) if seconds < 3600 => Action::Wait { seconds },
+                        _ => Action::Open { target: door },
+                    }
+                }
+                Some((_, side)) => Action::NavigateTo { target: side },
+                None => Action::NavigateTo { target },
+            },
+            a => a,
+        };
         Proposal::Act(Request {
             actor: actor.clone(),
             action,
@@ -30,20 +71,19 @@ pub fn next(
     };
     let last_skill = progress.last_ok.as_ref().map(|e| e.action.skill_name());
     let sloppy = sloppy && progress.feedback.is_none() && progress.proposals == 0;
-    let here = sim.position(actor).expect("actors have positions");
     let near = |id: &Id| here.near.as_ref() == Some(id);
+    if let Some(door) = progress.last_ok.as_ref().and_then(|e| door_behind(sim, e)) {
+        return act(Action::Close { target: door });
+    }
     match goal {
         Goal::Say { to, text, claims } => {
             if last_skill == Some("say") {
                 return Proposal::Done;
             }
-            // Walk up to an addressee who would not hear from here.
-            if let Some(r) = &progress.feedback
-                && r.code == "not_in_earshot"
-                && let Some(first) = to.first()
-            {
+            // Find an addressee who would not hear from here before speaking.
+            if let Some(far) = to.iter().find(|a| !sim.in_earshot(actor, a)) {
                 return act(Action::NavigateTo {
-                    target: first.clone(),
+                    target: far.clone(),
                 });
             }
             act(Action::Say {
@@ -59,7 +99,11 @@ pub fn next(
             act(Action::Wait { seconds: *seconds })
         }
         Goal::GoTo { target } => {
-            if last_skill == Some("navigate_to") || near(target) || here.room == *target {
+            // Done on arrival (a walk to the near side of a closed door is not).
+            let arrived = progress.last_ok.as_ref().is_some_and(
+                |e| matches!(&e.action, Action::NavigateTo { target: t } if t == target),
+            );
+            if arrived || near(target) || here.room == *target {
                 return Proposal::Done;
             }
             act(Action::NavigateTo {
@@ -97,10 +141,37 @@ pub fn next(
                     target: device.clone(),
                 });
             }
+            // A program or timer is chosen on a machine that is on.
+            let off = sim.field(device, "power") == Some(Value::Bool(false));
+            let (field, value) = if off && matches!(field.as_str(), "program" | "timer") {
+                ("power".into(), Value::Bool(true))
+            } else {
+                (field.to_string(), value.clone())
+            };
             act(Action::SetDeviceState {
                 device: device.clone(),
-                field: field.to_string(),
-                value: value.clone(),
+                field,
+                value,
+            })
+        }
+        Goal::SetOpen { target, open } => {
+            if sim.is_open(target) == *open {
+                return Proposal::Done;
+            }
+            let door = sim.scene().doors.iter().find(|d| &d.id == target);
+            let at_it = match door {
+                Some(d) => d.rooms.0 == here.room || d.rooms.1 == here.room,
+                None => near(target),
+            };
+            if !at_it {
+                let to = door.map_or(target, |d| &d.rooms.0).clone();
+                return act(Action::NavigateTo { target: to });
+            }
+            let target = target.clone();
+            act(if *open {
+                Action::Open { target }
+            } else {
+                Action::Close { target }
             })
         }
         Goal::Intent { text } => Proposal::GiveUp(format!("no plan for {text:?}")),
@@ -159,6 +230,15 @@ fn fetch(
     {
         return close_here().unwrap_or(Proposal::Done);
     }
+    // Just took it out: close what it came out of before walking off.
+    if let Some(c) = close_here().filter(|_| {
+        progress
+            .last_ok
+            .as_ref()
+            .is_some_and(|e| e.action.skill_name() == "pick")
+    }) {
+        return c;
+    }
     if matches!(truth, Location::HeldBy(ref h) if h == actor) {
         return match to {
             Dest::Actor(a) if a == actor => Proposal::Done,
@@ -183,9 +263,11 @@ fn fetch(
             Dest::On(r) | Dest::In(r) => {
                 let inside = matches!(to, Dest::In(_));
                 if sim.free_space(r, inside) == 0 && (!sloppy || progress.feedback.is_some()) {
-                    // Full: leave it on a spare surface in the same room.
+                    // Full: leave it on a spare surface in the same room,
+                    // else where the actor is, rather than carry it about.
                     let room = sim.room_of(r).unwrap_or_else(|| here.room.clone());
                     put_down(sim, object, &room, here, Some(r), &act)
+                        .or_else(|| put_down(sim, object, &here.room, here, Some(r), &act))
                         .unwrap_or_else(|| Proposal::GiveUp(format!("{r} is full")))
                 } else if !near(r) && !sloppy {
                     act(Action::NavigateTo { target: r.clone() })
@@ -200,14 +282,6 @@ fn fetch(
                 }
             }
         };
-    }
-    if let Some(c) = close_here().filter(|_| {
-        progress
-            .last_ok
-            .as_ref()
-            .is_some_and(|e| e.action.skill_name() == "pick")
-    }) {
-        return c;
     }
     let hands = sim
         .scene()
@@ -247,17 +321,25 @@ fn fetch(
     match target {
         Location::HeldBy(h) => Proposal::GiveUp(format!("{h} has {object}")),
         Location::On(r) | Location::In(r) => {
+            // Not from under people busy beside it (eating, cooking).
+            if robot
+                && near(&r)
+                && let Some(seconds) = wait_for_users(sim, actor, &here.room)
+            {
+                return act(Action::Wait { seconds });
+            }
             let inside = matches!(truth, Location::In(_));
             if !near(&r) && !sloppy {
-                act(Action::NavigateTo { target: r.clone() })
+                // Looked in the wrong place first: close it before moving on.
+                close_here().unwrap_or_else(|| act(Action::NavigateTo { target: r.clone() }))
             } else if near(&r) && inside && !sim.is_open(&r) && !sloppy {
                 act(Action::Open { target: r.clone() })
             } else if near(&r) && !robot_sees_it(sim, actor, object, &r, robot) {
-                // Not where the robot believed: search where it really is.
+                // Not where the robot believed: close what it looked in,
+                // then search where it really is.
                 match &truth {
-                    Location::On(t) | Location::In(t) if !near(t) => {
-                        act(Action::NavigateTo { target: t.clone() })
-                    }
+                    Location::On(t) | Location::In(t) if !near(t) => close_here()
+                        .unwrap_or_else(|| act(Action::NavigateTo { target: t.clone() })),
                     _ => act(Action::Pick {
                         object: object.clone(),
                     }),
@@ -269,6 +351,58 @@ fn fetch(
             }
         }
     }
+}
+
+/// The room on the other side of `door` from `side`.
+fn far_side(sim: &Simulation, door: &Id, side: &Id) -> Option<Id> {
+    let d = sim.scene().doors.iter().find(|d| &d.id == door)?;
+    Some(if &d.rooms.0 == side {
+        d.rooms.1.clone()
+    } else {
+        d.rooms.0.clone()
+    })
+}
+
+/// How long until the people busy in `room` are done, if they are busy
+/// past the time the robot could act.
+fn wait_for_users(sim: &Simulation, me: &Id, room: &Id) -> Option<u64> {
+    let start = sim.now().max(sim.busy_until(me)?);
+    let until = sim
+        .scene()
+        .actors
+        .iter()
+        .filter(|a| a.kind == crate::scene::ActorKind::Human && &a.id != me)
+        .filter(|a| sim.position(&a.id).is_some_and(|p| &p.room == room))
+        .filter_map(|a| sim.busy_until(&a.id))
+        .max()?;
+    (until > start).then(|| until - start)
+}
+
+/// The door an actor just walked through, if the household keeps it
+/// closed (closed in the scene) and it is open: it is closed behind them.
+fn door_behind(sim: &Simulation, e: &crate::trace::Event) -> Option<Id> {
+    if !matches!(e.action, Action::NavigateTo { .. }) {
+        return None;
+    }
+    let to = e.via.last()?;
+    let from = match e.via.len() {
+        1 => e.changes.iter().find_map(|c| match &c.old {
+            Value::Position(p) => Some(p.room.clone()),
+            _ => None,
+        })?,
+        n => e.via[n - 2].clone(),
+    };
+    sim.scene()
+        .doors
+        .iter()
+        .find(|d| {
+            d.openable
+                && !d.open
+                && ((&d.rooms.0 == to && d.rooms.1 == from)
+                    || (d.rooms.0 == from && &d.rooms.1 == to))
+        })
+        .filter(|d| sim.is_open(&d.id))
+        .map(|d| d.id.clone())
 }
 
 fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool) -> bool {

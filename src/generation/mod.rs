@@ -161,6 +161,11 @@ pub enum Goal {
     Wait {
         seconds: u64,
     },
+    /// Open or close a door, cabinet or appliance and leave it so.
+    SetOpen {
+        target: Id,
+        open: bool,
+    },
     /// An intention in words, for an actor that plans its own steps (an
     /// LLM actor): "put Lily's laptop back on her desk".
     Intent {

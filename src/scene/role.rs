@@ -83,6 +83,8 @@ pub enum Role {
     Eyewear,
     /// Spoils when left out of cold storage.
     Perishable,
+    /// Goes into the oven for dinner (eggs, butter, cheese).
+    Ingredient,
 }
 
 impl Role {

@@ -327,8 +327,23 @@ impl WorldView<'_, '_> {
                 }
                 let route = self
                     .graph
-                    .route(at.room, self.point(*at), dest.room, point)
-                    .expect("validated scenes are connected");
+                    .open_route(at.room, self.point(*at), dest.room, point, |d| {
+                        self.is_open(d)
+                    })
+                    .map_err(|b| {
+                        let (door, side) = (self.id(b.door), self.id(b.near_side));
+                        reject(
+                            "door_closed",
+                            format!("{door} is closed and there is no open way to {target}"),
+                            if side == self.id(at.room) {
+                                format!("open {door} first")
+                            } else {
+                                format!(
+                                    "navigate_to {side}, open {door}, then navigate_to {target}"
+                                )
+                            },
+                        )
+                    })?;
                 let secs = (f64::from(route.metres) / f64::from(me.speed))
                     .ceil()
                     .max(1.0) as u64;

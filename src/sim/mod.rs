@@ -270,6 +270,90 @@ impl Simulation {
         }
     }
 
+    /// Where an entity can be walked to: its room and floor-plan point (as
+    /// `WorldView::anchor`, on a read-only world).
+    fn spot(&self, e: Entity) -> Option<(Entity, (f32, f32))> {
+        let world = self.world();
+        if let Some(r) = world.get::<Room>(e) {
+            return Some((e, r.rect.center()));
+        }
+        if let Some(f) = world.get::<Fixture>(e) {
+            return Some((f.room, f.pos));
+        }
+        if let Some(p) = world.get::<Placed>(e) {
+            let (Placed::On(r) | Placed::In(r) | Placed::HeldBy(r)) = *p;
+            return self.spot(r);
+        }
+        let at = world.get::<At>(e)?;
+        Some(match at.near.and_then(|n| world.get::<Fixture>(n)) {
+            Some(f) => (at.room, f.pos),
+            None => (at.room, world.get::<Room>(at.room)?.rect.center()),
+        })
+    }
+
+    /// When every way from `actor` to `target` passes a closed door: that
+    /// door (the first on the shortest route) and the room on the actor's
+    /// side of it, where it can be opened. None when an open way exists.
+    pub fn blocked_way(&self, actor: &str, target: &str) -> Option<(Id, Id)> {
+        let world = self.world();
+        let (from_room, from) = self.spot(self.registry().get(actor)?)?;
+        let (to_room, to) = self.spot(self.registry().get(target)?)?;
+        let open = |d: Entity| world.get::<Openable>(d).is_none_or(|o| o.open);
+        let b = world
+            .resource::<nav::RoomGraph>()
+            .open_route(from_room, from, to_room, to, open)
+            .err()?;
+        let key = |e: Entity| world.get::<Key>(e).map(|k| k.0.clone());
+        Some((key(b.door)?, key(b.near_side)?))
+    }
+
+    /// Opens the closed doors that stop `actor` walking to `target`, walking
+    /// up to each first: what a navigation controller does on its way. Returns
+    /// the events (empty when the way is open); stops at the first rejection.
+    pub fn open_way(&mut self, actor: &str, target: &str) -> Vec<Event> {
+        let mut out = Vec::new();
+        // Each round opens one door, so there are at most as many rounds.
+        for _ in 0..self.scene().doors.len() {
+            let Some((door, side)) = self.blocked_way(actor, target) else {
+                break;
+            };
+            let here = self.position(actor).map(|p| p.room);
+            let mut steps = vec![];
+            if here.as_ref() != Some(&side) {
+                steps.push(Action::NavigateTo { target: side });
+            }
+            steps.push(Action::Open { target: door });
+            for action in steps {
+                let e = self.execute(Request {
+                    actor: Id::new(actor),
+                    action,
+                    at: None,
+                });
+                let ok = e.outcome.is_ok();
+                out.push(e);
+                if !ok {
+                    return out;
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `listener` would hear `speaker` from where they are now
+    /// (the executor's earshot: same room, or next door through an opening).
+    pub fn in_earshot(&self, speaker: &str, listener: &str) -> bool {
+        let world = self.world();
+        let room = |a: &str| Some(world.get::<At>(self.registry().get(a)?)?.room);
+        let (Some(a), Some(b)) = (room(speaker), room(listener)) else {
+            return false;
+        };
+        a == b
+            || world
+                .resource::<nav::RoomGraph>()
+                .neighbours(a)
+                .any(|(r, d)| r == b && world.get::<Openable>(d).is_none_or(|o| o.open))
+    }
+
     /// Whether an openable thing is open (things that do not open are).
     pub fn is_open(&self, id: &str) -> bool {
         self.registry()

@@ -4,9 +4,9 @@
 //! Rooms are nodes of a petgraph graph with doors as edges (adjacency,
 //! hearing). Routes are shortest paths over "door sides" (door `d` seen
 //! from room `r`), precomputed once with Floyd–Warshall, so a route query
-//! costs one pass over the doors of two rooms. Navigation passes closed
-//! doors (actors open and close them in passing, leaving them as they were);
-//! closed doors still block sound.
+//! costs one pass over the doors of two rooms. Closed doors block walking
+//! (the walker takes another open route, or must open the door first) and
+//! sound.
 
 use std::collections::HashMap;
 
@@ -36,6 +36,16 @@ pub struct Route {
     pub metres: f32,
     /// Rooms passed through, including the destination, excluding the start.
     pub rooms: Vec<Entity>,
+    /// The door passed to enter each of `rooms`.
+    pub doors: Vec<Entity>,
+}
+
+/// Why no walk is possible with the doors as they are: the first closed
+/// door on the shortest route, and the room on the walker's side of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blocked {
+    pub door: Entity,
+    pub near_side: Entity,
 }
 
 pub fn distance(a: (f32, f32), b: (f32, f32)) -> f32 {
@@ -131,6 +141,7 @@ impl RoomGraph {
             return Some(Route {
                 metres: distance(from, to),
                 rooms: vec![],
+                doors: vec![],
             });
         }
         let n = self.sides.len();
@@ -151,13 +162,86 @@ impl RoomGraph {
         }
         let (metres, mut i, j) = best?;
         let mut rooms = vec![self.sides[i].3];
+        let mut doors = vec![self.sides[i].0];
         while i != j {
             i = self.next[i * n + j];
-            let r = self.sides[i].3;
-            if rooms.last() != Some(&r) {
-                rooms.push(r);
+            rooms.push(self.sides[i].3);
+            doors.push(self.sides[i].0);
+        }
+        Some(Route {
+            metres,
+            rooms,
+            doors,
+        })
+    }
+
+    /// The shortest walk that passes only doors for which `open` holds: the
+    /// shortest route if its doors are open, else the shortest detour over
+    /// open doors (Dijkstra over door sides), else where it is blocked.
+    pub fn open_route(
+        &self,
+        from_room: Entity,
+        from: (f32, f32),
+        to_room: Entity,
+        to: (f32, f32),
+        open: impl Fn(Entity) -> bool,
+    ) -> Result<Route, Blocked> {
+        let best = self
+            .route(from_room, from, to_room, to)
+            .expect("validated scenes are connected");
+        let Some(k) = best.doors.iter().position(|d| !open(*d)) else {
+            return Ok(best);
+        };
+        let blocked = Blocked {
+            door: best.doors[k],
+            near_side: if k == 0 { from_room } else { best.rooms[k - 1] },
+        };
+        let n = self.sides.len();
+        let mut dist = vec![f32::INFINITY; n];
+        let mut prev = vec![usize::MAX; n];
+        let mut done = vec![false; n];
+        for &i in self.room_sides.get(&from_room).into_iter().flatten() {
+            if open(self.sides[i].0) {
+                dist[i] = distance(from, self.sides[i].1);
             }
         }
-        Some(Route { metres, rooms })
+        // Few sides (two per door): the quadratic Dijkstra is the simple one.
+        while let Some(i) = (0..n)
+            .filter(|i| !done[*i] && dist[*i].is_finite())
+            .min_by(|a, b| dist[*a].total_cmp(&dist[*b]))
+        {
+            done[i] = true;
+            let (di, pi, _, oi) = self.sides[i];
+            for j in self.room_sides.get(&oi).into_iter().flatten().copied() {
+                let (dj, pj, _, _) = self.sides[j];
+                if dj != di && open(dj) && dist[i] + distance(pi, pj) < dist[j] {
+                    dist[j] = dist[i] + distance(pi, pj);
+                    prev[j] = i;
+                }
+            }
+        }
+        let end = (0..n)
+            .filter(|j| self.sides[*j].3 == to_room && dist[*j].is_finite())
+            .min_by(|a, b| {
+                let da = dist[*a] + distance(self.sides[*a].1, to);
+                let db = dist[*b] + distance(self.sides[*b].1, to);
+                da.total_cmp(&db)
+            })
+            .ok_or(blocked)?;
+        let metres = dist[end] + distance(self.sides[end].1, to);
+        let (mut rooms, mut doors) = (vec![], vec![]);
+        let mut i = end;
+        while i != usize::MAX {
+            rooms.push(self.sides[i].3);
+            doors.push(self.sides[i].0);
+            i = prev[i];
+        }
+        rooms.reverse();
+        doors.reverse();
+        Ok(Route {
+            metres,
+            rooms,
+            doors,
+        })
     }
 }

@@ -12,14 +12,13 @@ impl Scripted {
         let host = x.host.clone();
         let sim = x.sim;
         let established = x.established;
-        // Whatever came out of the fridge for the evening goes back.
-        if let (Some(fridge), Some(table)) = (
-            r.fixture(Role::ColdStorage),
-            r.fixture(Role::LoungeTable).or(r.fixture(Role::Seating)),
-        ) {
+        // Whatever came out of the fridge and is still out (the evening's
+        // snack, wherever it ended up) goes back before bed.
+        if let Some(fridge) = r.fixture(Role::ColdStorage) {
             for o in s.objects.iter().filter(|o| {
-                matches!(&o.at, Placement::In(f) if f == fridge)
-                    && sim.location(&o.id) == Some(Location::On(table.clone()))
+                (r.has(&o.id, Role::Perishable) || matches!(&o.at, Placement::In(f) if f == fridge))
+                    && matches!(sim.location(&o.id), Some(Location::On(_) | Location::In(_)))
+                    && sim.location(&o.id) != Some(Location::In(fridge.clone()))
             }) {
                 turns.push(turn(
                     &host,
@@ -153,7 +152,23 @@ impl Scripted {
                 .find(|a| &a.id == h)
                 .and_then(|a| a.near.clone());
             if let Some(bed) = bed {
-                turns.push(turn(h, Goal::GoTo { target: bed }));
+                turns.push(turn(
+                    h,
+                    Goal::GoTo {
+                        target: bed.clone(),
+                    },
+                ));
+                // Bedroom doors are closed for the night.
+                for door in room_doors(s, s.furniture.iter().find(|f| f.id == bed).map(|f| &f.room))
+                {
+                    turns.push(turn(
+                        h,
+                        Goal::SetOpen {
+                            target: door,
+                            open: false,
+                        },
+                    ));
+                }
             }
         }
         Ok(())

@@ -8,28 +8,47 @@ impl Scripted {
         let r = x.roles;
         let robot = x.robot;
         let host = x.host.clone();
-        let session = x.session;
         let Some(oven) = r.device(Role::Cooking).cloned() else {
             return Ok(());
         };
         let cook = host.clone();
         let counter = r.fixture(Role::PrepSurface).cloned();
-        if let (Some(fridge), Some(counter)) = (r.fixture(Role::ColdStorage).cloned(), counter) {
-            let food: Vec<Id> = s
+        let fridge = r.fixture(Role::ColdStorage).cloned();
+        let table = r.fixture(Role::DiningSurface).or(counter.as_ref()).cloned();
+        // What goes into the oven: food from the fridge, as much as the
+        // table has room for once it is cooked.
+        let room = table
+            .as_ref()
+            .map_or(0, |t| x.sim.free_space(t, false) as usize);
+        let food: Vec<Id> = match (&fridge, &counter) {
+            (Some(fridge), Some(_)) => s
                 .objects
                 .iter()
-                .filter(|o| matches!(&o.at, Placement::In(f) if *f == fridge))
+                .filter(|o| r.has(&o.id, Role::Ingredient))
+                .filter(|o| x.sim.location(&o.id) == Some(Location::In(fridge.clone())))
                 .map(|o| o.id.clone())
-                .collect();
-            for o in food.choose_multiple(&mut self.rng, 2) {
-                turns.push(turn(
-                    &cook,
-                    Goal::Fetch {
-                        object: o.clone(),
-                        to: Dest::On(counter.clone()),
-                    },
-                ));
-            }
+                .collect::<Vec<_>>()
+                .choose_multiple(&mut self.rng, room.min(2))
+                .cloned()
+                .collect(),
+            _ => vec![],
+        };
+        let inside = s
+            .devices
+            .iter()
+            .any(|d| d.id == oven && d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
+        if !inside || food.is_empty() {
+            // Nothing to cook in it: no dinner from the oven tonight.
+            return self.dishwasher_request(x, &cook, turns);
+        }
+        for o in &food {
+            turns.push(turn(
+                &cook,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::In(oven.clone()),
+                },
+            ));
         }
         turns.push(turn(
             &cook,
@@ -46,7 +65,8 @@ impl Scripted {
             .map(|d| d.fields.clone())
             .unwrap_or_default();
         if let Some(FieldDef::Int { min, max, .. }) = fields.get("temperature") {
-            let t = (self.rng.random_range(*min..=*max) / 10) * 10;
+            // A dinner temperature (160 to 220), within what the oven offers.
+            let t = self.rng.random_range(16..=22) * 10;
             turns.push(turn(
                 &cook,
                 Goal::Operate {
@@ -56,18 +76,19 @@ impl Scripted {
                 },
             ));
         }
+        // 20 to 45 minutes in the oven, in five-minute steps.
+        let cook_secs = self.rng.random_range(4..=9) * 5 * M;
         if let Some(FieldDef::Timer { max, .. }) = fields.get("timer") {
-            let secs = (u64::from(*max).min(3600) / 600).max(1) * 600;
             turns.push(turn(
                 &cook,
                 Goal::Operate {
                     device: oven.clone(),
                     field: Id::new("timer"),
-                    value: Value::Int(secs as i64),
+                    value: Value::Int(cook_secs.min(u64::from(*max)) as i64),
                 },
             ));
         }
-        turns.push(turn(&cook, Goal::Wait { seconds: 900 }));
+        turns.push(turn(&cook, Goal::Wait { seconds: cook_secs }));
         turns.push(turn(
             &cook,
             Goal::Operate {
@@ -76,6 +97,38 @@ impl Scripted {
                 value: Value::Bool(false),
             },
         ));
+        let table = table.expect("a counter at least");
+        for o in &food {
+            turns.push(turn(
+                &cook,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::On(table.clone()),
+                },
+            ));
+        }
+        self.sit_and_eat(x, &table, 15, 40, turns);
+        // Leftovers back to the fridge once everyone is done.
+        for o in &food {
+            turns.push(turn(
+                robot,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::In(fridge.clone().expect("checked")),
+                },
+            ));
+        }
+        self.dishwasher_request(x, &cook, turns)
+    }
+
+    /// "Robot, after dinner run the dishwasher", as a commitment.
+    fn dishwasher_request(
+        &mut self,
+        x: &Stage,
+        cook: &Id,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let (s, r, robot, session) = (x.s, x.roles, x.robot, x.session);
         if let Some(dw) = r.device(Role::DishWashing).cloned() {
             let programs = match s
                 .devices
@@ -106,7 +159,7 @@ impl Scripted {
                     goal,
                     status: CommitmentStatus::Open,
                 });
-                turns.push(turn(&cook, say_claims(&[robot], text, claims)));
+                turns.push(turn(cook, say_claims(&[robot], text, claims)));
             }
         }
         Ok(())

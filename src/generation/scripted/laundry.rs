@@ -51,9 +51,9 @@ impl Scripted {
         let p = self.person(&host).clone();
         let (programme, temperature) = p.laundry.clone();
         for (field, value) in [
+            ("power", Value::Bool(true)),
             ("program", Value::Text(programme.clone())),
             ("temperature", Value::Int(temperature)),
-            ("power", Value::Bool(true)),
         ] {
             if s.devices
                 .iter()
@@ -89,9 +89,12 @@ impl Scripted {
             ];
             turns.push(turn(&host, say_claims(&[], text, claims)));
         }
-        // The robot is asked to empty the machine once it is done:
-        // switch it off, then each piece to where it lives.
-        let due = session.start + 2 * H;
+        // The robot is asked to empty the machine once the programme is
+        // done (its cycle in the catalogue, after loading): switch it off,
+        // then each piece to where it lives. A commitment session may take
+        // up what is due `EARLY` after it, so the due time allows for that.
+        let cycle = cycle_secs(s, &washer, &programme).unwrap_or(2 * H);
+        let due = (session.start + 10 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
         if due / DAY == session.start / DAY {
             let mut goals = vec![Goal::Operate {
                 device: washer.clone(),
@@ -114,7 +117,7 @@ impl Scripted {
                 });
             }
             let text = format!(
-                "Robot, the wash is done at {}: please switch the machine off and put the clothes away.",
+                "Robot, the wash will be done by {}: please switch the machine off and put the clothes away.",
                 &crate::trace::clock_time(due)[..5]
             );
             turns.push(turn(&host, say_claims(&[robot], text, claims)));

@@ -43,22 +43,34 @@ impl Scripted {
                     },
                 ));
                 if established || self.rng.random_bool(0.25) {
-                    let text = pick(
-                        &mut self.rng,
-                        &[
-                            "I always have a {d} in the morning.",
-                            "A {d} for me, like every day.",
-                            "Nothing beats my morning {d}.",
-                        ],
-                    )
-                    .replace("{d}", drink);
+                    // Words for the moment: morning words only at breakfast.
+                    let (when, lines) = if x.session.kind == "breakfast" {
+                        (
+                            "in the morning",
+                            &[
+                                "I always have a {d} in the morning.",
+                                "A {d} for me, like every day.",
+                                "Nothing beats my morning {d}.",
+                            ],
+                        )
+                    } else {
+                        (
+                            "with lunch",
+                            &[
+                                "A {d} with lunch, as always.",
+                                "A {d} for me, like every day.",
+                                "Lunch isn't lunch without a {d}.",
+                            ],
+                        )
+                    };
+                    let text = pick(&mut self.rng, lines).replace("{d}", drink);
                     self.stated
-                        .push(format!("{} drinks {} in the morning", p.name, drink));
+                        .push(format!("{} drinks {} {when}", p.name, drink));
                     let claim = preference(&host, &coffee, "drink", Value::Text(drink.clone()));
                     turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
                 }
             }
-            if let Some(mug) = &p.mug {
+            if let Some(mug) = p.mug.as_ref().filter(|_| sim.free_space(&table, false) > 0) {
                 turns.push(turn(
                     &host,
                     Goal::Fetch {
@@ -85,6 +97,11 @@ impl Scripted {
                 kinds.push(c);
             }
         }
+        // As much food as the table has room for (the mug is on it too).
+        let room = sim.free_space(&table, false) as usize;
+        let mugs =
+            usize::from(r.device(Role::HotDrinks).is_some() && self.person(&host).mug.is_some());
+        kinds.truncate(room.saturating_sub(mugs).min(3));
         for (n, cat) in kinds.iter().enumerate() {
             let items: Vec<Id> = r
                 .objects(Role::BreakfastFood)
@@ -122,14 +139,21 @@ impl Scripted {
                 break;
             }
         }
-        // The robot clears up: food back to the fridge, the mug to the dishwasher.
+        let (lo, hi) = if x.session.kind == "breakfast" {
+            (10, 30)
+        } else {
+            (15, 40)
+        };
+        self.sit_and_eat(x, &table, lo, hi, turns);
+        // The robot clears up once everyone is done: food (every
+        // perishable, whatever came from the fridge) back to the fridge,
+        // the mug to the dishwasher.
         let fridge = r.fixture(Role::ColdStorage).cloned();
-        for o in s
-            .objects
-            .iter()
-            .filter(|o| matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
-            .take(6)
-        {
+        for o in s.objects.iter().filter(|o| {
+            fridge.is_some()
+                && (r.has(&o.id, Role::Perishable)
+                    || matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
+        }) {
             if matches!(sim.location(&o.id), Some(Location::On(ref t)) if *t == table)
                 || turns
                     .iter()
@@ -155,5 +179,27 @@ impl Scripted {
             ));
         }
         Ok(())
+    }
+
+    /// Everyone sits down at `table` and eats for `lo` to `hi` minutes
+    /// (each their own pace); the robot's clearing waits for them.
+    pub(super) fn sit_and_eat(
+        &mut self,
+        x: &Stage,
+        table: &Id,
+        lo: u64,
+        hi: u64,
+        turns: &mut Vec<Turn>,
+    ) {
+        for h in &x.humans {
+            turns.push(turn(
+                h,
+                Goal::GoTo {
+                    target: table.clone(),
+                },
+            ));
+            let seconds = self.rng.random_range(lo..=hi) * M;
+            turns.push(turn(h, Goal::Wait { seconds }));
+        }
     }
 }

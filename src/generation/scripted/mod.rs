@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::catalogue::Roles;
 use crate::ids::Id;
-use crate::scene::{FieldDef, Openable, Placement, Role, Scene};
+use crate::scene::{FieldDef, Openable, Placement, Role, Scene, Surface};
 use crate::sim::Simulation;
 use crate::trace::{Claim, ClaimMode, DAY, Event, Location, Value};
 
@@ -268,6 +268,24 @@ fn closed_containers(scene: &Scene) -> Vec<Id> {
                     .any(|s| matches!(s, crate::scene::Surface::In(_)))
         })
         .map(|f| f.id.clone())
+        .collect()
+}
+
+/// How long `device` runs `program` for (the catalogue's cycle of its kind).
+fn cycle_secs(s: &Scene, device: &Id, program: &str) -> Option<u64> {
+    let kind = &s.devices.iter().find(|d| &d.id == device)?.kind;
+    crate::catalogue::builtin()
+        .device_kind(kind)?
+        .cycle_secs(program)
+}
+
+/// The doors of `room` that can be closed, in scene order.
+fn room_doors(scene: &Scene, room: Option<&Id>) -> Vec<Id> {
+    scene
+        .doors
+        .iter()
+        .filter(|d| d.openable && (Some(&d.rooms.0) == room || Some(&d.rooms.1) == room))
+        .map(|d| d.id.clone())
         .collect()
 }
 

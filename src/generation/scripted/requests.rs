@@ -60,6 +60,20 @@ impl Scripted {
                 pick(&mut self.rng, &["Thanks!", "Perfect, thank you.", "Great."]).to_string(),
             ),
         ));
+        // Food is eaten, and what is left goes back to the fridge.
+        if let (true, Some(fridge)) = (r.has(&obj, Role::Perishable), r.fixture(Role::ColdStorage))
+        {
+            let seconds = self.rng.random_range(10..=20) * M;
+            turns.push(turn(&asker, Goal::Wait { seconds }));
+            turns.push(turn(
+                &asker,
+                Goal::Fetch {
+                    object: obj,
+                    to: Dest::In(fridge.clone()),
+                },
+            ));
+            return Ok(());
+        }
         let back = surfaces(s)
             .into_iter()
             .filter(|f| sim.room_of(f) == sim.room_of(&asker))

@@ -28,8 +28,17 @@ impl Scripted {
             .objects
             .iter()
             .filter(|o| r.has(&o.id, Role::EverydayItem))
+            // Not out of a machine that is running (a scarf in the wash).
+            .filter(|o| {
+                !matches!(x.sim.location(&o.id), Some(Location::In(c))
+                    if x.sim.field(&c, "power") == Some(Value::Bool(true)))
+            })
             .collect();
-        let containers = closed_containers(s);
+        // Not the fridge: it keeps food, not glasses and remotes.
+        let containers: Vec<Id> = closed_containers(s)
+            .into_iter()
+            .filter(|c| !r.has(c, Role::ColdStorage))
+            .collect();
         let tops = surfaces(s);
         let n = if interrupted {
             1

@@ -26,12 +26,35 @@ impl Scripted {
                     + self.jitter(15),
             );
             turns.push(t);
+            // A wash or shower behind closed doors: 5 to 15 minutes.
+            let doors = room_doors(x.s, bath.as_ref().and_then(|b| sim.room_of(b)).as_ref());
+            for d in &doors {
+                turns.push(turn(
+                    h,
+                    Goal::SetOpen {
+                        target: d.clone(),
+                        open: false,
+                    },
+                ));
+            }
             turns.push(turn(
                 h,
                 Goal::Wait {
-                    seconds: 240 + self.jitter(6),
+                    seconds: 5 * M + self.jitter(10),
                 },
             ));
+            for d in doors
+                .iter()
+                .filter(|d| x.s.doors.iter().any(|x| &x.id == *d && x.open))
+            {
+                turns.push(turn(
+                    h,
+                    Goal::SetOpen {
+                        target: d.clone(),
+                        open: true,
+                    },
+                ));
+            }
             if let Some(c) = r.fixture(Role::PrepSurface) {
                 turns.push(turn(h, Goal::GoTo { target: c.clone() }));
             }

@@ -1,0 +1,117 @@
+//! `hearth trace lint`: plausibility rules over finished traces.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use hearth::lint::{self, Finding, Rule};
+use serde::Serialize;
+
+#[derive(Subcommand)]
+pub enum TraceCommand {
+    /// Check traces for things no household does; exit 1 when any rule fires.
+    #[command(after_help = rules_help())]
+    Lint(LintArgs),
+}
+
+#[derive(Args)]
+pub struct LintArgs {
+    /// Trace directories, or directories of traces (a batch output).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// One JSON object on stdout: findings per trace and counts per rule.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn rules_help() -> String {
+    let mut s = String::from("Rules (code: what fires it):\n");
+    for r in Rule::ALL {
+        s.push_str(&format!("  {:<26} {}\n", r.code(), r.about()));
+    }
+    s
+}
+
+#[derive(Serialize)]
+struct TraceFindings {
+    dir: PathBuf,
+    findings: Vec<Finding>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    traces: Vec<TraceFindings>,
+    counts: BTreeMap<&'static str, usize>,
+    total: usize,
+}
+
+/// The trace directories under `dir`: itself if finished, else its
+/// finished children in name order.
+fn trace_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
+    if dir.join("manifest.json").exists() {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("manifest.json").exists())
+        .collect();
+    out.sort();
+    anyhow::ensure!(!out.is_empty(), "{} holds no finished trace", dir.display());
+    Ok(out)
+}
+
+pub fn run(command: TraceCommand) -> Result<ExitCode> {
+    let TraceCommand::Lint(args) = command;
+    let mut traces = Vec::new();
+    for d in &args.dirs {
+        for dir in trace_dirs(d)? {
+            let t = hearth::store::read_trace(&dir)?;
+            let findings = lint::lint(&t.scene, &t.events)
+                .with_context(|| format!("linting {}", dir.display()))?;
+            traces.push(TraceFindings { dir, findings });
+        }
+    }
+    let all: Vec<Finding> = traces.iter().flat_map(|t| t.findings.clone()).collect();
+    let report = Report {
+        counts: lint::counts(&all),
+        total: all.len(),
+        traces,
+    };
+    let mut out = String::new();
+    if args.json {
+        out = serde_json::to_string(&report)? + "\n";
+    } else {
+        for t in &report.traces {
+            for f in &t.findings {
+                let ev = f.event.map_or(String::new(), |e| format!(" event {e}"));
+                out += &format!(
+                    "{}:{ev} day {} {} [{}] {}\n",
+                    t.dir.display(),
+                    f.t / hearth::trace::DAY + 1,
+                    f.time,
+                    f.rule,
+                    f.message
+                );
+            }
+        }
+        out += &format!(
+            "{} traces, {} findings\n",
+            report.traces.len(),
+            report.total
+        );
+        for (code, n) in &report.counts {
+            out += &format!("  {code:<26} {n}\n");
+        }
+    }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    Ok(if report.total == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
