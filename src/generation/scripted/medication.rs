@@ -53,15 +53,17 @@ impl Scripted {
             ),
         ));
         // Put back wherever it lives, which changes from day to day.
-        let home = match s.objects.iter().find(|o| o.id == med).map(|o| &o.at) {
+        let at = s.objects.iter().find(|o| o.id == med).map(|o| &o.at);
+        let home = match at {
             Some(Placement::In(r)) if self.rng.random_bool(0.7) => Dest::In(r.clone()),
             Some(Placement::On(r)) if self.rng.random_bool(0.7) => Dest::On(r.clone()),
-            _ => Dest::On(
-                surfaces(s)
-                    .choose(&mut self.rng)
-                    .expect("scenes have surfaces")
-                    .clone(),
-            ),
+            _ => match (surfaces(s).choose(&mut self.rng), at) {
+                (Some(top), _) => Dest::On(top.clone()),
+                // No surface to move it to: back where it was.
+                (None, Some(Placement::In(r))) => Dest::In(r.clone()),
+                (None, Some(Placement::On(r) | Placement::HeldBy(r))) => Dest::On(r.clone()),
+                (None, None) => return Ok(()),
+            },
         };
         turns.push(turn(
             &owner,

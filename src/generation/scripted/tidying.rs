@@ -50,19 +50,14 @@ impl Scripted {
             let Some(o) = candidates.choose(&mut self.rng) else {
                 break;
             };
-            let dest = if self.rng.random_bool(0.6) {
-                Dest::In(
-                    containers
-                        .choose(&mut self.rng)
-                        .expect("scenes have containers")
-                        .clone(),
-                )
+            // A household without cupboards (or without free tops) tidies
+            // to what it has, or not at all.
+            let dest = if self.rng.random_bool(0.6) && !containers.is_empty() {
+                Dest::In(containers.choose(&mut self.rng).expect("not empty").clone())
+            } else if let Some(top) = tops.choose(&mut self.rng) {
+                Dest::On(top.clone())
             } else {
-                Dest::On(
-                    tops.choose(&mut self.rng)
-                        .expect("scenes have surfaces")
-                        .clone(),
-                )
+                break;
             };
             turns.push(turn(
                 &host,
