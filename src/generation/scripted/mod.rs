@@ -238,8 +238,8 @@ fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
     {
         return Dest::In(w);
     }
-    let washer_room = r
-        .device(Role::Laundry)
+    let washer = r.device(Role::Laundry);
+    let washer_room = washer
         .and_then(|w| scene.devices.iter().find(|d| d.id == *w))
         .map(|d| &d.room);
     let tops = surfaces(scene);
@@ -251,9 +251,21 @@ fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
                 .iter()
                 .any(|f| &f.id == *t && Some(&f.room) == washer_room)
         })
-        .or(tops.first())
-        .expect("scenes have surfaces");
-    Dest::On(shelf.clone())
+        .or(tops.first());
+    // No surface anywhere: back where it started, else it stays in the machine.
+    let start = o.and_then(|o| match &o.at {
+        Placement::In(at) => Some(Dest::In(at.clone())),
+        Placement::On(at) => Some(Dest::On(at.clone())),
+        Placement::HeldBy(_) => None,
+    });
+    match (shelf, start, washer) {
+        (Some(shelf), _, _) => Dest::On(shelf.clone()),
+        (None, Some(start), _) => start,
+        (None, None, Some(w)) => Dest::In(w.clone()),
+        // Laundry runs only where there is a washer; were it otherwise, the
+        // executor would refuse this and the turn would fail as data.
+        (None, None, None) => Dest::On(object.clone()),
+    }
 }
 
 /// Receptacles that close (drawers, cabinets, wardrobes) and have an inside.
