@@ -455,6 +455,37 @@ fn generated_households_have_no_findings_either() {
 }
 
 #[test]
+fn a_bare_household_generates_without_cupboards_or_free_tops() {
+    // The editor's template: no cupboard (only a fridge) and few tops. Then
+    // the same with every top gone but the fridge's inside.
+    let template = scene::parse("new_scene.ron", include_str!("../assets/new_scene.ron")).unwrap();
+    let mut bare = template.clone();
+    for f in &mut bare.furniture {
+        f.surfaces
+            .retain(|sf| matches!(sf, hearth::scene::Surface::In(_)));
+    }
+    bare.objects
+        .retain(|o| matches!(o.at, hearth::scene::Placement::In(_)));
+    assert!(
+        scene::validate(&bare).is_empty(),
+        "{:?}",
+        scene::validate(&bare)
+    );
+    for s in [&template, &bare] {
+        for seed in 0..5 {
+            let events = generate(s, seed, 3);
+            assert!(
+                events.len() > 20,
+                "{} seed {seed}: {} events",
+                s.id,
+                events.len()
+            );
+            quiet(s, &events);
+        }
+    }
+}
+
+#[test]
 fn lint_cli_reports_counts_and_exits_non_zero_on_findings() {
     let dir = common::tmp();
     let clean = dir.path().join("clean");
