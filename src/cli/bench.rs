@@ -325,29 +325,36 @@ fn llm_batch(urls: &[&str], traces: usize, run: usize) -> Result<LlmRun> {
     let root = std::env::temp_dir().join(format!("hearth-bench-llm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let t0 = Instant::now();
+    let urls: Vec<String> = urls
+        .iter()
+        .flat_map(|u| ["--llm-url".into(), u.to_string()])
+        .collect();
     let o = batch::execute(
-        &batch::BatchArgs {
-            command: None,
-            scenes: "family_apartment".into(),
-            kind: "mixed".into(),
-            seeds: Some(format!("{}..{}", run * traces, (run + 1) * traces)),
-            shard: None,
-            shards: None,
-            days: 1,
-            jobs: traces as u64,
-            out: root.join("traces"),
-            backend: "openai".into(),
-            llm: crate::llm_args::LlmArgs {
-                llm_url: urls.iter().map(|u| u.to_string()).collect(),
-                llm_model: "mock".into(),
-                llm_cache: root.join("cache"),
-                llm_concurrency: traces as u64,
-                llm_timeout: 60,
-                llm_retries: 2,
-                llm_budget_tokens: None,
-                max_skipped: 25,
-            },
-        },
+        &batch_args(
+            &[
+                "--seeds",
+                &format!("{}..{}", run * traces, (run + 1) * traces),
+                "--days",
+                "1",
+                "--jobs",
+                &traces.to_string(),
+                "--out",
+                &root.join("traces").display().to_string(),
+                "--backend",
+                "openai",
+                "--llm-model",
+                "mock",
+                "--llm-cache",
+                &root.join("cache").display().to_string(),
+                "--llm-concurrency",
+                &traces.to_string(),
+                "--llm-timeout",
+                "60",
+                "--llm-retries",
+                "2",
+            ],
+            &urls,
+        )?,
         false,
     );
     let seconds = t0.elapsed().as_secs_f64();
@@ -618,6 +625,22 @@ fn bench_editor_frames(scenes: &[scene::Scene]) -> Result<()> {
     Ok(())
 }
 
+/// `hearth batch` arguments as its command line parses them, so the bench
+/// runs with the command's own defaults.
+fn batch_args(argv: &[&str], more: &[String]) -> Result<batch::BatchArgs> {
+    #[derive(clap::Parser)]
+    struct Batch {
+        #[command(flatten)]
+        args: batch::BatchArgs,
+    }
+    let argv = ["batch"]
+        .iter()
+        .chain(argv)
+        .map(|a| a.to_string())
+        .chain(more.iter().cloned());
+    Ok(<Batch as clap::Parser>::try_parse_from(argv)?.args)
+}
+
 /// `batch` to a temporary directory with one and with two jobs.
 fn bench_batch(args: &BenchArgs) -> Result<()> {
     let root = std::env::temp_dir().join(format!("hearth-bench-{}", std::process::id()));
@@ -626,28 +649,19 @@ fn bench_batch(args: &BenchArgs) -> Result<()> {
         let out = root.join(format!("jobs{jobs}"));
         let t0 = Instant::now();
         let o = batch::execute(
-            &batch::BatchArgs {
-                command: None,
-                scenes: "family_apartment".into(),
-                kind: "mixed".into(),
-                seeds: Some(format!("0..{}", args.traces)),
-                shard: None,
-                shards: None,
-                days: args.days,
-                jobs,
-                out,
-                backend: "scripted".into(),
-                llm: crate::llm_args::LlmArgs {
-                    llm_url: vec![],
-                    llm_model: String::new(),
-                    llm_cache: Default::default(),
-                    llm_concurrency: 1,
-                    llm_timeout: 1,
-                    llm_retries: 0,
-                    llm_budget_tokens: None,
-                    max_skipped: 0,
-                },
-            },
+            &batch_args(
+                &[
+                    "--seeds",
+                    &format!("0..{}", args.traces),
+                    "--days",
+                    &args.days.to_string(),
+                    "--jobs",
+                    &jobs.to_string(),
+                    "--out",
+                    &out.display().to_string(),
+                ],
+                &[],
+            )?,
             false,
         );
         times.push(t0.elapsed().as_secs_f64());

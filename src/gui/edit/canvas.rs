@@ -168,7 +168,6 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
         focus(st, &base.zoomed(area, st.zoom, st.pan), area, &id);
     }
     let fit = base.zoomed(area, st.zoom, st.pan);
-    st.fit = Some(fit);
     let pointer = response.interact_pointer_pos().or(response.hover_pos());
     let primary = |r: &egui::Response| r.dragged_by(egui::PointerButton::Primary);
 
@@ -197,13 +196,10 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
             }
         }
     } else {
-        // The scene as it was when this frame began: edits below change it.
-        let before = st.doc.scene().clone();
-        let plan = Plan::of_scene(&before);
         if response.clicked()
             && let Some(p) = pointer
         {
-            let hit = plan.hit(&fit, p);
+            let hit = st.hit_at(p);
             let shift = ui.input(|i| i.modifiers.shift);
             match (&hit, &st.selection) {
                 (Some(h), Some(sel))
@@ -224,7 +220,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
         if response.drag_started_by(egui::PointerButton::Primary)
             && let Some(p) = ui.input(|i| i.pointer.press_origin())
         {
-            start_drag(st, &plan, &fit, p);
+            start_drag(st, &fit, p);
         }
         if primary(&response)
             && let (Some(p), Some(drag)) = (response.interact_pointer_pos(), st.drag.clone())
@@ -239,7 +235,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
             && let Some(drag) = st.drag.take()
         {
             if let Some(p) = pointer {
-                drop_at(st, &drag, &plan, &fit, p);
+                drop_at(st, &drag, p);
             }
             st.doc.end_group();
         }
@@ -321,7 +317,7 @@ fn focus(st: &mut EditorState, fit: &Fit, area: Rect, id: &Id) {
     }
 }
 
-fn start_drag(st: &mut EditorState, plan: &Plan, fit: &Fit, p: Pos2) {
+fn start_drag(st: &mut EditorState, fit: &Fit, p: Pos2) {
     let scene = st.doc.scene();
     let on_handle = st
         .selection
@@ -330,7 +326,7 @@ fn start_drag(st: &mut EditorState, plan: &Plan, fit: &Fit, p: Pos2) {
         .filter(|(_, h)| (h.x - p.x).abs() <= HANDLE + 2.0 && (h.y - p.y).abs() <= HANDLE + 2.0);
     let (id, resize) = match on_handle {
         Some((id, _)) => (id.clone(), true),
-        None => match plan.hit(fit, p) {
+        None => match st.hit_at(p) {
             // Dragging a room that is part of the selection moves them all.
             Some(h) if st.also.contains(&h) || st.selection.as_ref() == Some(&h) => (h, false),
             Some(h) => {
@@ -433,13 +429,13 @@ fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
 
 /// Releasing an object over a receptacle (or a person) places it there;
 /// releasing an actor starts it in that room, or at that fixture.
-fn drop_at(st: &mut EditorState, drag: &Drag, plan: &Plan, fit: &Fit, p: Pos2) {
+fn drop_at(st: &mut EditorState, drag: &Drag, p: Pos2) {
     let scene = st.doc.scene();
     let kind = kind_of(scene, &drag.id);
     if !matches!(kind, Some(Kind::Object | Kind::Actor)) {
         return;
     }
-    let Some(target) = plan.hit(fit, p).filter(|t| t != &drag.id) else {
+    let Some(target) = st.hit_at(p).filter(|t| t != &drag.id) else {
         st.status = "dropped on nothing: drop on a receptacle, a person, or a room".into();
         return;
     };

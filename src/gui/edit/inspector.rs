@@ -62,7 +62,7 @@ fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui)) {
 }
 
 /// The ids of `kind` in the scene, for choosers.
-fn ids_of(st: &EditorState, kind: Kind) -> Vec<Id> {
+pub(super) fn ids_of(st: &EditorState, kind: Kind) -> Vec<Id> {
     let s = st.doc.scene();
     match kind {
         Kind::Room => s.rooms.iter().map(|e| e.id.clone()).collect(),

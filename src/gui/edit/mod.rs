@@ -126,8 +126,6 @@ pub struct EditorState {
     /// Centre the plan on this next frame (a clicked problem).
     pub frame_on: Option<Id>,
     pub(crate) drag: Option<Drag>,
-    /// The plan's mapping in the last frame, for turning metres into points.
-    pub(crate) fit: Option<crate::gui::plan::Fit>,
     /// The scene fitted into the plan area when it was opened (or the view
     /// reset); kept so the plan does not jump as edits change the bounds.
     pub(crate) fit_base: Option<(egui::Rect, crate::gui::plan::Fit)>,
@@ -155,7 +153,6 @@ impl EditorState {
             tried: None,
             frame_on: None,
             drag: None,
-            fit: None,
             fit_base: None,
             buffers: BTreeMap::new(),
             palette: panels::PaletteChoice::default(),
@@ -223,6 +220,12 @@ impl EditorState {
         self.buffers.clear();
     }
 
+    /// The plan's mapping of metres to points, as last drawn.
+    pub(crate) fn fit(&self) -> Option<crate::gui::plan::Fit> {
+        let (area, base) = self.fit_base?;
+        Some(base.zoomed(area, self.zoom, self.pan))
+    }
+
     /// Shows the whole scene again.
     pub fn reset_view(&mut self) {
         self.zoom = 1.0;
@@ -233,12 +236,12 @@ impl EditorState {
     /// Where a scene point was on screen in the last frame (tests and
     /// tools that drive the plan).
     pub fn to_screen(&self, x: f32, y: f32) -> Option<egui::Pos2> {
-        self.fit.map(|f| f.p(Vec2::new(x, y)))
+        self.fit().map(|f| f.p(Vec2::new(x, y)))
     }
 
     /// What the plan showed at a screen point in the last frame.
     pub fn hit_at(&self, p: egui::Pos2) -> Option<Id> {
-        let fit = self.fit?;
+        let fit = self.fit()?;
         crate::gui::plan::Plan::of_scene(self.doc.scene()).hit(&fit, p)
     }
 

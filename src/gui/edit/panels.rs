@@ -4,7 +4,7 @@
 use bevy_egui::egui::{self, Key, KeyboardShortcut, LayerId, Modifiers, Ui, UiBuilder};
 
 use super::canvas::canvas;
-use super::inspector::{ask_delete, inspector, kind_name};
+use super::inspector::{ask_delete, ids_of, inspector, kind_name};
 use super::{After, Dialog, EditorState, Tool, Tried};
 use crate::catalogue;
 use crate::editor::{Edit, Kind, OnRemove, kind_of, new_id};
@@ -310,15 +310,14 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
                 .map(|r| r.rect);
             if let Some(r) = r {
                 let kind = kinds[st.palette.fixture.min(kinds.len() - 1)].clone();
-                let before: Vec<Id> = fixture_ids(st);
+                let id = new_id(st.doc.scene(), &kind);
                 if st.apply(Edit::AddFixtureFromCatalogue {
                     kind,
                     room,
                     pos: (r.x + r.w / 2.0, r.y + r.h / 2.0),
-                    id: None,
+                    id: Some(id.clone()),
                 }) {
-                    let added = fixture_ids(st).into_iter().find(|id| !before.contains(id));
-                    st.select(added);
+                    st.select(Some(id));
                 }
             }
         }
@@ -406,13 +405,6 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
             }
         }
     });
-}
-
-fn fixture_ids(st: &EditorState) -> Vec<Id> {
-    let s = st.doc.scene();
-    (s.furniture.iter().map(|f| f.id.clone()))
-        .chain(s.devices.iter().map(|d| d.id.clone()))
-        .collect()
 }
 
 /// Everything in the scene, by room, as selectable labels.
@@ -523,9 +515,9 @@ fn dialogs(ctx: &egui::Context, st: &mut EditorState) {
                         .collect::<Vec<_>>()
                         .join(", "),
                 );
-                let receptacles: Vec<Id> = fixture_ids(st)
+                let receptacles: Vec<Id> = [Kind::Furniture, Kind::Device, Kind::Actor]
                     .into_iter()
-                    .chain(st.doc.scene().actors.iter().map(|a| a.id.clone()))
+                    .flat_map(|k| ids_of(st, k))
                     .filter(|r| r != &id)
                     .collect();
                 let mut target = move_to.clone();
