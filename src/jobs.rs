@@ -12,7 +12,7 @@ use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
 
 use crate::scene::Scene;
 use crate::store::{StoreError, TraceWriter};
-use crate::trace::{Counts, Manifest};
+use crate::trace::{Authored, Counts, Manifest, Source};
 
 /// Backends that can generate a trace.
 pub const BACKENDS: &[&str] = &["scripted", "openai", "replay"];
@@ -76,8 +76,10 @@ pub fn generate_trace(
     let robots = scene.robots();
     let mut writer = TraceWriter::create(out, scene, replace)?;
     let mut counts = Counts::default();
+    let mut authored = Authored::default();
     let generated = generation::generate(scene, days, backend, &mut |e| {
         counts.add(e, &robots);
+        authored.add_event(e);
         writer.event(e).map_err(|err| err.to_string())
     })?;
     let plan = serde_json::to_vec_pretty(&generated.plan).expect("plans serialize");
@@ -98,7 +100,17 @@ pub fn generate_trace(
     );
     manifest.model = model;
     manifest.prompt_hashes = prompts;
-    manifest.llm = llm.map(|l| l.report().clone());
+    manifest.llm = llm.map(|l| {
+        let mut report = l.report().clone();
+        let sessions = &generated.plan.sessions;
+        authored.sessions = sessions.len() as u64;
+        authored.llm_sessions = sessions
+            .iter()
+            .filter(|s| s.source == Some(Source::Llm))
+            .count() as u64;
+        report.authored = authored;
+        report
+    });
     writer.finish(&manifest)?;
     Ok(Summary {
         days,

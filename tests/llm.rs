@@ -2,8 +2,9 @@
 //! closed loop, record then replay (same bytes), faults (429 with
 //! Retry-After, 500, stalls, broken JSON, schema violations, refused
 //! structured output whatever the status), local repairs, invented ids and
-//! empty participants sent back, skips, the token budget, several
-//! endpoints, calls per event, the API key never written, and the CLI.
+//! empty participants dropped item by item, the script as fallback, skips,
+//! the token budget, several endpoints, calls per event, the API key never
+//! written, and the CLI.
 
 mod common;
 
@@ -15,8 +16,11 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use hearth::jobs::{BackendSpec, generate_trace};
-use hearth::llm::mock::{Fault, MockReply, MockServer, household, stepwise, with_fault};
-use hearth::llm::{Call, LlmClient, LlmConfig, LlmError, Message};
+use hearth::llm::mock::{
+    Fault, MockReply, MockServer, grammar, household, stepwise, unusable, with_fault,
+};
+use hearth::llm::{Call, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget};
+use hearth::trace::Source;
 use hearth::store::read_trace;
 use serde_json::{Value, json};
 
@@ -43,6 +47,7 @@ fn small_call(seed: u64) -> Call {
         schema: json!({"type": "object", "additionalProperties": false, "required": ["n"],
                        "properties": {"n": {"type": "integer", "minimum": 0}}}),
         seed,
+        max_tokens: None,
     }
 }
 
@@ -125,10 +130,17 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
             .iter()
             .any(|e| e.outcome.is_ok() && e.action.skill_name() == "say")
     );
-    // The director's made-up actor never acts.
+    // The director's made-up actor never acts: that turn is dropped, the
+    // others kept without asking again.
     assert!(trace.events.iter().all(|e| e.actor.as_str() != "nobody_7"));
     let llm = trace.manifest.llm.as_ref().unwrap();
-    assert!(llm.stages["actor"].reasks > 0 && llm.stages["director"].reasks > 0);
+    assert!(llm.stages["actor"].reasks > 0, "{llm:?}");
+    assert_eq!(llm.stages["director"].reasks, 0);
+    assert!(llm.stages["director"].dropped > 0);
+    // Every session and event the model's.
+    assert!(llm.authored.sessions > 0 && llm.authored.session_share() == 1.0);
+    assert_eq!(llm.authored.events, trace.events.len() as u64);
+    assert!(trace.events.iter().all(|e| e.source == Some(Source::Llm)));
     assert_eq!(llm.total().requests as usize, reqs.len());
     // Every request carried the key, in the header only.
     assert!(
@@ -264,7 +276,7 @@ fn broken_and_schema_breaking_replies_are_re_asked_then_refused() {
     let n2 = Arc::clone(&n);
     let server = MockServer::start(move |_| match n2.fetch_add(1, Ordering::SeqCst) {
         0 => MockReply::content("{\"n\": 3"),
-        1 => MockReply::json(&json!({"n": -1})),
+        1 => MockReply::json(&json!({"m": 1})),
         _ => MockReply::content("```json\n{\"n\": 5}\n```"),
     });
     let client = LlmClient::new(config(&server.url, None)).unwrap();
@@ -276,7 +288,12 @@ fn broken_and_schema_breaking_replies_are_re_asked_then_refused() {
     let reqs = server.requests();
     // The re-ask tells the model what was wrong.
     assert!(reqs[1].text().contains("not JSON"));
-    assert!(reqs[2].text().contains("below the minimum"));
+    assert!(reqs[2].text().contains("missing required field \"n\""));
+    // Out of bounds is not worth a re-ask: clamped, and counted.
+    let server = MockServer::start(|_| MockReply::json(&json!({"n": -1, "extra": true})));
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    assert_eq!(client.complete_blocking(small_call(1)).unwrap(), json!({"n": 0}));
+    assert_eq!((client.stats().fixed, client.stats().reasks), (2, 0));
     // Always wrong: refused after the re-asks, with the last reason.
     for bad in [
         MockReply::json(&json!({"m": 1})),
@@ -405,9 +422,49 @@ fn the_cli_generates_with_an_llm_and_replays() {
     assert!(t.path().join("llm-cache").is_dir());
     assert!(!second.requests().is_empty());
     assert!(
-        out.contains("0 re-asked, 0 skipped; prefix reuse") && out.contains("    actor "),
+        out.contains("0 re-asked, 0 skipped, 0 filled by the script; prefix reuse")
+            && out.contains("    actor ")
+            && out.contains("the model wrote 100% of the sessions"),
         "{out}"
     );
+    // Lint counts findings per source.
+    let (code, out, err) = run(&["trace", "lint", "a"]);
+    assert!(code.is_some_and(|c| c < 2), "{err}");
+    assert!(out.contains("events written by the llm: "), "{out}");
+    assert!(!out.contains("events written by the script"), "{out}");
+    // A batch with a budget: the script completes the trace the budget
+    // ran out in, and no more are launched.
+    let (code, out, err) = run(&[
+        "batch",
+        "--backend",
+        "openai",
+        "--llm-url",
+        &server.url,
+        "--llm-model",
+        "mock",
+        "--llm-cache",
+        "budget-cache",
+        "--llm-budget-tokens",
+        "5000",
+        "--on-budget",
+        "script",
+        "--seeds",
+        "10..13",
+        "--jobs",
+        "1",
+        "--days",
+        "1",
+        "--out",
+        "bb",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("1 generated") && out.contains("2 traces not started"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["trace", "lint", "bb"]);
+    assert!(code.is_some_and(|c| c < 2));
+    assert!(out.contains("events written by the script: "), "{out}");
     let (code, _, err) = run(&[
         "generate",
         "--backend",
@@ -833,27 +890,23 @@ fn almost_json_is_repaired_locally_counted_and_replayed() {
 }
 
 #[test]
-fn invented_ids_and_empty_participants_are_sent_back_precisely() {
+fn invented_ids_and_empty_participants_are_dropped_item_by_item() {
     let s = scene();
     let server = MockServer::start(with_fault(household(&s), Fault::InventedIds));
     let t = tmp();
     let client = LlmClient::new(config(&server.url, Some(&t.path().join("a")))).unwrap();
     let live = t.path().join("invented");
     generate_with(&client, 1, &live).unwrap();
-    let reasks: Vec<String> = server
-        .requests()
-        .iter()
-        .filter(|r| r.is_reask())
-        .map(|r| r.text())
-        .collect();
-    let said = |needle: &str| reasks.iter().any(|t| t.contains(needle));
-    assert!(said(
-        "$.sessions[0].participants[0]: \"grandma_9\" is not one of"
-    ));
-    assert!(said("\"sofa_9\" is not one of"), "{reasks:#?}");
-    // Schema-valid but naming nothing real: the backend's check says so.
-    assert!(said("turns[0].intention names cake_tin_4 (closest: "));
+    // What names nothing real is dropped; the rest of each reply is kept,
+    // so nothing is asked again.
+    assert!(server.requests().iter().all(|r| !r.is_reask()));
     let trace = read_trace(&live).unwrap();
+    let llm = trace.manifest.llm.as_ref().unwrap();
+    for stage in ["sessions", "director", "actor"] {
+        assert!(llm.stages[stage].dropped > 0, "{stage}: {:?}", llm.stages[stage]);
+    }
+    assert_eq!((llm.total().reasks, llm.total().skipped), (0, 0));
+    assert!(llm.fallbacks.is_empty(), "{:?}", llm.fallbacks);
     let actors: Vec<&str> = s.actors.iter().map(|a| a.id.as_str()).collect();
     assert!(
         trace
@@ -861,36 +914,29 @@ fn invented_ids_and_empty_participants_are_sent_back_precisely() {
             .iter()
             .all(|e| actors.contains(&e.actor.as_str()))
     );
-    assert!(
-        !String::from_utf8(fs::read(live.join("plan.json")).unwrap())
-            .unwrap()
-            .contains("grandma_9")
-    );
-    assert_eq!(trace.manifest.llm.as_ref().unwrap().total().skipped, 0);
+    let plan = fs::read_to_string(live.join("plan.json")).unwrap();
+    for invented in ["grandma_9", "cake_tin_4", "sofa_9"] {
+        assert!(!plan.contains(invented), "{invented}");
+        assert!(!fs::read_to_string(live.join("events.jsonl")).unwrap().contains(invented));
+    }
+    // The first session keeps its real participant.
+    let plan: Value = serde_json::from_str(&plan).unwrap();
+    assert_eq!(plan["sessions"][0]["participants"], json!(["robot"]));
     assert_replays(&t.path().join("a"), &live, 1);
 
     let server = MockServer::start(with_fault(household(&s), Fault::EmptyParticipants));
     let client = LlmClient::new(config(&server.url, None)).unwrap();
     let live = t.path().join("empty");
-    generate_with(&client, 1, &live).unwrap();
-    let reask = server
-        .requests()
-        .into_iter()
-        .find(|r| r.is_reask())
-        .unwrap()
-        .text();
-    assert!(
-        reask.contains("sessions[1] (breakfast) has no participants"),
-        "{reask}"
-    );
-    assert!(reask.contains("sessions[2].start \"25:30\" is not a time inside the day"));
+    let summary = generate_with(&client, 1, &live).unwrap();
+    assert!(server.requests().iter().all(|r| !r.is_reask()));
+    assert_eq!(summary.llm.unwrap().stages["sessions"].dropped, 2);
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
     let sessions = plan["sessions"].as_array().unwrap();
-    assert_eq!(sessions.len(), 6);
+    assert_eq!(sessions.len(), 4);
     assert!(
         sessions
             .iter()
-            .all(|s| !s["participants"].as_array().unwrap().is_empty())
+            .all(|s| !s["participants"].as_array().unwrap().is_empty() && s["source"] == "llm")
     );
 }
 
@@ -898,10 +944,15 @@ fn invented_ids_and_empty_participants_are_sent_back_precisely() {
 fn unusable_replies_are_skipped_recorded_and_replayed() {
     let s = scene();
     let t = tmp();
-    // Notes: the day goes on with the computed notes.
+    // With --fallback skip. Notes: the day goes on with the computed notes.
+    let skipping = |url: &str, cache: Option<&Path>| {
+        let mut c = config(url, cache);
+        c.fallback = Fallback::Skip;
+        c
+    };
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("notes")));
     let cache = t.path().join("cache");
-    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let client = LlmClient::new(skipping(&server.url, Some(&cache))).unwrap();
     let live = t.path().join("notes");
     let summary = generate_with(&client, 2, &live).unwrap();
     let llm = summary.llm.unwrap();
@@ -935,7 +986,7 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
     // Actors: each turn is skipped, recorded in the plan and the manifest.
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("actor")));
     let cache = t.path().join("cache2");
-    let mut c = config(&server.url, Some(&cache));
+    let mut c = skipping(&server.url, Some(&cache));
     c.max_skipped = 100;
     let live = t.path().join("actor");
     let summary = generate_with(&LlmClient::new(c).unwrap(), 1, &live).unwrap();
@@ -946,7 +997,7 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
     assert!(plan.contains("no usable reply from the model"));
     assert_replays(&cache, &live, 1);
     // Past --max-skipped the trace fails, saying why, and leaves nothing.
-    let mut c = config(&server.url, Some(&cache));
+    let mut c = skipping(&server.url, Some(&cache));
     c.max_skipped = 3;
     let out = t.path().join("too-many");
     let err = generate_with(&LlmClient::new(c).unwrap(), 1, &out)
@@ -959,11 +1010,21 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
     assert!(!out.exists());
     // Without a day's sessions there is no day: the trace fails.
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("sessions")));
-    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    let client = LlmClient::new(skipping(&server.url, None)).unwrap();
     let err = generate_with(&client, 1, &t.path().join("x"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("stage sessions: day 1: not JSON"), "{err}");
+    // With --fallback fail, any stage left unusable fails the trace.
+    let server = MockServer::start(with_fault(household(&s), Fault::Garbage("notes")));
+    let mut c = config(&server.url, None);
+    c.fallback = Fallback::Fail;
+    let out = t.path().join("failed");
+    let err = generate_with(&LlmClient::new(c).unwrap(), 1, &out)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("stage notes: day 1: not JSON"), "{err}");
+    assert!(!out.exists());
 }
 
 #[test]
@@ -1117,20 +1178,13 @@ fn replies_that_stay_wrong_lose_only_their_wrong_part() {
     let summary = generate_with(&client, 1, &live).unwrap();
     assert_eq!(summary.sessions, 5);
     let llm = summary.llm.unwrap();
-    assert_eq!(llm.stages["sessions"].reasks, 2);
+    // Kept without asking again: the wrong items are dropped, the rest stand.
+    assert_eq!(llm.total().reasks, 0);
     assert_eq!(
-        (
-            llm.stages["sessions"].skipped,
-            llm.stages["director"].skipped
-        ),
+        (llm.stages["sessions"].dropped, llm.stages["director"].dropped),
         (1, 5)
     );
-    assert!(
-        llm.skipped[0]
-            .reason
-            .contains("sessions[1] (breakfast) has no participants")
-    );
-    assert_eq!(llm.skipped[1].at, "d1s01");
+    assert_eq!(llm.total().skipped, 0);
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
     for session in plan["sessions"].as_array().unwrap() {
         // The turn that named nothing real is dropped; the robot's stays.
@@ -1139,4 +1193,129 @@ fn replies_that_stay_wrong_lose_only_their_wrong_part() {
         assert_eq!(turns[0]["actor"], "robot");
     }
     assert_replays(&cache, &live, 1);
+}
+
+/// The ids of a trace's sessions and events by source, from its files.
+fn sources(live: &Path) -> (Vec<Value>, Vec<Value>) {
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    let sessions = plan["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"].clone())
+        .collect();
+    let events = read_trace(live)
+        .unwrap()
+        .events
+        .iter()
+        .map(|e| json!(e.source))
+        .collect();
+    (sessions, events)
+}
+
+#[test]
+fn a_grammar_constrained_model_writes_every_session_after_repair() {
+    let s = scene();
+    let server = MockServer::start(grammar(&s));
+    let t = tmp();
+    let cache = t.path().join("cache");
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let live = t.path().join("live");
+    let summary = generate_with(&client, 7, &live).unwrap();
+    assert_eq!(summary.days, 7);
+    let llm = summary.llm.as_ref().unwrap();
+    // Out of bounds and slightly off in every item, yet nothing re-asked,
+    // dropped or filled by the script: all repaired in place.
+    let total = llm.total();
+    assert!(total.fixed > 100, "{total:?}");
+    assert_eq!((total.reasks, total.dropped, total.skipped), (0, 0, 0), "{llm:?}");
+    assert!(llm.fallbacks.is_empty(), "{:?}", llm.fallbacks);
+    let a = llm.authored;
+    assert!(a.sessions >= 7 * 6 && a.llm_sessions == a.sessions, "{a:?}");
+    assert!(a.events > 0 && a.llm_events == a.events, "{a:?}");
+    let (sessions, events) = sources(&live);
+    assert!(sessions.iter().all(|s| s == "llm"));
+    assert!(events.iter().all(|s| s == "llm"));
+    // What the model wrote arrives as it meant it: the real ids, days in range.
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    let projects = plan["projects"].as_array().unwrap();
+    assert_eq!(projects.len(), 8);
+    for p in projects {
+        assert_eq!((&p["start_day"], &p["end_day"]), (&json!(1), &json!(7)));
+        assert!(s.actors.iter().any(|a| p["participants"][0] == a.id.as_str()));
+    }
+    assert!(plan["beats"].as_array().unwrap().len() >= 7 * 8);
+    let trace = read_trace(&live).unwrap();
+    assert!(trace.events.iter().any(|e| e.action.skill_name() == "wait" && e.outcome.is_ok()));
+    // Few calls: repair replaces re-asks.
+    let per_event = server.requests().len() as f64 / accepted(&trace) as f64;
+    assert!(per_event < 1.5, "{per_event:.2} calls per accepted event");
+    assert_replays(&cache, &live, 7);
+}
+
+#[test]
+fn a_model_that_never_answers_usably_gives_a_complete_script_trace() {
+    let s = scene();
+    let server = MockServer::start(unusable());
+    let t = tmp();
+    let cache = t.path().join("cache");
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let live = t.path().join("live");
+    let summary = generate_with(&client, 3, &live).unwrap();
+    let llm = summary.llm.as_ref().unwrap();
+    assert_eq!(llm.authored.llm_sessions, 0);
+    assert_eq!(llm.authored.llm_events, 0);
+    assert!(summary.sessions >= 3 * 10 && summary.counts.events > 100, "{summary:?}");
+    // Projects, then per day beats, sessions and notes: the script wrote them.
+    let filled: Vec<&str> = llm.fallbacks.iter().map(|f| f.stage.as_str()).collect();
+    assert_eq!(filled.len(), 1 + 3 * 3, "{filled:?}");
+    assert_eq!(filled[0], "projects");
+    // Nothing else was asked: the script's sessions are the script's to stage.
+    let stages: std::collections::BTreeSet<String> =
+        server.requests().iter().map(|r| r.stage()).collect();
+    assert_eq!(
+        stages.into_iter().collect::<Vec<_>>(),
+        ["day_beats", "notes", "projects", "sessions"]
+    );
+    let (sessions, events) = sources(&live);
+    assert!(sessions.iter().all(|s| s == "script"));
+    assert!(events.iter().all(|s| s == "script"));
+    // The same household as the scripted backend's, source marks aside.
+    let scripted = t.path().join("scripted");
+    generate_trace(&s, 3, 7, &BackendSpec::Scripted, &scripted, false).unwrap();
+    let strip = |dir: &Path| -> Vec<String> {
+        fs::read_to_string(dir.join("events.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| l.replace(",\"source\":\"script\"", ""))
+            .collect()
+    };
+    assert_eq!(strip(&live), strip(&scripted));
+    assert_replays(&cache, &live, 3);
+}
+
+#[test]
+fn a_spent_budget_lets_the_script_complete_the_trace() {
+    let s = scene();
+    let server = MockServer::start(household(&s));
+    let t = tmp();
+    let client = LlmClient::new(config(&server.url, None)).unwrap();
+    generate_with(&client, 2, &t.path().join("whole")).unwrap();
+    let full = client.stats();
+    let mut c = config(&server.url, Some(&t.path().join("cache")));
+    c.budget_tokens = Some((full.prompt_tokens + full.completion_tokens) / 3);
+    c.on_budget = OnBudget::Script;
+    let client = LlmClient::new(c).unwrap();
+    let live = t.path().join("live");
+    let summary = generate_with(&client, 2, &live).unwrap();
+    assert!(client.budget_spent());
+    let a = summary.llm.as_ref().unwrap().authored;
+    assert!(a.llm_sessions > 0 && a.llm_sessions < a.sessions, "{a:?}");
+    assert!(a.llm_events > 0 && a.llm_events < a.events, "{a:?}");
+    let (sessions, _) = sources(&live);
+    // The model's sessions first, then the script's to the end.
+    let first_script = sessions.iter().position(|s| s == "script").unwrap();
+    assert!(sessions[first_script..].iter().all(|s| s == "script"));
+    let fallbacks = &summary.llm.as_ref().unwrap().fallbacks;
+    assert!(fallbacks.iter().all(|f| f.reason == "the token budget is spent"));
 }

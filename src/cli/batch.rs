@@ -289,6 +289,8 @@ pub struct Outcome {
     pub shard: (u32, u32),
     pub owned: usize,
     pub total: usize,
+    /// Traces not launched because the token budget was spent.
+    pub not_started: usize,
     /// The LLM client's counters for this run, and replies the traces
     /// skipped (LLM backends).
     pub llm: Option<(hearth::llm::Stats, u64)>,
@@ -315,6 +317,12 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         o.failures.len(),
         o.events
     );
+    if o.not_started > 0 {
+        println!(
+            "the token budget is spent: {} traces not started; run again with the same --llm-cache to go on",
+            o.not_started
+        );
+    }
     if let Some((s, skipped)) = &o.llm {
         println!(
             "LLM: {} requests ({} calls from the cache), {} prompt + {} completion tokens, {} repaired, {} re-asked, {} skipped, {} fallbacks, {} times a server set aside",
@@ -434,10 +442,19 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
     let failures = Mutex::new(Vec::new());
     let events = Mutex::new(0u64);
     let llm_skipped = Mutex::new(0u64);
+    let spent = || match &backend {
+        hearth::jobs::BackendSpec::Llm(c) => c.budget_spent(),
+        hearth::jobs::BackendSpec::Scripted => false,
+    };
     std::thread::scope(|s| {
         for _ in 0..args.jobs.min(todo.max(1)) {
             s.spawn(|| {
                 loop {
+                    // A spent budget launches nothing more; what is left
+                    // stays missing for a rerun with the same cache.
+                    if spent() {
+                        break;
+                    }
                     let Some(unit) = queue.lock().expect("queue lock").pop_front() else {
                         break;
                     };
@@ -485,8 +502,15 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
     bar.finish_and_clear();
     let mut failures = failures.into_inner().expect("lock");
     failures.sort();
+    let not_started = queue.into_inner().expect("queue lock").len();
+    if not_started > 0 {
+        tracing::warn!(
+            "the token budget is spent: {not_started} traces not started; run again with the same --llm-cache to go on"
+        );
+    }
     Ok(Outcome {
-        generated: todo as usize - failures.len(),
+        generated: todo as usize - failures.len() - not_started,
+        not_started,
         skipped,
         failures,
         events: events.into_inner().expect("lock"),

@@ -211,7 +211,7 @@ fn bench_eval(args: &BenchArgs) -> Result<()> {
 /// calls, tokens and prefix reuse per accepted event; throughput over one
 /// and two servers of bounded slots.
 fn bench_llm(args: &BenchArgs) -> Result<()> {
-    use hearth::llm::mock::{MockReply, MockServer, household, stepwise};
+    use hearth::llm::mock::{MockReply, MockServer, grammar, household, stepwise};
     use hearth::llm::{Call, LlmClient, LlmConfig, Message};
     let delay = std::time::Duration::from_millis(args.llm_delay_ms);
     let concurrency = 8usize;
@@ -233,6 +233,7 @@ fn bench_llm(args: &BenchArgs) -> Result<()> {
                 schema_name: "n".into(),
                 schema: serde_json::json!({"type": "object"}),
                 seed,
+                max_tokens: None,
             },
             move |r| {
                 let _ = tx.send(r.is_ok());
@@ -264,6 +265,13 @@ fn bench_llm(args: &BenchArgs) -> Result<()> {
     let faulty = MockServer::start(stepwise(&scene));
     let r = llm_batch(&[&faulty.url], concurrency, 1)?;
     println!("  the error-injecting mock: {}", r.costs());
+    let constrained = MockServer::start(grammar(&scene));
+    let r = llm_batch(&[&constrained.url], concurrency, 4)?;
+    println!(
+        "  the grammar-constrained mock (numbers out of bounds, names slightly off in every item): {}; the model wrote {:.0}% of the sessions",
+        r.costs(),
+        100.0 * r.llm_sessions as f64 / r.sessions.max(1) as f64
+    );
     let slots = 4;
     let servers: Vec<MockServer> = (0..2)
         .map(|_| MockServer::with_slots(slots, slow(household(&scene), delay)))
@@ -301,6 +309,8 @@ struct LlmRun {
     tokens: u64,
     prompt_chars: u64,
     reused: u64,
+    sessions: u64,
+    llm_sessions: u64,
     seconds: f64,
 }
 
@@ -364,6 +374,8 @@ fn llm_batch(urls: &[&str], traces: usize, run: usize) -> Result<LlmRun> {
         tokens: 0,
         prompt_chars: 0,
         reused: 0,
+        sessions: 0,
+        llm_sessions: 0,
         seconds,
     };
     // Every trace directory (not the batch record, `batch.json`).
@@ -378,6 +390,8 @@ fn llm_batch(urls: &[&str], traces: usize, run: usize) -> Result<LlmRun> {
         r.tokens += total.prompt_tokens + total.completion_tokens;
         r.prompt_chars += llm.prompt_chars;
         r.reused += llm.reused_prefix_chars;
+        r.sessions += llm.authored.sessions;
+        r.llm_sessions += llm.authored.llm_sessions;
         r.accepted += m.counts.events - m.counts.rejected;
     }
     let _ = std::fs::remove_dir_all(&root);

@@ -137,15 +137,28 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
 /// The LLM cost of a trace, per stage, and what it went on without.
 pub fn print_llm(llm: &hearth::trace::LlmReport) {
     let t = llm.total();
+    let a = &llm.authored;
     println!(
-        "  LLM: {} calls, {} requests, {} prompt + {} completion tokens, {} repaired, {} re-asked, {} skipped; prefix reuse {:.0}%",
+        "  the model wrote {:.0}% of the sessions ({} of {}) and {:.0}% of the events ({} of {}); the script the rest",
+        100.0 * a.session_share(),
+        a.llm_sessions,
+        a.sessions,
+        100.0 * a.event_share(),
+        a.llm_events,
+        a.events
+    );
+    println!(
+        "  LLM: {} calls, {} requests, {} prompt + {} completion tokens, {} repaired, {} values fixed, {} items dropped, {} re-asked, {} skipped, {} filled by the script; prefix reuse {:.0}%",
         t.calls,
         t.requests,
         t.prompt_tokens,
         t.completion_tokens,
         t.repairs,
+        t.fixed,
+        t.dropped,
         t.reasks,
         t.skipped,
+        llm.fallbacks.len(),
         100.0 * llm.reused_prefix_chars as f64 / llm.prompt_chars.max(1) as f64
     );
     for (stage, c) in &llm.stages {
@@ -162,5 +175,8 @@ pub fn print_llm(llm: &hearth::trace::LlmReport) {
     }
     for k in &llm.skipped {
         println!("    skipped {} at {}: {}", k.stage, k.at, k.reason);
+    }
+    for k in &llm.fallbacks {
+        println!("    the script wrote {} at {}: {}", k.stage, k.at, k.reason);
     }
 }

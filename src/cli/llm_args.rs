@@ -44,6 +44,17 @@ pub struct LlmArgs {
     /// beats or notes) before it fails.
     #[arg(long, default_value_t = 25)]
     pub max_skipped: u32,
+    /// What fills a stage the model gives nothing usable for after its
+    /// re-asks: `script` (the offline script writes that slot, so the trace
+    /// completes), `skip` (go on without it; no projects or no sessions
+    /// for a day fail the trace) or `fail`.
+    #[arg(long, default_value = "script", value_parser = ["script", "skip", "fail"])]
+    pub fallback: String,
+    /// Once --llm-budget-tokens are spent: `stop` (resumably: run again
+    /// with the same cache) or `script` (the script completes the trace).
+    /// A batch launches no more traces either way.
+    #[arg(long, default_value = "stop", value_parser = ["stop", "script"])]
+    pub on_budget: String,
 }
 
 impl LlmArgs {
@@ -67,6 +78,8 @@ impl LlmArgs {
         c.retries = self.llm_retries;
         c.budget_tokens = self.llm_budget_tokens;
         c.max_skipped = self.max_skipped;
+        c.fallback = self.fallback.parse().map_err(anyhow::Error::msg)?;
+        c.on_budget = self.on_budget.parse().map_err(anyhow::Error::msg)?;
         c.cache = Some(self.llm_cache.clone());
         c.replay = backend == "replay";
         if c.replay && !self.llm_cache.is_dir() {

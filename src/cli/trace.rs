@@ -46,6 +46,43 @@ struct Report {
     traces: Vec<TraceFindings>,
     counts: BTreeMap<&'static str, usize>,
     total: usize,
+    /// Events and findings by who wrote the events (`llm`, `script`), for
+    /// traces of an LLM backend; findings about no event are left out.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    by_source: BTreeMap<&'static str, SourceFindings>,
+}
+
+#[derive(Serialize, Default)]
+struct SourceFindings {
+    events: usize,
+    findings: usize,
+    counts: BTreeMap<&'static str, usize>,
+}
+
+/// Adds `events` and their `findings` to `by_source`, by each event's source.
+fn by_source(
+    events: &[hearth::trace::Event],
+    findings: &[Finding],
+    out: &mut BTreeMap<&'static str, SourceFindings>,
+) {
+    let source_of = |id: u64| {
+        events
+            .get(id.wrapping_sub(1) as usize)
+            .and_then(|e| e.source)
+            .map(hearth::trace::Source::name)
+    };
+    for e in events {
+        if let Some(s) = e.source {
+            out.entry(s.name()).or_default().events += 1;
+        }
+    }
+    for f in findings {
+        if let Some(s) = f.event.and_then(source_of) {
+            let g = out.entry(s).or_default();
+            g.findings += 1;
+            *g.counts.entry(f.rule).or_default() += 1;
+        }
+    }
 }
 
 /// The trace directories under `dir`: itself if finished, else its
@@ -67,11 +104,13 @@ fn trace_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
 pub fn run(command: TraceCommand) -> Result<ExitCode> {
     let TraceCommand::Lint(args) = command;
     let mut traces = Vec::new();
+    let mut sources = BTreeMap::new();
     for d in &args.dirs {
         for dir in trace_dirs(d)? {
             let t = hearth::store::read_trace(&dir)?;
             let findings = lint::lint(&t.scene, &t.events)
                 .with_context(|| format!("linting {}", dir.display()))?;
+            by_source(&t.events, &findings, &mut sources);
             traces.push(TraceFindings { dir, findings });
         }
     }
@@ -80,6 +119,7 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
         counts: lint::counts(&all),
         total: all.len(),
         traces,
+        by_source: sources,
     };
     let mut out = String::new();
     if args.json {
@@ -105,6 +145,17 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
         );
         for (code, n) in &report.counts {
             out += &format!("  {code:<26} {n}\n");
+        }
+        for (source, g) in &report.by_source {
+            out += &format!(
+                "events written by the {source}: {}, {} findings ({:.1} per 1,000 events)\n",
+                g.events,
+                g.findings,
+                1000.0 * g.findings as f64 / g.events.max(1) as f64
+            );
+            for (code, n) in &g.counts {
+                out += &format!("  {code:<26} {n}\n");
+            }
         }
     }
     // A closed pipe (`| head`) is not an error worth a panic.

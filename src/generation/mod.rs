@@ -22,6 +22,7 @@ use crate::ids::Id;
 use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
 use crate::trace::request::Request;
+pub use crate::trace::Source;
 use crate::trace::{Claim, DAY, Event, Rejection, Value};
 
 /// The eight project types of WorldLines §10.
@@ -130,6 +131,10 @@ pub struct Session {
     /// How the director staged it (filled in by the pipeline).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<Turn>,
+    /// Who planned it: set by an LLM backend only (the model, or the
+    /// script where the model gave nothing usable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
 }
 
 /// A goal an actor pursues during a turn.
@@ -356,6 +361,11 @@ pub trait Backend {
     fn model(&self) -> Option<String> {
         None
     }
+    /// Who wrote the last proposal from [`Backend::act`], stamped on its
+    /// event; `None` (the default) leaves events as they are.
+    fn source(&self) -> Option<Source> {
+        None
+    }
     fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError>;
     fn day_beats(
         &mut self,
@@ -549,7 +559,8 @@ fn run_turn(
         if req.at.is_none() && floor > free {
             req.at = Some(floor);
         }
-        let event = sim.execute(req);
+        let mut event = sim.execute(req);
+        event.source = backend.source();
         sink(&event).map_err(GenError::Sink)?;
         match event.outcome.rejection() {
             None => {

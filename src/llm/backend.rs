@@ -1,10 +1,13 @@
 //! The LLM generation backend: every stage is a prompt from `prompts/`
-//! with named placeholders, answered as JSON under a schema whose `enum`s
-//! hold the scene's real ids, checked for sense (participants present,
-//! times inside the day, goals naming things that exist), then turned into
-//! the pipeline's typed stage output. A reply that stays unusable after its
-//! re-asks is skipped and recorded, and the day goes on; only projects and
-//! a day's sessions are indispensable.
+//! with named placeholders, answered as JSON under a schema derived from
+//! the stage's reply type ([`super::reply`]) and narrowed to the scene (its
+//! ids as `enum`s, the days as bounds, the items wanted), then read through
+//! that type and checked for sense (participants present, times inside the
+//! day, goals naming things that exist). Item by item: what does not make
+//! sense is dropped and the rest kept; only a reply with nothing usable is
+//! asked again. A stage that stays unusable is filled by the offline
+//! script (`--fallback script`, the default), skipped, or fails the trace;
+//! sessions and events say who wrote them ([`Source`]).
 //!
 //! Prompts are ordered stable-first (instructions, the home, the stage's
 //! instructions and schema, then the persona, the day, the turn), so a
@@ -14,9 +17,11 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::generation::scripted::Scripted;
 use crate::generation::*;
 use crate::ids::Id;
 use crate::scene::{FieldDef, Scene};
@@ -24,8 +29,9 @@ use crate::sim::Simulation;
 use crate::trace::request::{Request, SKILLS};
 use crate::trace::{DAY, Event, LlmReport, LlmSkip, Location, clock_time};
 
-use super::client::{Call, LlmClient, LlmError, Message};
+use super::client::{Call, Fallback, LlmClient, LlmError, Message, OnBudget};
 use super::plugin::LlmDriver;
+use super::reply::{self, bound, one_of, schema_of};
 
 /// The prompt files, embedded; their hashes go into the manifest.
 pub const PROMPTS: [(&str, &str); 9] = [
@@ -44,8 +50,26 @@ pub const PROMPTS: [(&str, &str); 9] = [
 /// the prefix a server caches.
 const PREAMBLE: &str = "You play parts of a household simulation that tests the memory of a home robot. Each request names a stage; reply with one JSON object matching the schema it gives, and nothing else.";
 
-/// Re-asks after a reply that parses but does not fit the home.
+/// Re-asks after a reply with nothing usable for the home.
 const REASKS: u32 = 2;
+
+/// Sessions asked for one day (at most), turns for one session, steps for
+/// one actor reply.
+const SESSIONS: u64 = 10;
+const TURNS: u64 = 6;
+const STEPS: u64 = 8;
+
+/// Projects asked for a trace of `days`: a few for a short trace, one per
+/// project type for a week or more.
+pub fn projects_wanted(days: u32) -> u64 {
+    (u64::from(days) + 2).min(ProjectType::ALL.len() as u64)
+}
+
+/// The reply length allowed for `items` items of about `per_item` tokens:
+/// enough for every item, not for a runaway list.
+fn max_tokens(items: u64, per_item: u64) -> u32 {
+    (128 + items * per_item) as u32
+}
 
 /// `prompt name → SHA-256` of every prompt file.
 pub fn prompt_hashes() -> BTreeMap<String, String> {
@@ -68,31 +92,6 @@ pub fn fill(stage: &str, values: &[(&str, &str)]) -> String {
     text
 }
 
-fn strings() -> Value {
-    json!({"type": "array", "items": {"type": "string"}})
-}
-
-fn nullable(t: &str) -> Value {
-    json!({"type": [t, "null"]})
-}
-
-fn object(props: Value) -> Value {
-    let required: Vec<&String> = props.as_object().expect("props").keys().collect();
-    json!({"type": "object", "additionalProperties": false, "required": required, "properties": props})
-}
-
-/// A string from `names`.
-fn one_of(names: &[String]) -> Value {
-    json!({"type": "string", "enum": names})
-}
-
-/// A string from `names`, or null.
-fn one_of_or_null(names: &[String]) -> Value {
-    let mut options: Vec<Value> = names.iter().map(|n| json!(n)).collect();
-    options.push(Value::Null);
-    json!({"type": ["string", "null"], "enum": options})
-}
-
 fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
     xs.iter()
         .map(|k| {
@@ -105,18 +104,27 @@ fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
         .collect()
 }
 
+fn strings(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|x| x.to_string()).collect()
+}
+
 /// The reply schema of the stages outside generation.
 pub fn schema(stage: &str) -> Value {
     match stage {
-        "rephrase" => object(json!({"question": {"type": "string"}})),
-        "answer" => object(json!({"answer": {"type": "string"}})),
-        "judge" => object(json!({
-            "score": {"type": "integer", "minimum": 0, "maximum": 3},
-            "reason": {"type": "string"},
-        })),
+        "rephrase" => schema_of::<reply::RephraseReply>(),
+        "answer" => schema_of::<reply::AnswerReply>(),
+        "judge" => schema_of::<reply::JudgeReply>(),
         other => panic!("no schema for stage {other}"),
     }
 }
+
+const BEATS: [&str; 5] = [
+    "established",
+    "continued",
+    "interrupted",
+    "recovered",
+    "completed",
+];
 
 /// The scene's real names, for the stage schemas and the checks.
 pub struct Names {
@@ -183,72 +191,69 @@ impl Names {
         }
     }
 
-    /// The reply schema of a generation stage; `projects` are the ids a
-    /// session or beat may name.
-    pub fn schema(&self, stage: &str, projects: &[String]) -> Value {
-        let actors = json!({"type": "array", "items": one_of(&self.actors)});
-        match stage {
-            "projects" => object(
-                json!({"projects": {"type": "array", "minItems": 1, "maxItems": 12, "items": object(json!({
-                    "id": {"type": "string"},
-                    "kind": one_of(&wire_names(&ProjectType::ALL)),
-                    "title": {"type": "string"},
-                    "participants": actors,
-                    "entities": {"type": "array", "items": one_of(&self.things)},
-                    "memory_targets": {"type": "array", "items": one_of(&wire_names(&MemoryTarget::ALL))},
-                    "start_day": {"type": "integer", "minimum": 1},
-                    "end_day": {"type": "integer", "minimum": 1},
-                    "constraints": strings(),
-                }))}}),
-            ),
-            "day_beats" => object(json!({"beats": {"type": "array", "items": object(json!({
-                "project": one_of(projects),
-                "beat": one_of(&["established", "continued", "interrupted", "recovered", "completed"].map(String::from)),
-                "summary": {"type": "string"},
-            }))}})),
-            "sessions" => object(
-                json!({"sessions": {"type": "array", "minItems": 1, "maxItems": 16, "items": object(json!({
-                    "start": {"type": "string"},
-                    "kind": {"type": "string"},
-                    "project": one_of_or_null(projects),
-                    "intent": {"type": "string"},
-                    "participants": actors,
-                }))}}),
-            ),
-            "director" => object(
-                json!({"turns": {"type": "array", "minItems": 1, "maxItems": 12, "items": object(json!({
-                    "actor": one_of(&self.actors),
-                    "intention": {"type": "string"},
-                }))}}),
-            ),
-            "actor" => {
-                let mut options: Vec<Value> = self.options.iter().map(|o| json!(o)).collect();
-                options.dedup();
-                let step = object(json!({
-                    "skill": one_of(&SKILLS.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
-                    "target": one_of_or_null(&self.targets),
-                    "object": one_of_or_null(&self.objects),
-                    "relation": {"type": ["string", "null"], "enum": ["on", "in", null]},
-                    "device": one_of_or_null(&self.devices),
-                    "field": one_of_or_null(&self.fields),
-                    "value": {"anyOf": [{"type": "string", "enum": options}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]},
-                    "to": {"type": ["array", "null"], "items": one_of(&self.actors)},
-                    "text": nullable("string"),
-                    "seconds": {"type": ["integer", "null"], "minimum": 1},
-                }));
-                object(json!({
-                    "steps": {"type": "array", "maxItems": 8, "items": step},
-                    "then": one_of(&["continue", "done", "give_up"].map(String::from)),
-                    "reason": nullable("string"),
-                }))
+    /// The reply schema of a generation stage: derived from its reply type,
+    /// with the scene's names as `enum`s; `projects` are the ids a session
+    /// or beat may name, `days` the trace's, `want` the items asked for.
+    pub fn schema(&self, stage: &str, projects: &[String], days: u32, want: u64) -> Value {
+        let mut s = match stage {
+            "projects" => {
+                let mut s = schema_of::<reply::ProjectsReply>();
+                one_of(&mut s, "kind", &wire_names(&ProjectType::ALL));
+                one_of(&mut s, "participants", &self.actors);
+                one_of(&mut s, "entities", &self.things);
+                one_of(&mut s, "memory_targets", &wire_names(&MemoryTarget::ALL));
+                bound(&mut s, "start_day", "maximum", days.into());
+                bound(&mut s, "end_day", "maximum", days.into());
+                bound(&mut s, "projects", "minItems", 1);
+                bound(&mut s, "projects", "maxItems", want);
+                s
             }
-            "notes" => object(json!({
-                "preferences": strings(),
-                "open_plans": strings(),
-                "summary": {"type": "string"},
-            })),
+            "day_beats" => {
+                let mut s = schema_of::<reply::BeatsReply>();
+                one_of(&mut s, "project", projects);
+                one_of(&mut s, "beat", &strings(&BEATS));
+                bound(&mut s, "beats", "maxItems", want);
+                s
+            }
+            "sessions" => {
+                let mut s = schema_of::<reply::SessionsReply>();
+                one_of(&mut s, "project", projects);
+                one_of(&mut s, "participants", &self.actors);
+                bound(&mut s, "sessions", "minItems", 1);
+                bound(&mut s, "sessions", "maxItems", want);
+                s
+            }
+            "director" => {
+                let mut s = schema_of::<reply::DirectorReply>();
+                one_of(&mut s, "actor", &self.actors);
+                bound(&mut s, "turns", "minItems", 1);
+                bound(&mut s, "turns", "maxItems", want);
+                s
+            }
+            "actor" => {
+                let mut s = schema_of::<reply::ActorReply>();
+                one_of(&mut s, "skill", &strings(SKILLS));
+                one_of(&mut s, "target", &self.targets);
+                one_of(&mut s, "object", &self.objects);
+                one_of(&mut s, "relation", &strings(&["on", "in"]));
+                one_of(&mut s, "device", &self.devices);
+                one_of(&mut s, "field", &self.fields);
+                one_of(&mut s, "to", &self.actors);
+                one_of(&mut s, "then", &strings(&["continue", "done", "give_up"]));
+                let options = self.options.clone();
+                reply::narrow(&mut s, "value", &|p| {
+                    *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]});
+                });
+                bound(&mut s, "steps", "maxItems", want);
+                s
+            }
+            "notes" => schema_of::<reply::NotesReply>(),
             other => panic!("no schema for stage {other}"),
+        };
+        if let Value::Object(o) = &mut s {
+            o.remove("description");
         }
+        s
     }
 
     /// Words of `text` that look like ids (`kitchen_table_9`: numbered, or
@@ -299,15 +304,6 @@ fn shape(schema: &Value) -> Value {
     }
 }
 
-/// How a reply to a stage came out.
-enum Answer {
-    Ok(Value),
-    /// Schema-valid, but still not fitting the home after the re-asks.
-    Flawed(Value, String),
-    /// No usable reply after the re-asks.
-    Failed(String),
-}
-
 /// What the last actor reply said to do after its steps.
 #[derive(Debug, Clone, PartialEq)]
 enum Then {
@@ -316,6 +312,10 @@ enum Then {
     GiveUp(String),
 }
 
+/// A reply read into its stage's output: what was kept, and what was
+/// dropped from it (each with why). `Err`: nothing usable, and why.
+type Kept<O> = Result<(O, Vec<String>), Vec<String>>;
+
 /// The LLM backend (`openai`, and `replay` over a recorded cache).
 pub struct LlmBackend {
     driver: LlmDriver,
@@ -323,6 +323,12 @@ pub struct LlmBackend {
     model: String,
     seed: u64,
     max_skipped: u32,
+    fallback: Fallback,
+    on_budget: OnBudget,
+    /// The token budget is spent and the script completes the trace.
+    spent: bool,
+    /// The offline script, made when a slot first needs it.
+    script: Option<Scripted>,
     names: Option<Arc<Names>>,
     project_ids: Vec<String>,
     /// The session being acted, for the actor prompt and skip records.
@@ -333,6 +339,11 @@ pub struct LlmBackend {
     /// Steps of the last reply not yet proposed, and what comes after.
     queue: VecDeque<Request>,
     then: Then,
+    /// The goal the script pursues for this turn's actor, once the model
+    /// gave nothing usable for it.
+    scripted_goal: Option<Goal>,
+    /// Who wrote the last proposal.
+    source: Source,
     /// The previous call's prompt, for the prefix-reuse figure.
     last_prompt: String,
     report: LlmReport,
@@ -340,13 +351,19 @@ pub struct LlmBackend {
 
 impl LlmBackend {
     pub fn new(client: Arc<LlmClient>, name: &str, seed: u64) -> Self {
-        let (model, max_skipped) = (client.config().model.clone(), client.config().max_skipped);
+        let c = client.config();
+        let (model, max_skipped, fallback, on_budget) =
+            (c.model.clone(), c.max_skipped, c.fallback, c.on_budget);
         LlmBackend {
             driver: LlmDriver::new(client),
             name: name.into(),
             model,
             seed,
             max_skipped,
+            fallback,
+            on_budget,
+            spent: false,
+            script: None,
             names: None,
             project_ids: vec![],
             session: String::new(),
@@ -354,12 +371,14 @@ impl LlmBackend {
             steps: vec![],
             queue: VecDeque::new(),
             then: Then::Continue,
+            scripted_goal: None,
+            source: Source::Llm,
             last_prompt: String::new(),
             report: LlmReport::default(),
         }
     }
 
-    /// Cost per stage, prefix reuse and skips so far.
+    /// Cost per stage, prefix reuse, skips and fallbacks so far.
     pub fn report(&self) -> &LlmReport {
         &self.report
     }
@@ -371,17 +390,29 @@ impl LlmBackend {
         )
     }
 
-    /// Asks `stage` and checks the reply with `check`, sending problems
-    /// back up to [`REASKS`] times. `Err` only when the exchange itself
-    /// failed (unreachable endpoint, budget spent): that ends the trace.
-    fn ask(
+    fn script(&mut self, cx: &Context) -> &mut Scripted {
+        let seed = self.seed;
+        self.script
+            .get_or_insert_with(|| Scripted::new(cx.scene, seed))
+    }
+
+    /// Asks `stage` under `schema` and reads the reply into `T`, then into
+    /// the stage's output with `accept`, which keeps what makes sense and
+    /// drops the rest. Only a reply with nothing usable is sent back, with
+    /// what was wrong, up to [`REASKS`] times. `Ok(Err(why))`: still
+    /// nothing usable (or the budget is spent and the script takes over);
+    /// `Err` only when the exchange itself failed, which ends the trace.
+    fn ask<T: DeserializeOwned, O>(
         &mut self,
         cx: &Context,
         stage: &'static str,
         prompt: String,
-        check: &dyn Fn(&Value) -> Vec<String>,
-    ) -> Result<Answer, GenError> {
-        let schema = self.names(cx).schema(stage, &self.project_ids);
+        (schema, max_tokens): (Value, u32),
+        accept: &dyn Fn(T) -> Kept<O>,
+    ) -> Result<Result<O, String>, GenError> {
+        if self.spent {
+            return Ok(Err("the token budget is spent".into()));
+        }
         let mut messages = vec![
             Message::system(format!("{PREAMBLE}\n\nThe home:\n{}", cx.world)),
             Message::user(format!(
@@ -396,12 +427,18 @@ impl LlmBackend {
                 schema_name: stage.into(),
                 schema: schema.clone(),
                 seed: self.seed,
+                max_tokens: Some(max_tokens),
             };
             self.note_prompt(&call);
-            let reply = self
-                .driver
-                .call(call)
-                .map_err(|e| self.fail(stage, e.to_string()))?;
+            let reply = match self.driver.call(call) {
+                Ok(r) => r,
+                Err(e @ LlmError::Budget { .. }) if self.on_budget == OnBudget::Script => {
+                    tracing::warn!("{e}; the script completes the trace");
+                    self.spent = true;
+                    return Ok(Err("the token budget is spent".into()));
+                }
+                Err(e) => return Err(self.fail(stage, e.to_string())),
+            };
             let cost = self.report.stages.entry(stage.into()).or_default();
             cost.calls += 1;
             cost.requests += reply.cost.requests;
@@ -409,17 +446,28 @@ impl LlmBackend {
             cost.completion_tokens += reply.cost.completion_tokens;
             cost.repairs += reply.cost.repairs;
             cost.reasks += reply.cost.reasks;
+            cost.fixed += reply.cost.fixed;
+            cost.dropped += reply.cost.dropped;
             let v = match reply.value {
                 Ok(v) => v,
-                Err(why) => return Ok(Answer::Failed(why)),
+                Err(why) => return Ok(Err(why)),
             };
-            let problems = check(&v);
-            if problems.is_empty() {
-                return Ok(Answer::Ok(v));
-            }
+            let problems = match serde_json::from_value::<T>(v.clone()) {
+                Ok(typed) => match accept(typed) {
+                    Ok((out, dropped)) => {
+                        cost.dropped += dropped.len() as u64;
+                        for d in &dropped {
+                            tracing::debug!("{stage}: dropped {d}");
+                        }
+                        return Ok(Ok(out));
+                    }
+                    Err(p) => reply.dropped.into_iter().chain(p).collect::<Vec<_>>(),
+                },
+                Err(e) => vec![format!("the reply does not read as a {stage} reply: {e}")],
+            };
             let problems = problems.join("; ");
             if round == REASKS {
-                return Ok(Answer::Flawed(v, problems));
+                return Ok(Err(problems));
             }
             cost.reasks += 1;
             messages.push(Message {
@@ -427,10 +475,39 @@ impl LlmBackend {
                 content: v.to_string(),
             });
             messages.push(Message::user(format!(
-                "That reply does not fit the home: {problems}. Reply again with the whole JSON object, corrected."
+                "That reply has nothing usable for the home: {problems}. Reply again with the whole JSON object, corrected."
             )));
         }
         unreachable!("the last round returns")
+    }
+
+    /// Fills a slot the model gave nothing usable for, as `--fallback`
+    /// says: the script's output (`script`), going on without it (`skip`,
+    /// if the trace can do without it) or failing.
+    fn fallback<O>(
+        &mut self,
+        cx: &Context,
+        (stage, at, why): (&'static str, String, String),
+        skip: Option<O>,
+        script: impl FnOnce(&mut Scripted, &Context) -> Result<O, GenError>,
+    ) -> Result<O, GenError> {
+        if self.spent || self.fallback == Fallback::Script {
+            tracing::info!("the script fills {stage} at {at}: {why}");
+            self.report.fallbacks.push(LlmSkip {
+                stage: stage.into(),
+                at,
+                reason: why,
+            });
+            self.source = Source::Script;
+            return script(self.script(cx), cx);
+        }
+        match skip {
+            Some(v) if self.fallback == Fallback::Skip => {
+                self.skip(stage, at, why)?;
+                Ok(v)
+            }
+            _ => Err(self.fail(stage, format!("{at}: {why}"))),
+        }
     }
 
     /// Counts how much of `call`'s prompt repeats the previous one's start.
@@ -480,25 +557,32 @@ impl LlmBackend {
             message,
         }
     }
+
+    /// The script's next proposal for `turn` pursuing `goal`.
+    fn script_act(
+        &mut self,
+        cx: &Context,
+        sim: &Simulation,
+        turn: &Turn,
+        goal: Goal,
+        progress: &TurnProgress,
+    ) -> Result<Proposal, GenError> {
+        self.source = Source::Script;
+        let turn = Turn {
+            goal,
+            ..turn.clone()
+        };
+        self.script(cx).act(cx, sim, &turn, progress)
+    }
 }
 
-fn ids_in(v: &Value) -> Vec<Id> {
+/// Ids in order, each once.
+fn ids_in(xs: &[String]) -> Vec<Id> {
     let mut seen = BTreeSet::new();
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .filter(|s| seen.insert(*s))
-        .map(Id::new)
+    xs.iter()
+        .filter(|s| seen.insert(s.as_str()))
+        .map(|s| Id::new(s))
         .collect()
-}
-
-fn text(v: &Value) -> String {
-    v.as_str().unwrap_or_default().to_string()
-}
-
-fn items<'a>(v: &'a Value, k: &str) -> impl Iterator<Item = &'a Value> {
-    v[k].as_array().into_iter().flatten()
 }
 
 /// "HH:MM" → seconds since midnight.
@@ -512,18 +596,18 @@ fn clock(s: &str) -> Option<u64> {
 const LAST_START: u64 = DAY - 3600;
 
 /// What is wrong with one planned session.
-fn session_problems(i: usize, s: &Value) -> Vec<String> {
+fn session_problems(i: usize, s: &reply::SessionItem) -> Vec<String> {
     let mut out = Vec::new();
-    let start = text(&s["start"]);
-    if clock(&start).is_none_or(|t| t >= LAST_START) {
+    if clock(&s.start).is_none_or(|t| t >= LAST_START) {
         out.push(format!(
-            "sessions[{i}].start {start:?} is not a time inside the day (HH:MM, 00:00 to 22:59)"
+            "sessions[{i}].start {:?} is not a time inside the day (HH:MM, 00:00 to 22:59)",
+            s.start
         ));
     }
-    if items(s, "participants").next().is_none() {
+    if s.participants.is_empty() {
         out.push(format!(
             "sessions[{i}] ({}) has no participants; name at least one person or the robot",
-            text(&s["kind"])
+            s.kind
         ));
     }
     out
@@ -577,32 +661,32 @@ fn event_line(e: &Event) -> String {
     )
 }
 
+
 /// An actor reply's steps as requests in the executor's schema; a step it
-/// cannot read is a problem to send back.
-fn steps_of(actor: &Id, reply: &Value) -> (Vec<Request>, Vec<String>) {
+/// cannot read is dropped, with why.
+fn steps_of(actor: &Id, steps: &[reply::Step]) -> (Vec<Request>, Vec<String>) {
     let (mut ok, mut problems) = (Vec::new(), Vec::new());
-    for (i, step) in items(reply, "steps").enumerate() {
-        let mut args = serde_json::Map::new();
-        for k in [
-            "target", "object", "relation", "device", "field", "value", "to", "text", "seconds",
-        ] {
-            if !step[k].is_null() {
-                args.insert(k.into(), step[k].clone());
-            }
-        }
-        let line = json!({"actor": actor, "skill": step["skill"], "args": args});
+    for (i, step) in steps.iter().enumerate() {
+        let mut args = serde_json::to_value(step).expect("steps serialize");
+        let args = args.as_object_mut().expect("a step is an object");
+        args.retain(|k, v| k != "skill" && !v.is_null());
+        let line = json!({"actor": actor, "skill": step.skill, "args": args});
         match Request::from_json(&line.to_string()) {
             Ok(r) => ok.push(r),
             Err(e) => problems.push(format!("steps[{i}]: {e}")),
         }
     }
-    if ok.is_empty() && problems.is_empty() && reply["then"] == "continue" {
-        problems.push(
-            "no steps, and \"then\" is \"continue\": give the next step, or say done or give_up"
-                .into(),
-        );
-    }
     (ok, problems)
+}
+
+/// What the script can do for an intention the model gave no usable steps
+/// for: go to the first thing of the home it names.
+fn intent_goal(names: &Names, text: &str) -> Option<Goal> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| names.things.iter().any(|t| t == w))
+        .map(|w| Goal::GoTo {
+            target: Id::new(w),
+        })
 }
 
 impl Backend for LlmBackend {
@@ -614,61 +698,77 @@ impl Backend for LlmBackend {
         Some(self.model.clone())
     }
 
+    fn source(&self) -> Option<Source> {
+        Some(self.source)
+    }
+
     fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError> {
         let days = cx.days;
-        let check = move |v: &Value| {
-            let mut out = Vec::new();
-            for (i, p) in items(v, "projects").enumerate() {
-                if items(p, "participants").next().is_none() {
-                    out.push(format!(
+        let want = projects_wanted(days);
+        let schema = self.names(cx).schema("projects", &[], days, want);
+        let accept = |r: reply::ProjectsReply| -> Kept<Vec<Project>> {
+            let (mut out, mut dropped) = (Vec::new(), Vec::new());
+            let mut seen = BTreeSet::new();
+            for (i, p) in r.projects.into_iter().enumerate() {
+                let participants = ids_in(&p.participants);
+                if participants.is_empty() {
+                    dropped.push(format!(
                         "projects[{i}].participants is empty; name who takes part"
                     ));
+                    continue;
                 }
-                let (a, b) = (p["start_day"].as_u64(), p["end_day"].as_u64());
-                if a > b || a > Some(u64::from(days)) {
-                    out.push(format!(
-                        "projects[{i}] runs from day {} to day {}; days are 1 to {days}, start before end",
-                        a.unwrap_or(0),
-                        b.unwrap_or(0)
-                    ));
+                let Ok(kind) = serde_json::from_value(json!(p.kind)) else {
+                    dropped.push(format!("projects[{i}].kind {:?} is no project type", p.kind));
+                    continue;
+                };
+                let mut id = p.id;
+                if id.is_empty() || !seen.insert(id.clone()) {
+                    id = format!("p{}", i + 1);
+                    seen.insert(id.clone());
                 }
+                // The schema bounds the days; a project ends when it starts or later.
+                let start = p.start_day.clamp(1, days.into()) as u32;
+                out.push(Project {
+                    id,
+                    kind,
+                    title: p.title,
+                    participants,
+                    entities: ids_in(&p.entities),
+                    memory_targets: p
+                        .memory_targets
+                        .iter()
+                        .filter_map(|t| serde_json::from_value(json!(t)).ok())
+                        .collect(),
+                    start_day: start,
+                    end_day: (p.end_day.clamp(1, days.into()) as u32).max(start),
+                    constraints: p.constraints,
+                });
             }
-            out
+            if out.is_empty() {
+                dropped.push("no usable project".into());
+                return Err(dropped);
+            }
+            Ok((out, dropped))
         };
-        let prompt = fill("projects", &[("days", &days.to_string())]);
-        let reply = match self.ask(cx, "projects", prompt, &check)? {
-            Answer::Ok(v) => v,
-            Answer::Flawed(_, why) | Answer::Failed(why) => {
-                return Err(self.fail("projects", why));
-            }
+        let prompt = fill(
+            "projects",
+            &[("days", &days.to_string()), ("count", &want.to_string())],
+        );
+        let out = match self.ask(
+            cx,
+            "projects",
+            prompt,
+            (schema, max_tokens(want, 160)),
+            &accept,
+        )? {
+            Ok(out) => out,
+            Err(why) => self.fallback(
+                cx,
+                ("projects", "the household".into(), why),
+                None,
+                |s, cx| s.projects(cx),
+            )?,
         };
-        let mut seen = BTreeSet::new();
-        let mut out = Vec::new();
-        for (i, p) in items(&reply, "projects").enumerate() {
-            let mut id = text(&p["id"]);
-            if id.is_empty() || !seen.insert(id.clone()) {
-                id = format!("p{}", i + 1);
-                seen.insert(id.clone());
-            }
-            let start = p["start_day"]
-                .as_u64()
-                .unwrap_or(1)
-                .clamp(1, u64::from(days)) as u32;
-            out.push(Project {
-                id,
-                kind: serde_json::from_value(p["kind"].clone())
-                    .map_err(|e| self.fail("projects", e.to_string()))?,
-                title: text(&p["title"]),
-                participants: ids_in(&p["participants"]),
-                entities: ids_in(&p["entities"]),
-                memory_targets: serde_json::from_value(p["memory_targets"].clone())
-                    .unwrap_or_default(),
-                start_day: start,
-                end_day: (p["end_day"].as_u64().unwrap_or(u64::from(days)) as u32)
-                    .clamp(start, days),
-                constraints: items(p, "constraints").map(text).collect(),
-            });
-        }
         self.project_ids = out.iter().map(|p| p.id.clone()).collect();
         Ok(out)
     }
@@ -683,6 +783,12 @@ impl Backend for LlmBackend {
             .iter()
             .filter(|p| (p.start_day..=p.end_day).contains(&day))
             .collect();
+        if active.is_empty() {
+            return Ok(vec![]);
+        }
+        let ids: Vec<String> = active.iter().map(|p| p.id.clone()).collect();
+        let want = ids.len() as u64;
+        let schema = self.names(cx).schema("day_beats", &ids, cx.days, want);
         let prompt = fill(
             "day_beats",
             &[
@@ -694,29 +800,40 @@ impl Backend for LlmBackend {
                 ),
             ],
         );
-        let reply = match self.ask(cx, "day_beats", prompt, &|_| vec![])? {
-            Answer::Ok(v) | Answer::Flawed(v, _) => v,
-            Answer::Failed(why) => {
-                self.skip("day_beats", format!("day {day}"), why)?;
-                return Ok(vec![]);
+        let accept = |r: reply::BeatsReply| -> Kept<Vec<DayBeat>> {
+            let (mut out, mut dropped) = (Vec::<DayBeat>::new(), Vec::new());
+            for (i, b) in r.beats.into_iter().enumerate() {
+                if out.iter().any(|x| x.project == b.project) {
+                    dropped.push(format!("beats[{i}]: a second beat for {}", b.project));
+                    continue;
+                }
+                out.push(DayBeat {
+                    day,
+                    beat: serde_json::from_value(json!(b.beat)).unwrap_or(Beat::Continued),
+                    project: b.project,
+                    summary: b.summary,
+                });
             }
+            if out.is_empty() {
+                return Err(vec!["no beat for any project active today".into()]);
+            }
+            Ok((out, dropped))
         };
-        let ids: BTreeSet<&str> = active.iter().map(|p| p.id.as_str()).collect();
-        let mut out = Vec::new();
-        for b in items(&reply, "beats") {
-            let project = text(&b["project"]);
-            if !ids.contains(project.as_str()) || out.iter().any(|x: &DayBeat| x.project == project)
-            {
-                continue;
-            }
-            out.push(DayBeat {
-                day,
-                project,
-                beat: serde_json::from_value(b["beat"].clone()).unwrap_or(Beat::Continued),
-                summary: text(&b["summary"]),
-            });
+        match self.ask(
+            cx,
+            "day_beats",
+            prompt,
+            (schema, max_tokens(want, 70)),
+            &accept,
+        )? {
+            Ok(out) => Ok(out),
+            Err(why) => self.fallback(
+                cx,
+                ("day_beats", format!("day {day}"), why),
+                Some(vec![]),
+                |s, cx| s.day_beats(cx, projects, day),
+            ),
         }
-        Ok(out)
     }
 
     fn sessions(
@@ -731,6 +848,7 @@ impl Backend for LlmBackend {
             "sessions",
             &[
                 ("day", &day.to_string()),
+                ("count", &format!("4 to {SESSIONS}")),
                 (
                     "beats",
                     &serde_json::to_string_pretty(&(projects, beats)).unwrap_or_default(),
@@ -743,57 +861,70 @@ impl Backend for LlmBackend {
                 ),
             ],
         );
-        let check = |v: &Value| {
-            items(v, "sessions")
-                .enumerate()
-                .flat_map(|(i, s)| session_problems(i, s))
-                .collect()
+        let ids: Vec<String> = projects.iter().map(|p| p.id.clone()).collect();
+        let schema = self.names(cx).schema("sessions", &ids, cx.days, SESSIONS);
+        let accept = |r: reply::SessionsReply| -> Kept<Vec<Session>> {
+            let mut dropped = Vec::new();
+            let mut planned = Vec::new();
+            for (i, s) in r.sessions.into_iter().enumerate() {
+                let problems = session_problems(i, &s);
+                match clock(&s.start) {
+                    Some(at) if problems.is_empty() => planned.push((at, s)),
+                    _ => dropped.extend(problems),
+                }
+            }
+            planned.sort_by_key(|(t, _)| *t);
+            let base = u64::from(day - 1) * DAY;
+            let mut out = Vec::new();
+            let mut last = base;
+            for (at, s) in planned {
+                // Sessions keep order and spacing, and stay within the day.
+                let start = (base + at).max(last + 300);
+                if start >= base + LAST_START {
+                    dropped.push(format!("{} at {}: no room left in the day", s.kind, s.start));
+                    continue;
+                }
+                last = start;
+                out.push(Session {
+                    id: format!("d{day}s{:02}", out.len() + 1),
+                    day,
+                    start,
+                    kind: s.kind,
+                    project: s.project,
+                    intent: s.intent,
+                    participants: ids_in(&s.participants),
+                    params: BTreeMap::new(),
+                    turns: vec![],
+                    source: Some(Source::Llm),
+                });
+            }
+            if out.is_empty() {
+                dropped.push("no usable session".into());
+                return Err(dropped);
+            }
+            Ok((out, dropped))
         };
-        let reply = match self.ask(cx, "sessions", prompt, &check)? {
-            Answer::Ok(v) | Answer::Flawed(v, _) => v,
-            Answer::Failed(why) => {
-                return Err(self.fail("sessions", format!("day {day}: {why}")));
-            }
-        };
-        // Sessions still wrong after the re-asks are skipped; the rest stand.
-        let mut planned = Vec::new();
-        for (i, s) in items(&reply, "sessions").enumerate() {
-            let problems = session_problems(i, s);
-            match clock(&text(&s["start"])) {
-                Some(at) if problems.is_empty() => planned.push((at, s)),
-                _ => self.skip("sessions", format!("day {day}"), problems.join("; "))?,
+        match self.ask(
+            cx,
+            "sessions",
+            prompt,
+            (schema, max_tokens(SESSIONS, 90)),
+            &accept,
+        )? {
+            Ok(out) => Ok(out),
+            Err(why) => {
+                let mut out = self.fallback(
+                    cx,
+                    ("sessions", format!("day {day}"), why),
+                    None,
+                    |s, cx| s.sessions(cx, projects, beats, day, notes),
+                )?;
+                for s in &mut out {
+                    s.source = Some(Source::Script);
+                }
+                Ok(out)
             }
         }
-        if planned.is_empty() {
-            return Err(self.fail("sessions", format!("day {day}: no usable session")));
-        }
-        planned.sort_by_key(|(t, _)| *t);
-        let base = u64::from(day - 1) * DAY;
-        let mut out = Vec::new();
-        let mut last = base;
-        for (at, s) in planned {
-            // Sessions keep order and spacing, and stay within the day.
-            let start = (base + at).max(last + 300);
-            if start >= base + LAST_START {
-                break;
-            }
-            last = start;
-            out.push(Session {
-                id: format!("d{day}s{:02}", out.len() + 1),
-                day,
-                start,
-                kind: text(&s["kind"]),
-                project: s["project"]
-                    .as_str()
-                    .filter(|p| projects.iter().any(|x| x.id == *p))
-                    .map(String::from),
-                intent: text(&s["intent"]),
-                participants: ids_in(&s["participants"]),
-                params: BTreeMap::new(),
-                turns: vec![],
-            });
-        }
-        Ok(out)
     }
 
     fn direct(
@@ -803,6 +934,10 @@ impl Backend for LlmBackend {
         sim: &Simulation,
     ) -> Result<Vec<Turn>, GenError> {
         self.session = session.id.clone();
+        if session.source == Some(Source::Script) {
+            // The script planned it: the script stages it.
+            return self.script(cx).direct(cx, session, sim);
+        }
         self.episode = format!(
             "day {}, {} ({}): {}; taking part: {}",
             session.day,
@@ -840,6 +975,7 @@ impl Backend for LlmBackend {
             "director",
             &[
                 ("state", &state),
+                ("count", &format!("2 to {TURNS}")),
                 (
                     "session",
                     &serde_json::to_string(session).unwrap_or_default(),
@@ -847,45 +983,45 @@ impl Backend for LlmBackend {
             ],
         );
         let names = self.names(cx);
-        let turn_problems = |i: usize, t: &Value| -> Option<String> {
-            let bad = names.invented(&text(&t["intention"]));
-            (!bad.is_empty()).then(|| {
-                format!(
-                    "turns[{i}].intention names {}, which the home does not have",
-                    bad.join(", ")
-                )
-            })
-        };
-        let check = |v: &Value| {
-            items(v, "turns")
-                .enumerate()
-                .filter_map(|(i, t)| turn_problems(i, t))
-                .collect()
-        };
-        let reply = match self.ask(cx, "director", prompt, &check)? {
-            Answer::Ok(v) => v,
-            Answer::Flawed(v, why) => {
-                // The turns that fit are staged; the others are skipped.
-                self.skip("director", session.id.clone(), why)?;
-                v
+        let schema = names.schema("director", &[], cx.days, TURNS);
+        let accept = |r: reply::DirectorReply| -> Kept<Vec<Turn>> {
+            let (mut out, mut dropped) = (Vec::new(), Vec::new());
+            for (i, t) in r.turns.into_iter().enumerate() {
+                let bad = names.invented(&t.intention);
+                if !bad.is_empty() {
+                    dropped.push(format!(
+                        "turns[{i}].intention names {}, which the home does not have",
+                        bad.join(", ")
+                    ));
+                    continue;
+                }
+                out.push(Turn {
+                    actor: Id::new(&t.actor),
+                    goal: Goal::Intent { text: t.intention },
+                    not_before: None,
+                    otherwise: None,
+                });
             }
-            Answer::Failed(why) => {
-                self.skip("director", session.id.clone(), why)?;
-                return Ok(vec![]);
+            if out.is_empty() {
+                return Err(dropped);
             }
+            Ok((out, dropped))
         };
-        Ok(items(&reply, "turns")
-            .enumerate()
-            .filter(|(i, t)| turn_problems(*i, t).is_none())
-            .map(|(_, t)| Turn {
-                actor: Id::new(&text(&t["actor"])),
-                goal: Goal::Intent {
-                    text: text(&t["intention"]),
-                },
-                not_before: None,
-                otherwise: None,
-            })
-            .collect())
+        match self.ask(
+            cx,
+            "director",
+            prompt,
+            (schema, max_tokens(TURNS, 60)),
+            &accept,
+        )? {
+            Ok(out) => Ok(out),
+            Err(why) => self.fallback(
+                cx,
+                ("director", session.id.clone(), why),
+                Some(vec![]),
+                |s, cx| s.direct(cx, session, sim),
+            ),
+        }
     }
 
     fn act(
@@ -901,7 +1037,17 @@ impl Backend for LlmBackend {
             self.steps.clear();
             self.queue.clear();
             self.then = Then::Continue;
+            self.scripted_goal = None;
         }
+        let goal = match &turn.goal {
+            Goal::Intent { text } => text.clone(),
+            // A goal the script staged is the script's to pursue.
+            g => return self.script_act(cx, sim, turn, g.clone(), progress),
+        };
+        if let Some(g) = self.scripted_goal.clone() {
+            return self.script_act(cx, sim, turn, g, progress);
+        }
+        self.source = Source::Llm;
         if let Some(e) = &progress.last_ok {
             let line = event_line(e);
             if self.steps.last() != Some(&line) {
@@ -921,10 +1067,6 @@ impl Backend for LlmBackend {
                 Then::Continue => {}
             }
         }
-        let goal = match &turn.goal {
-            Goal::Intent { text } => text.clone(),
-            g => serde_json::to_string(g).unwrap_or_default(),
-        };
         let feedback = progress.feedback.as_ref().map_or(String::new(), |r| {
             format!(
                 "Your last step was rejected ({}): {}. Hint: {}",
@@ -950,27 +1092,93 @@ impl Backend for LlmBackend {
             ],
         );
         let actor = turn.actor.clone();
-        let at = format!("{} {actor}", self.session);
-        let reply = match self.ask(cx, "actor", prompt, &|v| steps_of(&actor, v).1)? {
-            Answer::Ok(v) => v,
-            Answer::Flawed(_, why) | Answer::Failed(why) => {
-                self.skip("actor", at, why.clone())?;
-                return Ok(Proposal::GiveUp(format!(
-                    "no usable reply from the model: {why}"
-                )));
+        let schema = self.names(cx).schema("actor", &[], cx.days, STEPS);
+        let accept = |r: reply::ActorReply| -> Kept<(Vec<Request>, Then)> {
+            let (ok, dropped) = steps_of(&actor, &r.steps);
+            let then = match r.then.as_str() {
+                "done" => Then::Done,
+                "give_up" => Then::GiveUp(r.reason.unwrap_or_default()),
+                _ => Then::Continue,
+            };
+            if ok.is_empty() && (!dropped.is_empty() || then == Then::Continue) {
+                let mut p = dropped;
+                if p.is_empty() {
+                    p.push("no steps, and \"then\" is \"continue\": give the next step, or say done or give_up".into());
+                }
+                return Err(p);
+            }
+            Ok(((ok, then), dropped))
+        };
+        let (steps, then) = match self.ask(
+            cx,
+            "actor",
+            prompt,
+            (schema, max_tokens(STEPS, 80)),
+            &accept,
+        )? {
+            Ok(out) => out,
+            Err(why) => {
+                let at = format!("{} {actor}", self.session);
+                let goal = intent_goal(&self.names(cx), &goal);
+                let give_up = Proposal::GiveUp(format!("no usable reply from the model: {why}"));
+                let scripted = goal.clone();
+                let out = self.fallback(
+                    cx,
+                    ("actor", at, why),
+                    Some(give_up.clone()),
+                    |s, cx| match scripted {
+                        Some(goal) => s.act(
+                            cx,
+                            sim,
+                            &Turn {
+                                goal,
+                                ..turn.clone()
+                            },
+                            progress,
+                        ),
+                        // Nothing the script can do either: the turn ends.
+                        None => Ok(give_up),
+                    },
+                )?;
+                if self.source == Source::Script {
+                    self.scripted_goal = goal;
+                }
+                return Ok(out);
             }
         };
-        self.queue = steps_of(&actor, &reply).0.into();
-        self.then = match reply["then"].as_str() {
-            Some("done") => Then::Done,
-            Some("give_up") => Then::GiveUp(text(&reply["reason"])),
-            _ => Then::Continue,
-        };
+        self.queue = steps.into();
+        self.then = then;
         Ok(match self.queue.pop_front() {
             Some(req) => Proposal::Act(req),
-            None if self.then == Then::Done => Proposal::Done,
-            None => Proposal::GiveUp(text(&reply["reason"])),
+            None => match &self.then {
+                Then::Done => Proposal::Done,
+                Then::GiveUp(why) => Proposal::GiveUp(why.clone()),
+                Then::Continue => Proposal::GiveUp("no steps".into()),
+            },
         })
+    }
+
+    fn follow_ups(
+        &mut self,
+        cx: &Context,
+        after: &Session,
+        sim: &Simulation,
+    ) -> Result<Vec<Session>, GenError> {
+        // Only the script makes commitments (in sessions it staged).
+        let Some(script) = &mut self.script else {
+            return Ok(vec![]);
+        };
+        let mut out = script.follow_ups(cx, after, sim)?;
+        for s in &mut out {
+            s.source = Some(Source::Script);
+        }
+        Ok(out)
+    }
+
+    fn turn_done(&mut self, session: &Session, turn: &Turn, result: &Result<(), String>) {
+        if let Some(script) = &mut self.script {
+            script.turn_done(session, turn, result);
+        }
     }
 
     fn notes(
@@ -991,19 +1199,24 @@ impl Backend for LlmBackend {
             "notes",
             &[("day", &day.to_string()), ("events", &lines.join("\n"))],
         );
-        let mut notes = day_notes(day, events, sim);
-        let reply = match self.ask(cx, "notes", prompt, &|_| vec![])? {
-            Answer::Ok(v) | Answer::Flawed(v, _) => v,
-            Answer::Failed(why) => {
-                // The computed notes stand without the model's words.
-                self.skip("notes", format!("day {day}"), why)?;
-                return Ok(notes);
+        let schema = self.names(cx).schema("notes", &[], cx.days, 0);
+        let accept = |r: reply::NotesReply| -> Kept<reply::NotesReply> { Ok((r, vec![])) };
+        match self.ask(cx, "notes", prompt, (schema, 600), &accept)? {
+            Ok(r) => {
+                let mut notes = day_notes(day, events, sim);
+                notes.preferences = r.preferences;
+                notes.open_plans = r.open_plans;
+                notes.summary = Some(r.summary);
+                Ok(notes)
             }
-        };
-        notes.preferences = items(&reply, "preferences").map(text).collect();
-        notes.open_plans = items(&reply, "open_plans").map(text).collect();
-        notes.summary = Some(text(&reply["summary"]));
-        Ok(notes)
+            // Skipped: the computed notes stand without the model's words.
+            Err(why) => self.fallback(
+                cx,
+                ("notes", format!("day {day}"), why),
+                Some(day_notes(day, events, sim)),
+                |s, cx| s.notes(cx, day, events, sim),
+            ),
+        }
     }
 }
 
@@ -1021,6 +1234,7 @@ pub fn call(stage: &str, prompt: String, seed: u64) -> Call {
         schema_name: stage.into(),
         schema: schema(stage),
         seed,
+        max_tokens: None,
     }
 }
 
@@ -1059,7 +1273,17 @@ pub fn rephrase(
         .collect();
     complete_all(client, calls)
         .into_iter()
-        .map(|r| r.map(|v| text(&v["question"])))
+        .map(|r| {
+            r.and_then(|v| {
+                serde_json::from_value::<reply::RephraseReply>(v)
+                    .map(|r| r.question)
+                    .map_err(|e| LlmError::Invalid {
+                        stage: "rephrase".into(),
+                        tries: 1,
+                        why: e.to_string(),
+                    })
+            })
+        })
         .collect()
 }
 
@@ -1081,52 +1305,81 @@ mod tests {
             "{bad:?}"
         );
         assert!(names.invented("walk over to sofa_1, then relax").is_empty());
+        assert_eq!(
+            intent_goal(&names, "walk over to sofa_1, then relax"),
+            Some(Goal::GoTo {
+                target: Id::new("sofa_1")
+            })
+        );
+        assert_eq!(intent_goal(&names, "relax a while"), None);
+    }
+
+    fn step(skill: &str, target: Option<&str>) -> reply::Step {
+        serde_json::from_value(json!({"skill": skill, "target": target, "object": null, "relation": null, "device": null,
+            "field": null, "value": null, "to": null, "text": null, "seconds": null}))
+        .unwrap()
     }
 
     #[test]
-    fn actor_steps_are_read_or_sent_back() {
-        let step = |skill: &str, target: Value| {
-            json!({"skill": skill, "target": target, "object": null, "relation": null, "device": null,
-                "field": null, "value": null, "to": null, "text": null, "seconds": null})
-        };
+    fn actor_steps_are_read_or_dropped_with_why() {
         let alice = Id::new("alice");
         let (ok, problems) = steps_of(
             &alice,
-            &json!({"steps": [step("navigate_to", json!("sofa_1")), step("inspect", Value::Null)], "then": "done"}),
+            &[step("navigate_to", Some("sofa_1")), step("inspect", None)],
         );
         assert_eq!(ok.len(), 1);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].starts_with("steps[1]: "), "{problems:?}");
-        let (ok, problems) = steps_of(&alice, &json!({"steps": [], "then": "continue"}));
-        assert!(
-            ok.is_empty() && problems[0].contains("no steps"),
-            "{problems:?}"
-        );
-        assert_eq!(
-            steps_of(&alice, &json!({"steps": [], "then": "done"})),
-            (vec![], vec![])
-        );
+        assert_eq!(steps_of(&alice, &[]), (vec![], vec![]));
     }
 
     #[test]
     fn sessions_outside_the_day_or_without_people_are_named() {
-        let ok = json!({"start": "22:59", "kind": "bedtime", "participants": ["alice"]});
-        assert!(session_problems(0, &ok).is_empty());
+        let item = |start: &str, people: &[&str]| reply::SessionItem {
+            start: start.into(),
+            kind: "tidy".into(),
+            project: None,
+            intent: String::new(),
+            participants: people.iter().map(|p| p.to_string()).collect(),
+        };
+        assert!(session_problems(0, &item("22:59", &["alice"])).is_empty());
         for (start, people, want) in [
             (
                 "23:00",
-                json!(["alice"]),
+                &["alice"][..],
                 "sessions[3].start \"23:00\" is not a time inside the day",
             ),
-            ("7 pm", json!(["alice"]), "sessions[3].start \"7 pm\""),
-            ("08:00", json!([]), "sessions[3] (tidy) has no participants"),
+            ("7 pm", &["alice"][..], "sessions[3].start \"7 pm\""),
+            ("08:00", &[][..], "sessions[3] (tidy) has no participants"),
         ] {
-            let p = session_problems(
-                3,
-                &json!({"start": start, "kind": "tidy", "participants": people}),
-            );
+            let p = session_problems(3, &item(start, people));
             assert_eq!(p.len(), 1);
             assert!(p[0].starts_with(want), "{p:?}");
         }
+    }
+
+    #[test]
+    fn stage_schemas_name_the_scene_and_the_items_wanted() {
+        let s = crate::scene::parse("family_apartment", crate::scene::default_source()).unwrap();
+        let names = Names::new(&s);
+        let p = names.schema("projects", &[], 3, projects_wanted(3));
+        let projects = &p["properties"]["projects"];
+        assert_eq!((&projects["minItems"], &projects["maxItems"]), (&json!(1), &json!(5)));
+        let item = &projects["items"]["properties"];
+        assert_eq!(item["start_day"]["minimum"], json!(1));
+        assert_eq!(item["end_day"]["maximum"], json!(3));
+        assert!(item["participants"]["items"]["enum"].as_array().unwrap().contains(&json!("robot")));
+        assert!(item["kind"]["enum"].as_array().unwrap().contains(&json!("meal_preparation")));
+        assert_eq!(projects_wanted(1), 3);
+        assert_eq!(projects_wanted(30), 8);
+        let a = names.schema("actor", &[], 3, STEPS);
+        let step = &a["properties"]["steps"]["items"]["properties"];
+        assert!(step["target"]["enum"].as_array().unwrap().contains(&Value::Null));
+        assert!(step["value"]["anyOf"][0]["enum"].as_array().unwrap().contains(&json!("delicates")));
+        let s = names.schema("sessions", &["p1".into()], 3, SESSIONS);
+        assert_eq!(
+            s["properties"]["sessions"]["items"]["properties"]["project"]["enum"],
+            json!(["p1", null])
+        );
     }
 }

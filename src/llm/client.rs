@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use super::repair;
-use super::schema::validate;
+use super::schema::{self, validate};
 
 /// How to reach the model.
 #[derive(Debug, Clone)]
@@ -50,6 +50,56 @@ pub struct LlmConfig {
     pub budget_tokens: Option<u64>,
     /// Replies a generated trace may skip before it fails.
     pub max_skipped: u32,
+    /// What fills a stage that stays unusable after its re-asks.
+    pub fallback: Fallback,
+    /// What happens once `budget_tokens` are spent.
+    pub on_budget: OnBudget,
+}
+
+/// What fills a generation stage the model gave nothing usable for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fallback {
+    /// The offline script writes that slot: projects, a day's beats or
+    /// sessions, a session's turns, an actor's steps, the notes.
+    #[default]
+    Script,
+    /// Go on without it (a trace without projects or a day's sessions fails).
+    Skip,
+    /// The trace fails.
+    Fail,
+}
+
+/// What happens when the token budget is spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnBudget {
+    /// Stop; running again with the same cache resumes.
+    #[default]
+    Stop,
+    /// The script completes the trace.
+    Script,
+}
+
+impl std::str::FromStr for Fallback {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "script" => Ok(Fallback::Script),
+            "skip" => Ok(Fallback::Skip),
+            "fail" => Ok(Fallback::Fail),
+            _ => Err(format!("--fallback is script, skip or fail, not {s:?}")),
+        }
+    }
+}
+
+impl std::str::FromStr for OnBudget {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "stop" => Ok(OnBudget::Stop),
+            "script" => Ok(OnBudget::Script),
+            _ => Err(format!("--on-budget is stop or script, not {s:?}")),
+        }
+    }
 }
 
 impl LlmConfig {
@@ -69,6 +119,8 @@ impl LlmConfig {
             set_aside: Duration::from_secs(30),
             budget_tokens: None,
             max_skipped: 25,
+            fallback: Fallback::Script,
+            on_budget: OnBudget::Stop,
         }
     }
 
@@ -113,6 +165,9 @@ pub struct Call {
     pub schema_name: String,
     pub schema: Value,
     pub seed: u64,
+    /// A bound on the reply's length, sized to the items the stage asks for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
 }
 
 /// How an endpoint takes the schema.
@@ -178,6 +233,12 @@ pub struct Cost {
     pub repairs: u64,
     /// Replies re-asked because they were not usable.
     pub reasks: u64,
+    /// Values brought into the schema (see [`schema::repair`]).
+    #[serde(default)]
+    pub fixed: u64,
+    /// Items dropped from a reply whose other items were kept.
+    #[serde(default)]
+    pub dropped: u64,
 }
 
 impl std::ops::AddAssign for Cost {
@@ -187,6 +248,8 @@ impl std::ops::AddAssign for Cost {
         self.completion_tokens += o.completion_tokens;
         self.repairs += o.repairs;
         self.reasks += o.reasks;
+        self.fixed += o.fixed;
+        self.dropped += o.dropped;
     }
 }
 
@@ -196,6 +259,8 @@ impl std::ops::AddAssign for Cost {
 pub struct Reply {
     pub value: Result<Value, String>,
     pub cost: Cost,
+    /// What was dropped from the reply to make it fit, with paths.
+    pub dropped: Vec<String>,
 }
 
 impl Reply {
@@ -220,6 +285,8 @@ pub struct Stats {
     pub retries: u64,
     pub reasks: u64,
     pub repairs: u64,
+    pub fixed: u64,
+    pub dropped: u64,
     pub fallbacks: u64,
     /// Times an endpoint was set aside after a failure.
     pub set_aside: u64,
@@ -263,17 +330,22 @@ struct Recorded {
     failure: Option<String>,
     #[serde(default)]
     cost: Cost,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    dropped: Vec<String>,
 }
 
 /// The cache key of a call to `model`: SHA-256 of the canonical request.
 pub fn key_of(model: &str, call: &Call) -> String {
-    let canonical = json!({
+    let mut canonical = json!({
         "model": model,
         "messages": call.messages,
         "schema_name": call.schema_name,
         "schema": call.schema,
         "seed": call.seed,
     });
+    if let Some(n) = call.max_tokens {
+        canonical["max_tokens"] = json!(n);
+    }
     let bytes = serde_json::to_vec(&canonical).expect("calls serialize");
     format!("{:x}", Sha256::digest(bytes))
 }
@@ -394,6 +466,14 @@ impl LlmClient {
         &self.config
     }
 
+    /// Whether the token budget (if any) is spent: a batch launches no
+    /// more traces then.
+    pub fn budget_spent(&self) -> bool {
+        self.config
+            .budget_tokens
+            .is_some_and(|b| self.spent.load(Ordering::SeqCst) >= b)
+    }
+
     pub fn stats(&self) -> Stats {
         self.stats.lock().expect("stats lock").clone()
     }
@@ -486,6 +566,7 @@ impl LlmClient {
                     return Ok(Reply {
                         value: Err(why),
                         cost: rec.cost,
+                        dropped: rec.dropped,
                     });
                 }
                 let problems = validate(&call.schema, &rec.reply);
@@ -498,6 +579,7 @@ impl LlmClient {
                 return Ok(Reply {
                     value: Ok(rec.reply),
                     cost: rec.cost,
+                    dropped: rec.dropped,
                 });
             }
             if self.config.replay {
@@ -531,12 +613,24 @@ impl LlmClient {
             };
             let problem = match parsed {
                 Ok(v) => {
-                    let problems = validate(&call.schema, &v);
-                    if problems.is_empty() {
-                        self.record(&key, &call, Ok(&v), cost)?;
-                        return Ok(Reply { value: Ok(v), cost });
+                    // Item by item: what can be made to fit is kept; only a
+                    // reply with nothing usable left is asked again.
+                    let fixed = schema::repair(&call.schema, &v);
+                    if let Some(v) = fixed.value {
+                        cost.fixed += fixed.fixed;
+                        cost.dropped += fixed.dropped.len() as u64;
+                        self.count(|s| {
+                            s.fixed += fixed.fixed;
+                            s.dropped += fixed.dropped.len() as u64;
+                        });
+                        self.record(&key, &call, Ok(&v), cost, &fixed.dropped)?;
+                        return Ok(Reply {
+                            value: Ok(v),
+                            cost,
+                            dropped: fixed.dropped,
+                        });
                     }
-                    problems.join("; ")
+                    validate(&call.schema, &v).join("; ")
                 }
                 Err(e) => e,
             };
@@ -549,10 +643,11 @@ impl LlmClient {
                 "That reply is not valid: {problem}. Reply again with only a JSON object matching the schema."
             )));
         }
-        self.record(&key, &call, Err(&last), cost)?;
+        self.record(&key, &call, Err(&last), cost, &[])?;
         Ok(Reply {
             value: Err(last),
             cost,
+            dropped: vec![],
         })
     }
 
@@ -562,6 +657,7 @@ impl LlmClient {
         call: &Call,
         reply: Result<&Value, &String>,
         cost: Cost,
+        dropped: &[String],
     ) -> Result<(), LlmError> {
         let Some(dir) = &self.config.cache else {
             return Ok(());
@@ -573,6 +669,7 @@ impl LlmClient {
             reply: reply.ok().cloned().unwrap_or(Value::Null),
             failure: reply.err().cloned(),
             cost,
+            dropped: dropped.to_vec(),
         };
         let bytes = serde_json::to_vec_pretty(&rec).expect("records serialize");
         write_atomic(dir, &format!("{key}.json"), &bytes)
@@ -724,6 +821,9 @@ impl LlmClient {
             "temperature": 0,
             "seed": call.seed,
         });
+        if let Some(n) = call.max_tokens {
+            body["max_tokens"] = json!(n);
+        }
         match mode {
             SchemaMode::JsonSchema => {
                 body["response_format"] = json!({

@@ -59,6 +59,33 @@ impl MockRequest {
             .unwrap_or("none")
     }
 
+    /// The reply schema sent in `response_format` (either form), or null.
+    pub fn schema(&self) -> &Value {
+        let f = &self.body["response_format"];
+        match self.format() {
+            "json_schema" => &f["json_schema"]["schema"],
+            _ => &f["schema"],
+        }
+    }
+
+    /// `key` (`maxItems`, `maximum`, `enum`) of the property `name`, found
+    /// anywhere in the reply schema: what a grammar-constrained server
+    /// would hold a reply to.
+    pub fn bound(&self, name: &str, key: &str) -> Option<&Value> {
+        fn find<'a>(v: &'a Value, name: &str, key: &str) -> Option<&'a Value> {
+            match v {
+                Value::Object(o) => o
+                    .get("properties")
+                    .and_then(|p| p.get(name))
+                    .and_then(|p| p.get(key).or_else(|| p.get("items")?.get(key)))
+                    .or_else(|| o.values().find_map(|x| find(x, name, key))),
+                Value::Array(a) => a.iter().find_map(|x| find(x, name, key)),
+                _ => None,
+            }
+        }
+        find(self.schema(), name, key)
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -392,17 +419,30 @@ impl Household {
         let text = req.text();
         let (robot, place) = (&self.robot, &self.place);
         let h0 = self.humans.first().unwrap_or(robot);
+        // As many items as the schema allows, within what the stage has.
+        let most = |name: &str| {
+            req.bound(name, "maxItems")
+                .and_then(Value::as_u64)
+                .map_or(usize::MAX, |n| n as usize)
+        };
         let reply = match req.stage().as_str() {
             "projects" => {
-                json!({"projects": self.kinds.iter().zip(&self.targets).enumerate().map(|(i, (k, t))| json!({
+                let last = req.bound("end_day", "maximum").cloned().unwrap_or(json!(30));
+                json!({"projects": self.kinds.iter().zip(&self.targets).take(most("projects")).enumerate().map(|(i, (k, t))| json!({
                 "id": format!("p{}", i + 1), "kind": k, "title": format!("thread {}", i + 1),
                 "participants": [h0, robot], "entities": [place], "memory_targets": [t],
-                "start_day": 1, "end_day": 30, "constraints": []
+                "start_day": 1, "end_day": last, "constraints": []
             })).collect::<Vec<_>>()})
             }
-            "day_beats" => json!({"beats": (1..=8).map(|i| json!({
-                "project": format!("p{i}"), "beat": "continued", "summary": "goes on"
-            })).collect::<Vec<_>>()}),
+            "day_beats" => {
+                let active: Vec<Value> = match req.bound("project", "enum") {
+                    Some(Value::Array(ids)) => ids.clone(),
+                    _ => (1..=8).map(|i| json!(format!("p{i}"))).collect(),
+                };
+                json!({"beats": active.iter().map(|p| json!({
+                    "project": p, "beat": "continued", "summary": "goes on"
+                })).collect::<Vec<_>>()})
+            }
             "sessions" if self.style == Style::Stepwise => json!({"sessions": [
                 {"start": "08:00", "kind": "breakfast", "project": "p1", "intent": "breakfast", "participants": [h0, robot]},
                 {"start": "12:30", "kind": "lunch", "project": null, "intent": "lunch", "participants": [h0]},
@@ -546,6 +586,72 @@ pub fn stepwise(
 ) -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
     let h = Household::new(scene, Style::Stepwise);
     move |req: &MockRequest| h.answer(req)
+}
+
+/// A stand-in for a small model behind a grammar-constrained server
+/// (llama.cpp, Ollama): the household's replies, always well-formed, but
+/// in every item the numbers out of bounds (days 0 and 99, waits of 0 s)
+/// and the names slightly off (`Alice`, `P1`, `Meal Preparation`,
+/// `sofa_1_area`), on re-asks too. Everything in them is usable after
+/// repair.
+pub fn grammar(
+    scene: &crate::scene::Scene,
+) -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
+    let h = Household::new(scene, Style::Sensible);
+    move |req: &MockRequest| {
+        h.answer(req).map_content(|c| {
+            let Ok(mut v) = serde_json::from_str::<Value>(c) else {
+                return c.to_string();
+            };
+            off_by_a_little(&mut v, "");
+            v.to_string()
+        })
+    }
+}
+
+/// `Meal Preparation` for `meal_preparation`, `Alice` for `alice`.
+fn title_case(s: &str) -> String {
+    s.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Puts every number and name of a reply slightly out of the schema.
+fn off_by_a_little(v: &mut Value, key: &str) {
+    match v {
+        Value::Object(o) => o.iter_mut().for_each(|(k, x)| off_by_a_little(x, k)),
+        Value::Array(a) => a.iter_mut().for_each(|x| off_by_a_little(x, key)),
+        Value::Number(_) => {
+            *v = match key {
+                "start_day" | "seconds" => json!(0),
+                "end_day" => json!(99),
+                _ => v.clone(),
+            }
+        }
+        Value::String(s) => {
+            *v = json!(match key {
+                "kind" | "memory_targets" | "participants" | "actor" | "to" | "beat" | "skill" => {
+                    title_case(s)
+                }
+                "project" => s.to_uppercase(),
+                "target" | "entities" | "object" | "device" => format!("{s}_area"),
+                _ => return,
+            })
+        }
+        _ => {}
+    }
+}
+
+/// A stand-in for a model that never answers usably: prose, whatever it
+/// is asked.
+pub fn unusable() -> impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static {
+    |_: &MockRequest| MockReply::content("I am sorry, I cannot help with that.")
 }
 
 /// What real servers and small models do, injected into a handler's

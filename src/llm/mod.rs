@@ -6,9 +6,13 @@
 
 pub mod client;
 pub mod repair;
+pub mod reply;
 pub mod schema;
 
-pub use client::{Call, Cost, LlmClient, LlmConfig, LlmError, Message, Reply, SchemaMode, Stats};
+pub use client::{
+    Call, Cost, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget, Reply, SchemaMode,
+    Stats,
+};
 pub mod backend;
 pub mod plugin;
 

@@ -2,7 +2,9 @@
 //! name or a list, with `null`), `properties`, `required`,
 //! `additionalProperties: false`, `items`, `enum`, `anyOf`, `minItems`,
 //! `maxItems`, `minimum`, `maximum`. Every reply is checked on arrival,
-//! whatever the server promised.
+//! whatever the server promised, and [`repair`]ed item by item when it
+//! breaks the schema: a server that constrains only the shape of a reply
+//! (a grammar) still sends numbers out of bounds and names slightly off.
 
 use serde_json::Value;
 
@@ -123,6 +125,218 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
     }
 }
 
+/// What [`repair`] made of a value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Repaired {
+    /// The value brought into the schema, or `None` when nothing of it is usable.
+    pub value: Option<Value>,
+    /// Values changed to fit: numbers clamped, names mapped, fields dropped
+    /// or filled with null.
+    pub fixed: u64,
+    /// Array items dropped because they could not be made to fit, each
+    /// with its path and why.
+    pub dropped: Vec<String>,
+}
+
+/// Brings `value` into `schema` where that is unambiguous, keeping every
+/// usable part: numbers outside `minimum`/`maximum` are clamped, a string
+/// outside its `enum` is mapped to the one option it plainly means (case,
+/// spacing, a known name with a suffix), unknown fields are dropped, a
+/// missing nullable field becomes null, and an array item that still does
+/// not fit is dropped while the others stay. `value` is `None` only when
+/// the whole value is unusable.
+pub fn repair(schema: &Value, value: &Value) -> Repaired {
+    let mut r = Repaired::default();
+    r.value = fix(schema, value, "$", &mut r);
+    r
+}
+
+fn nullable(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::Array(a)) => a.iter().any(|t| t == "null"),
+        Some(Value::String(t)) => t == "null",
+        _ => schema
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|f| f.iter().any(nullable)),
+    }
+}
+
+fn fix(schema: &Value, v: &Value, path: &str, r: &mut Repaired) -> Option<Value> {
+    if validate(schema, v).is_empty() {
+        return Some(v.clone());
+    }
+    if let Some(forms) = schema.get("anyOf").and_then(Value::as_array) {
+        // The first form the value can be made to fit, without counting
+        // the failed attempts.
+        return forms.iter().find_map(|f| {
+            let mut trial = Repaired::default();
+            let out = fix(f, v, path, &mut trial)?;
+            r.fixed += trial.fixed;
+            r.dropped.extend(trial.dropped);
+            Some(out)
+        });
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    let fits = |t: &str| types.is_empty() || types.contains(&t);
+    let out = match v {
+        Value::Number(_) if fits("integer") || fits("number") => {
+            let mut n = v.as_f64()?;
+            if !fits("number") && n.fract() != 0.0 {
+                n = n.round();
+                r.fixed += 1;
+            }
+            if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
+                && n < min
+            {
+                n = min;
+                r.fixed += 1;
+            }
+            if let Some(max) = schema.get("maximum").and_then(Value::as_f64)
+                && n > max
+            {
+                n = max;
+                r.fixed += 1;
+            }
+            if n.fract() == 0.0 && n.abs() < 9e15 {
+                Value::from(n as i64)
+            } else {
+                Value::from(n)
+            }
+        }
+        Value::String(s) if fits("string") => match schema.get("enum").and_then(Value::as_array) {
+            Some(options) if !options.contains(v) => {
+                let name = near_miss(s, options)?;
+                r.fixed += 1;
+                Value::String(name)
+            }
+            _ => v.clone(),
+        },
+        Value::Object(o) if fits("object") => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+            let mut out = serde_json::Map::new();
+            for (k, x) in o {
+                match props.and_then(|p| p.get(k)) {
+                    Some(s) => match fix(s, x, &format!("{path}.{k}"), r) {
+                        Some(x) => {
+                            out.insert(k.clone(), x);
+                        }
+                        None if nullable(s) => {
+                            r.dropped.push(format!(
+                                "{path}.{k}: {}; set to null",
+                                validate(s, x).join("; ")
+                            ));
+                            out.insert(k.clone(), Value::Null);
+                        }
+                        None => return None,
+                    },
+                    None if closed => r.fixed += 1,
+                    None => {
+                        out.insert(k.clone(), x.clone());
+                    }
+                }
+            }
+            for k in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if out.contains_key(k) {
+                    continue;
+                }
+                let s = props.and_then(|p| p.get(k))?;
+                let empty = if nullable(s) {
+                    Value::Null
+                } else if s.get("type") == Some(&Value::from("array"))
+                    && s.get("minItems").and_then(Value::as_u64).unwrap_or(0) == 0
+                {
+                    Value::Array(vec![])
+                } else {
+                    return None;
+                };
+                r.fixed += 1;
+                out.insert(k.into(), empty);
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) if fits("array") => {
+            let items = schema.get("items");
+            let mut out = Vec::new();
+            for (i, x) in a.iter().enumerate() {
+                let at = format!("{path}[{i}]");
+                // An item's fixes count only if the item is kept.
+                let mut trial = Repaired::default();
+                match items.map_or(Some(x.clone()), |s| fix(s, x, &at, &mut trial)) {
+                    Some(x) => {
+                        out.push(x);
+                        r.fixed += trial.fixed;
+                        r.dropped.extend(trial.dropped);
+                    }
+                    None => r.dropped.push(format!(
+                        "{at}: {}",
+                        items.map(|s| validate(s, x).join("; ")).unwrap_or_default()
+                    )),
+                }
+            }
+            if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
+                && out.len() as u64 > max
+            {
+                for i in max..out.len() as u64 {
+                    r.dropped.push(format!("{path}[{i}]: more than {max} items"));
+                }
+                out.truncate(max as usize);
+            }
+            if (out.len() as u64) < schema.get("minItems").and_then(Value::as_u64).unwrap_or(0) {
+                return None;
+            }
+            Value::Array(out)
+        }
+        _ => return None,
+    };
+    validate(schema, &out).is_empty().then_some(out)
+}
+
+/// The one option `s` plainly means: equal but for case, spacing, hyphens
+/// and quotes, or a known name followed by a suffix (`sofa_1_livingroom`,
+/// `alice's`), the longest such name when one is a prefix of another.
+fn near_miss(s: &str, options: &[Value]) -> Option<String> {
+    let norm = |x: &str| {
+        x.trim()
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+            .to_lowercase()
+            .replace([' ', '-'], "_")
+    };
+    let want = norm(s);
+    let names: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
+    let same: Vec<&str> = names.iter().copied().filter(|o| norm(o) == want).collect();
+    if let [one] = same[..] {
+        return Some(one.to_string());
+    }
+    if !same.is_empty() {
+        return None;
+    }
+    let prefixed = names
+        .iter()
+        .copied()
+        .filter(|o| {
+            let o = norm(o);
+            want.strip_prefix(&o)
+                .is_some_and(|rest| rest.starts_with(['_', '\'', '.', ',', '(']))
+        })
+        .max_by_key(|o| o.len())?;
+    // A number after the name is another thing (`sofa_1` vs `sofa_12`),
+    // not a suffix: refuse `sofa_1_2` when it could mean a `sofa_1_2`.
+    let rest = &want[norm(prefixed).len() + 1..];
+    (!rest.chars().next().is_some_and(|c| c.is_ascii_digit())).then(|| prefixed.to_string())
+}
+
 /// The allowed values, or for a long list of names the five nearest to
 /// what was given (an invented id gets the real ones it was closest to).
 fn options_for(v: &Value, options: &[Value]) -> String {
@@ -200,6 +414,65 @@ mod tests {
             validate(&s, &json!([1])),
             vec!["$: expected object, got array"]
         );
+    }
+
+    #[test]
+    fn repair_clamps_maps_and_drops_item_by_item() {
+        let s = json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["xs", "note"],
+            "properties": {
+                "note": {"type": ["string", "null"]},
+                "xs": {"type": "array", "minItems": 1, "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["day", "who"],
+                    "properties": {
+                        "day": {"type": "integer", "minimum": 1, "maximum": 7},
+                        "who": {"type": "string", "enum": ["alice", "sofa_1", "sofa_12", "meal_preparation"]},
+                    }
+                }}
+            }
+        });
+        let r = repair(
+            &s,
+            &json!({"xs": [
+                {"day": 0, "who": "Alice"},
+                {"day": 9.4, "who": "sofa_1_living_room", "extra": true},
+                {"day": 3, "who": "Meal Preparation"},
+                {"day": 2, "who": "carol"},
+                {"day": 2, "who": "sofa_1_2"},
+            ]}),
+        );
+        assert_eq!(
+            r.value.unwrap(),
+            json!({"note": null, "xs": [
+                {"day": 1, "who": "alice"},
+                {"day": 7, "who": "sofa_1"},
+                {"day": 3, "who": "meal_preparation"},
+            ]})
+        );
+        // Clamp, name; round, clamp, name, unknown field; name; null note.
+        assert_eq!(r.fixed, 8);
+        assert_eq!(r.dropped.len(), 2, "{:?}", r.dropped);
+        assert!(r.dropped[0].starts_with("$.xs[3]: $.who: \"carol\" is not one of"));
+        // Nothing usable left: no value.
+        let r = repair(&s, &json!({"xs": [{"day": 1, "who": "bob"}]}));
+        assert_eq!((r.value, r.dropped.len()), (None, 1));
+        assert_eq!(repair(&s, &json!([1])).value, None);
+        // A valid value comes back untouched.
+        let ok = json!({"xs": [{"day": 1, "who": "alice"}], "note": "hi"});
+        assert_eq!(repair(&s, &ok), Repaired { value: Some(ok), fixed: 0, dropped: vec![] });
+    }
+
+    #[test]
+    fn near_misses_map_only_when_unambiguous() {
+        let opts: Vec<Value> = ["Mug_1", "mug_1", "bed", "bed_alice"].iter().map(|s| json!(s)).collect();
+        assert_eq!(near_miss("MUG_1", &opts), None);
+        assert_eq!(near_miss("bed alice's", &opts).as_deref(), Some("bed_alice"));
+        assert_eq!(near_miss("bed_bob", &opts).as_deref(), Some("bed"));
+        assert_eq!(near_miss("be", &opts), None);
     }
 
     #[test]

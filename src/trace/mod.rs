@@ -273,6 +273,28 @@ pub struct Event {
     /// Entities the event is about: arguments, and entities in claims.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mentions: Vec<Id>,
+    /// Who wrote the request: set only in traces of an LLM backend, so a
+    /// scripted trace's bytes do not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// Who authored a session or an event of an LLM trace: the model, or the
+/// offline script that filled in where the model gave nothing usable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    Llm,
+    Script,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Llm => "llm",
+            Source::Script => "script",
+        }
+    }
 }
 
 /// `HH:MM:SS` of a trace time.
@@ -323,6 +345,47 @@ pub struct LlmReport {
     pub prompt_chars: u64,
     pub reused_prefix_chars: u64,
     pub skipped: Vec<LlmSkip>,
+    /// How much of the trace the model wrote; the script wrote the rest.
+    #[serde(default)]
+    pub authored: Authored,
+    /// Stages the script filled because the model gave nothing usable (or
+    /// the token budget was spent), each with where and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fallbacks: Vec<LlmSkip>,
+}
+
+/// Sessions and events of an LLM trace by who wrote them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Authored {
+    pub sessions: u64,
+    pub llm_sessions: u64,
+    pub events: u64,
+    pub llm_events: u64,
+}
+
+impl Authored {
+    /// Counts one event of the trace.
+    pub fn add_event(&mut self, e: &Event) {
+        self.events += 1;
+        self.llm_events += u64::from(e.source == Some(Source::Llm));
+    }
+
+    /// The share of sessions the model wrote, 0 to 1 (1 when there are none).
+    pub fn session_share(&self) -> f64 {
+        share(self.llm_sessions, self.sessions)
+    }
+
+    pub fn event_share(&self) -> f64 {
+        share(self.llm_events, self.events)
+    }
+}
+
+fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        1.0
+    } else {
+        part as f64 / whole as f64
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -336,6 +399,13 @@ pub struct StageCost {
     /// Replies sent back with what was wrong.
     pub reasks: u64,
     pub skipped: u64,
+    /// Values brought into the schema locally: numbers clamped to their
+    /// bounds, near-miss names mapped to the real one, unknown fields dropped.
+    #[serde(default)]
+    pub fixed: u64,
+    /// Items dropped from a reply whose other items were kept.
+    #[serde(default)]
+    pub dropped: u64,
 }
 
 /// A session, turn, day's beats or notes that went on without a usable reply.
@@ -357,6 +427,8 @@ impl LlmReport {
             t.repairs += s.repairs;
             t.reasks += s.reasks;
             t.skipped += s.skipped;
+            t.fixed += s.fixed;
+            t.dropped += s.dropped;
             t
         })
     }

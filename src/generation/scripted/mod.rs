@@ -674,6 +674,7 @@ impl Backend for Scripted {
                 participants,
                 params,
                 turns: vec![],
+                source: None,
             });
         }
         for (n, s) in out.iter_mut().enumerate() {
@@ -784,6 +785,7 @@ impl Backend for Scripted {
                     participants: vec![cx.robot.clone()],
                     params: BTreeMap::from([("asked_in".into(), after.id.clone())]),
                     turns: vec![],
+                    source: None,
                 }
             })
             .collect())
