@@ -20,8 +20,8 @@ use hearth::llm::mock::{
     Fault, MockReply, MockServer, grammar, household, stepwise, unusable, with_fault,
 };
 use hearth::llm::{Call, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget};
-use hearth::trace::Source;
 use hearth::store::read_trace;
+use hearth::trace::Source;
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-test-SECRET-4242";
@@ -292,7 +292,10 @@ fn broken_and_schema_breaking_replies_are_re_asked_then_refused() {
     // Out of bounds is not worth a re-ask: clamped, and counted.
     let server = MockServer::start(|_| MockReply::json(&json!({"n": -1, "extra": true})));
     let client = LlmClient::new(config(&server.url, None)).unwrap();
-    assert_eq!(client.complete_blocking(small_call(1)).unwrap(), json!({"n": 0}));
+    assert_eq!(
+        client.complete_blocking(small_call(1)).unwrap(),
+        json!({"n": 0})
+    );
     assert_eq!((client.stats().fixed, client.stats().reasks), (2, 0));
     // Always wrong: refused after the re-asks, with the last reason.
     for bad in [
@@ -716,8 +719,14 @@ fn generate_with(
 
 /// Replays `live` from `cache`, offline, and checks every file is the same.
 fn assert_replays(cache: &Path, live: &Path, days: u32) {
+    assert_replays_with(cache, live, days, Fallback::Script);
+}
+
+/// The same, for a trace made with `--fallback fallback`.
+fn assert_replays_with(cache: &Path, live: &Path, days: u32, fallback: Fallback) {
     let mut c = config("http://127.0.0.1:9/v1", Some(cache));
     c.replay = true;
+    c.fallback = fallback;
     let again = live.with_extension("replayed");
     generate_with(&LlmClient::new(c).unwrap(), days, &again).unwrap();
     for f in ["events.jsonl", "plan.json", "notes.jsonl", "manifest.json"] {
@@ -903,7 +912,11 @@ fn invented_ids_and_empty_participants_are_dropped_item_by_item() {
     let trace = read_trace(&live).unwrap();
     let llm = trace.manifest.llm.as_ref().unwrap();
     for stage in ["sessions", "director", "actor"] {
-        assert!(llm.stages[stage].dropped > 0, "{stage}: {:?}", llm.stages[stage]);
+        assert!(
+            llm.stages[stage].dropped > 0,
+            "{stage}: {:?}",
+            llm.stages[stage]
+        );
     }
     assert_eq!((llm.total().reasks, llm.total().skipped), (0, 0));
     assert!(llm.fallbacks.is_empty(), "{:?}", llm.fallbacks);
@@ -917,7 +930,11 @@ fn invented_ids_and_empty_participants_are_dropped_item_by_item() {
     let plan = fs::read_to_string(live.join("plan.json")).unwrap();
     for invented in ["grandma_9", "cake_tin_4", "sofa_9"] {
         assert!(!plan.contains(invented), "{invented}");
-        assert!(!fs::read_to_string(live.join("events.jsonl")).unwrap().contains(invented));
+        assert!(
+            !fs::read_to_string(live.join("events.jsonl"))
+                .unwrap()
+                .contains(invented)
+        );
     }
     // The first session keeps its real participant.
     let plan: Value = serde_json::from_str(&plan).unwrap();
@@ -981,7 +998,7 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
             .all(|n| n.get("summary").is_none()
                 && !n["recent_events"].as_array().unwrap().is_empty())
     );
-    assert_replays(&cache, &live, 2);
+    assert_replays_with(&cache, &live, 2, Fallback::Skip);
 
     // Actors: each turn is skipped, recorded in the plan and the manifest.
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("actor")));
@@ -995,7 +1012,7 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
     assert_eq!(summary.llm.as_ref().unwrap().stages["actor"].skipped, 12);
     let plan = fs::read_to_string(live.join("plan.json")).unwrap();
     assert!(plan.contains("no usable reply from the model"));
-    assert_replays(&cache, &live, 1);
+    assert_replays_with(&cache, &live, 1, Fallback::Skip);
     // Past --max-skipped the trace fails, saying why, and leaves nothing.
     let mut c = skipping(&server.url, Some(&cache));
     c.max_skipped = 3;
@@ -1181,7 +1198,10 @@ fn replies_that_stay_wrong_lose_only_their_wrong_part() {
     // Kept without asking again: the wrong items are dropped, the rest stand.
     assert_eq!(llm.total().reasks, 0);
     assert_eq!(
-        (llm.stages["sessions"].dropped, llm.stages["director"].dropped),
+        (
+            llm.stages["sessions"].dropped,
+            llm.stages["director"].dropped
+        ),
         (1, 5)
     );
     assert_eq!(llm.total().skipped, 0);
@@ -1228,7 +1248,11 @@ fn a_grammar_constrained_model_writes_every_session_after_repair() {
     // dropped or filled by the script: all repaired in place.
     let total = llm.total();
     assert!(total.fixed > 100, "{total:?}");
-    assert_eq!((total.reasks, total.dropped, total.skipped), (0, 0, 0), "{llm:?}");
+    assert_eq!(
+        (total.reasks, total.dropped, total.skipped),
+        (0, 0, 0),
+        "{llm:?}"
+    );
     assert!(llm.fallbacks.is_empty(), "{:?}", llm.fallbacks);
     let a = llm.authored;
     assert!(a.sessions >= 7 * 6 && a.llm_sessions == a.sessions, "{a:?}");
@@ -1242,14 +1266,31 @@ fn a_grammar_constrained_model_writes_every_session_after_repair() {
     assert_eq!(projects.len(), 8);
     for p in projects {
         assert_eq!((&p["start_day"], &p["end_day"]), (&json!(1), &json!(7)));
-        assert!(s.actors.iter().any(|a| p["participants"][0] == a.id.as_str()));
+        assert!(
+            s.actors
+                .iter()
+                .any(|a| p["participants"][0] == a.id.as_str())
+        );
     }
     assert!(plan["beats"].as_array().unwrap().len() >= 7 * 8);
     let trace = read_trace(&live).unwrap();
-    assert!(trace.events.iter().any(|e| e.action.skill_name() == "wait" && e.outcome.is_ok()));
+    assert!(
+        trace
+            .events
+            .iter()
+            .any(|e| e.action.skill_name() == "wait" && e.outcome.is_ok())
+    );
     // Few calls: repair replaces re-asks.
     let per_event = server.requests().len() as f64 / accepted(&trace) as f64;
     assert!(per_event < 1.5, "{per_event:.2} calls per accepted event");
+    // For the README: what lint finds in what the model wrote.
+    let findings = hearth::lint::lint(&trace.scene, &trace.events).unwrap();
+    eprintln!(
+        "grammar mock, 7 days: {} events by the model, {} findings {:?}; {per_event:.2} calls per accepted event",
+        trace.events.len(),
+        findings.len(),
+        hearth::lint::counts(&findings)
+    );
     assert_replays(&cache, &live, 7);
 }
 
@@ -1265,7 +1306,10 @@ fn a_model_that_never_answers_usably_gives_a_complete_script_trace() {
     let llm = summary.llm.as_ref().unwrap();
     assert_eq!(llm.authored.llm_sessions, 0);
     assert_eq!(llm.authored.llm_events, 0);
-    assert!(summary.sessions >= 3 * 10 && summary.counts.events > 100, "{summary:?}");
+    assert!(
+        summary.sessions >= 3 * 10 && summary.counts.events > 100,
+        "{summary:?}"
+    );
     // Projects, then per day beats, sessions and notes: the script wrote them.
     let filled: Vec<&str> = llm.fallbacks.iter().map(|f| f.stage.as_str()).collect();
     assert_eq!(filled.len(), 1 + 3 * 3, "{filled:?}");
@@ -1291,6 +1335,12 @@ fn a_model_that_never_answers_usably_gives_a_complete_script_trace() {
             .collect()
     };
     assert_eq!(strip(&live), strip(&scripted));
+    // As plausible as the scripted backend's: lint finds nothing.
+    let trace = read_trace(&live).unwrap();
+    assert_eq!(
+        hearth::lint::lint(&trace.scene, &trace.events).unwrap(),
+        vec![]
+    );
     assert_replays(&cache, &live, 3);
 }
 
@@ -1317,5 +1367,9 @@ fn a_spent_budget_lets_the_script_complete_the_trace() {
     let first_script = sessions.iter().position(|s| s == "script").unwrap();
     assert!(sessions[first_script..].iter().all(|s| s == "script"));
     let fallbacks = &summary.llm.as_ref().unwrap().fallbacks;
-    assert!(fallbacks.iter().all(|f| f.reason == "the token budget is spent"));
+    assert!(
+        fallbacks
+            .iter()
+            .all(|f| f.reason == "the token budget is spent")
+    );
 }

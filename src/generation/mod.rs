@@ -21,8 +21,8 @@ use thiserror::Error;
 use crate::ids::Id;
 use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
-use crate::trace::request::Request;
 pub use crate::trace::Source;
+use crate::trace::request::Request;
 use crate::trace::{Claim, DAY, Event, Rejection, Value};
 
 /// The eight project types of WorldLines §10.

@@ -661,7 +661,6 @@ fn event_line(e: &Event) -> String {
     )
 }
 
-
 /// An actor reply's steps as requests in the executor's schema; a step it
 /// cannot read is dropped, with why.
 fn steps_of(actor: &Id, steps: &[reply::Step]) -> (Vec<Request>, Vec<String>) {
@@ -684,9 +683,7 @@ fn steps_of(actor: &Id, steps: &[reply::Step]) -> (Vec<Request>, Vec<String>) {
 fn intent_goal(names: &Names, text: &str) -> Option<Goal> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .find(|w| names.things.iter().any(|t| t == w))
-        .map(|w| Goal::GoTo {
-            target: Id::new(w),
-        })
+        .map(|w| Goal::GoTo { target: Id::new(w) })
 }
 
 impl Backend for LlmBackend {
@@ -718,7 +715,10 @@ impl Backend for LlmBackend {
                     continue;
                 }
                 let Ok(kind) = serde_json::from_value(json!(p.kind)) else {
-                    dropped.push(format!("projects[{i}].kind {:?} is no project type", p.kind));
+                    dropped.push(format!(
+                        "projects[{i}].kind {:?} is no project type",
+                        p.kind
+                    ));
                     continue;
                 };
                 let mut id = p.id;
@@ -881,7 +881,10 @@ impl Backend for LlmBackend {
                 // Sessions keep order and spacing, and stay within the day.
                 let start = (base + at).max(last + 300);
                 if start >= base + LAST_START {
-                    dropped.push(format!("{} at {}: no room left in the day", s.kind, s.start));
+                    dropped.push(format!(
+                        "{} at {}: no room left in the day",
+                        s.kind, s.start
+                    ));
                     continue;
                 }
                 last = start;
@@ -1122,24 +1125,22 @@ impl Backend for LlmBackend {
                 let goal = intent_goal(&self.names(cx), &goal);
                 let give_up = Proposal::GiveUp(format!("no usable reply from the model: {why}"));
                 let scripted = goal.clone();
-                let out = self.fallback(
-                    cx,
-                    ("actor", at, why),
-                    Some(give_up.clone()),
-                    |s, cx| match scripted {
-                        Some(goal) => s.act(
-                            cx,
-                            sim,
-                            &Turn {
-                                goal,
-                                ..turn.clone()
-                            },
-                            progress,
-                        ),
-                        // Nothing the script can do either: the turn ends.
-                        None => Ok(give_up),
-                    },
-                )?;
+                let out =
+                    self.fallback(cx, ("actor", at, why), Some(give_up.clone()), |s, cx| {
+                        match scripted {
+                            Some(goal) => s.act(
+                                cx,
+                                sim,
+                                &Turn {
+                                    goal,
+                                    ..turn.clone()
+                                },
+                                progress,
+                            ),
+                            // Nothing the script can do either: the turn ends.
+                            None => Ok(give_up),
+                        }
+                    })?;
                 if self.source == Source::Script {
                     self.scripted_goal = goal;
                 }
@@ -1364,18 +1365,41 @@ mod tests {
         let names = Names::new(&s);
         let p = names.schema("projects", &[], 3, projects_wanted(3));
         let projects = &p["properties"]["projects"];
-        assert_eq!((&projects["minItems"], &projects["maxItems"]), (&json!(1), &json!(5)));
+        assert_eq!(
+            (&projects["minItems"], &projects["maxItems"]),
+            (&json!(1), &json!(5))
+        );
         let item = &projects["items"]["properties"];
         assert_eq!(item["start_day"]["minimum"], json!(1));
         assert_eq!(item["end_day"]["maximum"], json!(3));
-        assert!(item["participants"]["items"]["enum"].as_array().unwrap().contains(&json!("robot")));
-        assert!(item["kind"]["enum"].as_array().unwrap().contains(&json!("meal_preparation")));
+        assert!(
+            item["participants"]["items"]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("robot"))
+        );
+        assert!(
+            item["kind"]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("meal_preparation"))
+        );
         assert_eq!(projects_wanted(1), 3);
         assert_eq!(projects_wanted(30), 8);
         let a = names.schema("actor", &[], 3, STEPS);
         let step = &a["properties"]["steps"]["items"]["properties"];
-        assert!(step["target"]["enum"].as_array().unwrap().contains(&Value::Null));
-        assert!(step["value"]["anyOf"][0]["enum"].as_array().unwrap().contains(&json!("delicates")));
+        assert!(
+            step["target"]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::Null)
+        );
+        assert!(
+            step["value"]["anyOf"][0]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("delicates"))
+        );
         let s = names.schema("sessions", &["p1".into()], 3, SESSIONS);
         assert_eq!(
             s["properties"]["sessions"]["items"]["properties"]["project"]["enum"],

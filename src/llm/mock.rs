@@ -427,7 +427,10 @@ impl Household {
         };
         let reply = match req.stage().as_str() {
             "projects" => {
-                let last = req.bound("end_day", "maximum").cloned().unwrap_or(json!(30));
+                let last = req
+                    .bound("end_day", "maximum")
+                    .cloned()
+                    .unwrap_or(json!(30));
                 json!({"projects": self.kinds.iter().zip(&self.targets).take(most("projects")).enumerate().map(|(i, (k, t))| json!({
                 "id": format!("p{}", i + 1), "kind": k, "title": format!("thread {}", i + 1),
                 "participants": [h0, robot], "entities": [place], "memory_targets": [t],
@@ -457,11 +460,19 @@ impl Household {
                     ("16:00", "work"),
                     ("19:00", "evening"),
                 ];
+                // The projects in turn, as many as there are.
+                let projects: Vec<Value> = match req.bound("project", "enum") {
+                    Some(Value::Array(ids)) => {
+                        ids.iter().filter(|p| p.is_string()).cloned().collect()
+                    }
+                    _ => (1..=6).map(|i| json!(format!("p{i}"))).collect(),
+                };
                 let sessions: Vec<Value> = day
                     .iter()
                     .enumerate()
                     .map(|(i, (at, kind))| {
-                        json!({"start": at, "kind": kind, "project": format!("p{}", i + 1),
+                        let project = projects.get(i % projects.len().max(1)).cloned();
+                        json!({"start": at, "kind": kind, "project": project,
                             "intent": format!("the household's {kind}"), "participants": [h0, robot]})
                     })
                     .collect();

@@ -136,7 +136,10 @@ pub fn schema_of<T: JsonSchema>() -> Value {
         s.inline_subschemas = true;
         s.meta_schema = None;
     });
-    let mut v = settings.into_generator().into_root_schema_for::<T>().to_value();
+    let mut v = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
     tidy(&mut v);
     v
 }
@@ -147,12 +150,16 @@ fn tidy(v: &mut Value) {
             for k in ["title", "format", "default", "$schema"] {
                 o.remove(k);
             }
-            if let Some(props) = o.get("properties").and_then(Value::as_object) {
+            if let Some(props) = o.get_mut("properties").and_then(Value::as_object_mut) {
+                // Property names are not keywords: a field may be `title`.
+                props.values_mut().for_each(tidy);
                 let all: Vec<Value> = props.keys().map(|k| json!(k)).collect();
                 o.insert("required".into(), Value::Array(all));
                 o.insert("additionalProperties".into(), Value::Bool(false));
             }
-            o.values_mut().for_each(tidy);
+            o.iter_mut()
+                .filter(|(k, _)| *k != "properties")
+                .for_each(|(_, x)| tidy(x));
         }
         Value::Array(a) => a.iter_mut().for_each(tidy),
         _ => {}
@@ -232,7 +239,10 @@ mod tests {
             item["required"],
             json!(["intent", "kind", "participants", "project", "start"])
         );
-        assert_eq!(item["properties"]["project"]["type"], json!(["string", "null"]));
+        assert_eq!(
+            item["properties"]["project"]["type"],
+            json!(["string", "null"])
+        );
         one_of(&mut s, "participants", &["alice".into(), "robot".into()]);
         one_of(&mut s, "project", &["p1".into()]);
         bound(&mut s, "sessions", "maxItems", 2);
@@ -246,6 +256,9 @@ mod tests {
         let read: SessionsReply = serde_json::from_value(ok).unwrap();
         assert_eq!(read.sessions[0].participants, ["alice"]);
 
+        let p = schema_of::<ProjectsReply>();
+        let item = &p["properties"]["projects"]["items"]["properties"];
+        assert_eq!(item["title"], json!({"type": "string"}));
         let a = schema_of::<ActorReply>();
         let step = &a["properties"]["steps"]["items"]["properties"];
         assert_eq!(step["seconds"]["minimum"], json!(1));
@@ -253,7 +266,10 @@ mod tests {
         assert_eq!(step["to"]["type"], json!(["array", "null"]));
         let j = schema_of::<JudgeReply>();
         assert_eq!(
-            (&j["properties"]["score"]["minimum"], &j["properties"]["score"]["maximum"]),
+            (
+                &j["properties"]["score"]["minimum"],
+                &j["properties"]["score"]["maximum"]
+            ),
             (&json!(0), &json!(3))
         );
     }

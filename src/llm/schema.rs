@@ -289,7 +289,8 @@ fn fix(schema: &Value, v: &Value, path: &str, r: &mut Repaired) -> Option<Value>
                 && out.len() as u64 > max
             {
                 for i in max..out.len() as u64 {
-                    r.dropped.push(format!("{path}[{i}]: more than {max} items"));
+                    r.dropped
+                        .push(format!("{path}[{i}]: more than {max} items"));
                 }
                 out.truncate(max as usize);
             }
@@ -304,8 +305,11 @@ fn fix(schema: &Value, v: &Value, path: &str, r: &mut Repaired) -> Option<Value>
 }
 
 /// The one option `s` plainly means: equal but for case, spacing, hyphens
-/// and quotes, or a known name followed by a suffix (`sofa_1_livingroom`,
-/// `alice's`), the longest such name when one is a prefix of another.
+/// and quotes, or a known name followed by a suffix (`alice's`,
+/// `sofa_1 (living room)`, `sofa_1_area`), the longest such name when one
+/// is a prefix of another. A suffix joined by `_` counts only after a
+/// specific name (with a `_` or a digit) and without digits of its own:
+/// `kitchen_table_9` is not the `kitchen`, `sofa_1_2` not `sofa_1`.
 fn near_miss(s: &str, options: &[Value]) -> Option<String> {
     let norm = |x: &str| {
         x.trim()
@@ -316,25 +320,30 @@ fn near_miss(s: &str, options: &[Value]) -> Option<String> {
     let want = norm(s);
     let names: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
     let same: Vec<&str> = names.iter().copied().filter(|o| norm(o) == want).collect();
-    if let [one] = same[..] {
-        return Some(one.to_string());
+    match same[..] {
+        [one] => return Some(one.to_string()),
+        [_, _, ..] => return None,
+        [] => {}
     }
-    if !same.is_empty() {
-        return None;
-    }
-    let prefixed = names
+    let lower = s.trim().to_lowercase();
+    let suffixed = |o: &str| {
+        let o = norm(o);
+        let specific = o.contains('_') || o.bytes().any(|b| b.is_ascii_digit());
+        let spaced = lower
+            .strip_prefix(&o)
+            .is_some_and(|rest| rest.starts_with([' ', '\'', '.', ',', '(', ':']));
+        let joined = want.strip_prefix(&o).is_some_and(|rest| {
+            rest.starts_with(['\'', '.', ',', '('])
+                || (specific && rest.starts_with('_') && !rest.bytes().any(|b| b.is_ascii_digit()))
+        });
+        spaced || joined
+    };
+    names
         .iter()
         .copied()
-        .filter(|o| {
-            let o = norm(o);
-            want.strip_prefix(&o)
-                .is_some_and(|rest| rest.starts_with(['_', '\'', '.', ',', '(']))
-        })
-        .max_by_key(|o| o.len())?;
-    // A number after the name is another thing (`sofa_1` vs `sofa_12`),
-    // not a suffix: refuse `sofa_1_2` when it could mean a `sofa_1_2`.
-    let rest = &want[norm(prefixed).len() + 1..];
-    (!rest.chars().next().is_some_and(|c| c.is_ascii_digit())).then(|| prefixed.to_string())
+        .filter(|o| suffixed(o))
+        .max_by_key(|o| o.len())
+        .map(String::from)
 }
 
 /// The allowed values, or for a long list of names the five nearest to
@@ -463,15 +472,35 @@ mod tests {
         assert_eq!(repair(&s, &json!([1])).value, None);
         // A valid value comes back untouched.
         let ok = json!({"xs": [{"day": 1, "who": "alice"}], "note": "hi"});
-        assert_eq!(repair(&s, &ok), Repaired { value: Some(ok), fixed: 0, dropped: vec![] });
+        assert_eq!(
+            repair(&s, &ok),
+            Repaired {
+                value: Some(ok),
+                fixed: 0,
+                dropped: vec![]
+            }
+        );
     }
 
     #[test]
     fn near_misses_map_only_when_unambiguous() {
-        let opts: Vec<Value> = ["Mug_1", "mug_1", "bed", "bed_alice"].iter().map(|s| json!(s)).collect();
+        let opts: Vec<Value> = ["Mug_1", "mug_1", "bed", "bed_alice"]
+            .iter()
+            .map(|s| json!(s))
+            .collect();
         assert_eq!(near_miss("MUG_1", &opts), None);
-        assert_eq!(near_miss("bed alice's", &opts).as_deref(), Some("bed_alice"));
-        assert_eq!(near_miss("bed_bob", &opts).as_deref(), Some("bed"));
+        assert_eq!(
+            near_miss("bed alice's", &opts).as_deref(),
+            Some("bed_alice")
+        );
+        assert_eq!(
+            near_miss("Bed_Alice (by the window)", &opts).as_deref(),
+            Some("bed_alice")
+        );
+        assert_eq!(near_miss("bed, the big one", &opts).as_deref(), Some("bed"));
+        // Not after a bare word, not with another number.
+        assert_eq!(near_miss("bed_bob", &opts), None);
+        assert_eq!(near_miss("mug_1_2", &opts), None);
         assert_eq!(near_miss("be", &opts), None);
     }
 
