@@ -43,6 +43,12 @@ fn run(g: &mut Group, s: &Scene, seed: u64, days: u32) {
     })
     .expect("scripted generation");
     let findings = lint::lint_planned(s, &events, &out.plan.deliberate()).expect("valid scene");
+    // SURVEY_SHOW=rule_code prints that rule's findings (to look at them).
+    if let Ok(code) = std::env::var("SURVEY_SHOW") {
+        for f in findings.iter().filter(|f| f.rule == code) {
+            eprintln!("{} seed {seed}: {} {}", s.id, f.time, f.message);
+        }
+    }
     let n = events.len().max(1) as f64;
     let doors = events
         .iter()

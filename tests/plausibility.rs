@@ -732,12 +732,12 @@ fn rule_left_out_of_place() {
     let left = book_to("bathroom_cabinet_1", "in", None);
     assert_eq!(count(&s, &left, Rule::LeftOutOfPlace), 1);
     // Out of place for an hour, then to the coffee table (books are found
-    // there, in the living room): fine. For three hours: left.
+    // there, in the living room): fine. For five hours: left.
     quiet(&s, &book_to("bathroom_cabinet_1", "in", Some(H)));
     assert_eq!(
         count(
             &s,
-            &book_to("bathroom_cabinet_1", "in", Some(3 * H)),
+            &book_to("bathroom_cabinet_1", "in", Some(5 * H)),
             Rule::LeftOutOfPlace
         ),
         1

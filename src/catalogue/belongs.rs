@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::Catalogue;
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{Role, Scene, Surface};
 
 /// The catalogue room type of `room`: its id without a `_N` suffix, its
 /// name, the end of its id (`master_bedroom`), else `bedroom` for a room a
@@ -50,6 +50,9 @@ pub fn room_kind<'c>(cat: &'c Catalogue, scene: &Scene, room: &Id) -> Option<&'c
 #[derive(Debug, Clone, Default)]
 pub struct Belongs {
     homes: BTreeMap<Id, Vec<Id>>,
+    /// Machines with an inside and laundry baskets: what is in them is
+    /// being washed or cooked, not put away.
+    working: Vec<Id>,
 }
 
 impl Belongs {
@@ -98,15 +101,26 @@ impl Belongs {
             }
             homes.insert(o.id.clone(), places);
         }
-        Belongs { homes }
+        let roles = super::Roles::new(scene, cat);
+        let working = scene
+            .devices
+            .iter()
+            .filter(|d| d.surfaces.iter().any(|s| matches!(s, Surface::In(_))))
+            .map(|d| d.id.clone())
+            .chain(roles.fixtures(Role::LaundryBasket).iter().cloned())
+            .collect();
+        Belongs { homes, working }
     }
 
     /// Whether `object` belongs on or in `receptacle` (an object of a
-    /// category the catalogue does not know belongs anywhere).
+    /// category the catalogue does not know belongs anywhere; anything
+    /// may be in a machine or a laundry basket).
     pub fn fits(&self, object: &Id, receptacle: &Id) -> bool {
-        self.homes
-            .get(object)
-            .is_none_or(|h| h.iter().any(|p| p == receptacle))
+        self.working.contains(receptacle)
+            || self
+                .homes
+                .get(object)
+                .is_none_or(|h| h.iter().any(|p| p == receptacle))
     }
 
     /// Where `object` belongs, its starting place first, then the most
@@ -119,13 +133,16 @@ impl Belongs {
 /// The bedrooms of others a walk by `actor` from `from` through `via`
 /// (rooms entered, the destination last) crosses on the way elsewhere: a
 /// room some human sleeps in and `actor` does not, neither the start nor
-/// the end. A room reached only through a bedroom (its en-suite) makes
-/// that bedroom part of the way in or out, not a corridor.
+/// the end. A room reached only through bedrooms (an en-suite) makes
+/// them part of the way in or out, not a corridor.
 pub fn crossed_bedrooms(scene: &Scene, actor: &Id, from: &Id, via: &[Id]) -> Vec<Id> {
     let Some((to, between)) = via.split_last() else {
         return vec![];
     };
-    let only_through = |room: &Id, r: &Id| reached_only_from(scene, room).as_ref() == Some(r);
+    let bedroom = |r: &Id| is_bedroom(scene, r);
+    let only_through = |room: &Id, r: &Id| {
+        neighbours(scene, room).any(|n| n == r) && only_off_bedrooms(scene, room)
+    };
     let sleeps = |who: &Id, r: &Id| {
         scene
             .actors
@@ -134,13 +151,9 @@ pub fn crossed_bedrooms(scene: &Scene, actor: &Id, from: &Id, via: &[Id]) -> Vec
     };
     let mut out: Vec<Id> = vec![];
     for r in between {
-        let someones = scene
-            .actors
-            .iter()
-            .any(|a| a.kind == crate::scene::ActorKind::Human && &a.room == r);
         if r != from
             && r != to
-            && someones
+            && bedroom(r)
             && !sleeps(actor, r)
             && !only_through(to, r)
             && !only_through(from, r)
@@ -155,7 +168,29 @@ pub fn crossed_bedrooms(scene: &Scene, actor: &Id, from: &Id, via: &[Id]) -> Vec
 /// The one room all of `room`'s doors lead to (an en-suite's bedroom),
 /// if there is one.
 pub fn reached_only_from(scene: &Scene, room: &Id) -> Option<Id> {
-    let mut others = scene.doors.iter().filter_map(|d| {
+    let mut others = neighbours(scene, room);
+    let first = others.next()?;
+    others.all(|o| o == first).then(|| first.clone())
+}
+
+/// Whether some human sleeps in `room`.
+pub fn is_bedroom(scene: &Scene, room: &Id) -> bool {
+    scene
+        .actors
+        .iter()
+        .any(|a| a.kind == crate::scene::ActorKind::Human && &a.room == room)
+}
+
+/// Whether every door of `room` opens into a bedroom (an en-suite, a
+/// playroom between two children's rooms): it is reached through them.
+pub fn only_off_bedrooms(scene: &Scene, room: &Id) -> bool {
+    let mut n = neighbours(scene, room).peekable();
+    n.peek().is_some() && n.all(|r| is_bedroom(scene, r))
+}
+
+/// The rooms `room`'s doors lead to, once per door.
+fn neighbours<'s>(scene: &'s Scene, room: &'s Id) -> impl Iterator<Item = &'s Id> + Clone {
+    scene.doors.iter().filter_map(move |d| {
         if &d.rooms.0 == room {
             Some(&d.rooms.1)
         } else if &d.rooms.1 == room {
@@ -163,7 +198,5 @@ pub fn reached_only_from(scene: &Scene, room: &Id) -> Option<Id> {
         } else {
             None
         }
-    });
-    let first = others.next()?;
-    others.all(|o| o == first).then(|| first.clone())
+    })
 }

@@ -20,7 +20,9 @@ use thiserror::Error;
 
 use crate::scene::{FieldDef, Openable, Role, Surface, validate::check_field};
 
-pub use belongs::{Belongs, crossed_bedrooms, reached_only_from, room_kind};
+pub use belongs::{
+    Belongs, crossed_bedrooms, is_bedroom, only_off_bedrooms, reached_only_from, room_kind,
+};
 pub use roles::Roles;
 
 /// The embedded catalogue's RON text.

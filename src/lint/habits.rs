@@ -13,10 +13,15 @@ use crate::trace::request::Action;
 use crate::trace::{Event, Location, Value, clock_time};
 
 /// A door opened or closed counts as used when someone walks through it
-/// this long before (a close) or after (an open).
+/// this long before (a close) or after (an open), or when it is the door
+/// the actor came through within [`BEHIND`] (closed behind them) or next
+/// goes through (opened on the way out).
 pub const DOOR_PASS: u64 = 5 * 60;
 /// An object out of place this long (or overnight) was left there.
-pub const LEFT: u64 = 2 * 3600;
+pub const LEFT: u64 = 4 * 3600;
+/// A door the actor came through this long before closing it was closed
+/// behind them (into a room to stay: a bedroom at night).
+pub const BEHIND: u64 = 30 * 60;
 /// This many walks in a row with nothing else done is aimless.
 pub const AIMLESS: usize = 6;
 /// A break this long between an actor's events ends a run of walks.
@@ -47,8 +52,11 @@ pub(super) struct Habits {
     runs: BTreeMap<Id, Run>,
     /// Door → when a walk through it last ended.
     passed: BTreeMap<Id, u64>,
-    /// Doors opened and not yet walked through: → (event, time, actor).
-    opened: BTreeMap<Id, (u64, u64, Id)>,
+    /// Doors opened and not yet walked through: → (event, time, actor,
+    /// whether the actor has since walked through other doors).
+    opened: BTreeMap<Id, (u64, u64, Id, bool)>,
+    /// (actor, door) → when the actor last walked through it.
+    came_through: BTreeMap<(Id, Id), u64>,
     /// Objects an actor put where they do not belong: → (event, time, where).
     misplaced: BTreeMap<Id, (u64, u64, Id)>,
 }
@@ -75,14 +83,14 @@ impl Walk<'_> {
     /// Before an accepted event: what time alone settles (doors opened
     /// and never passed, things left out of place for long).
     pub(super) fn habits_until(&mut self, t: u64) {
-        let stale: Vec<(Id, (u64, u64, Id))> = self
+        let stale: Vec<(Id, (u64, u64, Id, bool))> = self
             .habits
             .opened
             .iter()
-            .filter(|(_, (_, at, _))| t > at + DOOR_PASS)
+            .filter(|(_, (_, at, _, moved_on))| *moved_on && t > at + DOOR_PASS)
             .map(|(d, v)| (d.clone(), v.clone()))
             .collect();
-        for (door, (ev, at, actor)) in stale {
+        for (door, (ev, at, actor, _)) in stale {
             self.habits.opened.remove(&door);
             self.unpassed_open(&door, ev, at, &actor);
         }
@@ -106,7 +114,7 @@ impl Walk<'_> {
             time: clock_time(at),
             entities: vec![actor.clone(), door.clone()],
             message: format!(
-                "{actor} opened {door} and nobody walked through it in the next {} min",
+                "{actor} opened {door} and walked off elsewhere; nobody went through it in the next {} min",
                 DOOR_PASS / 60
             ),
             walks: 0,
@@ -181,12 +189,17 @@ impl Walk<'_> {
         if matches!(e.action, Action::Open { .. }) {
             self.habits
                 .opened
-                .insert(door.clone(), (e.id, e.t, e.actor.clone()));
+                .insert(door.clone(), (e.id, e.t, e.actor.clone(), false));
             return;
         }
         self.habits.opened.remove(door);
         let passed = self.habits.passed.get(door).copied();
-        if passed.is_none_or(|p| e.t > p + DOOR_PASS) {
+        let behind = self
+            .habits
+            .came_through
+            .get(&(e.actor.clone(), door.clone()))
+            .is_some_and(|t| e.t <= t + BEHIND);
+        if !behind && passed.is_none_or(|p| e.t > p + DOOR_PASS) {
             let since = passed.map_or("ever".into(), |p| format!("since {}", &clock_time(p)[..5]));
             self.find(
                 Rule::DoorWithoutPassing,
@@ -208,6 +221,7 @@ impl Walk<'_> {
         let mut rooms = vec![from.room.clone()];
         rooms.extend(e.via.iter().cloned());
         let end = e.t + e.dur;
+        let mut passed = vec![];
         for pair in rooms.windows(2) {
             let (a, b) = (&pair[0], &pair[1]);
             let through: Vec<Id> = self
@@ -218,7 +232,16 @@ impl Walk<'_> {
                 .collect();
             for d in through {
                 self.habits.opened.remove(&d);
-                self.habits.passed.insert(d, end);
+                self.habits.passed.insert(d.clone(), end);
+                self.habits
+                    .came_through
+                    .insert((e.actor.clone(), d.clone()), end);
+                passed.push(d);
+            }
+        }
+        if !passed.is_empty() {
+            for (_, _, who, moved_on) in self.habits.opened.values_mut() {
+                *moved_on |= *who == e.actor;
             }
         }
         let crossed = crate::catalogue::crossed_bedrooms(self.scene, &e.actor, &from.room, &e.via);
@@ -314,7 +337,7 @@ impl Walk<'_> {
         for a in self.habits.runs.keys().cloned().collect::<Vec<_>>() {
             self.end_run(&a);
         }
-        for (door, (ev, at, actor)) in std::mem::take(&mut self.habits.opened) {
+        for (door, (ev, at, actor, _)) in std::mem::take(&mut self.habits.opened) {
             self.unpassed_open(&door, ev, at, &actor);
         }
         for o in self.habits.misplaced.keys().cloned().collect::<Vec<_>>() {

@@ -118,11 +118,11 @@ impl Rule {
                 "an actor walks back and forth between the same two spots three or more times with nothing done"
             }
             Rule::DoorWithoutPassing => {
-                "a door is opened or closed and nobody walks through it within 5 minutes"
+                "a door is opened or closed with nobody walking through it within 5 minutes (nor the actor on the way in or out)"
             }
             Rule::CrossedBedroom => "a walk crosses someone else's bedroom on the way elsewhere",
             Rule::LeftOutOfPlace => {
-                "an object is left 2 hours or overnight where its category does not belong (unless planned)"
+                "an object is left 4 hours or overnight where its category does not belong (unless planned)"
             }
             Rule::AimlessWalking => "six or more walks in a row that change nothing",
         }
