@@ -176,14 +176,8 @@ impl Scripted {
             if planned || self.belongs.fits(&o.id, &at) {
                 continue;
             }
-            let Some(home) = self.belongs.homes(&o.id).and_then(|h| h.first()) else {
+            let Some(to) = self.home_of(x.s, &o.id) else {
                 continue;
-            };
-            let to = match &o.at {
-                Placement::In(start) if start == home => Dest::In(home.clone()),
-                Placement::On(start) if start == home => Dest::On(home.clone()),
-                _ if surfaces(x.s).contains(home) => Dest::On(home.clone()),
-                _ => Dest::In(home.clone()),
             };
             turns.push(turn(
                 &x.host,
@@ -193,6 +187,19 @@ impl Scripted {
                 },
             ));
         }
+    }
+
+    /// Where `object` is put away: where it started, else the most typical
+    /// place for its category.
+    fn home_of(&self, s: &Scene, object: &Id) -> Option<Dest> {
+        let home = self.belongs.homes(object)?.first()?;
+        let start = s.objects.iter().find(|o| &o.id == object).map(|o| &o.at);
+        Some(match start {
+            Some(Placement::In(at)) if at == home => Dest::In(home.clone()),
+            Some(Placement::On(at)) if at == home => Dest::On(home.clone()),
+            _ if surfaces(s).contains(home) => Dest::On(home.clone()),
+            _ => Dest::In(home.clone()),
+        })
     }
 
     fn jitter(&mut self, minutes: u64) -> u64 {
