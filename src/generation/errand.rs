@@ -374,9 +374,9 @@ fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool
         || sim.beliefs(actor.as_str()).is_none()
 }
 
-/// Puts `object` (held) on a fixture in `room` with space on top, the one
-/// the actor stands at if it has space, else the first in scene order
-/// (deterministic); walks there first. `None` when the room has no space.
+/// Puts `object` (held) on a fixture in `room` with space on top: one
+/// where it belongs, the one the actor stands at, else the first in scene
+/// order (deterministic); walks there first. `None` when the room has no space.
 fn put_down(
     sim: &Simulation,
     object: &Id,
@@ -400,7 +400,10 @@ fn put_down(
         )
         .filter(|id| Some(*id) != except && sim.free_space(id, false) > 0)
         .collect();
-    spare.sort_by_key(|id| here.near.as_ref() != Some(*id));
+    // Where such a thing belongs first (not a book on the bed), then the
+    // one at hand.
+    let belongs = crate::catalogue::Belongs::new(scene, crate::catalogue::builtin());
+    spare.sort_by_key(|id| (!belongs.fits(object, id), here.near.as_ref() != Some(*id)));
     let target = (*spare.first()?).clone();
     Some(if here.near.as_ref() == Some(&target) {
         act(Action::Place {

@@ -181,15 +181,14 @@ impl Scripted {
                 turns.push(turn(robot, Goal::Fetch { object: o, to }));
             }
         }
-        if let (Some(mug), Some(dw)) = (self.person(&host).mug.clone(), r.device(Role::DishWashing))
-        {
-            turns.push(turn(
-                robot,
-                Goal::Fetch {
-                    object: mug,
-                    to: Dest::In(dw.clone()),
-                },
-            ));
+        // The mug to the dishwasher, or (none) back to its place.
+        let mug = self.person(&host).mug.clone();
+        let to = match r.device(Role::DishWashing) {
+            Some(dw) => Some(Dest::In(dw.clone())),
+            None => mug.as_ref().and_then(|m| self.home_of(s, m)),
+        };
+        if let (Some(mug), Some(to)) = (mug, to) {
+            turns.push(turn(robot, Goal::Fetch { object: mug, to }));
         }
         Ok(())
     }
