@@ -9,6 +9,7 @@
 //! Parsing works on strings (the default is embedded in the binary);
 //! reading another catalogue file is [`crate::store`]'s job.
 
+mod belongs;
 mod roles;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,6 +20,9 @@ use thiserror::Error;
 
 use crate::scene::{FieldDef, Openable, Role, Surface, validate::check_field};
 
+pub use belongs::{
+    Belongs, crossed_bedrooms, is_bedroom, only_off_bedrooms, reached_only_from, room_kind,
+};
 pub use roles::Roles;
 
 /// The embedded catalogue's RON text.

@@ -1,12 +1,14 @@
 //! `hearth trace lint`: plausibility rules over finished traces.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use hearth::generation::Plan;
+use hearth::ids::Id;
 use hearth::lint::{self, Finding, Rule};
 use serde::Serialize;
 
@@ -101,6 +103,19 @@ fn trace_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The misplacements `plan.json` says were meant (none without a plan).
+fn planned_misplacements(dir: &Path) -> Result<BTreeSet<(Id, Id)>> {
+    let path = dir.join("plan.json");
+    if !path.exists() {
+        return Ok(BTreeSet::new());
+    }
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let plan: Plan =
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    Ok(plan.deliberate())
+}
+
 pub fn run(command: TraceCommand) -> Result<ExitCode> {
     let TraceCommand::Lint(args) = command;
     let mut traces = Vec::new();
@@ -108,7 +123,8 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
     for d in &args.dirs {
         for dir in trace_dirs(d)? {
             let t = hearth::store::read_trace(&dir)?;
-            let findings = lint::lint(&t.scene, &t.events)
+            let deliberate = planned_misplacements(&dir)?;
+            let findings = lint::lint_planned(&t.scene, &t.events, &deliberate)
                 .with_context(|| format!("linting {}", dir.display()))?;
             by_source(&t.events, &findings, &mut sources);
             traces.push(TraceFindings { dir, findings });

@@ -23,34 +23,15 @@ pub fn next(
 ) -> Proposal {
     let here = sim.position(actor).expect("actors have positions");
     let act = |action: Action| {
-        // Through a door that is kept closed, just opened: step through
-        // it first, so that it is closed behind (`door_behind`).
-        let through = progress.last_ok.as_ref().and_then(|e| match &e.action {
-            Action::Open { target } => sim
-                .scene()
-                .doors
-                .iter()
-                .find(|d| &d.id == target && !d.open)
-                .map(|d| {
-                    if d.rooms.0 == here.room {
-                        &d.rooms.1
-                    } else {
-                        &d.rooms.0
-                    }
-                }),
-            _ => None,
-        });
         let action = match action {
-            Action::NavigateTo { target }
-                if through.is_some() && sim.room_of(&target).as_ref() != through =>
+            // A walk that every way is blocked by a closed door, or whose
+            // only open way crosses someone else's bedroom, starts by
+            // opening the door on the direct way: from this side, or
+            // after walking up to it.
+            Action::NavigateTo { target } => match sim
+                .blocked_way(actor, &target)
+                .or_else(|| intrusive_detour(sim, actor, &here.room, &target))
             {
-                Action::NavigateTo {
-                    target: through.expect("checked").clone(),
-                }
-            }
-            // A walk that every way is blocked by a closed door starts by
-            // opening it: from this side, or after walking up to it.
-            Action::NavigateTo { target } => match sim.blocked_way(actor, &target) {
                 // Someone busy behind it (a shower): wait until they are done.
                 Some((door, side)) if side == here.room => {
                     match far_side(sim, &door, &side).and_then(|r| wait_for_users(sim, actor, &r)) {
@@ -72,9 +53,6 @@ pub fn next(
     let last_skill = progress.last_ok.as_ref().map(|e| e.action.skill_name());
     let sloppy = sloppy && progress.feedback.is_none() && progress.proposals == 0;
     let near = |id: &Id| here.near.as_ref() == Some(id);
-    if let Some(door) = progress.last_ok.as_ref().and_then(|e| door_behind(sim, e)) {
-        return act(Action::Close { target: door });
-    }
     match goal {
         Goal::Say { to, text, claims } => {
             if last_skill == Some("say") {
@@ -378,31 +356,14 @@ fn wait_for_users(sim: &Simulation, me: &Id, room: &Id) -> Option<u64> {
     (until > start).then(|| until - start)
 }
 
-/// The door an actor just walked through, if the household keeps it
-/// closed (closed in the scene) and it is open: it is closed behind them.
-fn door_behind(sim: &Simulation, e: &crate::trace::Event) -> Option<Id> {
-    if !matches!(e.action, Action::NavigateTo { .. }) {
-        return None;
-    }
-    let to = e.via.last()?;
-    let from = match e.via.len() {
-        1 => e.changes.iter().find_map(|c| match &c.old {
-            Value::Position(p) => Some(p.room.clone()),
-            _ => None,
-        })?,
-        n => e.via[n - 2].clone(),
-    };
-    sim.scene()
-        .doors
-        .iter()
-        .find(|d| {
-            d.openable
-                && !d.open
-                && ((&d.rooms.0 == to && d.rooms.1 == from)
-                    || (d.rooms.0 == from && &d.rooms.1 == to))
-        })
-        .filter(|d| sim.is_open(&d.id))
-        .map(|d| d.id.clone())
+/// The closed door on the direct way to `target` when the open way round
+/// it crosses someone else's bedroom: people open a door rather than walk
+/// through another's room.
+fn intrusive_detour(sim: &Simulation, actor: &Id, here: &Id, target: &Id) -> Option<(Id, Id)> {
+    let (rooms, detour) = sim.way(actor, target)?;
+    let detour = detour?;
+    let crossed = crate::catalogue::crossed_bedrooms(sim.scene(), actor, here, &rooms);
+    (!crossed.is_empty()).then_some(detour)
 }
 
 fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool) -> bool {
@@ -413,9 +374,9 @@ fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool
         || sim.beliefs(actor.as_str()).is_none()
 }
 
-/// Puts `object` (held) on a fixture in `room` with space on top, the one
-/// the actor stands at if it has space, else the first in scene order
-/// (deterministic); walks there first. `None` when the room has no space.
+/// Puts `object` (held) on a fixture in `room` with space on top: one
+/// where it belongs, the one the actor stands at, else the first in scene
+/// order (deterministic); walks there first. `None` when the room has no space.
 fn put_down(
     sim: &Simulation,
     object: &Id,
@@ -439,7 +400,10 @@ fn put_down(
         )
         .filter(|id| Some(*id) != except && sim.free_space(id, false) > 0)
         .collect();
-    spare.sort_by_key(|id| here.near.as_ref() != Some(*id));
+    // Where such a thing belongs first (not a book on the bed), then the
+    // one at hand.
+    let belongs = crate::catalogue::Belongs::new(scene, crate::catalogue::builtin());
+    spare.sort_by_key(|id| (!belongs.fits(object, id), here.near.as_ref() != Some(*id)));
     let target = (*spare.first()?).clone();
     Some(if here.near.as_ref() == Some(&target) {
         act(Action::Place {

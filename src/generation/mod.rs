@@ -323,6 +323,33 @@ pub struct Plan {
     pub sessions: Vec<Session>,
     /// Turns the actors could not complete, and why.
     pub skipped_turns: Vec<SkippedTurn>,
+    /// Objects put where they do not belong on purpose, so that a question
+    /// can be about it (and `trace lint` lets them be).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub misplacements: Vec<Misplacement>,
+}
+
+impl Plan {
+    /// The deliberate (object, receptacle) placements, for
+    /// [`crate::lint::lint_planned`].
+    pub fn deliberate(&self) -> std::collections::BTreeSet<(Id, Id)> {
+        self.misplacements
+            .iter()
+            .map(|m| (m.object.clone(), m.at.clone()))
+            .collect()
+    }
+}
+
+/// An object put on or in a receptacle where its category does not belong,
+/// as part of the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Misplacement {
+    pub session: String,
+    pub actor: Id,
+    pub object: Id,
+    /// The receptacle it is put on or in.
+    pub at: Id,
+    pub why: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -409,6 +436,10 @@ pub trait Backend {
     /// Told how each turn ended, so the backend's own records (commitments
     /// kept or broken) follow what really happened.
     fn turn_done(&mut self, _session: &Session, _turn: &Turn, _result: &Result<(), String>) {}
+    /// The misplacements the backend planned (read once, at the end).
+    fn misplacements(&mut self) -> Vec<Misplacement> {
+        vec![]
+    }
     fn notes(
         &mut self,
         cx: &Context,
@@ -473,6 +504,7 @@ pub fn generate(
         beats: vec![],
         sessions: vec![],
         skipped_turns: vec![],
+        misplacements: vec![],
     };
     let mut notes: Vec<DayNotes> = Vec::new();
     for day in 1..=days {
@@ -529,6 +561,7 @@ pub fn generate(
         // Nothing may run past the day's end into tomorrow's plan.
         debug_assert!(sim.now() < u64::from(day) * DAY + DAY);
     }
+    plan.misplacements = backend.misplacements();
     Ok(Generated { plan, notes })
 }
 

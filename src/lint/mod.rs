@@ -8,6 +8,8 @@
 //! with each accepted event's changes applied). Each has a stable code; a
 //! finding names the event, its time and the entities involved. No I/O.
 
+mod habits;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -38,10 +40,15 @@ pub enum Rule {
     CycleCutShort,
     SpokeOutOfEarshot,
     WordsOffTime,
+    PingPongWalk,
+    DoorWithoutPassing,
+    CrossedBedroom,
+    LeftOutOfPlace,
+    AimlessWalking,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 14] = [
+    pub const ALL: [Rule; 19] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -56,6 +63,11 @@ impl Rule {
         Rule::CycleCutShort,
         Rule::SpokeOutOfEarshot,
         Rule::WordsOffTime,
+        Rule::PingPongWalk,
+        Rule::DoorWithoutPassing,
+        Rule::CrossedBedroom,
+        Rule::LeftOutOfPlace,
+        Rule::AimlessWalking,
     ];
 
     /// The stable snake_case code.
@@ -75,6 +87,11 @@ impl Rule {
             Rule::CycleCutShort => "cycle_cut_short",
             Rule::SpokeOutOfEarshot => "spoke_out_of_earshot",
             Rule::WordsOffTime => "words_off_time",
+            Rule::PingPongWalk => "ping_pong_walk",
+            Rule::DoorWithoutPassing => "door_without_passing",
+            Rule::CrossedBedroom => "crossed_bedroom",
+            Rule::LeftOutOfPlace => "left_out_of_place",
+            Rule::AimlessWalking => "aimless_walking",
         }
     }
 
@@ -97,6 +114,17 @@ impl Rule {
             Rule::CycleCutShort => "a machine is stopped or opened before its program is over",
             Rule::SpokeOutOfEarshot => "an utterance to someone out of earshot (rejected)",
             Rule::WordsOffTime => "morning words said after noon, or night words before noon",
+            Rule::PingPongWalk => {
+                "an actor walks back and forth between the same two spots three or more times with nothing done"
+            }
+            Rule::DoorWithoutPassing => {
+                "a door is opened or closed with nobody walking through it within 5 minutes (nor the actor on the way in or out)"
+            }
+            Rule::CrossedBedroom => "a walk crosses someone else's bedroom on the way elsewhere",
+            Rule::LeftOutOfPlace => {
+                "an object is left 4 hours or overnight where its category does not belong (unless planned)"
+            }
+            Rule::AimlessWalking => "six or more walks in a row that change nothing",
         }
     }
 }
@@ -112,6 +140,13 @@ pub struct Finding {
     pub time: String,
     pub entities: Vec<Id>,
     pub message: String,
+    /// Walks in a back-and-forth (`ping_pong_walk`), else 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub walks: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Error, PartialEq)]
@@ -125,8 +160,18 @@ const MIN_MEAL: u64 = 10 * 60;
 
 /// Runs every rule over a trace; findings in event order, then rule order.
 pub fn lint(scene: &Scene, events: &[Event]) -> Result<Vec<Finding>, LintError> {
+    lint_planned(scene, events, &BTreeSet::new())
+}
+
+/// [`lint`], with the (object, receptacle) placements the plan made on
+/// purpose (`plan.json`'s `misplacements`), which are not out of place.
+pub fn lint_planned(
+    scene: &Scene,
+    events: &[Event],
+    deliberate: &BTreeSet<(Id, Id)>,
+) -> Result<Vec<Finding>, LintError> {
     let sim = Simulation::new(scene.clone()).map_err(|p| LintError::Scene(p.len()))?;
-    let mut w = Walk::new(scene, sim.state());
+    let mut w = Walk::new(scene, sim.state(), deliberate);
     for e in events {
         w.event(e);
     }
@@ -177,10 +222,11 @@ struct Walk<'a> {
     /// Programs under way: device → (event, program, start, seconds).
     cycling: BTreeMap<Id, (u64, String, u64, u64)>,
     next_night: u64,
+    habits: habits::Habits,
 }
 
 impl<'a> Walk<'a> {
-    fn new(scene: &'a Scene, state: BTreeMap<Key, Value>) -> Self {
+    fn new(scene: &'a Scene, state: BTreeMap<Key, Value>, deliberate: &BTreeSet<(Id, Id)>) -> Self {
         let roles = Roles::builtin(scene);
         let inside = |s: &[Surface]| s.iter().any(|s| matches!(s, Surface::In(_)));
         let mut w = Walk {
@@ -243,6 +289,7 @@ impl<'a> Walk<'a> {
                 .collect(),
             cycling: BTreeMap::new(),
             next_night: NIGHT_CHECK,
+            habits: habits::Habits::new(scene, deliberate),
         };
         for p in w.perishable.clone() {
             if !w.in_cold(&p) {
@@ -260,6 +307,7 @@ impl<'a> Walk<'a> {
             time: clock_time(t),
             entities,
             message,
+            walks: 0,
         });
     }
 
@@ -328,6 +376,7 @@ impl<'a> Walk<'a> {
                     time: clock_time(at),
                     entities: vec![o.clone()],
                     message: format!("{o} is out of cold storage ({where_}) at 03:00 of day {day}"),
+                    walks: 0,
                 });
             }
             self.next_night += DAY;
@@ -336,6 +385,7 @@ impl<'a> Walk<'a> {
 
     fn event(&mut self, e: &Event) {
         self.nights_until(e.t);
+        self.habits_until(e.t);
         let Some(rej) = e.outcome.rejection() else {
             self.accepted(e);
             return;
@@ -416,6 +466,7 @@ impl<'a> Walk<'a> {
             }
             _ => {}
         }
+        self.habits_event(e);
         for c in &e.changes {
             let key = (c.entity.clone(), c.attr.clone());
             if self.state.get(&key) != Some(&c.old) {
@@ -670,6 +721,7 @@ impl<'a> Walk<'a> {
         // The night after the last day counts too: a trace ends at bedtime.
         let last_night = (end / DAY + 1) * DAY + NIGHT_CHECK;
         self.nights_until(last_night);
+        self.habits_finish();
         for v in self.running.keys().cloned().collect::<Vec<_>>() {
             self.stopped(None, &v, end);
         }

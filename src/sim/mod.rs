@@ -310,6 +310,31 @@ impl Simulation {
         Some((key(b.door)?, key(b.near_side)?))
     }
 
+    /// The rooms a walk from `actor` to `target` would pass with the doors
+    /// as they are (the destination last; empty within a room), and the
+    /// first closed door on the shortest route with the room on the
+    /// actor's side of it, if the walk takes a detour round it. `None`
+    /// when no open way exists ([`Self::blocked_way`]).
+    pub fn way(&self, actor: &str, target: &str) -> Option<(Vec<Id>, Option<(Id, Id)>)> {
+        let world = self.world();
+        let (from_room, from) = self.spot(self.registry().get(actor)?)?;
+        let (to_room, to) = self.spot(self.registry().get(target)?)?;
+        let graph = world.resource::<nav::RoomGraph>();
+        let open = |d: Entity| world.get::<Openable>(d).is_none_or(|o| o.open);
+        let walk = graph.open_route(from_room, from, to_room, to, open).ok()?;
+        let key = |e: Entity| world.get::<Key>(e).map(|k| k.0.clone());
+        let shortest = graph.route(from_room, from, to_room, to)?;
+        let detour = shortest.doors.iter().position(|d| !open(*d)).and_then(|k| {
+            let side = if k == 0 {
+                from_room
+            } else {
+                shortest.rooms[k - 1]
+            };
+            Some((key(shortest.doors[k])?, key(side)?))
+        });
+        Some((walk.rooms.into_iter().filter_map(key).collect(), detour))
+    }
+
     /// Opens the closed doors that stop `actor` walking to `target`, walking
     /// up to each first: what a navigation controller does on its way. Returns
     /// the events (empty when the way is open); stops at the first rejection.

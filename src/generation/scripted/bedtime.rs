@@ -29,9 +29,10 @@ impl Scripted {
                 ));
             }
         }
-        let sink = r.fixture(Role::Washbasin).cloned();
+        self.put_back_strays(x, turns);
         let basket = r.fixture(Role::LaundryBasket).cloned();
         for h in &humans {
+            let sink = washbasin_for(s, r, h);
             if let Some(sink) = &sink {
                 turns.push(turn(
                     h,
@@ -158,9 +159,17 @@ impl Scripted {
                         target: bed.clone(),
                     },
                 ));
-                // Bedroom doors are closed for the night.
-                for door in room_doors(s, s.furniture.iter().find(|f| f.id == bed).map(|f| &f.room))
-                {
+                // Bedroom doors are closed for the night (doors inside the
+                // bedroom's suite, an en-suite's, stay as they are).
+                let room = s.furniture.iter().find(|f| f.id == bed).map(|f| &f.room);
+                for door in room_doors(s, room).into_iter().filter(|d| {
+                    s.doors.iter().any(|x| {
+                        &x.id == d
+                            && ![&x.rooms.0, &x.rooms.1]
+                                .into_iter()
+                                .any(|r| crate::catalogue::only_off_bedrooms(s, r))
+                    })
+                }) {
                     turns.push(turn(
                         h,
                         Goal::SetOpen {

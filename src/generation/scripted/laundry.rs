@@ -103,7 +103,7 @@ impl Scripted {
             }];
             goals.extend(load.iter().map(|o| Goal::Fetch {
                 object: o.clone(),
-                to: home_of_clothes(s, r, o),
+                to: home_of_clothes(s, r, &self.belongs, o),
             }));
             let claims = goals.iter().filter_map(|g| request_claim(g, due)).collect();
             for goal in goals {

@@ -102,6 +102,7 @@ impl Scripted {
         let mugs =
             usize::from(r.device(Role::HotDrinks).is_some() && self.person(&host).mug.is_some());
         kinds.truncate(room.saturating_sub(mugs).min(3));
+        let mut back: Vec<(Id, Dest)> = vec![];
         for (n, cat) in kinds.iter().enumerate() {
             let items: Vec<Id> = r
                 .objects(Role::BreakfastFood)
@@ -112,6 +113,12 @@ impl Scripted {
             let Some(item) = items.choose(&mut self.rng).cloned() else {
                 continue;
             };
+            // What does not go to the fridge goes back where it was.
+            match sim.location(&item) {
+                Some(Location::On(at)) => back.push((item.clone(), Dest::On(at))),
+                Some(Location::In(at)) => back.push((item.clone(), Dest::In(at))),
+                _ => {}
+            }
             let who = humans[(n + 1) % humans.len()].clone();
             turns.push(turn(
                 &who,
@@ -168,15 +175,20 @@ impl Scripted {
                 ));
             }
         }
-        if let (Some(mug), Some(dw)) = (self.person(&host).mug.clone(), r.device(Role::DishWashing))
-        {
-            turns.push(turn(
-                robot,
-                Goal::Fetch {
-                    object: mug,
-                    to: Dest::In(dw.clone()),
-                },
-            ));
+        for (o, to) in back {
+            let cold = matches!(&to, Dest::In(f) if Some(f) == fridge.as_ref());
+            if !cold && !r.has(&o, Role::Perishable) {
+                turns.push(turn(robot, Goal::Fetch { object: o, to }));
+            }
+        }
+        // The mug to the dishwasher, or (none) back to its place.
+        let mug = self.person(&host).mug.clone();
+        let to = match r.device(Role::DishWashing) {
+            Some(dw) => Some(Dest::In(dw.clone())),
+            None => mug.as_ref().and_then(|m| self.home_of(s, m)),
+        };
+        if let (Some(mug), Some(to)) = (mug, to) {
+            turns.push(turn(robot, Goal::Fetch { object: mug, to }));
         }
         Ok(())
     }

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use std::sync::Arc;
 
-use crate::catalogue::Roles;
+use crate::catalogue::{Belongs, Roles};
 use crate::ids::Id;
 use crate::scene::{FieldDef, Openable, Placement, Role, Scene, Surface};
 use crate::sim::Simulation;
@@ -56,6 +56,10 @@ pub struct Scripted {
     /// The scene's fixtures, devices and objects by role; shared so that a
     /// stage can hold it while drawing from `rng`.
     roles: Arc<Roles>,
+    /// Where each object belongs (the catalogue's places in this scene).
+    belongs: Belongs,
+    /// Objects put somewhere odd on purpose (`plan.json`).
+    misplacements: Vec<Misplacement>,
     people: Vec<Person>,
     commitments: Vec<Commitment>,
     stated: Vec<String>,
@@ -140,6 +144,8 @@ impl Scripted {
         Scripted {
             rng,
             roles,
+            belongs: Belongs::new(scene, crate::catalogue::builtin()),
+            misplacements: vec![],
             people,
             commitments: vec![],
             stated: vec![],
@@ -152,6 +158,48 @@ impl Scripted {
             .iter()
             .find(|p| &p.id == id)
             .expect("a human of the scene")
+    }
+
+    /// Things left where they do not belong (a laptop on the sofa, an
+    /// apple on the coffee table) go back to their place, by the host:
+    /// tidying up, and the last round before bed. A planned misplacement
+    /// stays.
+    fn put_back_strays(&self, x: &Stage, turns: &mut Vec<Turn>) {
+        for o in &x.s.objects {
+            let Some(Location::On(at) | Location::In(at)) = x.sim.location(&o.id) else {
+                continue;
+            };
+            let planned = self
+                .misplacements
+                .iter()
+                .any(|m| m.object == o.id && m.at == at);
+            if planned || self.belongs.fits(&o.id, &at) {
+                continue;
+            }
+            let Some(to) = self.home_of(x.s, &o.id) else {
+                continue;
+            };
+            turns.push(turn(
+                &x.host,
+                Goal::Fetch {
+                    object: o.id.clone(),
+                    to,
+                },
+            ));
+        }
+    }
+
+    /// Where `object` is put away: where it started, else the most typical
+    /// place for its category.
+    fn home_of(&self, s: &Scene, object: &Id) -> Option<Dest> {
+        let home = self.belongs.homes(object)?.first()?;
+        let start = s.objects.iter().find(|o| &o.id == object).map(|o| &o.at);
+        Some(match start {
+            Some(Placement::In(at)) if at == home => Dest::In(home.clone()),
+            Some(Placement::On(at)) if at == home => Dest::On(home.clone()),
+            _ if surfaces(s).contains(home) => Dest::On(home.clone()),
+            _ => Dest::In(home.clone()),
+        })
     }
 
     fn jitter(&mut self, minutes: u64) -> u64 {
@@ -214,8 +262,20 @@ fn medication(scene: &Scene, r: &Roles, humans: &[Id]) -> Option<(Id, Id)> {
 /// Where a clean piece of clothing goes: towels to a towel rack, owned
 /// clothes into a wardrobe in the owner's bedroom, anything else on a shelf
 /// in the laundry room.
-fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
+fn home_of_clothes(scene: &Scene, r: &Roles, belongs: &Belongs, object: &Id) -> Dest {
     let o = scene.objects.iter().find(|o| &o.id == object);
+    // Back where it started, when that is a place of its own (not the
+    // basket or the machine it came from).
+    let own = |at: &Id| {
+        belongs.homes(object).is_some_and(|h| h.contains(at))
+            && !r.has(at, Role::LaundryBasket)
+            && !scene.devices.iter().any(|d| &d.id == at)
+    };
+    match o.map(|o| &o.at) {
+        Some(Placement::In(at)) if own(at) => return Dest::In(at.clone()),
+        Some(Placement::On(at)) if own(at) => return Dest::On(at.clone()),
+        _ => {}
+    }
     let in_room = |room: &Id, role: Role| {
         scene
             .furniture
@@ -266,6 +326,39 @@ fn home_of_clothes(scene: &Scene, r: &Roles, object: &Id) -> Dest {
         // executor would refuse this and the turn would fail as data.
         (None, None, None) => Dest::On(object.clone()),
     }
+}
+
+/// Where `h` washes: a washbasin in their own en-suite, else one not in
+/// someone else's (a room reached only through another's bedroom), else
+/// the first.
+fn washbasin_for(s: &Scene, r: &Roles, h: &Id) -> Option<Id> {
+    let bedroom = s.actors.iter().find(|a| &a.id == h).map(|a| &a.room);
+    let en_suite_of = |b: &Id| {
+        let room = s
+            .furniture
+            .iter()
+            .find(|f| &f.id == b)
+            .map(|f| &f.room)
+            .or_else(|| s.devices.iter().find(|d| &d.id == b).map(|d| &d.room))?;
+        crate::catalogue::reached_only_from(s, room)
+    };
+    let someone_elses = |room: &Id| {
+        Some(room) != bedroom
+            && s.actors
+                .iter()
+                .any(|a| a.kind == crate::scene::ActorKind::Human && &a.room == room)
+    };
+    let basins = r.fixtures(Role::Washbasin);
+    basins
+        .iter()
+        .find(|b| en_suite_of(b).is_some_and(|x| Some(&x) == bedroom))
+        .or_else(|| {
+            basins
+                .iter()
+                .find(|b| !en_suite_of(b).is_some_and(|x| someone_elses(&x)))
+        })
+        .or(basins.first())
+        .cloned()
 }
 
 /// Receptacles that close (drawers, cabinets, wardrobes) and have an inside.
@@ -806,6 +899,10 @@ impl Backend for Scripted {
                 CommitmentStatus::Failed
             };
         }
+    }
+
+    fn misplacements(&mut self) -> Vec<Misplacement> {
+        self.misplacements.clone()
     }
 
     fn notes(

@@ -74,18 +74,22 @@ impl Scripted {
             ));
             return Ok(());
         }
+        // Put down nearby where such a thing belongs, else used for a
+        // while and put back in its place.
         let back = surfaces(s)
             .into_iter()
-            .filter(|f| sim.room_of(f) == sim.room_of(&asker))
+            .filter(|f| sim.room_of(f) == sim.room_of(&asker) && self.belongs.fits(&obj, f))
             .collect::<Vec<_>>();
-        if let Some(b) = back.choose(&mut self.rng) {
-            turns.push(turn(
-                &asker,
-                Goal::Fetch {
-                    object: obj,
-                    to: Dest::On(b.clone()),
-                },
-            ));
+        let to = match back.choose(&mut self.rng) {
+            Some(b) => Some(Dest::On(b.clone())),
+            None => {
+                let seconds = self.rng.random_range(10..=20) * M;
+                turns.push(turn(&asker, Goal::Wait { seconds }));
+                self.home_of(s, &obj)
+            }
+        };
+        if let Some(to) = to {
+            turns.push(turn(&asker, Goal::Fetch { object: obj, to }));
         }
         Ok(())
     }

@@ -24,6 +24,7 @@ impl Scripted {
                 },
             ));
         }
+        self.put_back_strays(x, turns);
         let candidates: Vec<&crate::scene::ObjectDef> = s
             .objects
             .iter()
@@ -46,18 +47,52 @@ impl Scripted {
             2 + self.rng.random_range(0..2)
         };
         let mut for_robot = vec![];
+        let mut misplaced: Option<(Id, Id)> = None;
         for _ in 0..n {
             let Some(o) = candidates.choose(&mut self.rng) else {
                 break;
             };
-            // A household without cupboards (or without free tops) tidies
-            // to what it has, or not at all.
-            let dest = if self.rng.random_bool(0.6) && !containers.is_empty() {
-                Dest::In(containers.choose(&mut self.rng).expect("not empty").clone())
-            } else if let Some(top) = tops.choose(&mut self.rng) {
-                Dest::On(top.clone())
+            // Things go where their kind belongs (the catalogue's places,
+            // or where they started); now and then one goes somewhere odd
+            // on purpose, which the plan records so a question can be
+            // about it. A household without room for it does not tidy it.
+            let homes: Vec<Id> = self
+                .belongs
+                .homes(&o.id)
+                .unwrap_or_default()
+                .iter()
+                .filter(|h| !r.has(h, Role::ColdStorage))
+                .cloned()
+                .collect();
+            let inside: Vec<&Id> = homes
+                .iter()
+                .filter(|h| containers.contains(h) && x.sim.free_space(h, true) > 0)
+                .collect();
+            let on: Vec<&Id> = homes
+                .iter()
+                .filter(|h| tops.contains(h) && x.sim.free_space(h, false) > 0)
+                .collect();
+            let odd: Vec<&Id> = containers
+                .iter()
+                .filter(|c| !homes.contains(c) && x.sim.free_space(c, true) > 0)
+                .collect();
+            let dest = if !interrupted && misplaced.is_none() && self.rng.random_bool(0.1) {
+                odd.choose(&mut self.rng).map(|c| {
+                    misplaced = Some(((*c).clone(), o.id.clone()));
+                    Dest::In((*c).clone())
+                })
             } else {
-                break;
+                None
+            };
+            let dest = match dest {
+                Some(d) => d,
+                None if !inside.is_empty() && (on.is_empty() || self.rng.random_bool(0.6)) => {
+                    Dest::In((*inside.choose(&mut self.rng).expect("not empty")).clone())
+                }
+                None => match on.choose(&mut self.rng) {
+                    Some(top) => Dest::On((*top).clone()),
+                    None => continue,
+                },
             };
             turns.push(turn(
                 &host,
@@ -120,6 +155,15 @@ impl Scripted {
                 )),
                 _ => for_robot.push((text, claim)),
             }
+        }
+        if let Some((at, object)) = misplaced {
+            self.misplacements.push(Misplacement {
+                session: x.session.id.clone(),
+                actor: host.clone(),
+                object,
+                at,
+                why: "put away somewhere it does not belong, in a hurry".into(),
+            });
         }
         // Then the robot is found and told the rest.
         if !for_robot.is_empty() {

@@ -9,8 +9,8 @@ impl Scripted {
         let host = x.host.clone();
         let sim = x.sim;
         let session = x.session;
-        let bath = r.fixture(Role::Washbasin).cloned();
         for h in &humans {
+            let bath = washbasin_for(x.s, r, h);
             let mut t = turn(
                 h,
                 Goal::GoTo {
@@ -27,7 +27,20 @@ impl Scripted {
             );
             turns.push(t);
             // A wash or shower behind closed doors: 5 to 15 minutes.
-            let doors = room_doors(x.s, bath.as_ref().and_then(|b| sim.room_of(b)).as_ref());
+            // (Not a door to a room reached only through the bathroom.)
+            let bath_room = bath.as_ref().and_then(|b| sim.room_of(b));
+            let doors: Vec<Id> = room_doors(x.s, bath_room.as_ref())
+                .into_iter()
+                .filter(|d| {
+                    x.s.doors.iter().any(|x_| {
+                        &x_.id == d
+                            && [&x_.rooms.0, &x_.rooms.1].into_iter().all(|r| {
+                                Some(r) == bath_room.as_ref()
+                                    || crate::catalogue::reached_only_from(x.s, r) != bath_room
+                            })
+                    })
+                })
+                .collect();
             for d in &doors {
                 turns.push(turn(
                     h,
@@ -43,10 +56,8 @@ impl Scripted {
                     seconds: 5 * M + self.jitter(10),
                 },
             ));
-            for d in doors
-                .iter()
-                .filter(|d| x.s.doors.iter().any(|x| &x.id == *d && x.open))
-            {
+            // Bathrooms are shut only while in use.
+            for d in &doors {
                 turns.push(turn(
                     h,
                     Goal::SetOpen {

@@ -1,0 +1,347 @@
+//! The rules about how people and the robot move about a home: walking
+//! back and forth, doors worked with nobody passing, bedrooms used as
+//! corridors, things left where they do not belong, and long runs of
+//! walking that change nothing. Machines loop; households do not.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Rule, Walk};
+use crate::catalogue::Belongs;
+use crate::ids::Id;
+use crate::scene::{ActorKind, Scene};
+use crate::trace::request::Action;
+use crate::trace::{Event, Location, Value, clock_time};
+
+/// A door opened or closed counts as used when someone walks through it
+/// this long before (a close) or after (an open), or when it is the door
+/// the actor came through within [`BEHIND`] (closed behind them) or next
+/// goes through (opened on the way out).
+pub const DOOR_PASS: u64 = 5 * 60;
+/// An object out of place this long (or overnight) was left there.
+pub const LEFT: u64 = 4 * 3600;
+/// A door the actor came through this long before closing it was closed
+/// behind them (into a room to stay: a bedroom at night).
+pub const BEHIND: u64 = 30 * 60;
+/// This many walks in a row with nothing else done is aimless.
+pub const AIMLESS: usize = 6;
+/// A break this long between an actor's events ends a run of walks.
+const RUN_GAP: u64 = 10 * 60;
+
+/// An actor's current run of walks with nothing else done.
+#[derive(Debug, Default)]
+struct Run {
+    /// Where each walk went, the spot before the first walk first.
+    spots: Vec<Id>,
+    /// Consecutive walks back to the spot before last.
+    back: usize,
+    first_event: u64,
+    /// The previous walk, and the first of the back-and-forth: (event, time).
+    prev_walk: (u64, u64),
+    back_from: (u64, u64),
+    walks: usize,
+    aimless_found: bool,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Habits {
+    belongs: Belongs,
+    /// (object, receptacle) placements the plan made on purpose.
+    deliberate: BTreeSet<(Id, Id)>,
+    /// Room → the humans who sleep there.
+    sleepers: BTreeMap<Id, BTreeSet<Id>>,
+    runs: BTreeMap<Id, Run>,
+    /// Door → when a walk through it last ended.
+    passed: BTreeMap<Id, u64>,
+    /// Doors opened and not yet walked through: → (event, time, actor,
+    /// whether the actor has since walked through other doors).
+    opened: BTreeMap<Id, (u64, u64, Id, bool)>,
+    /// (actor, door) → when the actor last walked through it.
+    came_through: BTreeMap<(Id, Id), u64>,
+    /// Objects an actor put where they do not belong: → (event, time, where).
+    misplaced: BTreeMap<Id, (u64, u64, Id)>,
+}
+
+impl Habits {
+    pub(super) fn new(scene: &Scene, deliberate: &BTreeSet<(Id, Id)>) -> Self {
+        let mut sleepers: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+        for a in scene.actors.iter().filter(|a| a.kind == ActorKind::Human) {
+            sleepers
+                .entry(a.room.clone())
+                .or_default()
+                .insert(a.id.clone());
+        }
+        Habits {
+            belongs: Belongs::new(scene, crate::catalogue::builtin()),
+            deliberate: deliberate.clone(),
+            sleepers,
+            ..Default::default()
+        }
+    }
+}
+
+impl Walk<'_> {
+    /// Before an accepted event: what time alone settles (doors opened
+    /// and never passed, things left out of place for long).
+    pub(super) fn habits_until(&mut self, t: u64) {
+        let stale: Vec<(Id, (u64, u64, Id, bool))> = self
+            .habits
+            .opened
+            .iter()
+            .filter(|(_, (_, at, _, moved_on))| *moved_on && t > at + DOOR_PASS)
+            .map(|(d, v)| (d.clone(), v.clone()))
+            .collect();
+        for (door, (ev, at, actor, _)) in stale {
+            self.habits.opened.remove(&door);
+            self.unpassed_open(&door, ev, at, &actor);
+        }
+        let left: Vec<Id> = self
+            .habits
+            .misplaced
+            .iter()
+            .filter(|(_, (_, since, _))| t >= since + LEFT)
+            .map(|(o, _)| o.clone())
+            .collect();
+        for o in left {
+            self.left_out(&o);
+        }
+    }
+
+    fn unpassed_open(&mut self, door: &Id, ev: u64, at: u64, actor: &Id) {
+        self.out.push(super::Finding {
+            rule: Rule::DoorWithoutPassing.code(),
+            event: Some(ev),
+            t: at,
+            time: clock_time(at),
+            entities: vec![actor.clone(), door.clone()],
+            message: format!(
+                "{actor} opened {door} and walked off elsewhere; nobody went through it in the next {} min",
+                DOOR_PASS / 60
+            ),
+            walks: 0,
+        });
+    }
+
+    fn left_out(&mut self, object: &Id) {
+        let Some((ev, since, at)) = self.habits.misplaced.remove(object) else {
+            return;
+        };
+        self.out.push(super::Finding {
+            rule: Rule::LeftOutOfPlace.code(),
+            event: Some(ev),
+            t: since,
+            time: clock_time(since),
+            entities: vec![object.clone(), at.clone()],
+            message: format!("{object} was left on or in {at}, where its kind does not belong"),
+            walks: 0,
+        });
+    }
+
+    /// Every accepted event of an actor: walks extend its run, anything
+    /// that changes the world (doors aside) ends it.
+    pub(super) fn habits_event(&mut self, e: &Event) {
+        let gap = self
+            .last
+            .get(&e.actor)
+            .is_some_and(|&(_, _, end)| e.t > end + RUN_GAP);
+        if gap {
+            self.end_run(&e.actor);
+        }
+        match &e.action {
+            Action::NavigateTo { target } => self.walked(e, target),
+            Action::Open { target } | Action::Close { target } if self.is_door(target) => {
+                self.door_worked(e, target)
+            }
+            _ => {
+                let changes = e.changes.iter().any(|c| c.attr != self.position);
+                if changes {
+                    self.end_run(&e.actor);
+                }
+            }
+        }
+        for c in &e.changes {
+            if c.attr != self.location {
+                continue;
+            }
+            match &c.new {
+                Value::Location(Location::On(r) | Location::In(r))
+                    if !self.habits.belongs.fits(&c.entity, r)
+                        && !self
+                            .habits
+                            .deliberate
+                            .contains(&(c.entity.clone(), r.clone())) =>
+                {
+                    self.habits
+                        .misplaced
+                        .insert(c.entity.clone(), (e.id, e.t, r.clone()));
+                }
+                _ => {
+                    self.habits.misplaced.remove(&c.entity);
+                }
+            }
+        }
+    }
+
+    fn is_door(&self, id: &Id) -> bool {
+        self.doors.iter().any(|(d, _, _)| d == id)
+    }
+
+    fn door_worked(&mut self, e: &Event, door: &Id) {
+        if matches!(e.action, Action::Open { .. }) {
+            self.habits
+                .opened
+                .insert(door.clone(), (e.id, e.t, e.actor.clone(), false));
+            return;
+        }
+        self.habits.opened.remove(door);
+        let passed = self.habits.passed.get(door).copied();
+        let behind = self
+            .habits
+            .came_through
+            .get(&(e.actor.clone(), door.clone()))
+            .is_some_and(|t| e.t <= t + BEHIND);
+        if !behind && passed.is_none_or(|p| e.t > p + DOOR_PASS) {
+            let since = passed.map_or("ever".into(), |p| format!("since {}", &clock_time(p)[..5]));
+            self.find(
+                Rule::DoorWithoutPassing,
+                Some(e),
+                e.t,
+                vec![e.actor.clone(), door.clone()],
+                format!(
+                    "{} closed {door}, which nobody had walked through {since}",
+                    e.actor
+                ),
+            );
+        }
+    }
+
+    fn walked(&mut self, e: &Event, target: &Id) {
+        let Some(Value::Position(from)) = self.get(&e.actor, &self.position).cloned() else {
+            return;
+        };
+        let mut rooms = vec![from.room.clone()];
+        rooms.extend(e.via.iter().cloned());
+        let end = e.t + e.dur;
+        let mut passed = vec![];
+        for pair in rooms.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            let through: Vec<Id> = self
+                .doors
+                .iter()
+                .filter(|(_, x, y)| (x == a && y == b) || (x == b && y == a))
+                .map(|(d, _, _)| d.clone())
+                .collect();
+            for d in through {
+                self.habits.opened.remove(&d);
+                self.habits.passed.insert(d.clone(), end);
+                self.habits
+                    .came_through
+                    .insert((e.actor.clone(), d.clone()), end);
+                passed.push(d);
+            }
+        }
+        if !passed.is_empty() {
+            for (_, _, who, moved_on) in self.habits.opened.values_mut() {
+                *moved_on |= *who == e.actor;
+            }
+        }
+        let crossed = crate::catalogue::crossed_bedrooms(self.scene, &e.actor, &from.room, &e.via);
+        for room in crossed {
+            let owners: Vec<&str> = self.habits.sleepers[&room].iter().map(Id::as_str).collect();
+            let owners = owners.join(" and ");
+            self.find(
+                Rule::CrossedBedroom,
+                Some(e),
+                e.t,
+                vec![e.actor.clone(), room.clone()],
+                format!(
+                    "{} walked through {room}, {owners}'s bedroom, on the way to {target}",
+                    e.actor
+                ),
+            );
+        }
+        let start = from.near.unwrap_or(from.room);
+        let run = self.habits.runs.entry(e.actor.clone()).or_default();
+        let n = run.spots.len();
+        let back = n >= 2 && run.spots[n - 2] == *target && run.spots[n - 1] != *target;
+        if !back && run.back >= 2 {
+            // A ping-pong ended: report it, and a new run starts here.
+            let here = run.spots[n - 1].clone();
+            self.end_run(&e.actor);
+            self.habits
+                .runs
+                .entry(e.actor.clone())
+                .or_default()
+                .spots
+                .push(here);
+        }
+        let run = self.habits.runs.entry(e.actor.clone()).or_default();
+        if run.spots.is_empty() {
+            run.spots.push(start);
+        }
+        if run.walks == 0 {
+            run.first_event = e.id;
+        }
+        if back && run.back == 0 {
+            run.back_from = if run.walks == 0 {
+                (e.id, e.t)
+            } else {
+                run.prev_walk
+            };
+        }
+        run.back = if back { run.back + 1 } else { 0 };
+        run.prev_walk = (e.id, e.t);
+        run.spots.push(target.clone());
+        run.walks += 1;
+        if run.walks >= AIMLESS && !run.aimless_found {
+            run.aimless_found = true;
+            let first = run.first_event;
+            let walks = run.walks;
+            self.find(
+                Rule::AimlessWalking,
+                Some(e),
+                e.t,
+                vec![e.actor.clone()],
+                format!(
+                    "{} walked {walks} times in a row since event {first} and changed nothing",
+                    e.actor
+                ),
+            );
+        }
+    }
+
+    /// Ends an actor's run of walks, reporting it if it went back and
+    /// forth between two spots three or more times.
+    pub(super) fn end_run(&mut self, actor: &Id) {
+        let Some(run) = self.habits.runs.remove(actor) else {
+            return;
+        };
+        if run.back < 2 {
+            return;
+        }
+        let n = run.spots.len();
+        let (a, b) = (run.spots[n - 2].clone(), run.spots[n - 1].clone());
+        let walks = run.back + 1;
+        let (ev, t) = run.back_from;
+        self.out.push(super::Finding {
+            rule: Rule::PingPongWalk.code(),
+            event: Some(ev),
+            t,
+            time: clock_time(t),
+            entities: vec![actor.clone(), a.clone(), b.clone()],
+            message: format!("{actor} walked back and forth between {a} and {b} {walks} times"),
+            walks,
+        });
+    }
+
+    pub(super) fn habits_finish(&mut self) {
+        for a in self.habits.runs.keys().cloned().collect::<Vec<_>>() {
+            self.end_run(&a);
+        }
+        for (door, (ev, at, actor, _)) in std::mem::take(&mut self.habits.opened) {
+            self.unpassed_open(&door, ev, at, &actor);
+        }
+        for o in self.habits.misplaced.keys().cloned().collect::<Vec<_>>() {
+            self.left_out(&o);
+        }
+    }
+}
