@@ -18,4 +18,5 @@ pub mod samples;
 pub mod scene;
 pub mod sim;
 pub mod store;
+pub mod timeuse;
 pub mod trace;

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hearth::catalogue::{self, Catalogue, CatalogueError, Mount, Roles};
+use hearth::catalogue::{self, Catalogue, CatalogueError, Mount, Roles, RoomType, Zone};
 use hearth::generation::scripted::Scripted;
 use hearth::procgen::{self, ProcgenError, SceneSpec};
 use hearth::samples::{Family, Index, Sample, mine, validate::check};
@@ -375,18 +375,187 @@ fn assert_household(s: &Scene, kind: &str) {
     }
 }
 
+/// The catalogue room type of a generated room (`bedroom_2` is a bedroom).
+fn room_type(id: &str) -> &'static RoomType {
+    cat()
+        .room(id)
+        .or_else(|| cat().room(id.rsplit_once('_')?.0))
+        .unwrap_or_else(|| panic!("room {id} has no catalogue type"))
+}
+
+/// The rooms a door of `room` leads to.
+fn door_neighbours<'a>(s: &'a Scene, room: &'a str) -> impl Iterator<Item = &'a str> {
+    s.doors.iter().filter_map(move |d| {
+        if d.rooms.0.as_str() == room {
+            Some(d.rooms.1.as_str())
+        } else if d.rooms.1.as_str() == room {
+            Some(d.rooms.0.as_str())
+        } else {
+            None
+        }
+    })
+}
+
+/// Rooms reachable from the entry, passing only through rooms `through`
+/// allows (any room may be the end of a walk).
+fn reachable(s: &Scene, through: impl Fn(&str) -> bool) -> BTreeSet<String> {
+    let mut seen = BTreeSet::from([s.rooms[0].id.to_string()]);
+    let mut todo = vec![s.rooms[0].id.to_string()];
+    while let Some(r) = todo.pop() {
+        if r != *s.rooms[0].id && !through(&r) {
+            continue;
+        }
+        for n in door_neighbours(s, &r) {
+            if seen.insert(n.to_string()) {
+                todo.push(n.to_string());
+            }
+        }
+    }
+    seen
+}
+
+/// The fault issue 19 measured: a room others use (anything but a
+/// bedroom, bathroom, guest room or study) reached from the entry only
+/// through one of those.
+fn cut_off_rooms(s: &Scene) -> Vec<String> {
+    let private = |id: &str| room_type(id).zone == Zone::Private;
+    let ok = reachable(s, |r| !private(r));
+    s.rooms
+        .iter()
+        .filter(|r| !private(&r.id) && !ok.contains(r.id.as_str()))
+        .map(|r| r.id.to_string())
+        .collect()
+}
+
+/// Zoning: halls and public rooms connect to the entry among themselves;
+/// every private or service room is a leaf with one door onto a zone it
+/// may open onto, or an en-suite bathroom onto a bedroom (and some
+/// bathroom opens onto the core); the kitchen and the dining room share a
+/// door; at the start bedroom doors are closed and every other door open.
+fn assert_zoned(s: &Scene) {
+    assert_eq!(cut_off_rooms(s), Vec::<String>::new(), "{}: cut off", s.id);
+    let core = |id: &str| room_type(id).zone.is_core();
+    let reach = reachable(s, core);
+    for r in &s.rooms {
+        let t = room_type(&r.id);
+        let next: Vec<&str> = door_neighbours(s, &r.id).collect();
+        if t.zone.is_core() {
+            assert!(reach.contains(r.id.as_str()), "{}: {} cut off", s.id, r.id);
+            continue;
+        }
+        // Leaves: one door, unless a bathroom opens onto this bedroom.
+        let onto: Vec<&str> = next
+            .iter()
+            .copied()
+            .filter(|n| !room_type(n).en_suite_of.contains(&t.kind))
+            .collect();
+        assert_eq!(onto.len(), 1, "{}: {} opens onto {next:?}", s.id, r.id);
+        let u = room_type(onto[0]);
+        assert!(
+            t.opens_onto.contains(&u.zone) || t.en_suite_of.contains(&u.kind),
+            "{}: {} opens onto {}",
+            s.id,
+            r.id,
+            onto[0]
+        );
+    }
+    for t in cat().rooms.iter().filter(|t| !t.en_suite_of.is_empty()) {
+        let of_type: Vec<_> = s
+            .rooms
+            .iter()
+            .filter(|r| room_type(&r.id).kind == t.kind)
+            .collect();
+        assert!(
+            of_type.is_empty() || of_type.iter().any(|r| door_neighbours(s, &r.id).any(core)),
+            "{}: every {} is en-suite",
+            s.id,
+            t.kind
+        );
+    }
+    let has = |k: &str| s.rooms.iter().any(|r| *r.id == *k);
+    if has("kitchen") && has("dining_room") {
+        assert!(
+            door_neighbours(s, "kitchen").any(|n| n == "dining_room"),
+            "{}: kitchen apart",
+            s.id
+        );
+    }
+    let sleeps: BTreeSet<&str> = s
+        .actors
+        .iter()
+        .filter(|a| a.kind == scene::ActorKind::Human)
+        .map(|a| a.room.as_str())
+        .collect();
+    for d in &s.doors {
+        let bedroom =
+            |a: &str, b: &str| room_type(a).zone == Zone::Private && sleeps.contains(a) && core(b);
+        let shut = bedroom(&d.rooms.0, &d.rooms.1) || bedroom(&d.rooms.1, &d.rooms.0);
+        assert_eq!(d.open, !shut, "{}: {} open {}", s.id, d.id, d.open);
+        assert!(
+            d.open || d.openable,
+            "{}: {} is a closed archway",
+            s.id,
+            d.id
+        );
+    }
+}
+
 #[test]
-fn a_thousand_seeds_of_every_kind_give_valid_households() {
+fn a_thousand_seeds_of_every_kind_give_valid_zoned_households() {
     for kind in ["studio", "apartment", "house"] {
         let mut sizes = BTreeMap::<usize, usize>::new();
         for seed in 0..1000 {
             let s = gen_scene(kind, seed);
             assert_household(&s, kind);
+            assert_zoned(&s);
             *sizes.entry(s.rooms.len()).or_default() += 1;
         }
         // Varied: more than one room count occurs.
         assert!(sizes.len() > 1, "{kind}: {sizes:?}");
+        // Deterministic: a sample of seeds again, byte for byte.
+        for seed in (0..1000).step_by(97) {
+            assert_eq!(
+                scene::to_ron(&gen_scene(kind, seed)),
+                scene::to_ron(&gen_scene(kind, seed)),
+                "{kind} seed {seed}"
+            );
+        }
     }
+}
+
+/// The zoning check itself fires: a kitchen reached only through a
+/// bedroom, a bedroom used as a corridor, an open bedroom door at night.
+#[test]
+fn the_zoning_check_catches_rooms_used_as_corridors() {
+    let s = gen_scene("apartment", 3);
+    let bad = |f: &dyn Fn(&mut Scene)| {
+        let mut t = s.clone();
+        f(&mut t);
+        std::panic::catch_unwind(|| assert_zoned(&t)).is_err()
+    };
+    assert!(!bad(&|_| {}));
+    // Every door onto the kitchen now leads from a bedroom.
+    assert!(bad(&|t: &mut Scene| {
+        let bedroom = t
+            .rooms
+            .iter()
+            .find(|r| r.id.starts_with("bedroom"))
+            .unwrap()
+            .id
+            .clone();
+        for d in t.doors.iter_mut() {
+            if *d.rooms.0 == *"kitchen" && *d.rooms.1 != *bedroom {
+                d.rooms.1 = bedroom.clone();
+            } else if *d.rooms.1 == *"kitchen" && *d.rooms.0 != *bedroom {
+                d.rooms.0 = bedroom.clone();
+            }
+        }
+    }));
+    assert!(bad(&|t: &mut Scene| {
+        for d in t.doors.iter_mut() {
+            d.open = true;
+        }
+    }));
 }
 
 /// Objects of a category that belongs in some rooms sit there (when such

@@ -11,6 +11,7 @@
 
 mod belongs;
 mod roles;
+mod unknown;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -24,6 +25,7 @@ pub use belongs::{
     Belongs, crossed_bedrooms, is_bedroom, only_off_bedrooms, reached_only_from, room_kind,
 };
 pub use roles::Roles;
+pub use unknown::{UnknownKind, nearest_kind, unknown_kinds};
 
 /// The embedded catalogue's RON text.
 pub const DEFAULT_SOURCE: &str = include_str!("../../assets/catalogue.ron");
@@ -77,10 +79,25 @@ pub struct RoomType {
     pub name: String,
     /// Floor area in square metres, inclusive.
     pub area: (f32, f32),
-    /// Rooms people close the door of (bedrooms, bathrooms): joined by
-    /// openable doors, sometimes closed.
+    /// Its place in the floor plan (ProcTHOR's public and private zones).
+    pub zone: Zone,
+    /// What a private or service room opens onto: its one door leads to a
+    /// room of one of these zones (hall or public). Empty for halls and
+    /// public rooms, which join each other.
     #[serde(default)]
-    pub private: bool,
+    pub opens_onto: Vec<Zone>,
+    /// Room types it may instead open onto as their en-suite (a bathroom
+    /// onto a bedroom), while another room of its type opens onto the rest.
+    #[serde(default)]
+    pub en_suite_of: Vec<String>,
+    /// Room types it shares a door with whenever the household has both
+    /// (the kitchen and the dining room).
+    #[serde(default)]
+    pub adjoins: Vec<String>,
+    /// Room types it would rather open onto, where it can (a pantry off
+    /// the kitchen).
+    #[serde(default)]
+    pub prefers: Vec<String>,
     /// A room others pass through (hallway, entrance): doors prefer it.
     #[serde(default)]
     pub hub: bool,
@@ -93,6 +110,28 @@ pub struct RoomType {
     /// Kinds it holds with probability one half, if they fit.
     #[serde(default)]
     pub optional: Vec<String>,
+}
+
+/// A room's zone. Halls and public rooms form the connected core of a
+/// plan, reached from the entry without passing through anyone's room;
+/// private and service rooms are leaves off it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Zone {
+    /// Entrance, hallway: passed through.
+    Hall,
+    /// Living, kitchen, dining room: shared by the household.
+    Public,
+    /// Bedrooms, bathrooms, study: a door people close.
+    Private,
+    /// Laundry, pantry, garage: off the kitchen, a hall or a public room.
+    Service,
+}
+
+impl Zone {
+    /// Halls and public rooms: the rooms others walk through.
+    pub fn is_core(self) -> bool {
+        matches!(self, Zone::Hall | Zone::Public)
+    }
 }
 
 /// Where a fixture goes in its room.
@@ -418,6 +457,17 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
                 );
             }
         }
+        if let Some(entry) = h.required.first().and_then(|r| c.room(r))
+            && !entry.zone.is_core()
+        {
+            bad(
+                &entry.kind,
+                format!(
+                    "household {}: its entry {} must be a hall or public room",
+                    h.kind, entry.kind
+                ),
+            );
+        }
         if (h.required.len() as u32) + 1 > h.rooms.1 {
             bad(
                 &h.kind,
@@ -429,6 +479,21 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
         }
     }
     for r in &c.rooms {
+        if r.zone.is_core() != r.opens_onto.is_empty() || r.opens_onto.iter().any(|z| !z.is_core())
+        {
+            bad(
+                &r.kind,
+                format!(
+                    "room type {}: a private or service room opens onto Hall or Public rooms; a hall or public room lists no opens_onto",
+                    r.kind
+                ),
+            );
+        }
+        for k in r.en_suite_of.iter().chain(&r.adjoins).chain(&r.prefers) {
+            if !room_kinds.contains(k.as_str()) {
+                bad(k, format!("room type {}: {k:?} is not a room type", r.kind));
+            }
+        }
         if !(r.area.0 > 0.0 && r.area.0 <= r.area.1) {
             bad(
                 &r.kind,

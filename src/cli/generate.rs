@@ -99,6 +99,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 
 pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
     let scene = store::resolve_scene(&args.scene)?;
+    crate::scene::warn_unknown_kinds(&args.scene, &scene);
     let out = args
         .out
         .unwrap_or_else(|| Path::new("traces").join(format!("{}-s{}", scene.id, args.seed)));

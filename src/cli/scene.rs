@@ -242,11 +242,22 @@ pub fn summary(s: &scene::Scene) -> String {
     )
 }
 
+/// Warnings on standard error, one line each, for fixture kinds that play
+/// no role (not errors: the exit code does not change).
+pub fn warn_unknown_kinds(origin: &str, s: &hearth::scene::Scene) {
+    for w in hearth::catalogue::unknown_kinds(s, hearth::catalogue::builtin()) {
+        eprintln!("warning: {origin}: {w}");
+    }
+}
+
 pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
     let mut failed = 0;
     for path in paths {
         match store::load_scene(path) {
-            Ok(s) => println!("ok {}: {} ({})", path.display(), s.id, summary(&s)),
+            Ok(s) => {
+                println!("ok {}: {} ({})", path.display(), s.id, summary(&s));
+                warn_unknown_kinds(&path.display().to_string(), &s);
+            }
             Err(e) => {
                 failed += 1;
                 eprintln!("{e}");

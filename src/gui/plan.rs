@@ -308,13 +308,6 @@ impl<'a> Plan<'a> {
             let rect = fit.room(&r.rect);
             let stroke = mark(&r.id, Stroke::new(2.0, Color32::from_rgb(90, 90, 90)));
             painter.rect_stroke(rect, 0.0, stroke, StrokeKind::Inside);
-            painter.text(
-                rect.left_top() + egui::vec2(5.0, 4.0),
-                Align2::LEFT_TOP,
-                &r.name,
-                label.clone(),
-                Color32::from_rgb(110, 110, 110),
-            );
         }
         for f in &s.furniture {
             let rect = fit.rect(Vec2::new(f.pos.0, f.pos.1), Vec2::new(f.size.0, f.size.1));
@@ -358,6 +351,7 @@ impl<'a> Plan<'a> {
                 Color32::from_rgb(50, 50, 70),
             );
         }
+        self.paint_room_labels(painter, fit, &label, &small);
         // Doors over the walls: green open, red closed.
         for d in &s.doors {
             let c = if self.closed_doors.contains(&d.id) {
@@ -428,6 +422,75 @@ impl<'a> Plan<'a> {
             small,
             Color32::from_rgb(90, 90, 90),
         );
+    }
+
+    /// Room names over the fixtures, each on a pale backdrop at the corner
+    /// or edge of its room where it covers the least of the fixtures and
+    /// their kind labels (top left when several are free), in the smaller
+    /// font when the room is too narrow for the larger one.
+    fn paint_room_labels(&self, painter: &Painter, fit: &Fit, label: &FontId, small: &FontId) {
+        let s = self.scene;
+        let text_h = small.size + 2.0;
+        let fixtures: Vec<(&Id, Rect)> = s
+            .furniture
+            .iter()
+            .map(|f| {
+                (
+                    &f.room,
+                    fit.rect(Vec2::new(f.pos.0, f.pos.1), Vec2::new(f.size.0, f.size.1)),
+                )
+            })
+            .chain(s.devices.iter().map(|d| {
+                let size = Vec2::new(d.size.0.max(0.2), d.size.1.max(0.2));
+                (&d.room, fit.rect(Vec2::new(d.pos.0, d.pos.1), size))
+            }))
+            // The kind label may spill past a small fixture.
+            .map(|(room, r)| (room, r.expand2(egui::vec2(0.0, text_h / 2.0))))
+            .collect();
+        let colour = Color32::from_rgb(80, 80, 80);
+        for r in &s.rooms {
+            let room = fit.room(&r.rect).shrink(4.0);
+            let mut galley = painter.layout_no_wrap(r.name.clone(), label.clone(), colour);
+            if galley.size().x > room.width() {
+                galley = painter.layout_no_wrap(r.name.clone(), small.clone(), colour);
+            }
+            let size = galley.size();
+            let spots = [
+                Align2::LEFT_TOP,
+                Align2::RIGHT_TOP,
+                Align2::LEFT_BOTTOM,
+                Align2::RIGHT_BOTTOM,
+                Align2::CENTER_TOP,
+                Align2::CENTER_BOTTOM,
+                Align2::LEFT_CENTER,
+                Align2::RIGHT_CENTER,
+                Align2::CENTER_CENTER,
+            ];
+            let covered = |at: Rect| -> f32 {
+                fixtures
+                    .iter()
+                    .filter(|(room_id, _)| **room_id == r.id)
+                    .map(|(_, f)| f.intersect(at))
+                    .filter(|i| i.is_positive())
+                    .map(|i| i.area())
+                    .sum()
+            };
+            let best = spots
+                .iter()
+                .map(|a| a.align_size_within_rect(size, room))
+                .fold((f32::INFINITY, None), |(c, b), at| {
+                    let here = covered(at);
+                    if here < c { (here, Some(at)) } else { (c, b) }
+                })
+                .1
+                .expect("nine spots");
+            painter.rect_filled(
+                best.expand(2.0),
+                3.0,
+                Color32::from_rgba_unmultiplied(252, 250, 244, 225),
+            );
+            painter.galley(best.min, galley, colour);
+        }
     }
 
     /// Rings around a small thing: problem, selected, highlighted.

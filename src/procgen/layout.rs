@@ -1,6 +1,7 @@
 //! Floor plans: rooms that tile a rectangular footprint (a guillotine
-//! split of the footprint by area), and doors on the walls they share,
-//! chosen as a spanning tree from the entry plus a few archways. All
+//! split of the footprint by area), and doors on the walls they share:
+//! a spanning tree over the halls and public rooms from the entry, one
+//! door per private or service room, plus a few archways. All
 //! geometry is in whole decimetres, so shared walls are exact.
 
 use rand::Rng;
@@ -124,37 +125,80 @@ pub fn shared_wall(a: &Cells, b: &Cells) -> Option<(bool, i32, i32, i32)> {
         .find(|&(_, _, lo, hi)| hi - lo >= MIN_DOOR_WALL)
 }
 
-/// Doors as pairs of room indices: a spanning tree grown from room 0 by
-/// Prim's algorithm over walls long enough for a door, cheapest first
-/// (`cost(i, j)`, plus seeded jitter so plans vary), then `extra` more
-/// pairs picked by `extra_ok`. `None` if some room cannot be reached.
-pub fn doors(
+/// Doors of a zoned plan as pairs of room indices (lower first), after
+/// ProcTHOR's room-spec doors (`procthor/generation/doors.py`): the core
+/// rooms (`core`, with room 0 the entry among them) are joined by a
+/// spanning tree over their shared walls, grown from room 0 by Prim's
+/// algorithm, cheapest first (`cost`, plus seeded jitter so plans vary);
+/// each pair in `required` gets a door too; every other room is a leaf
+/// with one door, onto the cheapest core room it may open onto, or, when
+/// it touches none, onto a leaf already placed (an en-suite bathroom onto
+/// its bedroom). `cost(i, j)` is `None` where rooms `i` and `j` may not
+/// share a door (for a leaf, `i` is the leaf). Then a few more doors
+/// between core rooms that `extra_ok` allows. `None` when the rooms do not
+/// touch the way the zones need.
+pub fn zoned_doors(
     rooms: &[Cells],
-    cost: impl Fn(usize, usize) -> f32,
+    core: &[bool],
+    cost: impl Fn(usize, usize) -> Option<f32>,
+    required: &[(usize, usize)],
     extra_ok: impl Fn(usize, usize) -> bool,
     rng: &mut ChaCha8Rng,
 ) -> Option<Vec<(usize, usize)>> {
     let n = rooms.len();
+    let wall = |i: usize, j: usize| shared_wall(&rooms[i], &rooms[j]).is_some();
+    let pair = |i: usize, j: usize| (i.min(j), i.max(j));
     let mut edges = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
-            if shared_wall(&rooms[i], &rooms[j]).is_some() {
-                edges.push((i, j, cost(i, j) + rng.random_range(0.0..0.5)));
+            if core[i]
+                && core[j]
+                && wall(i, j)
+                && let Some(c) = cost(i, j)
+            {
+                edges.push((i, j, c + rng.random_range(0.0..0.5)));
             }
         }
     }
-    let mut inside = vec![false; n];
-    inside[0] = true;
+    let mut placed = vec![false; n];
+    placed[0] = core[0];
     let mut tree = Vec::new();
-    for _ in 1..n {
+    for _ in 1..core.iter().filter(|c| **c).count() {
         let next = edges
             .iter()
-            .filter(|(i, j, _)| inside[*i] != inside[*j])
+            .filter(|(i, j, _)| placed[*i] != placed[*j])
             .min_by(|a, b| a.2.total_cmp(&b.2))?;
         let (i, j, _) = *next;
-        inside[i] = true;
-        inside[j] = true;
+        placed[i] = true;
+        placed[j] = true;
         tree.push((i, j));
+    }
+    for &(i, j) in required {
+        if !wall(i, j) {
+            return None;
+        }
+        if !tree.contains(&pair(i, j)) {
+            tree.push(pair(i, j));
+        }
+    }
+    // Leaves onto the core first; then the rest onto placed leaves.
+    for onto_core in [true, false] {
+        for leaf in (0..n).filter(|l| !core[*l]) {
+            if placed[leaf] {
+                continue;
+            }
+            let best = (0..n)
+                .filter(|&j| placed[j] && core[j] == onto_core && wall(leaf, j))
+                .filter_map(|j| Some((j, cost(leaf, j)? + rng.random_range(0.0..0.5))))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((j, _)) = best {
+                placed[leaf] = true;
+                tree.push(pair(leaf, j));
+            }
+        }
+    }
+    if placed.contains(&false) {
+        return None;
     }
     for (i, j, _) in edges {
         if !tree.contains(&(i, j)) && extra_ok(i, j) && rng.random_bool(0.35) {
@@ -224,8 +268,41 @@ mod tests {
             },
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let d = doors(&rooms, |_, _| 1.0, |_, _| false, &mut rng).unwrap();
+        let core = [true, true, false];
+        let d = zoned_doors(&rooms, &core, |_, _| Some(1.0), &[], |_, _| false, &mut rng).unwrap();
         assert_eq!(d.len(), 2);
+        // The leaf has one door; a leaf that may open onto nothing it
+        // touches leaves the plan unzoned.
+        assert_eq!(d.iter().filter(|(i, j)| *i == 2 || *j == 2).count(), 1);
+        let only_0 = |i: usize, j: usize| (i != 2 || j == 0).then_some(1.0);
+        let d = zoned_doors(&rooms, &core, only_0, &[], |_, _| false, &mut rng).unwrap();
+        assert!(d.contains(&(0, 2)) && !d.contains(&(1, 2)));
+        let never = |i: usize, _| (i != 2).then_some(1.0);
+        assert!(zoned_doors(&rooms, &core, never, &[], |_, _| false, &mut rng).is_none());
+        // A required pair without a shared wall cannot be met.
+        let far = [
+            rooms[0],
+            rooms[1],
+            rooms[2],
+            Cells {
+                x: 80,
+                y: 0,
+                w: 20,
+                h: 20,
+            },
+        ];
+        let core4 = [true, true, true, true];
+        assert!(
+            zoned_doors(
+                &far,
+                &core4,
+                |_, _| Some(1.0),
+                &[(0, 3)],
+                |_, _| false,
+                &mut rng
+            )
+            .is_none()
+        );
         assert!(
             d.iter()
                 .all(|(i, j)| shared_wall(&rooms[*i], &rooms[*j]).is_some())

@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::catalogue::{Catalogue, HouseholdKind};
+use crate::catalogue::{Catalogue, HouseholdKind, RoomType, Zone};
 use crate::ids::Id;
 use crate::scene::{ActorDef, ActorKind, DoorDef, Rect, RoomDef, Scene};
 use layout::Cells;
@@ -68,7 +68,7 @@ pub enum ProcgenError {
 
 /// Attempts at a floor plan before giving up, each with fresh areas and
 /// order (no seed of 1,000 per kind needs them all).
-const ATTEMPTS: u32 = 64;
+const ATTEMPTS: u32 = 1024;
 
 /// Generates a household. Errors are about the spec (unknown kind,
 /// impossible ranges) or, never seen in practice, a seed whose plans all
@@ -128,7 +128,7 @@ struct Plan {
     area: f32,
     hub: bool,
     outer: bool,
-    private: bool,
+    zone: Zone,
     sleepers: Vec<usize>,
 }
 
@@ -152,9 +152,28 @@ fn attempt(
     let mut plans = room_plans(cat, kind, n_rooms, &people, rng);
     // Entry first; the rest shuffled so plans differ, hubs early so that
     // they end up central, outer rooms (a garage) last so that they end up
-    // at the far end.
+    // at the far end. Every other attempt interleaves the leaves (private
+    // and service rooms) with the halls and public rooms instead, so each
+    // leaf is tiled next to a room it may open onto (large houses need it).
     plans[1..].shuffle(rng);
     plans[1..].sort_by_key(|p| (p.outer, !p.hub));
+    if rng.random_bool(0.75) {
+        let (core, leaves): (Vec<Plan>, Vec<Plan>) =
+            plans.drain(..).partition(|p| p.zone.is_core());
+        let per = leaves.len().div_ceil(core.len().max(1));
+        let before = rng.random_bool(0.5);
+        let mut leaves = leaves.into_iter();
+        for (i, c) in core.into_iter().enumerate() {
+            if before && i > 0 {
+                plans.extend(leaves.by_ref().take(per));
+            }
+            plans.push(c);
+            if !before {
+                plans.extend(leaves.by_ref().take(per));
+            }
+        }
+        plans.extend(leaves);
+    }
     let total: f32 = plans.iter().map(|p| p.area).sum();
     let aspect = rng.random_range(1.0..1.8_f32);
     let w = (total * aspect).sqrt();
@@ -176,29 +195,8 @@ fn attempt(
         tracing::trace!("seed {}: a room came out too narrow", spec.seed);
         return None;
     };
-    let pairs = layout::doors(
-        &cells,
-        |i, j| {
-            let (a, b) = (&plans[i], &plans[j]);
-            let mut c = 1.0;
-            if a.hub || b.hub {
-                c -= 0.6;
-            }
-            if a.private && b.private {
-                c += 3.0;
-            } else if a.private || b.private {
-                c += 0.5;
-            }
-            c
-        },
-        |i, j| !plans[i].private && !plans[j].private,
-        rng,
-    );
-    let Some(pairs) = pairs else {
-        tracing::trace!(
-            "seed {}: some room shares no wall long enough for a door",
-            spec.seed
-        );
+    let Some(pairs) = zoned_doors(cat, &plans, &cells, rng) else {
+        tracing::trace!("seed {}: the rooms do not touch as zones need", spec.seed);
         return None;
     };
     let rooms: Vec<RoomDef> = plans
@@ -404,11 +402,83 @@ fn room_plans(
                 area: area.min(t.area.1 * 1.5),
                 hub: t.hub,
                 outer: t.outer,
-                private: t.private,
+                zone: t.zone,
                 sleepers: sleeping,
             }
         })
         .collect()
+}
+
+/// The plan's doors by zone (see `layout::zoned_doors`): halls and public
+/// rooms joined from the entry, hallways preferred; each private or
+/// service room off a room of a zone it opens onto (a hall first, a room
+/// it prefers before that), or as an en-suite off its bedroom; the rooms
+/// that adjoin each other (kitchen and dining room) joined. `None` unless
+/// some room of every type that may be en-suite opens onto the core.
+fn zoned_doors(
+    cat: &Catalogue,
+    plans: &[Plan],
+    cells: &[Cells],
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<(usize, usize)>> {
+    let types: Vec<&RoomType> = plans
+        .iter()
+        .map(|p| cat.room(&p.kind).expect("the catalogue checks room types"))
+        .collect();
+    let core: Vec<bool> = types.iter().map(|t| t.zone.is_core()).collect();
+    let cost = |i: usize, j: usize| -> Option<f32> {
+        let (a, b) = (types[i], types[j]);
+        match (core[i], core[j]) {
+            (true, true) => Some(if plans[i].hub || plans[j].hub {
+                0.4
+            } else {
+                1.0
+            }),
+            (false, true) => a.opens_onto.contains(&b.zone).then(|| {
+                if a.prefers.contains(&b.kind) {
+                    0.0
+                } else if b.zone == Zone::Hall {
+                    0.5
+                } else {
+                    1.0
+                }
+            }),
+            (false, false) => {
+                (a.en_suite_of.contains(&b.kind) && !plans[j].sleepers.is_empty()).then_some(1.0)
+            }
+            (true, false) => None,
+        }
+    };
+    let mut required = vec![];
+    for (i, t) in types.iter().enumerate() {
+        for (j, u) in types.iter().enumerate().skip(i + 1) {
+            if t.adjoins.contains(&u.kind) || u.adjoins.contains(&t.kind) {
+                required.push((i, j));
+            }
+        }
+    }
+    let pairs = layout::zoned_doors(
+        cells,
+        &core,
+        cost,
+        &required,
+        |i, j| plans[i].hub || plans[j].hub,
+        rng,
+    )?;
+    let onto_core = |i: usize| {
+        pairs
+            .iter()
+            .any(|&(a, b)| (a == i && core[b]) || (b == i && core[a]))
+    };
+    let suited = types
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.en_suite_of.is_empty());
+    let mut by_kind: BTreeMap<&str, bool> = BTreeMap::new();
+    for (i, t) in suited {
+        *by_kind.entry(t.kind.as_str()).or_default() |= onto_core(i);
+    }
+    by_kind.values().all(|ok| *ok).then_some(pairs)
 }
 
 fn metres(c: &Cells) -> Rect {
@@ -421,16 +491,20 @@ fn metres(c: &Cells) -> Rect {
 }
 
 /// A door at the middle of the wall two rooms share: openable where a
-/// private room is involved (and then sometimes closed), else mostly an
-/// open archway.
+/// private or service room is involved, else mostly an open archway. At
+/// the start (night, before anyone wakes) a bedroom's door to the rest of
+/// the home is closed and every other door open.
 fn door(plans: &[Plan], cells: &[Cells], i: usize, j: usize, rng: &mut ChaCha8Rng) -> DoorDef {
     let (vertical, at, lo, hi) =
         layout::shared_wall(&cells[i], &cells[j]).expect("doors only join rooms with a wall");
     let mid = (lo + hi) as f32 / 20.0;
     let at = at as f32 / 10.0;
     let (a, b) = (&plans[i], &plans[j]);
-    let openable = a.private || b.private || rng.random_bool(0.25);
-    let open = !openable || rng.random_bool(0.65);
+    let openable = !a.zone.is_core() || !b.zone.is_core() || rng.random_bool(0.25);
+    let bedroom = |p: &Plan, other: &Plan| {
+        p.zone == Zone::Private && !p.sleepers.is_empty() && other.zone.is_core()
+    };
+    let open = !(bedroom(a, b) || bedroom(b, a));
     DoorDef {
         id: Id::new(&format!(
             "{}_{}_{}",

@@ -1,0 +1,221 @@
+//! A day in numbers (issue 19 item 4): `timeuse::stats` reads a person's
+//! day from a trace, `compare` puts it beside the time-use bands, and
+//! `hearth trace stats` prints both.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use hearth::generation::{self, scripted::Scripted};
+use hearth::ids::Id;
+use hearth::scene::{self, Scene};
+use hearth::sim::Simulation;
+use hearth::timeuse::{self, Activity, StatsError};
+use hearth::trace::request::Request;
+use hearth::trace::{DAY, Event};
+
+use common::*;
+
+fn apartment() -> Scene {
+    scene::default_scene()
+}
+
+/// `(actor, skill, args)` requests from `start`, all accepted.
+fn script(s: &Scene, start: u64, steps: &[(&str, &str, String)]) -> Vec<Event> {
+    let mut sim = Simulation::new(s.clone()).unwrap();
+    sim.advance_to(start);
+    steps
+        .iter()
+        .map(|(actor, skill, args)| {
+            let json = format!(r#"{{"actor":"{actor}","skill":"{skill}","args":{args}}}"#);
+            let e = sim.execute(Request::from_json(&json).unwrap());
+            assert!(e.outcome.is_ok(), "{json}: {:?}", e.outcome);
+            e
+        })
+        .collect()
+}
+
+fn go(target: &str) -> String {
+    format!(r#"{{"target":"{target}"}}"#)
+}
+
+fn wait(s: u64) -> String {
+    format!(r#"{{"seconds":{s}}}"#)
+}
+
+fn minutes(st: &timeuse::Stats, who: &str, day: u32) -> BTreeMap<Activity, f64> {
+    st.people
+        .iter()
+        .find(|d| d.person.as_str() == who && d.day == day)
+        .unwrap()
+        .minutes
+        .clone()
+}
+
+#[test]
+fn waits_count_for_the_fixture_they_are_at_and_nights_for_the_bed() {
+    let s = apartment();
+    // Alice gets up at 7, washes for 10 minutes, eats for 30, goes back to
+    // bed; Bob stays in bed all day.
+    let ev = script(
+        &s,
+        7 * 3600,
+        &[
+            ("alice", "navigate_to", go("sink_counter_1")),
+            ("alice", "wait", wait(600)),
+            ("alice", "navigate_to", go("dining_table_1")),
+            ("alice", "wait", wait(1800)),
+            ("alice", "navigate_to", go("bed_master")),
+        ],
+    );
+    let t = timeuse::builtin();
+    let st = timeuse::stats(&s, &ev, 1, &BTreeMap::new(), t).unwrap();
+    let alice = minutes(&st, "alice", 1);
+    assert_eq!(alice[&Activity::Hygiene], 10.0);
+    assert_eq!(alice[&Activity::Eating], 30.0);
+    assert_eq!(alice[&Activity::FoodPrep], 0.0);
+    let walking: u64 = ev
+        .iter()
+        .filter(|e| e.action.skill_name() == "navigate_to")
+        .map(|e| e.dur)
+        .sum();
+    // In bed before 7 and after the walk back; walking counts for nothing.
+    let asleep = (DAY - 2400 - walking) as f64 / 60.0;
+    assert!(
+        (alice[&Activity::Asleep] - asleep).abs() < 1e-9,
+        "{alice:?}"
+    );
+    let day = st
+        .people
+        .iter()
+        .find(|d| d.person.as_str() == "alice")
+        .unwrap();
+    let total: f64 = day.minutes.values().sum::<f64>() + day.unscheduled;
+    assert!((total - 1440.0).abs() < 1e-9);
+    assert_eq!(minutes(&st, "bob", 1)[&Activity::Asleep], 1440.0);
+    // The robot did nothing: idle all day. No door events.
+    assert_eq!(st.robots[0].busy, 0.0);
+    assert_eq!(st.robots[0].idle, 1440.0);
+    assert_eq!(st.door_share, 0.0);
+    assert_eq!(st.events_per_day, ev.len() as f64);
+}
+
+#[test]
+fn a_scripted_day_has_every_minute_once_and_its_sessions_read() {
+    let s = apartment();
+    let mut events = Vec::new();
+    let made = generation::generate(&s, 2, &mut Scripted::new(&s, 0), &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    let sessions: BTreeMap<String, String> = made
+        .plan
+        .sessions
+        .iter()
+        .map(|x| (x.id.clone(), x.kind.clone()))
+        .collect();
+    let t = timeuse::builtin();
+    let st = timeuse::stats(&s, &events, 2, &sessions, t).unwrap();
+    assert_eq!(st.people.len(), 3 * 2);
+    for d in &st.people {
+        let total: f64 = d.minutes.values().sum::<f64>() + d.unscheduled;
+        assert!((total - 1440.0).abs() < 1e-6, "{d:?}");
+        assert!(d.minutes[&Activity::Asleep] > 6.0 * 60.0, "{d:?}");
+        assert!(d.minutes[&Activity::Eating] > 0.0, "{d:?}");
+    }
+    for r in &st.robots {
+        assert!(r.busy > 0.0 && (r.busy + r.idle - 1440.0).abs() < 1e-6);
+    }
+    let doors = events
+        .iter()
+        .filter(|e| {
+            matches!(&e.action, hearth::trace::request::Action::Open { target }
+                | hearth::trace::request::Action::Close { target }
+                if s.doors.iter().any(|d| d.id == *target))
+        })
+        .count();
+    assert_eq!(st.door_share, doors as f64 / events.len() as f64);
+    // Without the plan the cooking session reads as less food preparation.
+    let bare = timeuse::stats(&s, &events, 2, &BTreeMap::new(), t).unwrap();
+    let prep = |x: &timeuse::Stats| x.mean_minutes()[&Activity::FoodPrep];
+    assert!(prep(&bare) < prep(&st), "{} vs {}", prep(&bare), prep(&st));
+    // Same trace, same figures.
+    assert_eq!(st, timeuse::stats(&s, &events, 2, &sessions, t).unwrap());
+}
+
+#[test]
+fn figures_inside_and_outside_their_bands() {
+    let t = timeuse::builtin();
+    let mut m: BTreeMap<Activity, f64> = t.bands.iter().map(|(a, b)| (*a, b.atus * 60.0)).collect();
+    let c = timeuse::compare(&m, t);
+    assert_eq!(c.len(), t.bands.len());
+    assert!(c.iter().all(|c| c.inside), "{c:?}");
+    m.insert(Activity::Asleep, 3.0 * 60.0);
+    m.insert(Activity::Eating, 0.0);
+    let out: Vec<Activity> = timeuse::compare(&m, t)
+        .iter()
+        .filter(|c| !c.inside)
+        .map(|c| c.activity)
+        .collect();
+    assert_eq!(out, vec![Activity::Asleep, Activity::Eating]);
+}
+
+#[test]
+fn bad_traces_are_refused_with_the_event_named() {
+    let s = apartment();
+    let t = timeuse::builtin();
+    let mut ev = script(
+        &s,
+        3600,
+        &[("alice", "wait", wait(60)), ("bob", "wait", wait(60))],
+    );
+    assert_eq!(
+        timeuse::stats(&s, &ev, 0, &BTreeMap::new(), t),
+        Err(StatsError::NoDays { days: 0 })
+    );
+    ev[0].t = 7200;
+    assert_eq!(
+        timeuse::stats(&s, &ev, 1, &BTreeMap::new(), t),
+        Err(StatsError::OutOfOrder {
+            id: ev[1].id,
+            t: ev[1].t
+        })
+    );
+    ev[0].t = 0;
+    ev[1].actor = Id::new("zoe");
+    let e = timeuse::stats(&s, &ev, 1, &BTreeMap::new(), t).unwrap_err();
+    assert!(e.to_string().contains("zoe"), "{e}");
+}
+
+#[test]
+fn trace_stats_on_the_command_line() {
+    let dir = tmp();
+    let out = dir.path().join("t");
+    hearth(&[
+        "generate",
+        "family_apartment",
+        "--days",
+        "1",
+        "--out",
+        s(&out),
+    ])
+    .ok();
+    let r = hearth(&["trace", "stats", s(&out), "--compare"]).ok();
+    r.stdout_has("ATUS band")
+        .stdout_has("alice")
+        .stdout_has("events/day");
+    let j = hearth(&["trace", "stats", s(&out), "--json"]).ok();
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    assert_eq!(
+        v["traces"][0]["stats"]["people"].as_array().unwrap().len(),
+        3
+    );
+    assert!(v["mean_hours"]["asleep"].as_f64().unwrap() > 5.0);
+    hearth(&["trace", "stats", s(&dir.path().join("none"))])
+        .fails()
+        .stderr_has("none");
+    hearth(&["trace", "stats", "--help"])
+        .ok()
+        .stdout_has("American Time Use Survey");
+}
