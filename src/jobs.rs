@@ -55,6 +55,19 @@ pub fn generate_trace(
     out: &Path,
     replace: bool,
 ) -> Result<Summary, JobError> {
+    generate_trace_to(scene, days, seed, backend, out, replace, false)
+}
+
+/// As [`generate_trace`]; `compress` writes `events.jsonl.zst`.
+pub fn generate_trace_to(
+    scene: &Scene,
+    days: u32,
+    seed: u64,
+    backend: &BackendSpec,
+    out: &Path,
+    replace: bool,
+    compress: bool,
+) -> Result<Summary, JobError> {
     if !(1..=365).contains(&days) {
         return Err(JobError::Days(days));
     }
@@ -74,7 +87,7 @@ pub fn generate_trace(
     let (name, model) = (backend.name().to_string(), backend.model());
     let prompts = model.as_ref().map(|_| prompt_hashes()).unwrap_or_default();
     let robots = scene.robots();
-    let mut writer = TraceWriter::create(out, scene, replace)?;
+    let mut writer = TraceWriter::create_with(out, scene, replace, compress)?;
     let mut counts = Counts::default();
     let mut authored = Authored::default();
     let generated = generation::generate(scene, days, backend, &mut |e| {

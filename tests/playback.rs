@@ -76,3 +76,30 @@ fn a_trace_that_does_not_replay_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn a_fork_is_the_replayed_state_and_goes_on_the_same_way() {
+    let (scene, events) = trace("family_apartment", 2, 2);
+    let mut sim = Simulation::new(scene.clone()).unwrap();
+    for (i, e) in events.iter().enumerate() {
+        sim.replay_event(e).unwrap();
+        if i % 97 != 50 {
+            continue;
+        }
+        // The fork carries on exactly as a replay from the first event would.
+        let mut fork = sim.fork();
+        assert_eq!(fork.state(), sim.state(), "state after {} events", i + 1);
+        assert_eq!(fork.beliefs("robot"), sim.beliefs("robot"));
+        assert_eq!(fork.now(), sim.now());
+        for later in &events[i + 1..(i + 40).min(events.len())] {
+            fork.replay_event(later).unwrap();
+        }
+        // ... and leaves the original untouched.
+        let mut again = Simulation::replay(scene.clone(), &events[..=i]).unwrap();
+        assert_eq!(again.state(), sim.state());
+        for later in &events[i + 1..(i + 40).min(events.len())] {
+            again.replay_event(later).unwrap();
+        }
+        assert_eq!(again.state(), fork.state());
+    }
+}

@@ -54,6 +54,10 @@ pub struct BatchArgs {
     /// JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "N")]
     pub shards: Option<u32>,
+    /// Write each trace's events zstd-compressed (`events.jsonl.zst`);
+    /// `batch status` and a resumed batch count them as finished too.
+    #[arg(long)]
+    pub compress: bool,
     #[command(flatten)]
     pub llm: crate::llm_args::LlmArgs,
 }
@@ -468,13 +472,14 @@ pub fn execute(args: &BatchArgs, progress: bool) -> Result<Outcome> {
                         }
                     }
                     .and_then(|scene| {
-                        hearth::jobs::generate_trace(
+                        hearth::jobs::generate_trace_to(
                             &scene,
                             args.days,
                             unit.seed,
                             &backend,
                             &args.out.join(&unit.name),
                             true,
+                            args.compress,
                         )
                         .map_err(anyhow::Error::new)
                     });

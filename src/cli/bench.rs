@@ -43,6 +43,13 @@ pub struct BenchArgs {
     /// CPU time per frame while dragging).
     #[arg(long)]
     editor_only: bool,
+    /// Only the cost against horizon: generation, mining, evaluation and
+    /// export of one family-apartment trace at each of `--horizons` days.
+    #[arg(long)]
+    horizon_only: bool,
+    /// Horizons, in days, of the cost-against-horizon benchmark.
+    #[arg(long, value_delimiter = ',', default_value = "7,14,28,56")]
+    horizons: Vec<u32>,
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
@@ -57,6 +64,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if args.editor_only {
         bench_editor()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.horizon_only {
+        bench_horizon(&args.horizons)?;
         return Ok(ExitCode::SUCCESS);
     }
     println!("scene load (parse + validate), spawn into the ECS world:");
@@ -118,9 +129,101 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     bench_generation(&args)?;
     bench_batch(&args)?;
     bench_eval(&args)?;
+    bench_horizon(&args.horizons)?;
     bench_playback()?;
     bench_llm(&args)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The agents `hearth eval` is timed with in the horizon benchmark: the
+/// built-ins that remember something.
+const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
+
+/// Generation, mining (with every check, as `hearth mine`), evaluation by
+/// five built-in agents and a LongMemEval-S export (serialized, not
+/// written) of the family apartment, seed 1, at each horizon, and each
+/// one's fitted exponent: the slope of log time against log days.
+fn bench_horizon(horizons: &[u32]) -> Result<()> {
+    use hearth::eval::agents::{BuiltIn, Strategy};
+    use hearth::samples::export::{Haystack, longmemeval_records};
+    use hearth::samples::{Index, Sample, validate};
+    let s = scene::parse("family_apartment", scene::default_source())?;
+    println!(
+        "cost against horizon, family apartment seed 1, one thread (s; agents: {}):",
+        HORIZON_AGENTS.join(", ")
+    );
+    println!(
+        "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>10}",
+        "days", "events", "samples", "generate", "mine", "eval", "export-s"
+    );
+    let mut rows: Vec<[f64; 5]> = Vec::new();
+    for &days in horizons {
+        let t0 = Instant::now();
+        let mut events = Vec::new();
+        let mut backend = Scripted::new(&s, 1);
+        generation::generate(&s, days, &mut backend, &mut |e| {
+            events.push(e.clone());
+            Ok(())
+        })?;
+        let generate = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let mined = hearth::samples::mine(&s, &events, 0);
+        let ix = Index::new(&s, &events);
+        let invalid = validate::check(&ix, &mined);
+        let mine = t0.elapsed().as_secs_f64();
+        anyhow::ensure!(invalid.is_empty(), "{} invalid samples", invalid.len());
+        let t0 = Instant::now();
+        for name in HORIZON_AGENTS {
+            let mut agent = BuiltIn::new(Strategy::parse(name).expect("built in"));
+            black_box(hearth::eval::evaluate(&ix, &mined, &mut agent));
+        }
+        let eval = t0.elapsed().as_secs_f64();
+        let qa: Vec<&hearth::samples::QaSample> = mined
+            .iter()
+            .filter_map(|x| match x {
+                Sample::Qa(q) => Some(q),
+                Sample::Plan(_) => None,
+            })
+            .collect();
+        let t0 = Instant::now();
+        let mut sink = std::io::sink();
+        for r in longmemeval_records(&ix, "bench", &qa, Haystack::S, 0) {
+            serde_json::to_writer(&mut sink, &r)?;
+        }
+        let export = t0.elapsed().as_secs_f64();
+        println!(
+            "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export:>10.3}",
+            events.len(),
+            mined.len()
+        );
+        rows.push([f64::from(days), generate, mine, eval, export]);
+    }
+    if rows.len() >= 2 {
+        let slope = |col: usize| {
+            let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r[0].ln(), r[col].ln())).collect();
+            fitted_exponent(&pts)
+        };
+        println!(
+            "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}",
+            slope(1),
+            slope(2),
+            slope(3),
+            slope(4)
+        );
+    }
+    Ok(())
+}
+
+/// The least-squares slope of `y` against `x`.
+fn fitted_exponent(pts: &[(f64, f64)]) -> f64 {
+    let n = pts.len() as f64;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxy: f64 = pts.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = pts.iter().map(|(x, _)| (x - mx).powi(2)).sum();
+    sxy / sxx
 }
 
 /// Opening a 30-day trace for playback (one checked replay, keyframes) and
@@ -699,4 +802,18 @@ fn bench_batch(args: &BenchArgs) -> Result<()> {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_fitted_exponent_is_the_power() {
+        let pts: Vec<(f64, f64)> = [7.0f64, 14.0, 28.0, 56.0]
+            .iter()
+            .map(|d| (d.ln(), (0.02 * d.powf(1.5)).ln()))
+            .collect();
+        assert!((super::fitted_exponent(&pts) - 1.5).abs() < 1e-9);
+        let flat = [(1.0f64.ln(), 2.0), (3.0f64.ln(), 2.0)];
+        assert!(super::fitted_exponent(&flat).abs() < 1e-12);
+    }
 }

@@ -49,6 +49,10 @@ pub struct GenerateArgs {
     /// Replace an existing trace directory.
     #[arg(long)]
     force: bool,
+    /// Write the events zstd-compressed (`events.jsonl.zst`, many times
+    /// smaller); every command reads either.
+    #[arg(long)]
+    compress: bool,
     #[command(flatten)]
     llm: llm_args::LlmArgs,
 }
@@ -110,8 +114,15 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
     ));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let backend = args.llm.spec(&args.backend)?;
-    let result =
-        hearth::jobs::generate_trace(&scene, args.days, args.seed, &backend, &out, args.force);
+    let result = hearth::jobs::generate_trace_to(
+        &scene,
+        args.days,
+        args.seed,
+        &backend,
+        &out,
+        args.force,
+        args.compress,
+    );
     spinner.finish_and_clear();
     let s = result.with_context(|| format!("generating {}", out.display()))?;
     let c = &s.counts;

@@ -129,6 +129,18 @@ pub enum Format {
     Longmemeval,
 }
 
+/// How much of the past a LongMemEval haystack holds.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum HaystackArg {
+    /// About 45 sessions: the evidence sessions, their neighbours and
+    /// distractors (as LongMemEval-S).
+    S,
+    /// About 500 sessions (as LongMemEval-M).
+    M,
+    /// Every session before the question (the default).
+    Full,
+}
+
 #[derive(Args)]
 pub struct ExportArgs {
     /// A trace directory with mined samples.
@@ -142,9 +154,36 @@ pub struct ExportArgs {
     /// Output JSON file [default: <trace>/export-<format>.json].
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// LongMemEval haystack size: s, m or full.
+    #[arg(long, value_enum, default_value = "full")]
+    pub haystack: HaystackArg,
+    /// Seed of the distractor sessions of `--haystack s|m`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Only questions of these families (comma-separated, e.g.
+    /// `current_state,routine`).
+    #[arg(long, value_delimiter = ',')]
+    pub family: Vec<String>,
+    /// At most this many questions (the first, in sample order, after
+    /// `--family`).
+    #[arg(long)]
+    pub limit: Option<usize>,
 }
 
 pub fn export(args: ExportArgs) -> Result<ExitCode> {
+    let families = args
+        .family
+        .iter()
+        .map(|f| {
+            Family::ALL
+                .into_iter()
+                .find(|x| x.name() == f.trim())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = Family::ALL.iter().map(|x| x.name()).collect();
+                    anyhow::anyhow!("no family {f:?}; families: {}", names.join(", "))
+                })
+        })
+        .collect::<Result<Vec<Family>>>()?;
     let trace = store::read_trace(&args.trace)?;
     let path = args
         .samples
@@ -163,6 +202,8 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
             Sample::Qa(q) => Some(q),
             Sample::Plan(_) => None,
         })
+        .filter(|q| families.is_empty() || families.contains(&q.family))
+        .take(args.limit.unwrap_or(usize::MAX))
         .collect();
     let ix = Index::new(&trace.scene, &trace.events);
     let name = args
@@ -171,23 +212,36 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| trace.scene.id.to_string());
-    let (json, label, records) = match args.format {
-        Format::Locomo => {
-            let v = samples::export::locomo(&ix, &name, &qa);
-            (serde_json::to_vec_pretty(&v)?, "locomo", v.len())
-        }
-        Format::Longmemeval => {
-            // Compact: a haystack per question makes this file large.
-            let v = samples::export::longmemeval(&ix, &name, &qa);
-            (serde_json::to_vec(&v)?, "longmemeval", v.len())
-        }
+    let label = match args.format {
+        Format::Locomo => "locomo",
+        Format::Longmemeval => "longmemeval",
     };
     let out = args
         .out
         .unwrap_or_else(|| args.trace.join(format!("export-{label}.json")));
-    std::fs::write(&out, json).with_context(|| format!("writing {}", out.display()))?;
+    let written = match args.format {
+        Format::Locomo => store::write_json_array(
+            &out,
+            samples::export::locomo_records(&ix, &name, &qa),
+            true,
+        ),
+        Format::Longmemeval => {
+            let size = match args.haystack {
+                HaystackArg::S => samples::export::Haystack::S,
+                HaystackArg::M => samples::export::Haystack::M,
+                HaystackArg::Full => samples::export::Haystack::Full,
+            };
+            // Compact: a haystack per question makes this file large.
+            store::write_json_array(
+                &out,
+                samples::export::longmemeval_records(&ix, &name, &qa, size, args.seed),
+                false,
+            )
+        }
+    }
+    .with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "wrote {}: {records} {label} records for {} questions",
+        "wrote {}: {written} {label} records for {} questions",
         out.display(),
         qa.len()
     );

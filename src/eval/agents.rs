@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::answer::{act_of, answer};
-use crate::samples::index::{Key, initial_state};
+use crate::samples::index::{Key, Tables, initial_state};
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
@@ -90,6 +90,9 @@ pub struct BuiltIn {
     scene: Option<Scene>,
     initial: BTreeMap<Key, Value>,
     events: Vec<Event>,
+    /// The oracle's index of `events`, kept as they come.
+    indexed: Tables,
+    robot: Id,
     bm25: Bm25,
     graph: Graph,
     tracks: Tracks,
@@ -102,6 +105,8 @@ impl BuiltIn {
             scene: None,
             initial: BTreeMap::new(),
             events: vec![],
+            indexed: Tables::default(),
+            robot: Id::new("robot"),
             bm25: Bm25::default(),
             graph: Graph::default(),
             tracks: Tracks::default(),
@@ -114,31 +119,38 @@ impl BuiltIn {
             .ok_or_else(|| AgentError::Other("asked before reset".into()))
     }
 
+    /// The event with id `id`, if remembered (events are in id order).
+    fn remembered(&self, id: u64) -> Option<&Event> {
+        let i = self.events.binary_search_by_key(&id, |e| e.id).ok()?;
+        Some(&self.events[i])
+    }
+
+    /// The remembered events of `ids`, in order.
     fn by_ids(&self, ids: &BTreeSet<u64>) -> Vec<Event> {
-        self.events
-            .iter()
-            .filter(|e| ids.contains(&e.id))
+        ids.iter()
+            .filter_map(|id| self.remembered(*id))
             .cloned()
             .collect()
     }
 
-    /// The events this agent brings to a question.
-    fn recall(&self, q: &Query, words: &str) -> (Vec<Event>, Option<Vec<u64>>) {
+    /// The events this agent brings to a question (`None`: all it holds),
+    /// and their ranking when retrieval ranked them.
+    fn recall(&self, q: &Query, words: &str) -> (Option<Vec<Event>>, Option<Vec<u64>>) {
         match self.strategy {
-            Strategy::Oracle => (self.events.clone(), None),
-            Strategy::None => (vec![], None),
+            Strategy::Oracle => (None, None),
+            Strategy::None => (Some(vec![]), None),
             Strategy::Recent(k) => (
-                self.events[self.events.len().saturating_sub(k)..].to_vec(),
+                Some(self.events[self.events.len().saturating_sub(k)..].to_vec()),
                 None,
             ),
             Strategy::Bm25 => {
                 let top = self.bm25.top(words, 5);
-                (self.by_ids(&top.iter().copied().collect()), Some(top))
+                (Some(self.by_ids(&top.iter().copied().collect())), Some(top))
             }
-            Strategy::ObsMem => (self.by_ids(&self.route(q)), None),
+            Strategy::ObsMem => (Some(self.by_ids(&self.route(q))), None),
             Strategy::Kg { seeds, hops, keep } => {
                 let ids = self.graph.retrieve(&q.entities(), seeds, hops, keep);
-                (self.by_ids(&ids.into_iter().collect()), None)
+                (Some(self.by_ids(&ids.into_iter().collect())), None)
             }
         }
     }
@@ -172,7 +184,7 @@ impl BuiltIn {
                 out.extend(act(b));
             }
             Query::Next { event } => {
-                if let Some(e) = self.events.iter().find(|e| e.id == *event) {
+                if let Some(e) = self.remembered(*event) {
                     out.extend(
                         t.actors
                             .get(&e.actor)
@@ -209,12 +221,15 @@ impl BuiltIn {
 
     fn answer_from(
         &self,
-        memory: &[Event],
+        memory: Option<&[Event]>,
         cutoff: &Cutoff,
         q: &Query,
     ) -> Result<Option<(Answer, Vec<u64>)>, AgentError> {
         let scene = self.scene()?;
-        let ix = Index::with_initial(scene, memory, self.initial.clone());
+        let ix = match memory {
+            None => Index::over(scene, &self.events, &self.indexed),
+            Some(m) => Index::with_initial(scene, m, self.initial.clone()),
+        };
         Ok(answer(&ix, cutoff, q).map(|a| (a.answer, a.evidence)))
     }
 }
@@ -239,6 +254,12 @@ impl Agent for BuiltIn {
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
         *self = BuiltIn::new(self.strategy);
         self.initial = initial_state(scene);
+        self.indexed = Tables::new(self.initial.clone());
+        self.robot = scene
+            .robots()
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Id::new("robot"));
         self.scene = Some(scene.clone());
         Ok(())
     }
@@ -295,7 +316,8 @@ impl Agent for BuiltIn {
                         .push(e.id);
                 }
             }
-            Strategy::Oracle | Strategy::Recent(_) => {}
+            Strategy::Oracle => self.indexed.push(&self.robot, e),
+            Strategy::Recent(_) => {}
         }
         self.events.push(e.clone());
         Ok(())
@@ -311,7 +333,7 @@ impl Agent for BuiltIn {
             .as_ref()
             .ok_or_else(|| AgentError::Other("the built-in agents need the parsed query".into()))?;
         let (memory, ranked) = self.recall(query, &q.question);
-        let found = self.answer_from(&memory, &q.cutoff, query)?;
+        let found = self.answer_from(memory.as_deref(), &q.cutoff, query)?;
         let n = Namer::new(self.scene()?);
         Ok(match found {
             Some((answer, evidence)) => Reply {
@@ -336,7 +358,7 @@ impl Agent for BuiltIn {
             t,
             |q, words| {
                 let (memory, _) = self.recall(q, words);
-                match self.answer_from(&memory, &t.cutoff, q).ok()?? {
+                match self.answer_from(memory.as_deref(), &t.cutoff, q).ok()?? {
                     (Answer::Value { value } | Answer::LastSeen { value, .. }, _) => Some(value),
                     _ => None,
                 }

@@ -1,7 +1,7 @@
 //! Okapi BM25 over the robot's narrated events (k1 = 1.2, b = 0.75): the
 //! flat text retrieval baseline.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Lower-cased alphanumeric words, ids split on `_`.
 pub fn tokens(text: &str) -> Vec<String> {
@@ -14,7 +14,9 @@ pub fn tokens(text: &str) -> Vec<String> {
 #[derive(Default)]
 pub struct Bm25 {
     docs: Vec<(u64, BTreeMap<String, u32>, usize)>,
-    df: BTreeMap<String, u32>,
+    /// The documents each word is in (indexes into `docs`): a query scores
+    /// only the documents that share a word with it.
+    postings: BTreeMap<String, Vec<usize>>,
     total_len: usize,
 }
 
@@ -26,7 +28,10 @@ impl Bm25 {
             *tf.entry(w.clone()).or_default() += 1;
         }
         for w in tf.keys() {
-            *self.df.entry(w.clone()).or_default() += 1;
+            self.postings
+                .entry(w.clone())
+                .or_default()
+                .push(self.docs.len());
         }
         self.total_len += words.len();
         self.docs.push((id, tf, words.len()));
@@ -41,15 +46,21 @@ impl Bm25 {
         }
         let avg = self.total_len as f64 / n;
         let q = tokens(query);
-        let mut scored: Vec<(f64, u64)> = self
-            .docs
+        let sharing: BTreeSet<usize> = q
             .iter()
-            .map(|(id, tf, len)| {
+            .filter_map(|w| self.postings.get(w))
+            .flatten()
+            .copied()
+            .collect();
+        let mut scored: Vec<(f64, u64)> = sharing
+            .into_iter()
+            .map(|d| {
+                let (id, tf, len) = &self.docs[d];
                 let s: f64 = q
                     .iter()
                     .filter_map(|w| {
                         let f = f64::from(*tf.get(w)?);
-                        let df = f64::from(self.df[w]);
+                        let df = self.postings[w].len() as f64;
                         let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
                         Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
                     })

@@ -43,10 +43,11 @@ impl Graph {
             return;
         }
         self.graph.add_edge(x, y, ());
-        self.edges
-            .entry((x.min(y), x.max(y)))
-            .or_default()
-            .push(event);
+        let events = self.edges.entry((x.min(y), x.max(y))).or_default();
+        // Once per event: the lists hold distinct ids, in order.
+        if events.last() != Some(&event) {
+            events.push(event);
+        }
     }
 
     /// Adds a perceived event.
@@ -86,14 +87,20 @@ impl Graph {
             .collect();
         let mut seen = frontier.clone();
         let mut events = BTreeSet::new();
+        // Edge lists are in event order and only the latest `keep` events
+        // are kept: the latest `keep` of each list are all that can be.
+        let latest = |edge: (u32, u32)| {
+            let list = self.edges.get(&edge).map_or(&[][..], Vec::as_slice);
+            &list[list.len().saturating_sub(keep)..]
+        };
         for n in &frontier {
-            events.extend(self.edges.get(&(*n, *n)).into_iter().flatten());
+            events.extend(latest((*n, *n)));
         }
         for _ in 0..hops {
             let mut next = BTreeSet::new();
             for &n in &frontier {
                 for m in self.graph.neighbors(n) {
-                    events.extend(self.edges.get(&(n.min(m), n.max(m))).into_iter().flatten());
+                    events.extend(latest((n.min(m), n.max(m))));
                     if seen.insert(m) {
                         next.insert(m);
                     }

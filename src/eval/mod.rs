@@ -25,7 +25,7 @@ use crate::samples::narrate::narrate;
 use crate::samples::plan::holds;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
-use crate::sim::Simulation;
+use crate::sim::{ReplayError, Simulation};
 use crate::trace::request::{Action, Request};
 use crate::trace::{Event, Value};
 
@@ -40,9 +40,10 @@ pub struct Observation {
 /// The robot-perceived events of `ix` before `cutoff`, rejections included.
 pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
     let n = Namer::new(ix.scene);
-    ix.events
+    let events = ix.events;
+    events[events.partition_point(|e| e.id < from)..events.partition_point(|e| e.id < cutoff)]
         .iter()
-        .filter(|e| e.id >= from && e.id < cutoff && ix.robot_saw(e))
+        .filter(|e| ix.robot_saw(e))
         .map(|e| {
             let mut event = e.clone();
             if !e.revealed_to.contains(&ix.robot) {
@@ -390,9 +391,10 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
     out
 }
 
-/// Executes `plan` from the state just before the task's cutoff.
+/// Executes `plan` from `at_cutoff`, the state just before the task's
+/// cutoff (or why there is none).
 pub fn execute_plan(
-    ix: &Index,
+    at_cutoff: Result<Simulation, String>,
     t: &PlanTask,
     plan: Result<Vec<Request>, AgentError>,
 ) -> PlanResult {
@@ -412,16 +414,10 @@ pub fn execute_plan(
             return out;
         }
     };
-    let before: Vec<Event> = ix
-        .events
-        .iter()
-        .take_while(|e| e.id < t.cutoff.event)
-        .cloned()
-        .collect();
-    let mut sim = match Simulation::replay(ix.scene.clone(), &before) {
+    let mut sim = match at_cutoff {
         Ok(s) => s,
         Err(e) => {
-            out.error = Some(e.to_string());
+            out.error = Some(e);
             return out;
         }
     };
@@ -471,6 +467,9 @@ pub fn evaluate(
     let mut broken = agent.reset(ix.scene).err();
     let mut fed = 1;
     let parsed = agent.parsed_query();
+    // One running replay: plans run on a fork of it at their cutoff.
+    let mut sim = Simulation::new(ix.scene.clone()).map_err(|p| ReplayError::Scene(p.len()));
+    let mut replayed = 0;
     for (cutoff, group) in by_cutoff {
         if broken.is_none() {
             for o in observations(ix, fed, cutoff) {
@@ -501,7 +500,16 @@ pub fn evaluate(
                         Some(e) => Err(e.clone()),
                         None => agent.plan(&TaskIn::of(t, parsed)),
                     };
-                    plans.push(execute_plan(ix, t, plan));
+                    while let Ok(s) = &mut sim
+                        && let Some(e) = ix.events.get(replayed).filter(|e| e.id < cutoff)
+                    {
+                        if let Err(err) = s.replay_event(e) {
+                            sim = Err(err);
+                        }
+                        replayed += 1;
+                    }
+                    let at_cutoff = sim.as_ref().map(Simulation::fork).map_err(|e| e.to_string());
+                    plans.push(execute_plan(at_cutoff, t, plan));
                 }
             }
         }

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ids::Id;
 use crate::trace::request::{Action, Relation};
-use crate::trace::{ClaimMode, Event, Location, Value, clock_time, day_of};
+use crate::trace::{ClaimMode, Location, Value, clock_time, day_of};
 
-use super::index::{Index, Key};
+use super::index::{Index, Key, only_once};
 use super::model::{Act, Answer, Cutoff, Progress, Query, Source};
 
 /// A commitment counts as overdue this long after it was due.
@@ -128,10 +128,6 @@ pub fn habit<V: Ord + Clone>(ix: &Index, items: &[(V, u64)]) -> Option<(V, Vec<u
         .then(|| ((*v).clone(), events.clone()))
 }
 
-fn matches_act(e: &Event, actor: Option<&Id>, act: &Act) -> bool {
-    actor.is_none_or(|a| *a == e.actor) && act_of(&e.action).as_ref() == Some(act)
-}
-
 /// The one claim about `entity` in the utterance `event` (heard before
 /// `cutoff`); `None` when the utterance makes several, which a question
 /// naming only the entity could not tell apart.
@@ -142,9 +138,9 @@ fn unique_claim<'a>(
     entity: &Id,
 ) -> Option<&'a super::index::Heard> {
     let mut about = ix
-        .heard_before(cutoff)
+        .heard_in(event, cutoff)
         .iter()
-        .filter(|h| h.event == event && h.claim.entity == *entity);
+        .filter(|h| h.claim.entity == *entity);
     let h = about.next()?;
     about.next().is_none().then_some(h)
 }
@@ -182,33 +178,32 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             attr,
             change,
         } => {
-            let p = places(ix.seen_before(&key(entity, attr), c), attr);
-            let i = p.iter().position(|(e, _)| e == change)?;
-            let new = &p[i].1;
-            // "Before it was moved to X" must name one move.
-            if i == 0 || p.iter().filter(|(_, v)| v == new).count() != 1 {
+            let k = key(entity, attr);
+            let p = ix.places_before(&k, c);
+            let i = p.partition_point(|x| x.event < *change);
+            if p.get(i).is_none_or(|x| x.event != *change) {
                 return None;
             }
-            let (was_at, was) = &p[i - 1];
+            // "Before it was moved to X" must name one move.
+            if i == 0 || !only_once(p, i) {
+                return None;
+            }
+            let (was_at, was) = (p[i - 1].event, &p[i - 1].value);
             // Unseen changes in between would make the last seen value the
             // wrong answer ("before Alice moved it" = where she took it from).
-            let missed = ix
-                .changes
-                .get(&key(entity, attr))
-                .into_iter()
-                .flatten()
-                .filter(|(e, _)| e > was_at && e < change)
+            let changes = ix.changes_of(&k);
+            let between = &changes[changes.partition_point(|(e, _)| *e <= was_at)
+                ..changes.partition_point(|(e, _)| e < change)];
+            let missed = between
+                .iter()
                 .any(|(_, v)| v != was && !matches!(v, Value::Location(Location::HeldBy(_))));
             if missed {
                 return None;
             }
-            answered(Answer::Value { value: was.clone() }, [*was_at, *change])
+            answered(Answer::Value { value: was.clone() }, [was_at, *change])
         }
         Query::LastTime { actor, act } => {
-            let e = ix
-                .visible(c)
-                .filter(|e| matches_act(e, Some(actor), act))
-                .last()?;
+            let e = ix.doing(Some(actor), act, c).next_back()?;
             answered(time(e.t), [e.id])
         }
         Query::First {
@@ -219,7 +214,7 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         } => {
             // Each must name exactly one perceived event before the cutoff.
             let unique = |actor: &Id, act: &Act| {
-                let mut found = ix.visible(c).filter(|e| matches_act(e, Some(actor), act));
+                let mut found = ix.doing(Some(actor), act, c);
                 let first = found.next()?;
                 found.next().is_none().then_some(first.id)
             };
@@ -260,12 +255,10 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             entity,
             attr,
         } => {
-            let h = ix.heard_before(c).iter().rev().find(|h| {
-                h.claim.mode == ClaimMode::Preference
-                    && h.claim.holder.as_ref() == Some(holder)
-                    && h.claim.entity == *entity
-                    && h.claim.attr == *attr
-            })?;
+            let h = ix
+                .claims(ClaimMode::Preference, entity, attr, c)
+                .rev()
+                .find(|h| h.claim.holder.as_ref() == Some(holder))?;
             answered(
                 Answer::Value {
                     value: h.claim.value.clone(),
@@ -280,12 +273,8 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         } => {
             // Each holder's latest preference for this setting.
             let mut latest: BTreeMap<&Id, (&Value, u64)> = BTreeMap::new();
-            for h in ix.heard_before(c) {
-                if h.claim.mode == ClaimMode::Preference
-                    && h.claim.entity == *entity
-                    && h.claim.attr == *attr
-                    && let Some(holder) = &h.claim.holder
-                {
+            for h in ix.claims(ClaimMode::Preference, entity, attr, c) {
+                if let Some(holder) = &h.claim.holder {
                     latest.insert(holder, (&h.claim.value, h.event));
                 }
             }
@@ -303,8 +292,7 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         }
         Query::UsualHour { actor, act } => {
             let items: Vec<(u64, u64)> = ix
-                .visible(c)
-                .filter(|e| matches_act(e, Some(actor), act))
+                .doing(Some(actor), act, c)
                 .map(|e| (e.t % crate::trace::DAY / 3600, e.id))
                 .collect();
             let (hour, events) = habit(ix, &items)?;
@@ -321,14 +309,10 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             field,
         } => {
             let items: Vec<(String, u64)> = ix
-                .visible(c)
+                .device_ops(device, field.as_str(), c)
                 .filter(|e| e.actor == *actor)
                 .filter_map(|e| match &e.action {
-                    Action::SetDeviceState {
-                        device: d,
-                        field: f,
-                        value,
-                    } if d == device && f == field.as_str() => {
+                    Action::SetDeviceState { value, .. } => {
                         Some((serde_json::to_string(value).ok()?, e.id))
                     }
                     _ => None,
@@ -340,8 +324,7 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         }
         Query::UsualPlace { object } => {
             let items: Vec<(Location, u64)> = ix
-                .visible(c)
-                .filter(|e| matches!(&e.action, Action::Place { object: o, .. } if o == object))
+                .placements(object, c)
                 .filter_map(|e| Some((placed_at(&e.action)?, e.id)))
                 .collect();
             let (l, events) = habit(ix, &items)?;
@@ -358,11 +341,8 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             value,
         } => {
             let items: Vec<(Id, u64)> = ix
-                .visible(c)
-                .filter(|e| {
-                    matches!(&e.action, Action::SetDeviceState { device: d, field: f, value: v }
-                        if d == device && f == field.as_str() && v == value)
-                })
+                .device_ops(device, field.as_str(), c)
+                .filter(|e| matches!(&e.action, Action::SetDeviceState { value: v, .. } if v == value))
                 .map(|e| (e.actor.clone(), e.id))
                 .collect();
             let (actor, events) = habit(ix, &items)?;
@@ -374,14 +354,8 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             value,
         } => {
             let said: Vec<_> = ix
-                .heard_before(c)
-                .iter()
-                .filter(|h| {
-                    h.claim.mode == ClaimMode::Fact
-                        && h.claim.entity == *entity
-                        && h.claim.attr == *attr
-                        && h.claim.value == *value
-                })
+                .claims(ClaimMode::Fact, entity, attr, c)
+                .filter(|h| h.claim.value == *value)
                 .collect();
             let speakers: BTreeSet<&Id> = said.iter().map(|h| &h.speaker).collect();
             if speakers.len() != 1 {
@@ -416,12 +390,10 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             entity,
             attr,
         } => {
-            let h = ix.heard_before(c).iter().rev().find(|h| {
-                h.claim.mode == ClaimMode::Fact
-                    && h.speaker == *speaker
-                    && h.claim.entity == *entity
-                    && h.claim.attr == *attr
-            })?;
+            let h = ix
+                .claims(ClaimMode::Fact, entity, attr, c)
+                .rev()
+                .find(|h| h.speaker == *speaker)?;
             answered(
                 Answer::Value {
                     value: h.claim.value.clone(),
@@ -460,8 +432,8 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         }
         Query::Count { actor, act, day } => {
             let events: Vec<u64> = ix
-                .visible(c)
-                .filter(|e| e.day == *day && matches_act(e, actor.as_ref(), act))
+                .doing(actor.as_ref(), act, c)
+                .filter(|e| e.day == *day)
                 .map(|e| e.id)
                 .collect();
             if events.is_empty() {

@@ -90,23 +90,48 @@ struct Session<'a> {
     events: Vec<&'a Event>,
 }
 
-/// The robot-perceived events before `cutoff`, grouped by session in order.
-fn history<'a>(ix: &Index<'a>, cutoff: u64) -> Vec<Session<'a>> {
-    let mut out: Vec<Session> = Vec::new();
-    for e in ix.events.iter().take_while(|e| e.id < cutoff) {
-        if !ix.robot_saw(e) {
-            continue;
+/// The robot's whole perceived history, grouped by session in order, each
+/// event narrated once: an export cuts it at each cutoff instead of
+/// grouping and narrating the past again for every question.
+struct History<'a> {
+    sessions: Vec<Session<'a>>,
+    /// (speaker, text) of each event, by session and position.
+    said: Vec<Vec<(String, String)>>,
+}
+
+impl<'a> History<'a> {
+    fn new(ix: &Index<'a>, n: &Namer) -> Self {
+        let mut sessions: Vec<Session> = Vec::new();
+        for e in ix.events.iter().filter(|e| ix.robot_saw(e)) {
+            let id = e.session.clone().unwrap_or_else(|| format!("day{}", e.day));
+            match sessions.last_mut() {
+                Some(s) if s.id == id => s.events.push(e),
+                _ => sessions.push(Session {
+                    id,
+                    events: vec![e],
+                }),
+            }
         }
-        let id = e.session.clone().unwrap_or_else(|| format!("day{}", e.day));
-        match out.last_mut() {
-            Some(s) if s.id == id => s.events.push(e),
-            _ => out.push(Session {
-                id,
-                events: vec![e],
-            }),
-        }
+        let said = sessions
+            .iter()
+            .map(|s| s.events.iter().map(|e| speaker_text(ix, n, e)).collect())
+            .collect();
+        History { sessions, said }
     }
-    out
+
+    /// The sessions before `cutoff` (the last one cut at it), as indexes
+    /// and the number of their events before it.
+    fn before(&self, cutoff: u64) -> Vec<(usize, usize)> {
+        let k = self
+            .sessions
+            .partition_point(|s| s.events[0].id < cutoff);
+        (0..k)
+            .map(|i| {
+                let ev = &self.sessions[i].events;
+                (i, ev.partition_point(|e| e.id < cutoff))
+            })
+            .collect()
+    }
 }
 
 /// Year, month, day and weekday (0 = Monday) of trace day `day`, with day 1
@@ -208,6 +233,15 @@ fn lme_type(q: &QaSample) -> &'static str {
 
 /// LoCoMo: one sample per cutoff, holding that cutoff's questions.
 pub fn locomo(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LocomoSample> {
+    locomo_records(ix, name, samples).collect()
+}
+
+/// [`locomo`]'s samples one at a time, to be written as they come.
+pub fn locomo_records<'a>(
+    ix: &'a Index<'a>,
+    name: &'a str,
+    samples: &[&'a QaSample],
+) -> impl Iterator<Item = LocomoSample> + 'a {
     let n = Namer::new(ix.scene);
     let mut by_cutoff: BTreeMap<u64, Vec<&QaSample>> = BTreeMap::new();
     for q in samples {
@@ -220,9 +254,9 @@ pub fn locomo(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LocomoSample
         .filter(|a| a.kind == crate::scene::ActorKind::Human)
         .map(|a| &a.id)
         .collect();
-    let mut out = Vec::new();
-    for (cutoff, qs) in by_cutoff {
-        let sessions = history(ix, cutoff);
+    let history = History::new(ix, &n);
+    by_cutoff.into_iter().map(move |(cutoff, qs)| {
+        let sessions = history.before(cutoff);
         let mut conversation = Map::new();
         conversation.insert(
             "speaker_a".into(),
@@ -232,25 +266,26 @@ pub fn locomo(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LocomoSample
         let (mut event_summary, mut observation, mut session_summary) =
             (Map::new(), Map::new(), Map::new());
         let mut dia: BTreeMap<u64, String> = BTreeMap::new();
-        for (i, s) in sessions.iter().enumerate() {
+        for (i, &(si, len)) in sessions.iter().enumerate() {
             let k = i + 1;
-            let turns: Vec<LocomoTurn> = s
-                .events
+            let s = &history.sessions[si];
+            let events = &s.events[..len];
+            let turns: Vec<LocomoTurn> = events
                 .iter()
+                .zip(&history.said[si])
                 .enumerate()
-                .map(|(j, e)| {
+                .map(|(j, (e, (speaker, text)))| {
                     let dia_id = format!("D{k}:{}", j + 1);
                     dia.insert(e.id, dia_id.clone());
-                    let (speaker, text) = speaker_text(ix, &n, e);
                     LocomoTurn {
-                        speaker,
+                        speaker: speaker.clone(),
                         dia_id,
-                        text,
+                        text: text.clone(),
                         hearth_event: e.id,
                     }
                 })
                 .collect();
-            let first = s.events[0].t;
+            let first = events[0].t;
             conversation.insert(
                 format!("session_{k}_date_time"),
                 Json::String(locomo_date(first)),
@@ -270,8 +305,8 @@ pub fn locomo(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LocomoSample
                 Json::String(format!(
                     "Session {} on day {}: {} events the robot perceived.",
                     s.id,
-                    s.events[0].day,
-                    s.events.len()
+                    events[0].day,
+                    events.len()
                 )),
             );
         }
@@ -290,79 +325,168 @@ pub fn locomo(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LocomoSample
                 hearth_family: q.family,
             })
             .collect();
-        out.push(LocomoSample {
+        LocomoSample {
             qa,
             conversation,
             event_summary,
             observation,
             session_summary,
             sample_id: format!("{name}-c{cutoff}"),
-        });
+        }
+    })
+}
+
+/// How much of the past a LongMemEval instance's haystack holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Haystack {
+    /// Like LongMemEval-S: the evidence sessions and distractors around
+    /// them, [`Haystack::S_SESSIONS`] sessions in all.
+    S,
+    /// Like LongMemEval-M: [`Haystack::M_SESSIONS`] sessions.
+    M,
+    /// Every session before the cutoff.
+    #[default]
+    Full,
+}
+
+impl Haystack {
+    pub const S_SESSIONS: usize = 45;
+    pub const M_SESSIONS: usize = 500;
+
+    /// The most sessions a haystack holds (`None`: all of them).
+    pub fn sessions(self) -> Option<usize> {
+        match self {
+            Haystack::S => Some(Self::S_SESSIONS),
+            Haystack::M => Some(Self::M_SESSIONS),
+            Haystack::Full => None,
+        }
     }
-    out
+}
+
+/// The sessions (indexes into `past`, in order) of a haystack of at most
+/// `size`: every evidence session, the sessions next to each of them and
+/// the latest one before the cutoff, then distractors drawn from the rest
+/// with a stream of the question's own (same question, same haystack).
+fn pick(past: &[(usize, bool)], size: usize, seed: u64, question: &str) -> Vec<usize> {
+    use rand::SeedableRng;
+    if past.len() <= size {
+        return (0..past.len()).collect();
+    }
+    let mut kept: BTreeSet<usize> = (0..past.len()).filter(|i| past[*i].1).collect();
+    let near: Vec<usize> = kept
+        .iter()
+        .flat_map(|&i| [i.checked_sub(1), Some(i + 1)])
+        .flatten()
+        .chain([past.len() - 1])
+        .filter(|i| *i < past.len())
+        .collect();
+    for i in near {
+        if kept.len() >= size {
+            break;
+        }
+        kept.insert(i);
+    }
+    let rest: Vec<usize> = (0..past.len()).filter(|i| !kept.contains(i)).collect();
+    let want = size.saturating_sub(kept.len()).min(rest.len());
+    // FNV-1a of the question id: a stream per question, whatever else is exported.
+    let h = question
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ h);
+    kept.extend(rand::seq::index::sample(&mut rng, rest.len(), want).into_iter().map(|i| rest[i]));
+    kept.into_iter().collect()
 }
 
 /// LongMemEval: one instance per question.
 pub fn longmemeval(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LongMemEvalInstance> {
+    longmemeval_records(ix, name, samples, Haystack::Full, 0).collect()
+}
+
+/// [`longmemeval`]'s instances one at a time, to be written as they come,
+/// with haystacks of the `size` chosen (distractors drawn with `seed`).
+pub fn longmemeval_records<'a>(
+    ix: &'a Index<'a>,
+    name: &'a str,
+    samples: &[&'a QaSample],
+    size: Haystack,
+    seed: u64,
+) -> impl Iterator<Item = LongMemEvalInstance> + 'a {
     let n = Namer::new(ix.scene);
-    samples
-        .iter()
-        .map(|q| {
-            let evidence: BTreeSet<u64> = q.evidence.iter().copied().collect();
-            let sessions = history(ix, q.cutoff.event);
-            let mut ids = Vec::new();
-            let mut answer_ids = Vec::new();
-            let mut dates = Vec::new();
-            let mut haystack = Vec::new();
-            for s in &sessions {
-                let has = s.events.iter().any(|e| evidence.contains(&e.id));
-                let id = if has {
-                    format!("answer_{name}_{}", s.id)
-                } else {
-                    format!("{name}_{}", s.id)
-                };
-                if has {
-                    answer_ids.push(id.clone());
-                }
-                ids.push(id);
-                dates.push(lme_date(s.events[0].t));
-                haystack.push(
-                    s.events
-                        .iter()
-                        .map(|e| {
-                            let (speaker, text) = speaker_text(ix, &n, e);
-                            let (role, content) = if e.actor == ix.robot && speaker != "observation"
-                            {
-                                ("assistant", text)
-                            } else if speaker == "observation" {
-                                ("user", format!("[{text}]"))
-                            } else {
-                                ("user", format!("{speaker}: {text}"))
-                            };
-                            LongMemEvalTurn {
-                                role: role.into(),
-                                content,
-                                has_answer: has.then(|| evidence.contains(&e.id)),
-                                hearth_event: e.id,
-                            }
-                        })
-                        .collect(),
-                );
+    let history = History::new(ix, &n);
+    samples.to_vec().into_iter().map(move |q| {
+        let evidence: BTreeSet<u64> = q.evidence.iter().copied().collect();
+        let past: Vec<(usize, usize, bool)> = history
+            .before(q.cutoff.event)
+            .into_iter()
+            .map(|(si, len)| {
+                let has = history.sessions[si].events[..len]
+                    .iter()
+                    .any(|e| evidence.contains(&e.id));
+                (si, len, has)
+            })
+            .collect();
+        let chosen = match size.sessions() {
+            None => (0..past.len()).collect(),
+            Some(k) => pick(
+                &past.iter().map(|p| (p.0, p.2)).collect::<Vec<_>>(),
+                k,
+                seed,
+                &q.id,
+            ),
+        };
+        let mut ids = Vec::new();
+        let mut answer_ids = Vec::new();
+        let mut dates = Vec::new();
+        let mut haystack = Vec::new();
+        for (si, len, has) in chosen.into_iter().map(|i| past[i]) {
+            let s = &history.sessions[si];
+            let id = if has {
+                format!("answer_{name}_{}", s.id)
+            } else {
+                format!("{name}_{}", s.id)
+            };
+            if has {
+                answer_ids.push(id.clone());
             }
-            LongMemEvalInstance {
-                question_id: format!("{name}-{}", q.id),
-                question_type: lme_type(q).into(),
-                question: q.question.clone(),
-                answer: q.answer_text.clone(),
-                question_date: lme_date(q.cutoff.t),
-                haystack_session_ids: ids,
-                haystack_dates: dates,
-                haystack_sessions: haystack,
-                answer_session_ids: answer_ids,
-                hearth_family: q.family,
-            }
-        })
-        .collect()
+            ids.push(id);
+            dates.push(lme_date(s.events[0].t));
+            haystack.push(
+                s.events[..len]
+                    .iter()
+                    .zip(&history.said[si])
+                    .map(|(e, (speaker, text))| {
+                        let (role, content) = if e.actor == ix.robot && speaker != "observation" {
+                            ("assistant", text.clone())
+                        } else if speaker == "observation" {
+                            ("user", format!("[{text}]"))
+                        } else {
+                            ("user", format!("{speaker}: {text}"))
+                        };
+                        LongMemEvalTurn {
+                            role: role.into(),
+                            content,
+                            has_answer: has.then(|| evidence.contains(&e.id)),
+                            hearth_event: e.id,
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        LongMemEvalInstance {
+            question_id: format!("{name}-{}", q.id),
+            question_type: lme_type(q).into(),
+            question: q.question.clone(),
+            answer: q.answer_text.clone(),
+            question_date: lme_date(q.cutoff.t),
+            haystack_session_ids: ids,
+            haystack_dates: dates,
+            haystack_sessions: haystack,
+            answer_session_ids: answer_ids,
+            hearth_family: q.family,
+        }
+    })
 }
 
 #[cfg(test)]

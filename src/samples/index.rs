@@ -1,13 +1,23 @@
 //! Indexes over a trace (WorldLines §3.3): each attribute's true timeline,
 //! what the robot observed of it and when, the claims it heard, and the
 //! sessions. Every query takes a cutoff and looks only before it.
+//!
+//! The tables are append-only in event order, so an index grows with the
+//! trace ([`Index::extend`]): indexing the events before a cutoff and then
+//! the rest gives the same tables as indexing them all at once, and every
+//! query "before c" is a binary search in a list, not a scan of the past.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::ids::Id;
 use crate::scene::Scene;
 use crate::sim::Simulation;
-use crate::trace::{Claim, Event, Value};
+use crate::trace::request::Action;
+use crate::trace::{Claim, ClaimMode, Event, Location, Value};
+
+use super::answer::act_of;
+use super::model::Act;
 
 /// The robot observed `entity.attr = value` in event `event`.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +34,31 @@ pub struct Heard {
     pub claim: Claim,
 }
 
+/// A change of value the robot saw (for a location: where it saw the
+/// object lie, hands left out), linked to the other entries of the same
+/// key with the same value, so "the only time it went there" is a lookup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    pub event: u64,
+    pub value: Value,
+    prev_same: Option<usize>,
+    next_same: Option<usize>,
+}
+
 pub type Key = (Id, Id);
+
+/// What an act is looked up by: its skill and arguments (the value, which
+/// need not be ordered, is compared on lookup).
+type ActKey = (String, Option<Id>, Option<Id>, Option<Id>);
+
+fn act_key(a: &Act) -> ActKey {
+    (
+        a.skill.clone(),
+        a.object.clone(),
+        a.target.clone(),
+        a.field.clone(),
+    )
+}
 
 /// Every attribute's value before the first event.
 pub fn initial_state(scene: &Scene) -> BTreeMap<Key, Value> {
@@ -33,11 +67,11 @@ pub fn initial_state(scene: &Scene) -> BTreeMap<Key, Value> {
         .unwrap_or_default()
 }
 
-pub struct Index<'a> {
-    pub scene: &'a Scene,
-    /// Events in id order: a whole trace, or a memory's subset of one.
-    pub events: &'a [Event],
-    pub robot: Id,
+/// An index's tables, without the events they index (positions refer to
+/// them): what a memory keeps between questions, so that it is indexed
+/// once, as it grows.
+#[derive(Debug, Clone, Default)]
+pub struct Tables {
     /// What the robot observed of each attribute, in event order.
     pub seen: BTreeMap<Key, Vec<Seen>>,
     /// The truth: each attribute's value before the first event.
@@ -46,6 +80,143 @@ pub struct Index<'a> {
     pub changes: BTreeMap<Key, Vec<(u64, Value)>>,
     /// Claims of every mode the robot heard, in event order.
     pub heard: Vec<Heard>,
+    /// `seen` with repeats of the same value dropped (see [`Place`]).
+    places: BTreeMap<Key, Vec<Place>>,
+    /// Positions of the accepted events the robot perceived.
+    visible: Vec<usize>,
+    /// Those of them with an act worth asking about, with the act.
+    acted: Vec<(usize, Act)>,
+    /// Indexes into `acted`, by act.
+    by_act: BTreeMap<ActKey, Vec<usize>>,
+    /// Positions of perceived device operations by (device, field), and of
+    /// perceived place actions by object.
+    device_ops: BTreeMap<(Id, String), Vec<usize>>,
+    placed: BTreeMap<Id, Vec<usize>>,
+    /// Indexes into `heard`, by (mode, entity, attribute).
+    claims: BTreeMap<(ClaimMode, Id, Id), Vec<usize>>,
+    /// Events indexed so far.
+    len: usize,
+}
+
+impl Tables {
+    pub fn new(initial: BTreeMap<Key, Value>) -> Self {
+        Tables {
+            initial,
+            ..Tables::default()
+        }
+    }
+
+    /// Events indexed so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Indexes the next event, `e`, at position `self.len()` of the events.
+    pub fn push(&mut self, robot: &Id, e: &Event) {
+        let pos = self.len;
+        self.len += 1;
+        let observed = e.observers.contains(robot);
+        if e.outcome.is_ok() {
+            for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
+                let key = (c.entity.clone(), c.attr.clone());
+                self.changes
+                    .entry(key.clone())
+                    .or_default()
+                    .push((e.id, c.new.clone()));
+                if observed {
+                    self.see(key, e.id, &c.new);
+                }
+            }
+            if observed && let Action::Say { claims, .. } = &e.action {
+                for c in claims {
+                    self.claims
+                        .entry((c.mode, c.entity.clone(), c.attr.clone()))
+                        .or_default()
+                        .push(self.heard.len());
+                    self.heard.push(Heard {
+                        event: e.id,
+                        speaker: e.actor.clone(),
+                        claim: c.clone(),
+                    });
+                }
+            }
+        }
+        if e.revealed_to.contains(robot) {
+            for f in e.reveals.iter().filter(|f| f.attr.as_str() != "position") {
+                self.see((f.entity.clone(), f.attr.clone()), e.id, &f.value);
+            }
+        }
+        if e.outcome.is_ok() && (observed || e.revealed_to.contains(robot)) {
+            self.visible.push(pos);
+            if let Some(act) = act_of(&e.action) {
+                self.by_act
+                    .entry(act_key(&act))
+                    .or_default()
+                    .push(self.acted.len());
+                self.acted.push((pos, act));
+            }
+            match &e.action {
+                Action::SetDeviceState { device, field, .. } => self
+                    .device_ops
+                    .entry((device.clone(), field.clone()))
+                    .or_default()
+                    .push(pos),
+                Action::Place { object, .. } => {
+                    self.placed.entry(object.clone()).or_default().push(pos)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn see(&mut self, key: Key, event: u64, value: &Value) {
+        let places = self.places.entry(key.clone()).or_default();
+        let held = matches!(value, Value::Location(Location::HeldBy(_)));
+        if !(key.1.as_str() == "location" && held) && places.last().is_none_or(|p| p.value != *value)
+        {
+            let i = places.len();
+            let prev_same = places.iter().rposition(|p| p.value == *value);
+            if let Some(j) = prev_same {
+                places[j].next_same = Some(i);
+            }
+            places.push(Place {
+                event,
+                value: value.clone(),
+                prev_same,
+                next_same: None,
+            });
+        }
+        self.seen.entry(key).or_default().push(Seen {
+            event,
+            value: value.clone(),
+        });
+    }
+}
+
+/// Whether `places[i]`'s value occurs nowhere else in `places` (a prefix of
+/// one key's places).
+pub fn only_once(places: &[Place], i: usize) -> bool {
+    places[i].prev_same.is_none() && places[i].next_same.is_none_or(|n| n >= places.len())
+}
+
+pub struct Index<'a> {
+    pub scene: &'a Scene,
+    /// Events in id order: a whole trace, or a memory's subset of one.
+    pub events: &'a [Event],
+    pub robot: Id,
+    pub tables: Cow<'a, Tables>,
+}
+
+fn robot_of(scene: &Scene) -> Id {
+    scene
+        .robots()
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Id::new("robot"))
 }
 
 impl<'a> Index<'a> {
@@ -55,64 +226,50 @@ impl<'a> Index<'a> {
     }
 
     /// As [`Index::new`], with the scene's initial state computed once by
-    /// the caller (agents index their memory for every question).
+    /// the caller.
     pub fn with_initial(
         scene: &'a Scene,
         events: &'a [Event],
         initial: BTreeMap<Key, Value>,
     ) -> Self {
-        let robot = scene
-            .robots()
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| Id::new("robot"));
         let mut ix = Index {
             scene,
-            events,
-            robot,
-            seen: BTreeMap::new(),
-            initial,
-            changes: BTreeMap::new(),
-            heard: Vec::new(),
+            events: &[],
+            robot: robot_of(scene),
+            tables: Cow::Owned(Tables::new(initial)),
         };
-        for e in events {
-            debug_assert_eq!(Some(e), ix.event(e.id), "events are in id order");
-            let observed = e.observers.contains(&ix.robot);
-            if e.outcome.is_ok() {
-                for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
-                    let key = (c.entity.clone(), c.attr.clone());
-                    ix.changes
-                        .entry(key.clone())
-                        .or_default()
-                        .push((e.id, c.new.clone()));
-                    if observed {
-                        ix.seen.entry(key).or_default().push(Seen {
-                            event: e.id,
-                            value: c.new.clone(),
-                        });
-                    }
-                }
-                if observed && let crate::trace::request::Action::Say { claims, .. } = &e.action {
-                    ix.heard.extend(claims.iter().map(|c| Heard {
-                        event: e.id,
-                        speaker: e.actor.clone(),
-                        claim: c.clone(),
-                    }));
-                }
-            }
-            if e.revealed_to.contains(&ix.robot) {
-                for f in e.reveals.iter().filter(|f| f.attr.as_str() != "position") {
-                    ix.seen
-                        .entry((f.entity.clone(), f.attr.clone()))
-                        .or_default()
-                        .push(Seen {
-                            event: e.id,
-                            value: f.value.clone(),
-                        });
-                }
+        ix.extend(events);
+        ix
+    }
+
+    /// An index over `events` from tables kept by the caller, which indexed
+    /// exactly these events.
+    pub fn over(scene: &'a Scene, events: &'a [Event], tables: &'a Tables) -> Self {
+        debug_assert_eq!(tables.len(), events.len(), "the tables index these events");
+        Index {
+            scene,
+            events,
+            robot: robot_of(scene),
+            tables: Cow::Borrowed(tables),
+        }
+    }
+
+    /// Goes on to `events`, which start with the events indexed so far:
+    /// indexes only the new ones.
+    pub fn extend(&mut self, events: &'a [Event]) {
+        debug_assert!(events.len() >= self.events.len(), "an index only grows");
+        let new = &events[self.tables.len()..];
+        if !new.is_empty() {
+            let tables = self.tables.to_mut();
+            for e in new {
+                debug_assert!(
+                    tables.len == 0 || events[tables.len - 1].id < e.id,
+                    "events are in id order"
+                );
+                tables.push(&self.robot, e);
             }
         }
-        ix
+        self.events = events;
     }
 
     /// The event with id `id`. A full trace has dense ids (a direct
@@ -143,32 +300,165 @@ impl<'a> Index<'a> {
         e.observers.contains(&self.robot) || e.revealed_to.contains(&self.robot)
     }
 
+    /// The positions in `list` (in event order) of events before `cutoff`.
+    fn before(&self, list: &'a [usize], cutoff: u64) -> &'a [usize] {
+        let events = self.events;
+        &list[..list.partition_point(|p| events[*p].id < cutoff)]
+    }
+
     /// Accepted events the robot perceived, before `cutoff`.
-    pub fn visible(&self, cutoff: u64) -> impl Iterator<Item = &'a Event> + '_ {
-        self.events
+    pub fn visible(&self, cutoff: u64) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
+        let events = self.events;
+        self.visible_positions(cutoff).iter().map(move |p| &events[*p])
+    }
+
+    fn visible_positions(&self, cutoff: u64) -> &[usize] {
+        let events = self.events;
+        let v = &self.tables.visible;
+        &v[..v.partition_point(|p| events[*p].id < cutoff)]
+    }
+
+    /// The perceived events with an act worth asking about, before
+    /// `cutoff`, with their act.
+    pub fn acts(&self, cutoff: u64) -> impl DoubleEndedIterator<Item = (&'a Event, &Act)> + '_ {
+        let (events, acted) = (self.events, &self.tables.acted);
+        acted[..acted.partition_point(|(p, _)| events[*p].id < cutoff)]
             .iter()
-            .take_while(move |e| e.id < cutoff)
-            .filter(|e| e.outcome.is_ok() && self.robot_saw(e))
+            .map(move |(p, a)| (&events[*p], a))
+    }
+
+    /// Perceived events before `cutoff` of `act`, by `actor` if given.
+    pub fn doing<'s>(
+        &'s self,
+        actor: Option<&'s Id>,
+        act: &'s Act,
+        cutoff: u64,
+    ) -> impl DoubleEndedIterator<Item = &'a Event> + 's {
+        let events = self.events;
+        let list = self
+            .tables
+            .by_act
+            .get(&act_key(act))
+            .map_or(&[][..], Vec::as_slice);
+        let acted = &self.tables.acted;
+        list[..list.partition_point(|i| events[acted[*i].0].id < cutoff)]
+            .iter()
+            .map(move |i| (&events[acted[*i].0], &acted[*i].1))
+            .filter(move |(e, a)| *a == act && actor.is_none_or(|x| *x == e.actor))
+            .map(|(e, _)| e)
+    }
+
+    /// Perceived operations of `device.field` before `cutoff`.
+    pub fn device_ops(
+        &self,
+        device: &Id,
+        field: &str,
+        cutoff: u64,
+    ) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
+        let events = self.events;
+        let list = self
+            .tables
+            .device_ops
+            .get(&(device.clone(), field.to_string()))
+            .map_or(&[][..], Vec::as_slice);
+        self.before(list, cutoff).iter().map(move |p| &events[*p])
+    }
+
+    /// Perceived place actions of `object` before `cutoff`.
+    pub fn placements(
+        &self,
+        object: &Id,
+        cutoff: u64,
+    ) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
+        let events = self.events;
+        let list = self
+            .tables
+            .placed
+            .get(object)
+            .map_or(&[][..], Vec::as_slice);
+        self.before(list, cutoff).iter().map(move |p| &events[*p])
+    }
+
+    /// Objects the robot saw being placed before `cutoff`, in id order.
+    pub fn placed_objects(&self, cutoff: u64) -> impl Iterator<Item = &Id> + '_ {
+        let events = self.events;
+        self.tables
+            .placed
+            .iter()
+            .filter(move |(_, ps)| events[ps[0]].id < cutoff)
+            .map(|(o, _)| o)
     }
 
     /// The robot's observations of `key` before `cutoff`.
     pub fn seen_before(&self, key: &Key, cutoff: u64) -> &[Seen] {
-        let all = self.seen.get(key).map_or(&[][..], |v| v.as_slice());
+        let all = self.tables.seen.get(key).map_or(&[][..], |v| v.as_slice());
         &all[..all.partition_point(|s| s.event < cutoff)]
+    }
+
+    /// The values the robot saw `key` take before `cutoff`, one entry per
+    /// change (see [`super::answer::places`]).
+    pub fn places_before(&self, key: &Key, cutoff: u64) -> &[Place] {
+        let all = self.tables.places.get(key).map_or(&[][..], |v| v.as_slice());
+        &all[..all.partition_point(|s| s.event < cutoff)]
+    }
+
+    /// Every key the robot saw, with its places before `cutoff`.
+    pub fn all_places(&self, cutoff: u64) -> impl Iterator<Item = (&Key, &[Place])> + '_ {
+        self.tables
+            .places
+            .iter()
+            .map(move |(k, all)| (k, &all[..all.partition_point(|s| s.event < cutoff)]))
     }
 
     /// The true value of `key` just before event `cutoff`.
     pub fn truth(&self, key: &Key, cutoff: u64) -> Option<&Value> {
-        let changes = self.changes.get(key).map_or(&[][..], |v| v.as_slice());
+        let changes = self.changes_of(key);
         let n = changes.partition_point(|(e, _)| *e < cutoff);
         n.checked_sub(1)
             .map(|i| &changes[i].1)
-            .or_else(|| self.initial.get(key))
+            .or_else(|| self.tables.initial.get(key))
+    }
+
+    /// The true changes of `key`, as (event, new value).
+    pub fn changes_of(&self, key: &Key) -> &[(u64, Value)] {
+        self.tables
+            .changes
+            .get(key)
+            .map_or(&[][..], |v| v.as_slice())
     }
 
     /// Claims heard before `cutoff`.
     pub fn heard_before(&self, cutoff: u64) -> &[Heard] {
-        &self.heard[..self.heard.partition_point(|h| h.event < cutoff)]
+        let heard = &self.tables.heard;
+        &heard[..heard.partition_point(|h| h.event < cutoff)]
+    }
+
+    /// Claims of `mode` about `entity.attr` heard before `cutoff`, in order.
+    pub fn claims(
+        &self,
+        mode: ClaimMode,
+        entity: &Id,
+        attr: &Id,
+        cutoff: u64,
+    ) -> impl DoubleEndedIterator<Item = &Heard> + '_ {
+        let heard = &self.tables.heard;
+        let list = self
+            .tables
+            .claims
+            .get(&(mode, entity.clone(), attr.clone()))
+            .map_or(&[][..], Vec::as_slice);
+        list[..list.partition_point(|i| heard[*i].event < cutoff)]
+            .iter()
+            .map(move |i| &heard[*i])
+    }
+
+    /// The claims made in event `event`, if heard before `cutoff`.
+    pub fn heard_in(&self, event: u64, cutoff: u64) -> &[Heard] {
+        if event >= cutoff {
+            return &[];
+        }
+        let heard = &self.tables.heard;
+        &heard[heard.partition_point(|h| h.event < event)..heard.partition_point(|h| h.event <= event)]
     }
 
     /// The session of event `id`.

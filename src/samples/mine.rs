@@ -13,8 +13,8 @@ use crate::ids::Id;
 use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
-use super::answer::{Answered, act_of, answer, places};
-use super::index::Index;
+use super::answer::{Answered, act_of, answer};
+use super::index::{Index, only_once};
 use super::model::*;
 use super::phrasing::{Phrase, questions};
 use super::text::{Namer, capital};
@@ -70,8 +70,10 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     let namer = Namer::new(ix.scene);
     let mut asked: BTreeSet<String> = BTreeSet::new();
     let mut out = Vec::new();
+    let humans = humans(ix);
+    let firsts = Firsts::new(ix, &humans);
     for cutoff in cutoffs(ix) {
-        let candidates = candidates(ix, &namer, &cutoff, &mut rng);
+        let candidates = candidates(ix, &namer, &firsts, &cutoff, &mut rng);
         for family in Family::ALL {
             let mut of_family: Vec<(Candidate, Answered)> = candidates
                 .iter()
@@ -152,9 +154,9 @@ fn sample(
         cutoff: cutoff.clone(),
         answer_text: match &c.query {
             Query::Asked { request, entity } => ix
-                .heard
+                .heard_in(*request, u64::MAX)
                 .iter()
-                .find(|h| h.event == *request && h.claim.entity == *entity)
+                .find(|h| h.claim.entity == *entity)
                 .map(|h| {
                     capital(&request_phrase(
                         namer,
@@ -255,8 +257,62 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
     }
 }
 
+/// The events that first give a routine key (a person's device setting, a
+/// device value, an object's place) or an hour key (a person's act), over
+/// the whole trace. The keys' first events before any cutoff are these
+/// events before it, so each cutoff looks at them, not at all its past.
+struct Firsts<'a> {
+    routine: Vec<&'a Event>,
+    hours: Vec<(&'a Event, &'a Act)>,
+}
+
+impl<'a> Firsts<'a> {
+    fn new(ix: &'a Index, humans: &BTreeSet<&Id>) -> Self {
+        let mut keys = BTreeSet::new();
+        let routine = ix
+            .visible(u64::MAX)
+            .filter(|e| match &e.action {
+                Action::SetDeviceState {
+                    device,
+                    field,
+                    value,
+                } => {
+                    let person = humans.contains(&e.actor)
+                        && keys.insert(format!("v|{}|{device}|{field}", e.actor));
+                    keys.insert(format!("a|{device}|{field}|{value}")) || person
+                }
+                Action::Place { object, .. } => keys.insert(format!("p|{object}")),
+                _ => false,
+            })
+            .collect();
+        let hours = ix
+            .acts(u64::MAX)
+            .filter(|(e, act)| {
+                humans.contains(&e.actor)
+                    && keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default())
+            })
+            .collect();
+        Firsts { routine, hours }
+    }
+}
+
+fn humans<'a>(ix: &'a Index) -> BTreeSet<&'a Id> {
+    ix.scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == crate::scene::ActorKind::Human)
+        .map(|a| &a.id)
+        .collect()
+}
+
 /// Every question the robot's history might settle at `cutoff`, unanswered.
-fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> Vec<Candidate> {
+fn candidates(
+    ix: &Index,
+    n: &Namer,
+    firsts: &Firsts,
+    cutoff: &Cutoff,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Candidate> {
     let c = cutoff.event;
     let mut out = Vec::new();
     let mut push = |family, template, query, phrase: Phrase, options: Vec<String>| {
@@ -268,17 +324,10 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             options,
         })
     };
-    let visible: Vec<&Event> = ix.visible(c).collect();
-    let humans: BTreeSet<&Id> = ix
-        .scene
-        .actors
-        .iter()
-        .filter(|a| a.kind == crate::scene::ActorKind::Human)
-        .map(|a| &a.id)
-        .collect();
+    let humans = humans(ix);
 
     // Current and hidden state: what the robot last saw of each attribute.
-    for (entity, attr) in ix.seen.keys() {
+    for (entity, attr) in ix.tables.seen.keys() {
         let seen = ix.seen_before(&(entity.clone(), attr.clone()), c);
         let Some(last) = seen.last() else { continue };
         if matches!(&last.value, Value::Location(Location::HeldBy(h)) if *h == ix.robot) {
@@ -305,10 +354,9 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     // Overwritten state: the place or value before a change the robot saw
     // (every change to a value taken only once; `answer` drops those with
     // unseen changes in between).
-    for ((entity, attr), seen) in &ix.seen {
-        let p = places(&seen[..seen.partition_point(|s| s.event < c)], attr);
-        for i in (1..p.len()).filter(|&i| p.iter().filter(|(_, v)| *v == p[i].1).count() == 1) {
-            let (change, new) = &p[i];
+    for ((entity, attr), p) in ix.all_places(c) {
+        for i in (1..p.len()).filter(|&i| only_once(p, i)) {
+            let (change, new) = (&p[i].event, &p[i].value);
             let mover = ix
                 .event(*change)
                 .filter(|e| {
@@ -341,15 +389,10 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     }
 
     // Temporal: when did someone last do something; which came first; what next.
-    let acts: Vec<(&Event, Act)> = visible
-        .iter()
-        .filter_map(|e| Some((*e, act_of(&e.action)?)))
-        .collect();
+    let acts: Vec<(&Event, &Act)> = ix.acts(c).collect();
     let once = |actor: &Id, act: &Act| {
-        acts.iter()
-            .filter(|(e, a)| e.actor == *actor && a == act)
-            .count()
-            == 1
+        let mut found = ix.doing(Some(actor), act, c);
+        found.next().is_some() && found.next().is_none()
     };
     let mut seen_keys = BTreeSet::new();
     for (e, act) in acts.iter().rev().take(60) {
@@ -359,7 +402,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                 "when_last",
                 Query::LastTime {
                     actor: e.actor.clone(),
-                    act: act.clone(),
+                    act: (*act).clone(),
                 },
                 Phrase::new(
                     "when_last",
@@ -373,7 +416,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             );
         }
     }
-    let unique: Vec<&(&Event, Act)> = acts.iter().filter(|(e, a)| once(&e.actor, a)).collect();
+    let unique: Vec<&(&Event, &Act)> = acts.iter().filter(|(e, a)| once(&e.actor, a)).collect();
     for _ in 0..4 {
         let (Some(a), Some(b)) = (unique.choose(rng), unique.choose(rng)) else {
             break;
@@ -382,8 +425,8 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             continue;
         }
         let options = vec![
-            act_phrase(n, &a.0.actor, &a.1),
-            act_phrase(n, &b.0.actor, &b.1),
+            act_phrase(n, &a.0.actor, a.1),
+            act_phrase(n, &b.0.actor, b.1),
         ];
         push(
             Family::Temporal,
@@ -541,7 +584,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
 
     // Routines: habits seen on two or more days.
     let mut routine_keys = BTreeSet::new();
-    for e in &visible {
+    for e in firsts.routine.iter().take_while(|e| e.id < c) {
         match &e.action {
             Action::SetDeviceState {
                 device,
@@ -604,7 +647,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     }
 
     let mut hour_keys = BTreeSet::new();
-    for (e, act) in &acts {
+    for (e, act) in firsts.hours.iter().take_while(|(e, _)| e.id < c) {
         if humans.contains(&e.actor)
             && hour_keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default())
         {
@@ -613,7 +656,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
                 "usual_hour",
                 Query::UsualHour {
                     actor: e.actor.clone(),
-                    act: act.clone(),
+                    act: (*act).clone(),
                 },
                 Phrase::new(
                     "usual_hour",
@@ -630,8 +673,11 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
     // Counting: how often something was seen on a day up to the cutoff.
     let mut count_keys = BTreeSet::new();
     for (e, act) in acts.iter().rev() {
-        if e.day + 1 < cutoff.day
-            || !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default())
+        // Acts are in time order: the rest are older still.
+        if e.day + 1 < cutoff.day {
+            break;
+        }
+        if !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default())
         {
             continue;
         }
@@ -661,7 +707,7 @@ fn candidates(ix: &Index, n: &Namer, cutoff: &Cutoff, rng: &mut ChaCha8Rng) -> V
             },
             Query::Count {
                 actor,
-                act: act.clone(),
+                act: (*act).clone(),
                 day: e.day,
             },
             question,

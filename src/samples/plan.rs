@@ -224,10 +224,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             continue;
         };
         // The plan runs on a copy at the cutoff, so the running replay goes on.
-        let Ok(mut at_cutoff) = Simulation::replay(ix.scene.clone(), &ix.events[..replayed]) else {
-            continue;
-        };
-        let Some(plan) = reference_plan(&mut at_cutoff, &ix.robot, &d.goals) else {
+        let Some(plan) = reference_plan(&mut sim.fork(), &ix.robot, &d.goals) else {
             continue;
         };
         done.insert(serde_json::to_string(&d.goals).unwrap_or_default());
@@ -338,14 +335,7 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
         }
     }
     // A habit: put the object back where it usually goes.
-    let objects: BTreeSet<&Id> = ix
-        .visible(c)
-        .filter_map(|e| match &e.action {
-            crate::trace::request::Action::Place { object, .. } => Some(object),
-            _ => None,
-        })
-        .collect();
-    for object in objects {
+    for object in ix.placed_objects(c) {
         let q = Query::UsualPlace {
             object: object.clone(),
         };

@@ -42,6 +42,9 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
         }];
     };
     let mut replayed = 0usize;
+    // The trace as an agent at the current cutoff may know it: nothing
+    // after. It grows with the cutoffs.
+    let mut past = Index::with_initial(ix.scene, &[], ix.tables.initial.clone());
     for (&c, group) in &by_cutoff {
         let Some(at) = ix.event(c) else {
             group
@@ -56,8 +59,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
             }
             replayed += 1;
         }
-        // The trace as an agent at this cutoff may know it: nothing after.
-        let past = Index::new(ix.scene, &ix.events[..replayed]);
+        past.extend(&ix.events[..replayed]);
         let beliefs = sim.beliefs(ix.robot.as_str());
         let state = sim.state();
         for s in group {
@@ -134,29 +136,20 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                     if p.goals.iter().all(|g| holds(&sim, g)) {
                         fail(s, "the goals already hold at the cutoff".into());
                     }
-                    match Simulation::replay(ix.scene.clone(), &ix.events[..replayed]) {
-                        Ok(mut fresh) => {
-                            for (i, req) in p.reference_plan.iter().enumerate() {
-                                let e = fresh.execute(req.clone());
-                                if let Some(r) = e.outcome.rejection() {
-                                    fail(
-                                        s,
-                                        format!("reference step {} rejected: {}", i + 1, r.code),
-                                    );
-                                    break;
-                                }
-                            }
-                            if !p.goals.iter().all(|g| holds(&fresh, g)) {
-                                fail(s, "the reference plan does not reach the goals".into());
-                            }
+                    let mut fresh = sim.fork();
+                    for (i, req) in p.reference_plan.iter().enumerate() {
+                        let e = fresh.execute(req.clone());
+                        if let Some(r) = e.outcome.rejection() {
+                            fail(s, format!("reference step {} rejected: {}", i + 1, r.code));
+                            break;
                         }
-                        Err(e) => fail(s, e.to_string()),
+                    }
+                    if !p.goals.iter().all(|g| holds(&fresh, g)) {
+                        fail(s, "the reference plan does not reach the goals".into());
                     }
                     // The reference plan is reproducible from the cutoff.
-                    if let Ok(mut fresh) =
-                        Simulation::replay(ix.scene.clone(), &ix.events[..replayed])
-                        && reference_plan(&mut fresh, &p.actor, &p.goals).as_ref()
-                            != Some(&p.reference_plan)
+                    if reference_plan(&mut sim.fork(), &p.actor, &p.goals).as_ref()
+                        != Some(&p.reference_plan)
                     {
                         fail(s, "the reference plan is not what the planner gives".into());
                     }

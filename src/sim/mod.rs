@@ -185,6 +185,37 @@ impl Simulation {
         Ok(sim)
     }
 
+    /// An independent copy of this simulation in its current state: a
+    /// fresh spawn of the same scene (same entities, same order) with every
+    /// component a request can change, the clock and the session copied
+    /// over. Costs one spawn, whatever the history: mining and evaluation
+    /// run plans from a snapshot at their cutoff instead of replaying the
+    /// trace up to it.
+    pub fn fork(&self) -> Simulation {
+        let mut copy =
+            Simulation::new(self.scene().clone()).expect("a running simulation's scene is valid");
+        let src = self.world();
+        let dst = copy.app.world_mut();
+        for (id, &e) in self.registry().ids() {
+            assert_eq!(
+                dst.resource::<Registry>().get(id),
+                Some(e),
+                "a fresh spawn gives every id the same entity"
+            );
+            copy_component::<Placed>(src, dst, e);
+            copy_component::<Receptacle>(src, dst, e);
+            copy_component::<Hands>(src, dst, e);
+            copy_component::<Openable>(src, dst, e);
+            copy_component::<Device>(src, dst, e);
+            copy_component::<At>(src, dst, e);
+            copy_component::<Busy>(src, dst, e);
+            copy_component::<Beliefs>(src, dst, e);
+        }
+        *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
+        *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
+        copy
+    }
+
     /// Re-executes one recorded event (see [`Simulation::replay`]).
     pub fn replay_event(&mut self, e: &Event) -> Result<(), ReplayError> {
         self.set_session(e.session.clone());
@@ -573,5 +604,16 @@ impl Simulation {
         } else {
             Err(errors)
         }
+    }
+}
+
+/// Overwrites `e`'s `T` in `dst` with its value in `src` (see [`Simulation::fork`]).
+fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
+    src: &World,
+    dst: &mut World,
+    e: Entity,
+) {
+    if let (Some(from), Some(mut to)) = (src.get::<T>(e), dst.get_mut::<T>(e)) {
+        *to = from.clone();
     }
 }

@@ -13,7 +13,7 @@ use crate::scene::{self, Scene, SceneError};
 use crate::trace::request::Request;
 
 pub use samples_file::{read_samples, write_samples};
-pub use trace_dir::{Trace, TraceWriter, is_finished, read_trace};
+pub use trace_dir::{EVENTS, EVENTS_ZST, Trace, TraceWriter, events_path, is_finished, read_trace};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -142,4 +142,59 @@ pub fn parse_script(path: &Path, text: &str) -> Result<Vec<ScriptItem>, StoreErr
 
 pub fn read_script(path: &Path) -> Result<Vec<ScriptItem>, StoreError> {
     parse_script(path, &read_text(path)?)
+}
+
+/// Streams `items` to `path` as one JSON array, item by item, so that an
+/// export of any size never sits in memory whole; the bytes are those of
+/// `serde_json::to_vec` (or `to_vec_pretty`) of the whole array. Written to
+/// a temporary sibling and renamed, like [`write_atomic`]. Returns how
+/// many items were written.
+pub fn write_json_array<T: serde::Serialize>(
+    path: &Path,
+    items: impl IntoIterator<Item = T>,
+    pretty: bool,
+) -> Result<usize, StoreError> {
+    use std::io::Write;
+    let err = |source| StoreError::Write {
+        path: path.into(),
+        source,
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let write = || -> std::io::Result<usize> {
+        let mut out = std::io::BufWriter::new(fs::File::create(&tmp)?);
+        let mut n = 0;
+        out.write_all(b"[")?;
+        for item in items {
+            out.write_all(match (n, pretty) {
+                (0, true) => b"\n  ",
+                (_, true) => b",\n  ",
+                (0, false) => b"",
+                (_, false) => b",",
+            })?;
+            if pretty {
+                // An item's pretty form, indented one level as inside the array.
+                let text = serde_json::to_string_pretty(&item)?;
+                out.write_all(text.replace('\n', "\n  ").as_bytes())?;
+            } else {
+                serde_json::to_writer(&mut out, &item)?;
+            }
+            n += 1;
+        }
+        out.write_all(if pretty && n > 0 { b"\n]" } else { b"]" })?;
+        out.into_inner().map_err(|e| e.into_error())?;
+        Ok(n)
+    };
+    let n = write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        err(e)
+    })?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        err(e)
+    })?;
+    Ok(n)
 }

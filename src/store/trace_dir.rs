@@ -1,9 +1,11 @@
 //! Trace directories: written into a hidden temporary sibling and renamed
 //! into place when finished, so a reader never sees half a trace, and read
-//! back with line-numbered errors.
+//! back with line-numbered errors. The events are `events.jsonl`, or the
+//! same lines zstd-compressed in `events.jsonl.zst`; every reader takes
+//! either.
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::{StoreError, read_text};
@@ -12,7 +14,45 @@ use crate::trace::{Event, EventsHeader, Manifest};
 
 pub const MANIFEST: &str = "manifest.json";
 pub const EVENTS: &str = "events.jsonl";
+pub const EVENTS_ZST: &str = "events.jsonl.zst";
 pub const SCENE: &str = "scene.ron";
+
+/// Compresses the finished `events.jsonl` in `dir` into `events.jsonl.zst`
+/// (one zstd frame, ruzstd's fastest level, about zstd's level 1) and
+/// removes the plain file: the events stream to disk as they come, and only
+/// the compressor's window is in memory.
+fn compress_events(dir: &Path) -> std::io::Result<()> {
+    let (plain, packed) = (dir.join(EVENTS), dir.join(EVENTS_ZST));
+    let mut out = BufWriter::new(File::create(&packed)?);
+    ruzstd::encoding::compress(
+        BufReader::new(File::open(&plain)?),
+        &mut out,
+        ruzstd::encoding::CompressionLevel::Fastest,
+    );
+    out.into_inner().map_err(|e| e.into_error())?;
+    fs::remove_file(plain)
+}
+
+/// The events file of the trace in `dir`: `events.jsonl`, else
+/// `events.jsonl.zst`; `None` if neither is there.
+pub fn events_path(dir: &Path) -> Option<PathBuf> {
+    [EVENTS, EVENTS_ZST]
+        .iter()
+        .map(|f| dir.join(f))
+        .find(|p| p.is_file())
+}
+
+/// Opens an events file for reading lines, decompressing a `.zst` one.
+fn open_events(path: &Path) -> std::io::Result<Box<dyn BufRead>> {
+    let file = File::open(path)?;
+    Ok(if path.extension().is_some_and(|e| e == "zst") {
+        let decoder = ruzstd::decoding::StreamingDecoder::new(BufReader::new(file))
+            .map_err(std::io::Error::other)?;
+        Box::new(BufReader::new(decoder))
+    } else {
+        Box::new(BufReader::new(file))
+    })
+}
 
 /// Streams a trace to disk. Nothing appears at the destination until
 /// [`TraceWriter::finish`]; dropping an unfinished writer removes its files.
@@ -20,6 +60,7 @@ pub struct TraceWriter {
     dest: PathBuf,
     tmp: PathBuf,
     events: Option<BufWriter<File>>,
+    compress: bool,
     files: Vec<String>,
 }
 
@@ -34,6 +75,17 @@ impl TraceWriter {
     /// Starts a trace at `dest`. An existing `dest` is an error unless
     /// `replace`, in which case it is swapped out only on `finish`.
     pub fn create(dest: &Path, scene: &Scene, replace: bool) -> Result<Self, StoreError> {
+        Self::create_with(dest, scene, replace, false)
+    }
+
+    /// As [`TraceWriter::create`]; `compress` writes the events zstd-
+    /// compressed, as `events.jsonl.zst`.
+    pub fn create_with(
+        dest: &Path,
+        scene: &Scene,
+        replace: bool,
+        compress: bool,
+    ) -> Result<Self, StoreError> {
         if dest.exists() && !replace {
             return Err(StoreError::Exists { path: dest.into() });
         }
@@ -75,13 +127,14 @@ impl TraceWriter {
             dest: dest.into(),
             tmp,
             events: None,
+            compress,
             files: vec![],
         };
         w.write_file(SCENE, scene::to_ron(scene).as_bytes())?;
         let path = w.tmp.join(EVENTS);
         let file = File::create(&path).map_err(write_err(&path))?;
         w.events = Some(BufWriter::new(file));
-        w.files.push(EVENTS.into());
+        w.files.push(if compress { EVENTS_ZST } else { EVENTS }.into());
         w.write_line(&EventsHeader::new(scene.id.clone()))?;
         Ok(w)
     }
@@ -99,7 +152,7 @@ impl TraceWriter {
         out.write_all(b"\n").map_err(write_err(&path))
     }
 
-    /// Appends one event to `events.jsonl`.
+    /// Appends one event to the events file.
     pub fn event(&mut self, e: &Event) -> Result<(), StoreError> {
         self.write_line(e)
     }
@@ -133,6 +186,9 @@ impl TraceWriter {
             path: path.clone(),
             source: e.into_error(),
         })?;
+        if self.compress {
+            compress_events(&self.tmp).map_err(write_err(&path))?;
+        }
         let mut json = serde_json::to_vec_pretty(manifest).expect("manifests serialize");
         json.push(b'\n');
         self.write_file(MANIFEST, &json)?;
@@ -153,7 +209,8 @@ impl Drop for TraceWriter {
 }
 
 /// Whether `dir` holds a finished, undamaged trace: a manifest whose event
-/// count matches `events.jsonl` (cheap: counts lines, parses nothing else).
+/// count matches the events file (cheap: counts lines, parses nothing
+/// else; a compressed file must also decompress to its end).
 pub fn is_finished(dir: &Path) -> bool {
     let Ok(text) = fs::read_to_string(dir.join(MANIFEST)) else {
         return false;
@@ -161,11 +218,25 @@ pub fn is_finished(dir: &Path) -> bool {
     let Ok(manifest) = serde_json::from_str::<Manifest>(&text) else {
         return false;
     };
-    let Ok(events) = fs::read(dir.join(EVENTS)) else {
+    let Some(path) = events_path(dir) else {
         return false;
     };
-    let lines = events.iter().filter(|b| **b == b'\n').count() as u64;
-    events.ends_with(b"\n") && lines == manifest.counts.events + 1
+    let Ok(mut events) = open_events(&path) else {
+        return false;
+    };
+    let (mut lines, mut last) = (0u64, b'\n');
+    let mut buf = [0u8; 1 << 16];
+    loop {
+        match events.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                lines += buf[..n].iter().filter(|b| **b == b'\n').count() as u64;
+                last = buf[n - 1];
+            }
+            Err(_) => return false,
+        }
+    }
+    lines > 0 && last == b'\n' && lines == manifest.counts.events + 1
 }
 
 /// A trace read back from disk.
@@ -174,6 +245,19 @@ pub struct Trace {
     pub manifest: Manifest,
     pub scene: Scene,
     pub events: Vec<Event>,
+}
+
+/// The text of an events file, decompressed if it is `.zst`.
+fn read_events(path: &Path) -> Result<String, StoreError> {
+    let err = |source| StoreError::Read {
+        path: path.into(),
+        source,
+    };
+    let mut text = String::new();
+    open_events(path)
+        .and_then(|mut r| r.read_to_string(&mut text))
+        .map_err(err)?;
+    Ok(text)
 }
 
 /// Reads a finished trace directory.
@@ -199,8 +283,8 @@ pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
     }
     let spath = dir.join(SCENE);
     let scene = scene::parse(&spath.display().to_string(), &read_text(&spath)?)?;
-    let epath = dir.join(EVENTS);
-    let text = read_text(&epath)?;
+    let epath = events_path(dir).unwrap_or_else(|| dir.join(EVENTS));
+    let text = read_events(&epath)?;
     let mut lines = text.lines().enumerate();
     let line_err = |line: usize, message: String| StoreError::Line {
         path: epath.clone(),
@@ -229,7 +313,8 @@ pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
         .collect::<Result<Vec<Event>, _>>()?;
     if events.len() as u64 != manifest.counts.events {
         return Err(not(format!(
-            "{EVENTS} has {} events but {MANIFEST} says {}: the trace is damaged, generate it again",
+            "{} has {} events but {MANIFEST} says {}: the trace is damaged, generate it again",
+            epath.file_name().unwrap_or_default().to_string_lossy(),
             events.len(),
             manifest.counts.events
         )));
