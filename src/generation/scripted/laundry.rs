@@ -94,7 +94,7 @@ impl Scripted {
         // then each piece to where it lives. A commitment session may take
         // up what is due `EARLY` after it, so the due time allows for that.
         let cycle = cycle_secs(s, &washer, &programme).unwrap_or(2 * H);
-        let due = (session.start + 10 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
+        let due = (session.start + 20 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
         if due / DAY == session.start / DAY {
             let mut goals = vec![Goal::Operate {
                 device: washer.clone(),

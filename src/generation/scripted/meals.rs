@@ -185,7 +185,7 @@ impl Scripted {
         let mug = self.person(&host).mug.clone();
         let to = match r.device(Role::DishWashing) {
             Some(dw) => Some(Dest::In(dw.clone())),
-            None => mug.as_ref().and_then(|m| self.home_of(s, m)),
+            None => mug.as_ref().and_then(|m| self.home_of(sim, s, m)),
         };
         if let (Some(mug), Some(to)) = (mug, to) {
             turns.push(turn(robot, Goal::Fetch { object: mug, to }));

@@ -176,7 +176,7 @@ impl Scripted {
             if planned || self.belongs.fits(&o.id, &at) {
                 continue;
             }
-            let Some(to) = self.home_of(x.s, &o.id) else {
+            let Some(to) = self.home_of(x.sim, x.s, &o.id) else {
                 continue;
             };
             turns.push(turn(
@@ -190,15 +190,24 @@ impl Scripted {
     }
 
     /// Where `object` is put away: where it started, else the most typical
-    /// place for its category.
-    fn home_of(&self, s: &Scene, object: &Id) -> Option<Dest> {
-        let home = self.belongs.homes(object)?.first()?;
+    /// place for its category, the first with room for it.
+    fn home_of(&self, sim: &Simulation, s: &Scene, object: &Id) -> Option<Dest> {
         let start = s.objects.iter().find(|o| &o.id == object).map(|o| &o.at);
-        Some(match start {
-            Some(Placement::In(at)) if at == home => Dest::In(home.clone()),
-            Some(Placement::On(at)) if at == home => Dest::On(home.clone()),
-            _ if surfaces(s).contains(home) => Dest::On(home.clone()),
-            _ => Dest::In(home.clone()),
+        let tops = surfaces(s);
+        self.belongs.homes(object)?.iter().find_map(|home| {
+            let inside = match start {
+                Some(Placement::In(at)) if at == home => true,
+                Some(Placement::On(at)) if at == home => false,
+                _ => !tops.contains(home),
+            };
+            let here = matches!(sim.location(object), Some(Location::On(l) | Location::In(l)) if &l == home);
+            (here || sim.free_space(home, inside) > 0).then(|| {
+                if inside {
+                    Dest::In(home.clone())
+                } else {
+                    Dest::On(home.clone())
+                }
+            })
         })
     }
 

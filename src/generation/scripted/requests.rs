@@ -85,7 +85,7 @@ impl Scripted {
             None => {
                 let seconds = self.rng.random_range(10..=20) * M;
                 turns.push(turn(&asker, Goal::Wait { seconds }));
-                self.home_of(s, &obj)
+                self.home_of(sim, s, &obj)
             }
         };
         if let Some(to) = to {

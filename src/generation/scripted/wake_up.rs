@@ -27,17 +27,24 @@ impl Scripted {
             );
             turns.push(t);
             // A wash or shower behind closed doors: 5 to 15 minutes.
-            // (Not a door to a room reached only through the bathroom.)
+            // The door they come in by (a second door of the bathroom is
+            // someone else's way).
             let bath_room = bath.as_ref().and_then(|b| sim.room_of(b));
+            let came_from = bath.as_ref().and_then(|b| {
+                let (rooms, _) = sim.way(h, b)?;
+                match rooms.len() {
+                    0 => None,
+                    1 => sim.room_of(h),
+                    n => Some(rooms[n - 2].clone()),
+                }
+            });
             let doors: Vec<Id> = room_doors(x.s, bath_room.as_ref())
                 .into_iter()
                 .filter(|d| {
                     x.s.doors.iter().any(|x_| {
                         &x_.id == d
-                            && [&x_.rooms.0, &x_.rooms.1].into_iter().all(|r| {
-                                Some(r) == bath_room.as_ref()
-                                    || crate::catalogue::reached_only_from(x.s, r) != bath_room
-                            })
+                            && (Some(&x_.rooms.0) == came_from.as_ref()
+                                || Some(&x_.rooms.1) == came_from.as_ref())
                     })
                 })
                 .collect();
