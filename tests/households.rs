@@ -791,3 +791,60 @@ fn scene_generate_and_stats_on_the_command_line() {
         .ok()
         .stdout_has("--kind");
 }
+
+/// Kinds neither in the catalogue nor aliases, without roles, are warned
+/// about with the nearest kind and its roles; scene check still passes.
+#[test]
+fn kinds_the_catalogue_does_not_know_are_warned_about() {
+    let clean = scene::default_scene();
+    assert!(catalogue::unknown_kinds(&clean, cat()).is_empty());
+    let names = [
+        ("fridge", "icebox"),
+        ("oven", "range"),
+        ("counter", "bench top"),
+        ("coffee machine", "percolator"),
+        ("sofa", "love seat"),
+        ("nightstand", "night table"),
+        ("sink counter", "basin"),
+        ("dining table", "dinner table"),
+    ];
+    let s = renamed(&names);
+    let w = catalogue::unknown_kinds(&s, cat());
+    let kinds: BTreeSet<&str> = w.iter().map(|u| u.kind.as_str()).collect();
+    assert_eq!(kinds, names.iter().map(|n| n.1).collect());
+    let nearest = |k: &str| w.iter().find(|u| u.kind == k).unwrap();
+    for u in &w {
+        assert_eq!(u.roles, cat().fixture_roles(&u.nearest), "{u}");
+    }
+    assert_eq!(nearest("dinner table").nearest, "dining table");
+    assert_eq!(nearest("basin").roles, vec![Role::Washbasin]);
+    assert!(nearest("basin").to_string().contains("roles: [washbasin]"));
+    // A tag silences it.
+    let mut tagged = s.clone();
+    for f in &mut tagged.furniture {
+        f.roles = vec![Role::Seating];
+    }
+    for d in &mut tagged.devices {
+        d.roles = vec![Role::Light];
+    }
+    assert!(catalogue::unknown_kinds(&tagged, cat()).is_empty());
+    // On the command line: warnings on stderr, exit 0, none for a clean scene.
+    let dir = tmp();
+    let path = dir.path().join("renamed.ron");
+    std::fs::write(&path, scene::to_ron(&s)).unwrap();
+    let r = hearth(&["scene", "check", s_(&path)]).ok();
+    r.stderr_has("warning:").stderr_has("\"icebox\"");
+    assert_eq!(r.stderr.matches("warning:").count(), w.len());
+    let clean_path = dir.path().join("clean.ron");
+    std::fs::write(&clean_path, scene::to_ron(&clean)).unwrap();
+    let clean_run = hearth(&["scene", "check", s_(&clean_path)]).ok();
+    assert!(
+        !clean_run.stderr.contains("warning"),
+        "{}",
+        clean_run.stderr
+    );
+}
+
+fn s_(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}

@@ -192,15 +192,7 @@ fn bad_traces_are_refused_with_the_event_named() {
 fn trace_stats_on_the_command_line() {
     let dir = tmp();
     let out = dir.path().join("t");
-    hearth(&[
-        "generate",
-        "family_apartment",
-        "--days",
-        "1",
-        "--out",
-        s(&out),
-    ])
-    .ok();
+    hearth(&["generate", "--days", "1", "--out", s(&out)]).ok();
     let r = hearth(&["trace", "stats", s(&out), "--compare"]).ok();
     r.stdout_has("ATUS band")
         .stdout_has("alice")
