@@ -263,7 +263,7 @@ impl<'a> Index<'a> {
             let tables = self.tables.to_mut();
             for e in new {
                 debug_assert!(
-                    tables.len == 0 || events[tables.len - 1].id < e.id,
+                    tables.len == 0 || events[tables.len - 1].id <= e.id,
                     "events are in id order"
                 );
                 tables.push(&self.robot, e);
