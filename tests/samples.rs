@@ -615,3 +615,176 @@ fn questions_are_asked_in_several_phrasings_chosen_by_the_seed() {
         "{verbs:?}"
     );
 }
+
+/// A compressed trace (`generate --compress`) goes through every command
+/// as the plain one does: the same samples, reports and exports, lint,
+/// the viewer's loader, and `batch status` counts it finished.
+#[test]
+fn a_compressed_trace_round_trips_through_every_command() {
+    let t = tempfile::tempdir().unwrap();
+    let (plain, packed) = (t.path().join("plain"), t.path().join("packed"));
+    for (dir, more) in [(&plain, None), (&packed, Some("--compress"))] {
+        let mut args = vec![
+            "generate", "--scene", "studio", "--days", "2", "--seed", "3",
+        ];
+        args.extend(more);
+        args.extend(["--out", s(dir)]);
+        hearth(&args).ok();
+    }
+    assert!(packed.join("events.jsonl.zst").is_file());
+    assert!(!packed.join("events.jsonl").exists());
+    let (a, b) = (read_trace(&plain).unwrap(), read_trace(&packed).unwrap());
+    assert_eq!(a.events, b.events);
+    let size = |p: &std::path::Path| fs::metadata(p).unwrap().len();
+    assert!(size(&packed.join("events.jsonl.zst")) * 4 < size(&plain.join("events.jsonl")));
+    assert!(hearth::playback::Playback::new(b.scene, b.events).is_ok());
+    for dir in [&plain, &packed] {
+        hearth(&["mine", "--trace", s(dir)]).ok();
+        hearth(&["eval", "--trace", s(dir), "--agents", "oracle,bm25"]).ok();
+        hearth(&["export", "--trace", s(dir), "--format", "locomo"]).ok();
+        hearth(&["export", "--trace", s(dir), "--format", "longmemeval"]).ok();
+        hearth(&["trace", "lint", s(dir)]).ok();
+    }
+    assert_eq!(
+        fs::read(plain.join("samples.jsonl")).unwrap(),
+        fs::read(packed.join("samples.jsonl")).unwrap()
+    );
+    // Exports and reports name the trace's directory; all else is the same.
+    let named = |p: &std::path::Path, f: &str| {
+        String::from_utf8(fs::read(p.join(f)).unwrap())
+            .unwrap()
+            .replace("packed", "plain")
+    };
+    for f in ["eval-report.json", "export-locomo.json"] {
+        assert_eq!(named(&plain, f), named(&packed, f));
+    }
+    assert_eq!(
+        named(&plain, "export-longmemeval.json"),
+        named(&packed, "export-longmemeval.json")
+    );
+    // A damaged compressed trace is not finished, and says why when read.
+    assert!(hearth::store::is_finished(&packed));
+    let zst = packed.join("events.jsonl.zst");
+    let bytes = fs::read(&zst).unwrap();
+    fs::write(&zst, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(!hearth::store::is_finished(&packed));
+    hearth(&["mine", "--trace", s(&packed)]).fails();
+    // A compressed batch is finished as far as `batch status` is concerned.
+    let batch = t.path().join("batch");
+    hearth(&[
+        "batch",
+        "--scenes",
+        "studio",
+        "--seeds",
+        "0..2",
+        "--days",
+        "1",
+        "--compress",
+        "--out",
+        s(&batch),
+    ])
+    .ok();
+    hearth(&["batch", "status", s(&batch)])
+        .ok()
+        .stdout_has("2 of 2 traces complete");
+}
+
+/// LongMemEval exports of a chosen size: `s` haystacks hold at most 45
+/// sessions, every evidence session among them, in time order; `--family`
+/// and `--limit` choose the questions; `full` is the whole past.
+#[test]
+fn longmemeval_haystacks_have_the_size_asked_for() {
+    let (scene, events) = generated("family_apartment", 1, 7);
+    let ix = Index::new(&scene, &events);
+    let mined = mine(&scene, &events, 0);
+    let qa: Vec<&QaSample> = mined
+        .iter()
+        .filter_map(|x| match x {
+            Sample::Qa(q) => Some(q),
+            Sample::Plan(_) => None,
+        })
+        .collect();
+    let full = export::longmemeval(&ix, "t", &qa);
+    assert_eq!(full.len(), qa.len());
+    let small: Vec<_> =
+        export::longmemeval_records(&ix, "t", &qa, export::Haystack::S, 0).collect();
+    let again: Vec<_> =
+        export::longmemeval_records(&ix, "t", &qa, export::Haystack::S, 0).collect();
+    assert_eq!(small, again, "the same seed gives the same haystacks");
+    let mut cut = 0;
+    for (f, s) in full.iter().zip(&small) {
+        assert!(s.haystack_sessions.len() <= export::Haystack::S_SESSIONS);
+        assert_eq!(s.answer_session_ids, f.answer_session_ids);
+        assert_eq!(s.question, f.question);
+        // A subsequence of the full haystack, in order.
+        let mut rest = f.haystack_session_ids.iter();
+        assert!(
+            s.haystack_session_ids
+                .iter()
+                .all(|id| rest.any(|x| x == id))
+        );
+        if f.haystack_sessions.len() > export::Haystack::S_SESSIONS {
+            cut += 1;
+            assert_eq!(s.haystack_sessions.len(), export::Haystack::S_SESSIONS);
+        } else {
+            assert_eq!(s, f);
+        }
+    }
+    assert!(
+        cut > 0,
+        "a week has questions with more than 45 sessions before them"
+    );
+    let m: Vec<_> = export::longmemeval_records(&ix, "t", &qa, export::Haystack::M, 0).collect();
+    assert_eq!(m, full, "a week has fewer than 500 sessions");
+
+    // The command: a family filter and a limit, streamed to the file.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("tr");
+    hearth(&[
+        "generate",
+        "--scene",
+        "studio",
+        "--days",
+        "3",
+        "--seed",
+        "1",
+        "--out",
+        s(&dir),
+    ])
+    .ok();
+    hearth(&["mine", "--trace", s(&dir)]).ok();
+    hearth(&[
+        "export",
+        "--trace",
+        s(&dir),
+        "--format",
+        "longmemeval",
+        "--haystack",
+        "s",
+        "--family",
+        "current_state,temporal",
+        "--limit",
+        "7",
+    ])
+    .ok()
+    .stdout_has("7 longmemeval records");
+    let v: serde_json::Value =
+        serde_json::from_slice(&fs::read(dir.join("export-longmemeval.json")).unwrap()).unwrap();
+    let v = v.as_array().unwrap();
+    assert_eq!(v.len(), 7);
+    assert!(
+        v.iter()
+            .all(|x| ["current_state", "temporal"].contains(&x["hearth_family"].as_str().unwrap()))
+    );
+    hearth(&[
+        "export",
+        "--trace",
+        s(&dir),
+        "--format",
+        "locomo",
+        "--family",
+        "nonsense",
+    ])
+    .fails()
+    .stderr_has("no family \"nonsense\"");
+}

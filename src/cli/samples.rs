@@ -220,11 +220,9 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
         .out
         .unwrap_or_else(|| args.trace.join(format!("export-{label}.json")));
     let written = match args.format {
-        Format::Locomo => store::write_json_array(
-            &out,
-            samples::export::locomo_records(&ix, &name, &qa),
-            true,
-        ),
+        Format::Locomo => {
+            store::write_json_array(&out, samples::export::locomo_records(&ix, &name, &qa), true)
+        }
         Format::Longmemeval => {
             let size = match args.haystack {
                 HaystackArg::S => samples::export::Haystack::S,

@@ -508,7 +508,10 @@ pub fn evaluate(
                         }
                         replayed += 1;
                     }
-                    let at_cutoff = sim.as_ref().map(Simulation::fork).map_err(|e| e.to_string());
+                    let at_cutoff = sim
+                        .as_ref()
+                        .map(Simulation::fork)
+                        .map_err(|e| e.to_string());
                     plans.push(execute_plan(at_cutoff, t, plan));
                 }
             }

@@ -342,7 +342,9 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         } => {
             let items: Vec<(Id, u64)> = ix
                 .device_ops(device, field.as_str(), c)
-                .filter(|e| matches!(&e.action, Action::SetDeviceState { value: v, .. } if v == value))
+                .filter(
+                    |e| matches!(&e.action, Action::SetDeviceState { value: v, .. } if v == value),
+                )
                 .map(|e| (e.actor.clone(), e.id))
                 .collect();
             let (actor, events) = habit(ix, &items)?;

@@ -122,9 +122,7 @@ impl<'a> History<'a> {
     /// The sessions before `cutoff` (the last one cut at it), as indexes
     /// and the number of their events before it.
     fn before(&self, cutoff: u64) -> Vec<(usize, usize)> {
-        let k = self
-            .sessions
-            .partition_point(|s| s.events[0].id < cutoff);
+        let k = self.sessions.partition_point(|s| s.events[0].id < cutoff);
         (0..k)
             .map(|i| {
                 let ev = &self.sessions[i].events;
@@ -389,13 +387,15 @@ fn pick(past: &[(usize, bool)], size: usize, seed: u64, question: &str) -> Vec<u
     let rest: Vec<usize> = (0..past.len()).filter(|i| !kept.contains(i)).collect();
     let want = size.saturating_sub(kept.len()).min(rest.len());
     // FNV-1a of the question id: a stream per question, whatever else is exported.
-    let h = question
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
+    let h = question.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ h);
-    kept.extend(rand::seq::index::sample(&mut rng, rest.len(), want).into_iter().map(|i| rest[i]));
+    kept.extend(
+        rand::seq::index::sample(&mut rng, rest.len(), want)
+            .into_iter()
+            .map(|i| rest[i]),
+    );
     kept.into_iter().collect()
 }
 

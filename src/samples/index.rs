@@ -176,7 +176,8 @@ impl Tables {
     fn see(&mut self, key: Key, event: u64, value: &Value) {
         let places = self.places.entry(key.clone()).or_default();
         let held = matches!(value, Value::Location(Location::HeldBy(_)));
-        if !(key.1.as_str() == "location" && held) && places.last().is_none_or(|p| p.value != *value)
+        if !(key.1.as_str() == "location" && held)
+            && places.last().is_none_or(|p| p.value != *value)
         {
             let i = places.len();
             let prev_same = places.iter().rposition(|p| p.value == *value);
@@ -263,7 +264,7 @@ impl<'a> Index<'a> {
             let tables = self.tables.to_mut();
             for e in new {
                 debug_assert!(
-                    tables.len == 0 || events[tables.len - 1].id < e.id,
+                    tables.len == 0 || events[tables.len - 1].id <= e.id,
                     "events are in id order"
                 );
                 tables.push(&self.robot, e);
@@ -309,7 +310,9 @@ impl<'a> Index<'a> {
     /// Accepted events the robot perceived, before `cutoff`.
     pub fn visible(&self, cutoff: u64) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
         let events = self.events;
-        self.visible_positions(cutoff).iter().map(move |p| &events[*p])
+        self.visible_positions(cutoff)
+            .iter()
+            .map(move |p| &events[*p])
     }
 
     fn visible_positions(&self, cutoff: u64) -> &[usize] {
@@ -398,7 +401,11 @@ impl<'a> Index<'a> {
     /// The values the robot saw `key` take before `cutoff`, one entry per
     /// change (see [`super::answer::places`]).
     pub fn places_before(&self, key: &Key, cutoff: u64) -> &[Place] {
-        let all = self.tables.places.get(key).map_or(&[][..], |v| v.as_slice());
+        let all = self
+            .tables
+            .places
+            .get(key)
+            .map_or(&[][..], |v| v.as_slice());
         &all[..all.partition_point(|s| s.event < cutoff)]
     }
 
@@ -458,7 +465,8 @@ impl<'a> Index<'a> {
             return &[];
         }
         let heard = &self.tables.heard;
-        &heard[heard.partition_point(|h| h.event < event)..heard.partition_point(|h| h.event <= event)]
+        &heard[heard.partition_point(|h| h.event < event)
+            ..heard.partition_point(|h| h.event <= event)]
     }
 
     /// The session of event `id`.

@@ -677,8 +677,7 @@ fn candidates(
         if e.day + 1 < cutoff.day {
             break;
         }
-        if !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default())
-        {
+        if !count_keys.insert(serde_json::to_string(&(e.day, act)).unwrap_or_default()) {
             continue;
         }
         let day = if e.day == cutoff.day {

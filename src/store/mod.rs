@@ -61,6 +61,15 @@ pub fn load_scene(path: &Path) -> Result<Scene, StoreError> {
 /// Writes a file atomically: a temporary sibling, then a rename, so a
 /// reader never sees half of it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    atomically(path, |tmp| fs::write(tmp, bytes))
+}
+
+/// Runs `write` on a temporary sibling of `path`, then renames it into
+/// place; on any failure the sibling is removed and `path` untouched.
+fn atomically<R>(
+    path: &Path,
+    write: impl FnOnce(&Path) -> std::io::Result<R>,
+) -> Result<R, StoreError> {
     let err = |source| StoreError::Write {
         path: path.into(),
         source,
@@ -70,11 +79,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    fs::write(&tmp, bytes).map_err(err)?;
-    fs::rename(&tmp, path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        err(e)
-    })
+    let done = write(&tmp)
+        .and_then(|r| fs::rename(&tmp, path).map(|_| r))
+        .map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            err(e)
+        })?;
+    Ok(done)
 }
 
 /// A scene named on the command line: a file path, or the id of a scene
@@ -155,17 +166,8 @@ pub fn write_json_array<T: serde::Serialize>(
     pretty: bool,
 ) -> Result<usize, StoreError> {
     use std::io::Write;
-    let err = |source| StoreError::Write {
-        path: path.into(),
-        source,
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<usize> {
-        let mut out = std::io::BufWriter::new(fs::File::create(&tmp)?);
+    atomically(path, |tmp| {
+        let mut out = std::io::BufWriter::new(fs::File::create(tmp)?);
         let mut n = 0;
         out.write_all(b"[")?;
         for item in items {
@@ -187,14 +189,5 @@ pub fn write_json_array<T: serde::Serialize>(
         out.write_all(if pretty && n > 0 { b"\n]" } else { b"]" })?;
         out.into_inner().map_err(|e| e.into_error())?;
         Ok(n)
-    };
-    let n = write().map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        err(e)
-    })?;
-    fs::rename(&tmp, path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        err(e)
-    })?;
-    Ok(n)
+    })
 }

@@ -134,7 +134,8 @@ impl TraceWriter {
         let path = w.tmp.join(EVENTS);
         let file = File::create(&path).map_err(write_err(&path))?;
         w.events = Some(BufWriter::new(file));
-        w.files.push(if compress { EVENTS_ZST } else { EVENTS }.into());
+        w.files
+            .push(if compress { EVENTS_ZST } else { EVENTS }.into());
         w.write_line(&EventsHeader::new(scene.id.clone()))?;
         Ok(w)
     }
