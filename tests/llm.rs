@@ -1335,12 +1335,14 @@ fn a_model_that_never_answers_usably_gives_a_complete_script_trace() {
             .collect()
     };
     assert_eq!(strip(&live), strip(&scripted));
-    // As plausible as the scripted backend's: lint finds nothing.
-    let trace = read_trace(&live).unwrap();
-    assert_eq!(
-        hearth::lint::lint(&trace.scene, &trace.events).unwrap(),
-        vec![]
-    );
+    // As plausible as the scripted backend's: lint finds the same as there.
+    let lint_of = |dir: &Path| {
+        let trace = read_trace(dir).unwrap();
+        let plan: hearth::generation::Plan =
+            serde_json::from_str(&fs::read_to_string(dir.join("plan.json")).unwrap()).unwrap();
+        hearth::lint::lint_planned(&trace.scene, &trace.events, &plan.deliberate()).unwrap()
+    };
+    assert_eq!(lint_of(&live), lint_of(&scripted));
     assert_replays(&cache, &live, 3);
 }
 

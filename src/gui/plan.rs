@@ -352,6 +352,21 @@ impl<'a> Plan<'a> {
             );
         }
         self.paint_room_labels(painter, fit, &label, &small);
+        // Problem and selection outlines stay on top of the labels, which may
+        // have had to go over a fixture in a small room.
+        let marked = |id: &Id| self.problems.contains(id) || self.selected.contains(id);
+        let fixtures =
+            (s.furniture.iter().map(|f| (&f.id, f.pos, f.size))).chain(s.devices.iter().map(|d| {
+                (
+                    &d.id,
+                    d.pos,
+                    (d.size.0.max(0.2), d.size.1.max(0.2), d.size.2),
+                )
+            }));
+        for (id, pos, size) in fixtures.filter(|(id, ..)| marked(id)) {
+            let rect = fit.rect(Vec2::new(pos.0, pos.1), Vec2::new(size.0, size.1));
+            painter.rect_stroke(rect, 2.0, mark(id, Stroke::NONE), StrokeKind::Inside);
+        }
         // Doors over the walls: green open, red closed.
         for d in &s.doors {
             let c = if self.closed_doors.contains(&d.id) {
@@ -431,7 +446,7 @@ impl<'a> Plan<'a> {
     fn paint_room_labels(&self, painter: &Painter, fit: &Fit, label: &FontId, small: &FontId) {
         let s = self.scene;
         let text_h = small.size + 2.0;
-        let fixtures: Vec<(&Id, Rect)> = s
+        let fixtures: Vec<Rect> = s
             .furniture
             .iter()
             .map(|f| {
@@ -445,7 +460,7 @@ impl<'a> Plan<'a> {
                 (&d.room, fit.rect(Vec2::new(d.pos.0, d.pos.1), size))
             }))
             // The kind label may spill past a small fixture.
-            .map(|(room, r)| (room, r.expand2(egui::vec2(0.0, text_h / 2.0))))
+            .map(|(_, r)| r.expand2(egui::vec2(0.0, text_h / 2.0)))
             .collect();
         let colour = Color32::from_rgb(80, 80, 80);
         for r in &s.rooms {
@@ -467,10 +482,11 @@ impl<'a> Plan<'a> {
                 Align2::CENTER_CENTER,
             ];
             let covered = |at: Rect| -> f32 {
+                // Any fixture drawn there, whichever room it belongs to (a
+                // misplaced one outlined as a problem must stay visible).
                 fixtures
                     .iter()
-                    .filter(|(room_id, _)| **room_id == r.id)
-                    .map(|(_, f)| f.intersect(at))
+                    .map(|f| f.intersect(at))
                     .filter(|i| i.is_positive())
                     .map(|i| i.area())
                     .sum()

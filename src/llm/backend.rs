@@ -699,6 +699,16 @@ impl Backend for LlmBackend {
         Some(self.source)
     }
 
+    /// What the script planned in the slots it filled (a deliberate
+    /// misplacement while tidying), so the lint exempts it as it does in a
+    /// scripted trace.
+    fn misplacements(&mut self) -> Vec<crate::generation::Misplacement> {
+        self.script
+            .as_mut()
+            .map(|s| s.misplacements())
+            .unwrap_or_default()
+    }
+
     fn projects(&mut self, cx: &Context) -> Result<Vec<Project>, GenError> {
         let days = cx.days;
         let want = projects_wanted(days);
