@@ -915,8 +915,10 @@ fn empty_script_gives_an_empty_trace() {
 
 #[test]
 fn bench_runs() {
-    let r = hearth(&["bench", "--requests", "2000"]).ok();
-    r.stdout_has("requests/s");
+    // Short horizons: the default 7 to 56 days is for release builds.
+    let r = hearth(&["bench", "--requests", "2000", "--horizons", "1,2"]).ok();
+    r.stdout_has("requests/s")
+        .stdout_has("cost against horizon");
     r.stdout_has("editor: validation per edit")
         .stdout_has("(150 objects)");
     for id in BUILTIN_IDS {
@@ -930,6 +932,8 @@ fn bench_runs() {
         "studio",
         "--seed",
         "7",
+        "--horizons",
+        "1",
     ])
     .ok()
     .stdout_has("requests/s");
