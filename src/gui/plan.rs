@@ -446,21 +446,14 @@ impl<'a> Plan<'a> {
     fn paint_room_labels(&self, painter: &Painter, fit: &Fit, label: &FontId, small: &FontId) {
         let s = self.scene;
         let text_h = small.size + 2.0;
-        let fixtures: Vec<Rect> = s
-            .furniture
-            .iter()
-            .map(|f| {
-                (
-                    &f.room,
-                    fit.rect(Vec2::new(f.pos.0, f.pos.1), Vec2::new(f.size.0, f.size.1)),
-                )
-            })
+        let fixtures: Vec<Rect> = (s.furniture.iter())
+            .map(|f| fit.rect(Vec2::new(f.pos.0, f.pos.1), Vec2::new(f.size.0, f.size.1)))
             .chain(s.devices.iter().map(|d| {
                 let size = Vec2::new(d.size.0.max(0.2), d.size.1.max(0.2));
-                (&d.room, fit.rect(Vec2::new(d.pos.0, d.pos.1), size))
+                fit.rect(Vec2::new(d.pos.0, d.pos.1), size)
             }))
             // The kind label may spill past a small fixture.
-            .map(|(_, r)| r.expand2(egui::vec2(0.0, text_h / 2.0)))
+            .map(|r| r.expand2(egui::vec2(0.0, text_h / 2.0)))
             .collect();
         let colour = Color32::from_rgb(80, 80, 80);
         for r in &s.rooms {
