@@ -61,14 +61,12 @@ pub struct ApplyArgs {
 /// result is not written unless `--allow-invalid`.
 pub fn apply(args: ApplyArgs) -> Result<ExitCode> {
     let scene = if Path::new(&args.scene).exists() {
-        let text = std::fs::read_to_string(&args.scene)
-            .with_context(|| format!("reading {}", args.scene))?;
-        scene::parse_unvalidated(&args.scene, &text)?
+        store::load_scene_unvalidated(Path::new(&args.scene))?
     } else {
         store::resolve_scene(&args.scene)?
     };
     let origin = args.edits.display().to_string();
-    let text = std::fs::read_to_string(&args.edits).with_context(|| format!("reading {origin}"))?;
+    let text = store::read_text(&args.edits)?;
     let edits = editor::parse_edits(&origin, &text)?;
     let mut doc = Document::new(scene);
     let n = edits.len();

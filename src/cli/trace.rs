@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use hearth::generation::Plan;
 use hearth::ids::Id;
 use hearth::lint::{self, Finding, Rule};
 use hearth::timeuse::{self, Activity};
@@ -130,15 +129,9 @@ fn trace_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// The misplacements `plan.json` says were meant (none without a plan).
 fn planned_misplacements(dir: &Path) -> Result<BTreeSet<(Id, Id)>> {
-    let path = dir.join("plan.json");
-    if !path.exists() {
-        return Ok(BTreeSet::new());
-    }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let plan: Plan =
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-    Ok(plan.deliberate())
+    Ok(hearth::store::read_plan(dir)?
+        .map(|p| p.deliberate())
+        .unwrap_or_default())
 }
 
 pub fn run(command: TraceCommand) -> Result<ExitCode> {

@@ -15,11 +15,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::walls;
 use crate::catalogue::Catalogue;
 use crate::ids::{Id, nearest};
 pub use crate::scene::validate::Kind;
 use crate::scene::validate::check_field;
+use crate::scene::walls;
 use crate::scene::*;
 
 /// One edit of a scene. In an EDITS.ron file these are written as
@@ -31,6 +31,17 @@ pub enum Edit {
     Batch(Vec<Edit>),
 
     AddRoom(RoomDef),
+    /// A room of a catalogue room type (`kitchen`, or its name), named as
+    /// the type is and sized from its typical area (rounded to the 0.1 m
+    /// grid), its corner at `at` or, without one, east of the house level
+    /// with its northern edge; the id defaults to the type and a number.
+    AddRoomFromCatalogue {
+        kind: String,
+        #[serde(default)]
+        at: Option<(f32, f32)>,
+        #[serde(default)]
+        id: Option<Id>,
+    },
     /// Moves a room's corner to `to`, carrying its doors and the furniture
     /// and devices in it along.
     MoveRoom {
@@ -71,12 +82,14 @@ pub enum Edit {
     AddFurniture(FurnitureDef),
     AddDevice(DeviceDef),
     /// Furniture or a device of a catalogue kind, with its size, surfaces,
-    /// openability and device fields; the id defaults to the kind and a
-    /// number (`coffee_table_2`).
+    /// openability and device fields, centred at `pos` (by default the
+    /// room's centre); the id defaults to the kind and a number
+    /// (`coffee_table_2`).
     AddFixtureFromCatalogue {
         kind: String,
         room: Id,
-        pos: (f32, f32),
+        #[serde(default)]
+        pos: Option<(f32, f32)>,
         #[serde(default)]
         id: Option<Id>,
     },
@@ -103,7 +116,28 @@ pub enum Edit {
         inside: Option<bool>,
     },
 
+    /// An object of a catalogue category (or an alias of one) put on or in
+    /// a receptacle, or in an actor's hands, as [`Edit::PlaceObject`] puts
+    /// it; the id defaults to the category and a number.
+    AddObjectFromCatalogue {
+        category: String,
+        on: Id,
+        #[serde(default)]
+        inside: Option<bool>,
+        #[serde(default)]
+        id: Option<Id>,
+    },
+
     AddActor(ActorDef),
+    /// A person or the robot with the editor's defaults ([`actor_defaults`]),
+    /// starting in a room or next to a fixture (`at`, as in
+    /// [`Edit::StartActor`]); the id defaults to `person_N` or `robot_N`.
+    AddActorOfKind {
+        kind: ActorKind,
+        at: Id,
+        #[serde(default)]
+        id: Option<Id>,
+    },
     /// Starts an actor in a room (`at` a room) or next to a fixture (`at`
     /// furniture or a device, in its room).
     StartActor {
@@ -112,7 +146,10 @@ pub enum Edit {
     },
 
     /// Adds (`Some`, new name), replaces (value or schema) or removes
-    /// (`None`) a device's state field.
+    /// (`None`) a device's state field. A new schema that keeps the old
+    /// value carries the value along: clamped into moved bounds, or the
+    /// first option when the options no longer hold it. A new value must
+    /// fit its schema.
     SetField {
         device: Id,
         name: String,
@@ -328,8 +365,9 @@ pub enum EditError {
         name: String,
         why: String,
     },
-    #[error("no furniture or device kind {kind:?} in the catalogue")]
-    UnknownCatalogueKind { kind: String },
+    /// `what` is "furniture or device kind", "room type" or "object category".
+    #[error("no {what} {kind:?} in the catalogue")]
+    UnknownCatalogueKind { what: &'static str, kind: String },
     #[error("{id}: {why}")]
     BadPolicy { id: Id, why: String },
     #[error("index {index} is past the end of the list ({len} long)")]
@@ -364,6 +402,7 @@ impl Edit {
         match self {
             Edit::Batch(_) => "Batch",
             Edit::AddRoom(_) => "AddRoom",
+            Edit::AddRoomFromCatalogue { .. } => "AddRoomFromCatalogue",
             Edit::MoveRoom { .. } => "MoveRoom",
             Edit::MoveRooms { .. } => "MoveRooms",
             Edit::ResizeRoom { .. } => "ResizeRoom",
@@ -375,8 +414,10 @@ impl Edit {
             Edit::MoveFixture { .. } => "MoveFixture",
             Edit::ResizeFixture { .. } => "ResizeFixture",
             Edit::AddObject(_) => "AddObject",
+            Edit::AddObjectFromCatalogue { .. } => "AddObjectFromCatalogue",
             Edit::PlaceObject { .. } => "PlaceObject",
             Edit::AddActor(_) => "AddActor",
+            Edit::AddActorOfKind { .. } => "AddActorOfKind",
             Edit::StartActor { .. } => "StartActor",
             Edit::SetField { .. } => "SetField",
             Edit::Rename { .. } => "Rename",
@@ -385,6 +426,21 @@ impl Edit {
             Edit::Set { .. } => "Set",
             Edit::Insert { .. } => "Insert",
             Edit::Take { .. } => "Take",
+        }
+    }
+
+    /// What a move or resize acts on, for merging a drag's frames into
+    /// one undo step; `None` for every other edit.
+    pub fn merge_key(&self) -> Option<(&'static str, Vec<Id>)> {
+        let one = |id: &Id| Some((self.name(), vec![id.clone()]));
+        match self {
+            Edit::MoveRoom { id, .. }
+            | Edit::ResizeRoom { id, .. }
+            | Edit::MoveDoor { id, .. }
+            | Edit::MoveFixture { id, .. }
+            | Edit::ResizeFixture { id, .. } => one(id),
+            Edit::MoveRooms { ids, .. } => Some((self.name(), ids.clone())),
+            _ => None,
         }
     }
 
@@ -564,35 +620,53 @@ fn room<'a>(scene: &'a Scene, id: &Id) -> Result<&'a RoomDef, EditError> {
     Ok(scene.rooms.iter().find(|r| &r.id == id).expect("a room"))
 }
 
-/// Where a fixture stands, and what it holds.
-struct Fixture<'a> {
-    id: &'a Id,
-    room: &'a Id,
-    pos: (f32, f32),
-    size: (f32, f32, f32),
-    surfaces: &'a [Surface],
+/// One view of furniture and devices alike: what the editor's commands
+/// and the inspector read of a fixture. `remote` is `Some` for a device.
+#[derive(Debug, Clone, Copy)]
+pub struct Fixture<'a> {
+    pub id: &'a Id,
+    pub kind: &'a str,
+    pub room: &'a Id,
+    pub pos: (f32, f32),
+    pub size: (f32, f32, f32),
+    pub surfaces: &'a [Surface],
+    pub openable: Openable,
+    pub description: &'a str,
+    pub roles: &'a [Role],
+    pub remote: Option<bool>,
 }
 
 /// Furniture, then devices.
-fn fixtures(s: &Scene) -> impl Iterator<Item = Fixture<'_>> {
+pub fn fixtures(s: &Scene) -> impl Iterator<Item = Fixture<'_>> {
     let furniture = s.furniture.iter().map(|f| Fixture {
         id: &f.id,
+        kind: &f.kind,
         room: &f.room,
         pos: f.pos,
         size: f.size,
         surfaces: &f.surfaces,
+        openable: f.openable,
+        description: &f.description,
+        roles: &f.roles,
+        remote: None,
     });
     let devices = s.devices.iter().map(|d| Fixture {
         id: &d.id,
+        kind: &d.kind,
         room: &d.room,
         pos: d.pos,
         size: d.size,
         surfaces: &d.surfaces,
+        openable: d.openable,
+        description: &d.description,
+        roles: &d.roles,
+        remote: Some(d.remote),
     });
     furniture.chain(devices)
 }
 
-fn fixture<'a>(scene: &'a Scene, id: &Id) -> Option<Fixture<'a>> {
+/// The furniture or device `id`.
+pub fn fixture<'a>(scene: &'a Scene, id: &Id) -> Option<Fixture<'a>> {
     fixtures(scene).find(|f| f.id == id)
 }
 
@@ -767,6 +841,33 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             finite(&r.id, "the corner", &[r.rect.x, r.rect.y])?;
             vec![push(Entity::Room(r), s.rooms.len())]
         }
+        Edit::AddRoomFromCatalogue { kind, at, id } => {
+            let t = cat.room(&kind).ok_or(EditError::UnknownCatalogueKind {
+                what: "room type",
+                kind,
+            })?;
+            let at = at.unwrap_or_else(|| {
+                // East of the house, level with its northern edge.
+                let right = s.rooms.iter().map(|r| r.rect.x + r.rect.w).reduce(f32::max);
+                let top = s.rooms.iter().map(|r| r.rect.y).reduce(f32::min);
+                (right.unwrap_or(0.0), top.unwrap_or(0.0))
+            });
+            let area = (t.area.0 + t.area.1) / 2.0;
+            let w = (area.sqrt() * 10.0).round() / 10.0;
+            let h = ((area / w) * 10.0).round() / 10.0;
+            let room = RoomDef {
+                id: id.unwrap_or_else(|| new_id(s, &t.kind)),
+                name: t.name.clone(),
+                rect: Rect {
+                    x: at.0,
+                    y: at.1,
+                    w,
+                    h,
+                },
+                height: ROOM_HEIGHT,
+            };
+            plan(s, cat, Edit::AddRoom(room))?
+        }
         Edit::MoveRoom { id, to } => {
             let r = room(s, &id)?;
             finite(&id, "the corner", &[to.0, to.1])?;
@@ -884,6 +985,8 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             pos,
             id,
         } => {
+            let r = self::room(s, &room)?.rect;
+            let pos = pos.unwrap_or((r.x + r.w / 2.0, r.y + r.h / 2.0));
             let id = |canonical: &str| id.clone().unwrap_or_else(|| new_id(s, canonical));
             let describe = |ds: &[String]| ds.first().cloned().unwrap_or_default();
             let add = if let Some(k) = cat.furniture_kind(&kind) {
@@ -913,7 +1016,10 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
                     roles: Vec::new(),
                 })
             } else {
-                return Err(EditError::UnknownCatalogueKind { kind });
+                return Err(EditError::UnknownCatalogueKind {
+                    what: "furniture or device kind",
+                    kind,
+                });
             };
             plan(s, cat, add)?
         }
@@ -995,18 +1101,53 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             }
             vec![push(Entity::Actor(a), s.actors.len())]
         }
+        Edit::AddObjectFromCatalogue {
+            category,
+            on,
+            inside,
+            id,
+        } => {
+            let c = cat
+                .category(&category)
+                .ok_or(EditError::UnknownCatalogueKind {
+                    what: "object category",
+                    kind: category,
+                })?;
+            let id = id.unwrap_or_else(|| new_id(s, &c.category));
+            fresh(s, &id)?;
+            let at = placement(s, &id, &on, inside)?;
+            let object = ObjectDef {
+                id,
+                category: c.category.clone(),
+                description: String::new(),
+                owner: None,
+                at,
+                roles: Vec::new(),
+            };
+            plan(s, cat, Edit::AddObject(object))?
+        }
+        Edit::AddActorOfKind { kind, at, id } => {
+            let (room, near) = start_at(s, at)?;
+            let id = id.unwrap_or_else(|| {
+                new_id(
+                    s,
+                    if kind == ActorKind::Robot {
+                        "robot"
+                    } else {
+                        "person"
+                    },
+                )
+            });
+            let actor = ActorDef {
+                room,
+                near,
+                ..actor_defaults(id, kind)
+            };
+            plan(s, cat, Edit::AddActor(actor))?
+        }
         Edit::StartActor { id, at } => {
             expect_kind(s, &id, &[Kind::Actor], "an actor")?;
-            let kind = expect_kind(
-                s,
-                &at,
-                &[Kind::Room, Kind::Furniture, Kind::Device],
-                "a room, furniture or a device",
-            )?;
-            let (room, near) = match kind {
-                Kind::Room => (at, None),
-                _ => (fixture(s, &at).expect("a fixture").room.clone(), Some(at)),
-            };
+            let (room, near) = start_at(s, at)?;
             vec![set(&id, Prop::Room(room)), set(&id, Prop::Near(near))]
         }
         Edit::SetField {
@@ -1019,6 +1160,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             let mut fields = d.fields.clone();
             match field {
                 Some(f) => {
+                    let f = carry_value(fields.get(&name), f);
                     fields.insert(name, f);
                     check_fields(&device, &fields)?;
                 }
@@ -1037,6 +1179,78 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
         Edit::Remove { id, policy } => remove(s, id, policy)?,
         raw => unreachable!("{} is applied directly", raw.name()),
     })
+}
+
+/// Where an actor starting `at` a room or a fixture stands: its room,
+/// and the fixture it is next to.
+fn start_at(s: &Scene, at: Id) -> Result<(Id, Option<Id>), EditError> {
+    let kind = expect_kind(
+        s,
+        &at,
+        &[Kind::Room, Kind::Furniture, Kind::Device],
+        "a room, furniture or a device",
+    )?;
+    Ok(match kind {
+        Kind::Room => (at, None),
+        _ => (fixture(s, &at).expect("a fixture").room.clone(), Some(at)),
+    })
+}
+
+/// The height of a room added from the catalogue (metres).
+pub const ROOM_HEIGHT: f32 = 2.5;
+
+/// A new actor of `kind` as the editor makes one: named by its id, a
+/// resident (or the robot) with two hands, walking at 1.0 m/s (the robot
+/// at 0.6 m/s), starting in no room yet.
+pub fn actor_defaults(id: Id, kind: ActorKind) -> ActorDef {
+    let robot = kind == ActorKind::Robot;
+    ActorDef {
+        name: id.to_string(),
+        id,
+        kind,
+        role: if robot { "robot" } else { "resident" }.into(),
+        room: Id::new(""),
+        near: None,
+        hands: 2,
+        speed: if robot { 0.6 } else { 1.0 },
+    }
+}
+
+/// A field's new schema `new`, its value carried along when only the
+/// schema changed (the value is the old one): clamped into the bounds, or
+/// the first option. A changed value, or a different type, is kept as
+/// given for [`check_fields`] to judge.
+fn carry_value(old: Option<&FieldDef>, new: FieldDef) -> FieldDef {
+    use FieldDef::*;
+    match (old, new) {
+        (Some(Int { value: v, .. }), Int { value, min, max }) if *v == value && min <= max => Int {
+            value: value.clamp(min, max),
+            min,
+            max,
+        },
+        (Some(Float { value: v, .. }), Float { value, min, max })
+            if *v == value && min <= max && value.is_finite() =>
+        {
+            Float {
+                value: value.clamp(min, max),
+                min,
+                max,
+            }
+        }
+        (Some(Timer { value: v, .. }), Timer { value, max }) if *v == value => Timer {
+            value: value.min(max),
+            max,
+        },
+        (Some(Enum { value: v, .. }), Enum { value, options })
+            if *v == value && !options.contains(&value) && !options.is_empty() =>
+        {
+            Enum {
+                value: options[0].clone(),
+                options,
+            }
+        }
+        (_, new) => new,
+    }
 }
 
 fn check_fields(device: &Id, fields: &BTreeMap<String, FieldDef>) -> Result<(), EditError> {
@@ -1225,6 +1439,51 @@ fn take(s: &mut Scene, id: &Id) -> Result<Edit, EditError> {
     Ok(Edit::Insert { entity, index })
 }
 
+/// The properties furniture and devices share, borrowed for [`set`].
+struct FixtureMut<'a> {
+    description: &'a mut String,
+    kind: &'a mut String,
+    pos: &'a mut (f32, f32),
+    size: &'a mut (f32, f32, f32),
+    surfaces: &'a mut Vec<Surface>,
+    openable: &'a mut Openable,
+    roles: &'a mut Vec<Role>,
+    room: &'a mut Id,
+}
+
+/// Borrows the shared properties of a `FurnitureDef` or `DeviceDef`.
+macro_rules! fixture_mut {
+    ($e:expr) => {
+        FixtureMut {
+            description: &mut $e.description,
+            kind: &mut $e.kind,
+            pos: &mut $e.pos,
+            size: &mut $e.size,
+            surfaces: &mut $e.surfaces,
+            openable: &mut $e.openable,
+            roles: &mut $e.roles,
+            room: &mut $e.room,
+        }
+    };
+}
+
+/// Sets a property furniture and devices share, returning the old value,
+/// or gives the property back if it is not one of them.
+fn set_fixture(f: FixtureMut<'_>, prop: Prop) -> Result<Prop, Prop> {
+    use std::mem::replace;
+    Ok(match prop {
+        Prop::Description(v) => Prop::Description(replace(f.description, v)),
+        Prop::Kind(v) => Prop::Kind(replace(f.kind, v)),
+        Prop::Pos(v) => Prop::Pos(replace(f.pos, v)),
+        Prop::Size(v) => Prop::Size(replace(f.size, v)),
+        Prop::Surfaces(v) => Prop::Surfaces(replace(f.surfaces, v)),
+        Prop::Openable(v) => Prop::Openable(replace(f.openable, v)),
+        Prop::Roles(v) => Prop::Roles(replace(f.roles, v)),
+        Prop::Room(v) => Prop::Room(replace(f.room, v)),
+        p => return Err(p),
+    })
+}
+
 /// Sets one property, returning the old value.
 fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
     use std::mem::replace;
@@ -1257,41 +1516,17 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
             })
         }
         Kind::Furniture => {
-            let e = s
-                .furniture
-                .iter_mut()
-                .find(|e| &e.id == id)
-                .expect("furniture");
-            Ok(match prop {
-                Prop::Description(v) => Prop::Description(replace(&mut e.description, v)),
-                Prop::Kind(v) => Prop::Kind(replace(&mut e.kind, v)),
-                Prop::Pos(v) => Prop::Pos(replace(&mut e.pos, v)),
-                Prop::Size(v) => Prop::Size(replace(&mut e.size, v)),
-                Prop::Surfaces(v) => Prop::Surfaces(replace(&mut e.surfaces, v)),
-                Prop::Openable(v) => Prop::Openable(replace(&mut e.openable, v)),
-                Prop::Roles(v) => Prop::Roles(replace(&mut e.roles, v)),
-                Prop::Room(v) => Prop::Room(replace(&mut e.room, v)),
-                p => return Err(no(&p)),
-            })
+            let e = s.furniture.iter_mut().find(|e| &e.id == id);
+            let e = e.expect("furniture");
+            set_fixture(fixture_mut!(e), prop).map_err(|p| no(&p))
         }
         Kind::Device => {
-            let e = s
-                .devices
-                .iter_mut()
-                .find(|e| &e.id == id)
-                .expect("a device");
+            let e = s.devices.iter_mut().find(|e| &e.id == id);
+            let e = e.expect("a device");
             Ok(match prop {
-                Prop::Description(v) => Prop::Description(replace(&mut e.description, v)),
-                Prop::Kind(v) => Prop::Kind(replace(&mut e.kind, v)),
-                Prop::Pos(v) => Prop::Pos(replace(&mut e.pos, v)),
-                Prop::Size(v) => Prop::Size(replace(&mut e.size, v)),
-                Prop::Surfaces(v) => Prop::Surfaces(replace(&mut e.surfaces, v)),
-                Prop::Openable(v) => Prop::Openable(replace(&mut e.openable, v)),
-                Prop::Roles(v) => Prop::Roles(replace(&mut e.roles, v)),
-                Prop::Room(v) => Prop::Room(replace(&mut e.room, v)),
                 Prop::Remote(v) => Prop::Remote(replace(&mut e.remote, v)),
                 Prop::Fields(v) => Prop::Fields(replace(&mut e.fields, v)),
-                p => return Err(no(&p)),
+                p => set_fixture(fixture_mut!(e), p).map_err(|p| no(&p))?,
             })
         }
         Kind::Object => {

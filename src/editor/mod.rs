@@ -5,7 +5,7 @@
 //! from an EDITS.ron file ([`parse_edits`]).
 
 mod edit;
-pub mod walls;
+pub mod snap;
 
 use std::collections::VecDeque;
 
@@ -15,7 +15,10 @@ use thiserror::Error;
 use crate::ids::Id;
 use crate::scene::{Problem, Scene, validate};
 
-pub use edit::{Edit, EditError, Entity, Kind, OnRemove, Prop, kind_of, new_id, referrers};
+pub use edit::{
+    Edit, EditError, Entity, Fixture, Kind, OnRemove, Prop, ROOM_HEIGHT, actor_defaults, fixture,
+    fixtures, kind_of, new_id, referrers,
+};
 
 /// Undo steps kept by default; the oldest are dropped beyond it.
 pub const UNDO_LIMIT: usize = 1000;
@@ -30,7 +33,7 @@ pub struct Document {
     redo: Vec<Edit>,
     limit: usize,
     /// Inverses collected while a group is open: one undo step at the end.
-    group: Option<Vec<Edit>>,
+    group: Option<Group>,
     /// Counts every change, so "modified since save" survives undo/redo:
     /// each state reached gets a number, and saving remembers it.
     state: u64,
@@ -39,6 +42,14 @@ pub struct Document {
     redo_states: Vec<u64>,
     saved: Option<u64>,
     problems: Vec<Problem>,
+}
+
+/// An open group: the inverses so far, and what the last edit moved, so
+/// that the next move of the same thing merges into it.
+#[derive(Debug, Clone, Default)]
+struct Group {
+    inverses: Vec<Edit>,
+    last: Option<(&'static str, Vec<Id>)>,
 }
 
 /// Why undo or redo did nothing.
@@ -85,12 +96,28 @@ impl Document {
 
     /// Applies an edit as one undo step (or as part of the open group).
     /// On error nothing changes.
+    ///
+    /// In an open group, consecutive moves or resizes of the same thing
+    /// (a drag, frame by frame) merge: the group keeps one inverse that
+    /// restores every property the drag changed to its value before the
+    /// drag, however many frames it took.
     pub fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
+        let key = edit.merge_key();
         let inverse = edit.apply(&mut self.scene)?;
         self.redo.clear();
         self.redo_states.clear();
         match &mut self.group {
-            Some(group) => group.push(inverse),
+            Some(group) => {
+                let same = key.is_some() && group.last == key;
+                group.last = key;
+                match group.inverses.pop() {
+                    Some(earlier) if same => match merge_sets(earlier, inverse) {
+                        Ok(merged) => group.inverses.push(merged),
+                        Err((earlier, inverse)) => group.inverses.extend([earlier, inverse]),
+                    },
+                    earlier => group.inverses.extend(earlier.into_iter().chain([inverse])),
+                }
+            }
             None => self.push_undo(inverse),
         }
         self.changed();
@@ -100,12 +127,17 @@ impl Document {
     /// Starts a group: the edits applied until [`Self::end_group`] are one
     /// undo step (one drag, one step). A group already open stays open.
     pub fn begin_group(&mut self) {
-        self.group.get_or_insert_with(Vec::new);
+        self.group.get_or_insert_with(Group::default);
+    }
+
+    /// The inverse the next undo applies (what the last step changed).
+    pub fn last_step(&self) -> Option<&Edit> {
+        self.undo.back()
     }
 
     /// Closes the group; an empty group leaves no step.
     pub fn end_group(&mut self) {
-        let Some(mut inverses) = self.group.take() else {
+        let Some(Group { mut inverses, .. }) = self.group.take() else {
             return;
         };
         if inverses.is_empty() {
@@ -169,7 +201,8 @@ impl Document {
 
     /// Whether the scene differs from the last saved (or opened) state.
     pub fn is_modified(&self) -> bool {
-        self.saved != Some(self.state) || self.group.as_ref().is_some_and(|g| !g.is_empty())
+        self.saved != Some(self.state)
+            || self.group.as_ref().is_some_and(|g| !g.inverses.is_empty())
     }
 
     /// Call after writing [`Self::scene`] to disk.
@@ -204,6 +237,44 @@ impl Document {
     fn changed(&mut self) {
         self.problems = validate(&self.scene);
     }
+}
+
+/// One inverse doing what `earlier` and then `later` undo, applied as
+/// `later` then `earlier`, when both only set properties: each property
+/// once, to the value `earlier` restores if it restores it. Otherwise both
+/// come back unchanged.
+fn merge_sets(earlier: Edit, later: Edit) -> Result<Edit, (Edit, Edit)> {
+    fn sets(e: &Edit, out: &mut Vec<(Id, Prop)>) -> bool {
+        match e {
+            Edit::Set { id, prop } => {
+                out.push((id.clone(), prop.clone()));
+                true
+            }
+            Edit::Batch(es) => es.iter().all(|e| sets(e, out)),
+            _ => false,
+        }
+    }
+    let mut all = Vec::new();
+    if !(sets(&later, &mut all) && sets(&earlier, &mut all)) {
+        return Err((earlier, later));
+    }
+    // The last set of each property is the value it ends with.
+    let mut kept: Vec<Edit> = Vec::new();
+    for (i, (id, prop)) in all.iter().enumerate() {
+        let overridden = all[i + 1..]
+            .iter()
+            .any(|(id2, p2)| id2 == id && p2.name() == prop.name());
+        if !overridden {
+            kept.push(Edit::Set {
+                id: id.clone(),
+                prop: prop.clone(),
+            });
+        }
+    }
+    Ok(match kept.len() {
+        1 => kept.pop().expect("one"),
+        _ => Edit::Batch(kept),
+    })
 }
 
 /// An EDITS.ron file could not be read as a list of edits.

@@ -7,6 +7,7 @@ pub mod model;
 pub mod role;
 pub mod stats;
 pub mod validate;
+pub mod walls;
 
 use std::fmt;
 

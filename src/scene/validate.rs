@@ -11,6 +11,7 @@ use petgraph::graph::UnGraph;
 use petgraph::visit::Bfs;
 
 use super::model::*;
+use super::walls::on_shared_wall;
 use crate::ids::Id;
 
 /// One thing wrong with a scene.
@@ -516,26 +517,6 @@ impl<'a> Validator<'a> {
 
 fn finite(xs: &[f32]) -> bool {
     xs.iter().all(|x| x.is_finite())
-}
-
-/// On a wall that two rooms share (not just a corner where they touch),
-/// within 5 cm, and at least 30 cm from the ends of that shared stretch.
-fn on_shared_wall(a: &Rect, b: &Rect, (x, y): (f32, f32)) -> bool {
-    const TOL: f32 = 0.05;
-    const MARGIN: f32 = 0.3;
-    let span = |lo1: f32, hi1: f32, lo2: f32, hi2: f32, p: f32| {
-        let (lo, hi) = (lo1.max(lo2), hi1.min(hi2));
-        hi - lo >= 2.0 * MARGIN && p >= lo + MARGIN - TOL && p <= hi - MARGIN + TOL
-    };
-    let near = |p: f32, q: f32| (p - q).abs() <= TOL;
-    let vertical = [(a.x + a.w, b.x), (b.x + b.w, a.x)]
-        .iter()
-        .any(|&(w1, w2)| near(w1, w2) && near(x, w1));
-    let horizontal = [(a.y + a.h, b.y), (b.y + b.h, a.y)]
-        .iter()
-        .any(|&(w1, w2)| near(w1, w2) && near(y, w1));
-    (vertical && span(a.y, a.y + a.h, b.y, b.y + b.h, y))
-        || (horizontal && span(a.x, a.x + a.w, b.x, b.x + b.w, x))
 }
 
 /// A field's schema is coherent and its value fits it.

@@ -13,7 +13,9 @@ use crate::scene::{self, Scene, SceneError};
 use crate::trace::request::Request;
 
 pub use samples_file::{read_samples, write_samples};
-pub use trace_dir::{EVENTS, EVENTS_ZST, Trace, TraceWriter, events_path, is_finished, read_trace};
+pub use trace_dir::{
+    EVENTS, EVENTS_ZST, PLAN, Trace, TraceWriter, events_path, is_finished, read_plan, read_trace,
+};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -43,9 +45,16 @@ pub enum StoreError {
     NoScene { spec: String, builtin: String },
     #[error("{} is not a trace: {why}", path.display())]
     NotATrace { path: PathBuf, why: String },
+    #[error("{} is not {what}: {source}", path.display())]
+    Json {
+        path: PathBuf,
+        what: &'static str,
+        source: serde_json::Error,
+    },
 }
 
-pub(crate) fn read_text(path: &Path) -> Result<String, StoreError> {
+/// Reads a text file.
+pub fn read_text(path: &Path) -> Result<String, StoreError> {
     fs::read_to_string(path).map_err(|source| StoreError::Read {
         path: path.into(),
         source,
@@ -56,6 +65,28 @@ pub(crate) fn read_text(path: &Path) -> Result<String, StoreError> {
 pub fn load_scene(path: &Path) -> Result<Scene, StoreError> {
     let text = read_text(path)?;
     Ok(scene::parse(&path.display().to_string(), &text)?)
+}
+
+/// Reads a scene for editing: syntax errors stop it, semantic problems do
+/// not (the editor lists them).
+pub fn load_scene_unvalidated(path: &Path) -> Result<Scene, StoreError> {
+    let text = read_text(path)?;
+    Ok(scene::parse_unvalidated(
+        &path.display().to_string(),
+        &text,
+    )?)
+}
+
+/// Reads a JSON file as `what` (named in the error).
+pub fn read_json<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    what: &'static str,
+) -> Result<T, StoreError> {
+    serde_json::from_str(&read_text(path)?).map_err(|source| StoreError::Json {
+        path: path.into(),
+        what,
+        source,
+    })
 }
 
 /// Writes a file atomically: a temporary sibling, then a rename, so a

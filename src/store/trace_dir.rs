@@ -16,6 +16,8 @@ pub const MANIFEST: &str = "manifest.json";
 pub const EVENTS: &str = "events.jsonl";
 pub const EVENTS_ZST: &str = "events.jsonl.zst";
 pub const SCENE: &str = "scene.ron";
+/// The generation plan a generated trace keeps beside its events.
+pub const PLAN: &str = "plan.json";
 
 /// Compresses the finished `events.jsonl` in `dir` into `events.jsonl.zst`
 /// (one zstd frame, ruzstd's fastest level, about zstd's level 1) and
@@ -259,6 +261,16 @@ fn read_events(path: &Path) -> Result<String, StoreError> {
         .and_then(|mut r| r.read_to_string(&mut text))
         .map_err(err)?;
     Ok(text)
+}
+
+/// The generation plan of a trace directory, if it has one (a trace of
+/// `hearth run` has none).
+pub fn read_plan(dir: &Path) -> Result<Option<crate::generation::Plan>, StoreError> {
+    let path = dir.join(PLAN);
+    if !path.exists() {
+        return Ok(None);
+    }
+    super::read_json(&path, "a generation plan").map(Some)
 }
 
 /// Reads a finished trace directory.

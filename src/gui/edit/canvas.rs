@@ -7,21 +7,18 @@ use bevy::math::Vec2;
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Sense, Stroke};
 
 use super::{Drag, EditorState, Tool};
-use crate::editor::{Edit, Kind, kind_of, walls};
+use crate::editor::snap::{self, DOOR_REACH, GRID};
+use crate::editor::{Edit, Kind, kind_of};
 use crate::gui::geometry::fixture;
 use crate::gui::plan::{Fit, Plan, SELECTED};
 use crate::ids::Id;
 use crate::scene::{self, Scene};
 
-/// Grid step (metres).
-pub const GRID: f32 = 0.1;
-/// How close (metres) an edge must come to a wall to stick to it.
-const STICK: f32 = 0.15;
 /// Half the side of a resize handle (points).
 const HANDLE: f32 = 5.0;
 
-fn grid(v: f32) -> f32 {
-    (v / GRID).round() * GRID
+fn v(p: (f32, f32)) -> Vec2 {
+    Vec2::new(p.0, p.1)
 }
 
 /// Where a fixture's handle is drawn: its bottom-right corner.
@@ -54,84 +51,6 @@ fn anchor(scene: &Scene, id: &Id) -> Option<Vec2> {
         Kind::Furniture | Kind::Device => fixture(scene, id).map(|(c, _, _)| c),
         Kind::Object | Kind::Actor => None,
     }
-}
-
-/// Snaps a room's corner so that its edges meet other rooms' edges.
-fn snap_room(scene: &Scene, moving: &[Id], corner: Vec2, size: Vec2) -> Vec2 {
-    let others = scene.rooms.iter().filter(|r| !moving.contains(&r.id));
-    let mut best = (
-        Vec2::splat(STICK),
-        Vec2::new(grid(corner.x), grid(corner.y)),
-    );
-    for o in others {
-        let (xs, ys) = (
-            [o.rect.x, o.rect.x + o.rect.w],
-            [o.rect.y, o.rect.y + o.rect.h],
-        );
-        for x in xs {
-            for cand in [x, x - size.x] {
-                let d = (cand - corner.x).abs();
-                if d < best.0.x {
-                    best.0.x = d;
-                    best.1.x = cand;
-                }
-            }
-        }
-        for y in ys {
-            for cand in [y, y - size.y] {
-                let d = (cand - corner.y).abs();
-                if d < best.0.y {
-                    best.0.y = d;
-                    best.1.y = cand;
-                }
-            }
-        }
-    }
-    best.1
-}
-
-/// Snaps a fixture's centre to the grid, and against its room's walls.
-fn snap_fixture(scene: &Scene, id: &Id, centre: Vec2) -> Vec2 {
-    let mut c = Vec2::new(grid(centre.x), grid(centre.y));
-    let Some((_, size, _)) = fixture(scene, id) else {
-        return c;
-    };
-    let half = size / 2.0;
-    let room = scene.rooms.iter().find(|r| {
-        let r = &r.rect;
-        centre.x >= r.x && centre.x <= r.x + r.w && centre.y >= r.y && centre.y <= r.y + r.h
-    });
-    if let Some(r) = room.map(|r| &r.rect) {
-        for (wall, axis) in [
-            (r.x + half.x, 0),
-            (r.x + r.w - half.x, 0),
-            (r.y + half.y, 1),
-            (r.y + r.h - half.y, 1),
-        ] {
-            if (centre[axis] - wall).abs() < STICK {
-                c[axis] = wall;
-            }
-        }
-    }
-    c
-}
-
-/// The two rooms whose shared wall runs within reach of `p`, and the point
-/// on it.
-fn wall_at(scene: &Scene, p: Vec2, reach: f32) -> Option<(Id, Id, (f32, f32))> {
-    let mut best: Option<(f32, Id, Id, (f32, f32))> = None;
-    for (i, a) in scene.rooms.iter().enumerate() {
-        for b in &scene.rooms[i + 1..] {
-            for w in walls::shared_walls(&a.rect, &b.rect) {
-                let (x, y) = w.snap((p.x, p.y));
-                let d = Vec2::new(x, y).distance(p);
-                if d <= reach && best.as_ref().is_none_or(|b| d < b.0) {
-                    best = Some((d, a.id.clone(), b.id.clone(), (x, y)));
-                }
-            }
-        }
-    }
-    best.map(|(_, a, b, at)| (a, b, at))
 }
 
 /// The plan area: paint, then act on the pointer.
@@ -176,7 +95,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
             && let Some(p) = pointer
         {
             let at = fit.m(p);
-            match wall_at(st.doc.scene(), at, 0.4) {
+            match snap::wall_at(st.doc.scene(), (at.x, at.y), DOOR_REACH) {
                 Some((a, b, at)) => {
                     let id = crate::editor::new_id(st.doc.scene(), "door");
                     if st.apply(Edit::AddDoor {
@@ -284,13 +203,9 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
     }
     if st.tool == Tool::Door
         && let Some(p) = response.hover_pos()
-        && let Some((_, _, at)) = wall_at(scene, fit.m(p), 0.4)
+        && let Some((_, _, at)) = snap::wall_at(scene, (fit.m(p).x, fit.m(p).y), DOOR_REACH)
     {
-        painter.circle_stroke(
-            fit.p(Vec2::new(at.0, at.1)),
-            8.0,
-            Stroke::new(2.0, SELECTED),
-        );
+        painter.circle_stroke(fit.p(v(at)), 8.0, Stroke::new(2.0, SELECTED));
     }
 }
 
@@ -350,17 +265,10 @@ fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
         (Some(Kind::Room), true) => {
             let r = scene.rooms.iter().find(|r| r.id == id).map(|r| r.rect);
             r.map(|r| {
-                let (mut x2, mut y2) = (m.x, m.y);
-                if st.snap {
-                    (x2, y2) = (grid(x2), grid(y2));
-                }
+                let (w, h) = snap::room_size((r.x, r.y), (m.x, m.y), st.snap);
                 Edit::ResizeRoom {
                     id: id.clone(),
-                    rect: scene::Rect {
-                        w: (x2 - r.x).max(0.5),
-                        h: (y2 - r.y).max(0.5),
-                        ..r
-                    },
+                    rect: scene::Rect { w, h, ..r },
                 }
             })
         }
@@ -371,7 +279,7 @@ fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
                 moving.extend(st.also.iter().cloned());
                 let mut to = m - drag.grab;
                 if st.snap {
-                    to = snap_room(scene, &moving, to, Vec2::new(r.w, r.h));
+                    to = v(snap::snap_room(scene, &moving, (to.x, to.y), (r.w, r.h)));
                 }
                 if moving.len() == 1 {
                     Edit::MoveRoom {
@@ -388,20 +296,16 @@ fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
             })
         }
         (Some(Kind::Furniture | Kind::Device), true) => fixture(scene, &id).map(|(c, _, h)| {
-            let mut half = (m - c).abs();
-            if st.snap {
-                half = Vec2::new(grid(half.x * 2.0), grid(half.y * 2.0)) / 2.0;
-            }
-            let size = (half * 2.0).max(Vec2::splat(0.1));
+            let (w, d) = snap::fixture_footprint((c.x, c.y), (m.x, m.y), st.snap);
             Edit::ResizeFixture {
                 id: id.clone(),
-                size: (size.x, size.y, h),
+                size: (w, d, h),
             }
         }),
         (Some(Kind::Furniture | Kind::Device), false) => {
             let mut to = m - drag.grab;
             if st.snap {
-                to = snap_fixture(scene, &id, to);
+                to = v(snap::snap_fixture(scene, &id, (to.x, to.y)));
             }
             Some(Edit::MoveFixture {
                 id: id.clone(),

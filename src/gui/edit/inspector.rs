@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Ui};
 use super::{Dialog, EditorState};
 use crate::editor::{Edit, Kind, Prop, kind_of, referrers};
 use crate::ids::Id;
-use crate::scene::{ActorKind, FieldDef, FurnitureDef, Openable, Placement, Role, Surface};
+use crate::scene::{ActorKind, FieldDef, Openable, Placement, Role, Surface};
 
 /// A one-line text field; returns the new text once it is committed.
 fn text(ui: &mut Ui, st: &mut EditorState, key: &str, current: &str) -> Option<String> {
@@ -357,42 +357,23 @@ fn door(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
 }
 
 fn fixture(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
-    // A device shows the furniture fields, and `remote`.
-    let s = st.doc.scene();
-    let furniture = s
-        .furniture
-        .iter()
-        .find(|f| &f.id == id)
-        .map(|f| (f.clone(), None));
-    let device = || {
-        let d = s.devices.iter().find(|d| &d.id == id)?;
-        let f = FurnitureDef {
-            id: d.id.clone(),
-            kind: d.kind.clone(),
-            room: d.room.clone(),
-            pos: d.pos,
-            size: d.size,
-            surfaces: d.surfaces.clone(),
-            openable: d.openable,
-            description: d.description.clone(),
-            roles: d.roles.clone(),
-        };
-        Some((f, Some(d.remote)))
-    };
-    let Some((f, remote)) = furniture.or_else(device) else {
+    // Furniture and devices alike; a device has `remote` too.
+    let Some(f) = crate::editor::fixture(st.doc.scene(), id) else {
         return;
     };
-    let FurnitureDef {
-        kind: fkind,
-        room,
-        pos,
-        size,
-        surfaces,
-        openable,
-        description,
-        roles,
-        ..
-    } = f;
+    let (fkind, room, pos, size, openable, remote) = (
+        f.kind.to_string(),
+        f.room.clone(),
+        f.pos,
+        f.size,
+        f.openable,
+        f.remote,
+    );
+    let (surfaces, description, roles) = (
+        f.surfaces.to_vec(),
+        f.description.to_string(),
+        f.roles.to_vec(),
+    );
     row(ui, "kind", |ui| {
         if let Some(v) = text(ui, st, "kind", &fkind) {
             edits.push(set(id, Prop::Kind(v.trim().to_string())));
@@ -681,20 +662,13 @@ fn fields(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
                             changed = Some(FieldDef::Int { value: v, min, max });
                         }
                         ui.label("in");
+                        // The model clamps the value into moved bounds.
                         if let Some(m) = number(ui, st, min, i64::MIN / 2..=max, 0.2) {
-                            changed = Some(FieldDef::Int {
-                                value: value.max(m),
-                                min: m,
-                                max,
-                            });
+                            changed = Some(FieldDef::Int { value, min: m, max });
                         }
                         ui.label("..");
                         if let Some(m) = number(ui, st, max, min..=i64::MAX / 2, 0.2) {
-                            changed = Some(FieldDef::Int {
-                                value: value.min(m),
-                                min,
-                                max: m,
-                            });
+                            changed = Some(FieldDef::Int { value, min, max: m });
                         }
                     }
                     FieldDef::Float { value, min, max } => {
@@ -703,19 +677,11 @@ fn fields(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
                         }
                         ui.label("in");
                         if let Some(m) = number(ui, st, min, -1e6..=max, 0.05) {
-                            changed = Some(FieldDef::Float {
-                                value: value.max(m),
-                                min: m,
-                                max,
-                            });
+                            changed = Some(FieldDef::Float { value, min: m, max });
                         }
                         ui.label("..");
                         if let Some(m) = number(ui, st, max, min..=1e6, 0.05) {
-                            changed = Some(FieldDef::Float {
-                                value: value.min(m),
-                                min,
-                                max: m,
-                            });
+                            changed = Some(FieldDef::Float { value, min, max: m });
                         }
                     }
                     FieldDef::Enum { value, options } => {
@@ -740,13 +706,9 @@ fn fields(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
                                 .map(|s| s.trim().to_string())
                                 .filter(|s| !s.is_empty())
                                 .collect();
-                            let value = if opts.contains(&value) {
-                                value.clone()
-                            } else {
-                                opts.first().cloned().unwrap_or_default()
-                            };
+                            // The model repairs a value the options lost.
                             changed = Some(FieldDef::Enum {
-                                value,
+                                value: value.clone(),
                                 options: opts,
                             });
                         }
@@ -757,10 +719,7 @@ fn fields(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
                         }
                         ui.label("s, up to");
                         if let Some(m) = number(ui, st, max, 1..=7 * 86_400, 10.0) {
-                            changed = Some(FieldDef::Timer {
-                                value: value.min(m),
-                                max: m,
-                            });
+                            changed = Some(FieldDef::Timer { value, max: m });
                         }
                     }
                 });

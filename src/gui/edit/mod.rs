@@ -33,11 +33,6 @@ pub const TEMPLATE: &str = include_str!("../../../assets/new_scene.ron");
 /// Why a file could not be opened or saved.
 #[derive(Debug, Error)]
 pub enum FileError {
-    #[error("reading {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
     #[error(transparent)]
     Scene(#[from] SceneError),
     #[error(transparent)]
@@ -373,14 +368,7 @@ impl EditorState {
 
 /// Reads a scene for editing: syntax errors stop it, problems do not.
 pub fn read_scene(path: &Path) -> Result<Scene, FileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
-        path: path.display().to_string(),
-        source,
-    })?;
-    Ok(scene::parse_unvalidated(
-        &path.display().to_string(),
-        &text,
-    )?)
+    Ok(store::load_scene_unvalidated(path)?)
 }
 
 /// The editor's systems. The caller inserts an [`EditorState`].

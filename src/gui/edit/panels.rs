@@ -9,7 +9,7 @@ use super::{After, Dialog, EditorState, Tool, Tried};
 use crate::catalogue;
 use crate::editor::{Edit, Kind, OnRemove, kind_of, new_id};
 use crate::ids::Id;
-use crate::scene::{ActorDef, ActorKind, ObjectDef, Placement, Rect, RoomDef};
+use crate::scene::{ActorKind, Placement};
 
 /// The palette's current choices.
 #[derive(Debug, Clone, Default)]
@@ -246,32 +246,12 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
             .show_index(ui, &mut st.palette.room, names.len(), |i| names[i]);
         if ui.button("+ room").clicked() {
             let t = &cat.rooms[st.palette.room.min(cat.rooms.len() - 1)];
-            let s = st.doc.scene();
-            // East of the house, level with its northern edge.
-            let (right, top) = (s.rooms.iter()).fold((f32::MIN, f32::MAX), |(r, t), room| {
-                (r.max(room.rect.x + room.rect.w), t.min(room.rect.y))
-            });
-            let (right, top) = if s.rooms.is_empty() {
-                (0.0, 0.0)
-            } else {
-                (right, top)
-            };
-            let area = (t.area.0 + t.area.1) / 2.0;
-            let w = (area.sqrt() * 10.0).round() / 10.0;
-            let h = ((area / w) * 10.0).round() / 10.0;
-            let id = new_id(s, &t.kind);
-            let room = RoomDef {
-                id: id.clone(),
-                name: t.name.clone(),
-                rect: Rect {
-                    x: right,
-                    y: top,
-                    w,
-                    h,
-                },
-                height: 2.5,
-            };
-            if st.apply(Edit::AddRoom(room)) {
+            let id = new_id(st.doc.scene(), &t.kind);
+            if st.apply(Edit::AddRoomFromCatalogue {
+                kind: t.kind.clone(),
+                at: None,
+                id: Some(id.clone()),
+            }) {
                 st.select(Some(id.clone()));
                 st.frame_on = Some(id);
             }
@@ -301,24 +281,15 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
             .clicked()
             && let Some(room) = room.clone()
         {
-            let r = st
-                .doc
-                .scene()
-                .rooms
-                .iter()
-                .find(|r| r.id == room)
-                .map(|r| r.rect);
-            if let Some(r) = r {
-                let kind = kinds[st.palette.fixture.min(kinds.len() - 1)].clone();
-                let id = new_id(st.doc.scene(), &kind);
-                if st.apply(Edit::AddFixtureFromCatalogue {
-                    kind,
-                    room,
-                    pos: (r.x + r.w / 2.0, r.y + r.h / 2.0),
-                    id: Some(id.clone()),
-                }) {
-                    st.select(Some(id));
-                }
+            let kind = kinds[st.palette.fixture.min(kinds.len() - 1)].clone();
+            let id = new_id(st.doc.scene(), &kind);
+            if st.apply(Edit::AddFixtureFromCatalogue {
+                kind,
+                room,
+                pos: None,
+                id: Some(id.clone()),
+            }) {
+                st.select(Some(id));
             }
         }
     });
@@ -344,24 +315,12 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
                 Some(on) => {
                     let category = cats[st.palette.object.min(cats.len() - 1)].to_string();
                     let id = new_id(st.doc.scene(), &category);
-                    let object = ObjectDef {
-                        id: id.clone(),
+                    if st.apply(Edit::AddObjectFromCatalogue {
                         category,
-                        description: String::new(),
-                        owner: None,
-                        at: Placement::On(on.clone()),
-                        roles: vec![],
-                    };
-                    // Add, then place: placing picks the surface it has.
-                    let ok = st.apply(Edit::Batch(vec![
-                        Edit::AddObject(object),
-                        Edit::PlaceObject {
-                            id: id.clone(),
-                            on,
-                            inside: None,
-                        },
-                    ]));
-                    if ok {
+                        on,
+                        inside: None,
+                        id: Some(id.clone()),
+                    }) {
                         st.select(Some(id));
                     }
                 }
@@ -385,21 +344,11 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
                     "person"
                 };
                 let id = new_id(st.doc.scene(), stem);
-                let actor = ActorDef {
-                    id: id.clone(),
-                    name: id.to_string(),
+                if st.apply(Edit::AddActorOfKind {
                     kind,
-                    role: if kind == ActorKind::Robot {
-                        "robot".into()
-                    } else {
-                        "resident".into()
-                    },
-                    room,
-                    near: None,
-                    hands: 2,
-                    speed: if kind == ActorKind::Robot { 0.6 } else { 1.0 },
-                };
-                if st.apply(Edit::AddActor(actor)) {
+                    at: room,
+                    id: Some(id.clone()),
+                }) {
                     st.select(Some(id));
                 }
             }

@@ -1,13 +1,18 @@
-//! Where doors can go: the walls two rooms share, and snapping a point onto
-//! them. The tolerances are those of [`crate::scene::validate`], so a
-//! snapped door always passes its `door_not_on_wall` rule.
+//! Where doors can go: the walls two rooms share. The one definition of
+//! a shared wall and its tolerances, used by [`crate::scene::validate`]'s
+//! `door_not_on_wall` rule and by the editor's door snapping, so a snapped
+//! door always passes validation and the two cannot drift apart.
 
 use crate::scene::Rect;
 
 /// How far apart two walls may be and still count as one (metres).
-const TOL: f32 = 0.05;
+pub const TOL: f32 = 0.05;
 /// A door keeps this far from the ends of the shared stretch of wall.
-const MARGIN: f32 = 0.3;
+pub const MARGIN: f32 = 0.3;
+
+fn near(p: f32, q: f32) -> bool {
+    (p - q).abs() <= TOL
+}
 
 /// The usable stretch of a wall two rooms share: a vertical wall at
 /// `x = coord` from `y = lo` to `y = hi`, or a horizontal one at `y = coord`.
@@ -31,39 +36,48 @@ impl SharedWall {
 }
 
 /// The walls `a` and `b` share (touching corners do not count), long
-/// enough for a door.
+/// enough for a door: `lo..hi` is the stretch a door may take, the margins
+/// at both ends left out. A wall's `coord` is `a`'s side of it.
 pub fn shared_walls(a: &Rect, b: &Rect) -> Vec<SharedWall> {
-    let near = |p: f32, q: f32| (p - q).abs() <= TOL;
-    let span = |lo1: f32, hi1: f32, lo2: f32, hi2: f32| {
-        let (lo, hi) = (lo1.max(lo2) + MARGIN, hi1.min(hi2) - MARGIN);
-        (lo <= hi).then_some((lo, hi))
-    };
     let mut walls = Vec::new();
-    for (w1, w2) in [(a.x + a.w, b.x), (a.x, b.x + b.w)] {
-        if near(w1, w2)
-            && let Some((lo, hi)) = span(a.y, a.y + a.h, b.y, b.y + b.h)
-        {
+    // `pairs`: the two ways the rooms' walls can meet; `s1`, `s2`: the
+    // rooms' extents along the wall, which must overlap by two margins.
+    let mut add = |vertical, pairs: [(f32, f32); 2], s1: (f32, f32), s2: (f32, f32)| {
+        let (lo, hi) = (s1.0.max(s2.0), s1.1.min(s2.1));
+        if hi - lo < 2.0 * MARGIN {
+            return;
+        }
+        for (w1, _) in pairs.into_iter().filter(|&(w1, w2)| near(w1, w2)) {
             walls.push(SharedWall {
-                vertical: true,
+                vertical,
                 coord: w1,
-                lo,
-                hi,
+                lo: lo + MARGIN,
+                hi: hi - MARGIN,
             });
         }
-    }
-    for (w1, w2) in [(a.y + a.h, b.y), (a.y, b.y + b.h)] {
-        if near(w1, w2)
-            && let Some((lo, hi)) = span(a.x, a.x + a.w, b.x, b.x + b.w)
-        {
-            walls.push(SharedWall {
-                vertical: false,
-                coord: w1,
-                lo,
-                hi,
-            });
-        }
-    }
+    };
+    add(
+        true,
+        [(a.x + a.w, b.x), (b.x + b.w, a.x)],
+        (a.y, a.y + a.h),
+        (b.y, b.y + b.h),
+    );
+    add(
+        false,
+        [(a.y + a.h, b.y), (b.y + b.h, a.y)],
+        (a.x, a.x + a.w),
+        (b.x, b.x + b.w),
+    );
     walls
+}
+
+/// Whether `p` is on a wall `a` and `b` share: within [`TOL`] of it, and
+/// [`MARGIN`] (less the tolerance) from the ends of the shared stretch.
+pub fn on_shared_wall(a: &Rect, b: &Rect, (x, y): (f32, f32)) -> bool {
+    shared_walls(a, b).iter().any(|w| {
+        let (across, along) = if w.vertical { (x, y) } else { (y, x) };
+        near(across, w.coord) && along >= w.lo - TOL && along <= w.hi + TOL
+    })
 }
 
 /// `p` moved to the nearest point of a wall `a` and `b` share, if they
@@ -80,7 +94,6 @@ pub fn snap_door(a: &Rect, b: &Rect, p: (f32, f32)) -> Option<(f32, f32)> {
 /// it stays on the same side, following that wall, within its new length.
 /// A door on none of `old`'s walls stays where it is.
 pub fn follow_wall(old: &Rect, new: &Rect, (x, y): (f32, f32)) -> (f32, f32) {
-    let near = |p: f32, q: f32| (p - q).abs() <= TOL;
     let clamp_y = || y.clamp(new.y, new.y + new.h);
     let clamp_x = || x.clamp(new.x, new.x + new.w);
     if near(x, old.x) {
