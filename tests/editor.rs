@@ -7,7 +7,9 @@ use std::fs;
 
 use proptest::prelude::*;
 
-use hearth::editor::{Document, Edit, EditError, Entity, OnRemove, Prop, parse_edits, referrers};
+use hearth::editor::{
+    Document, Edit, EditError, Entity, OnRemove, Prop, actor_defaults, parse_edits, referrers,
+};
 use hearth::ids::Id;
 use hearth::procgen::{self, SceneSpec};
 use hearth::scene::{self, *};
@@ -173,7 +175,23 @@ fn every_command() -> Vec<Edit> {
         Edit::AddFixtureFromCatalogue {
             kind: "coffee machine".into(),
             room: id("kitchen"),
-            pos: (2.0, 2.6),
+            pos: Some((2.0, 2.6)),
+            id: None,
+        },
+        Edit::AddRoomFromCatalogue {
+            kind: "bedroom".into(),
+            at: None,
+            id: None,
+        },
+        Edit::AddObjectFromCatalogue {
+            category: "book".into(),
+            on: id("table_1"),
+            inside: None,
+            id: None,
+        },
+        Edit::AddActorOfKind {
+            kind: ActorKind::Human,
+            at: id("hall"),
             id: None,
         },
         Edit::MoveFixture {
@@ -329,7 +347,7 @@ fn every_command_and_its_undo_restore_the_exact_scene() {
     let commands = every_command();
     // Every command name appears, so a new command needs a case here.
     let names: std::collections::BTreeSet<_> = commands.iter().map(Edit::name).collect();
-    assert_eq!(names.len(), 23, "{names:?}");
+    assert_eq!(names.len(), 26, "{names:?}");
     for edit in commands {
         let mut doc = Document::new(base());
         round_trip(&mut doc, edit);
@@ -1008,7 +1026,7 @@ fn catalogue_fixtures_come_with_their_sizes_surfaces_and_fields() {
     let add = |kind: &str, pos, id_: Option<&str>| Edit::AddFixtureFromCatalogue {
         kind: kind.into(),
         room: id("kitchen"),
-        pos,
+        pos: Some(pos),
         id: id_.map(id),
     };
     let cat = hearth::catalogue::builtin();
@@ -1400,7 +1418,7 @@ fn resolve(op: &Op, s: &Scene, step: usize) -> Option<Edit> {
             Edit::AddFixtureFromCatalogue {
                 kind: pick(&kinds, b)?,
                 room: r,
-                pos: (c.0 + x, c.1 + y),
+                pos: Some((c.0 + x, c.1 + y)),
                 id: None,
             }
         }
@@ -1639,4 +1657,350 @@ fn the_readme_example_applies_to_the_family_apartment() {
     assert_eq!(object(s, "book_1").at, Placement::On(id("armchair_2")));
     assert_eq!(actor(s, "alice").room, id("balcony"));
     assert_eq!(object(s, "tea_1").at, Placement::On(id("counter_1")));
+}
+
+/// Everything the editor's palette adds, as the commands it issues, read
+/// from an EDITS.ron text as `hearth scene apply` reads them.
+#[test]
+fn the_palettes_additions_are_model_commands_that_scene_apply_reads() {
+    let edits = parse_edits(
+        "palette.ron",
+        r#"[
+            AddRoomFromCatalogue(kind: "kitchen"),
+            AddFixtureFromCatalogue(kind: "armchair", room: "kitchen_1"),
+            AddObjectFromCatalogue(category: "book", on: "armchair_1"),
+            AddObjectFromCatalogue(category: "mug", on: "cupboard_1", inside: true, id: "cup_9"),
+            AddActorOfKind(kind: human, at: "kitchen_1"),
+            AddActorOfKind(kind: robot, at: "armchair_1", id: "helper"),
+        ]"#,
+    )
+    .unwrap();
+    let mut doc = Document::new(base());
+    for e in edits {
+        round_trip(&mut doc, e);
+    }
+    let s = doc.scene().clone();
+    let cat = hearth::catalogue::builtin();
+    // East of the house (the hall ends at x = 6), level with its top; the
+    // catalogue's name, and its mean area on the 0.1 m grid (14 m²).
+    let room = s.rooms.iter().find(|r| r.id == id("kitchen_1")).unwrap();
+    assert_eq!(room.name, cat.room("kitchen").unwrap().name);
+    assert_eq!(
+        (room.rect.x, room.rect.y, room.rect.w, room.rect.h),
+        (6.0, 0.0, 3.7, 3.8)
+    );
+    // In the middle of its room, with the catalogue's size.
+    let chair = s
+        .furniture
+        .iter()
+        .find(|f| f.id == id("armchair_1"))
+        .unwrap();
+    assert!((chair.pos.0 - 7.85).abs() < 1e-5 && (chair.pos.1 - 1.9).abs() < 1e-5);
+    assert_eq!(chair.size, cat.furniture_kind("armchair").unwrap().size);
+    assert_eq!(object(&s, "book_1").at, Placement::On(id("armchair_1")));
+    assert_eq!(object(&s, "cup_9").at, Placement::In(id("cupboard_1")));
+    assert_eq!(object(&s, "cup_9").category, "mug");
+    // Look-alikes described apart, by the catalogue's variants.
+    let book = &cat.category("book").unwrap().variants;
+    assert_eq!(object(&s, "book_1").description, book[0]);
+    let person = actor(&s, "person_1");
+    assert_eq!(
+        person,
+        &ActorDef {
+            room: id("kitchen_1"),
+            ..actor_defaults(id("person_1"), ActorKind::Human)
+        }
+    );
+    assert_eq!(
+        (person.role.as_str(), person.hands, person.speed),
+        ("resident", 2, 1.0)
+    );
+    let robot = actor(&s, "helper");
+    assert_eq!(
+        (robot.room.clone(), robot.near.clone()),
+        (id("kitchen_1"), Some(id("armchair_1")))
+    );
+    assert_eq!((robot.role.as_str(), robot.speed), ("robot", 0.6));
+    // Only what validation says about a room with no door.
+    assert_eq!(codes(&doc), vec![("unreachable_room", "kitchen_1".into())]);
+
+    // Bad input changes nothing: unknown kinds, no space, bad rooms.
+    let unknown = |what: &'static str| move |e: &EditError| matches!(e, EditError::UnknownCatalogueKind { what: w, .. } if *w == what);
+    let room_of = |kind: &str| Edit::AddRoomFromCatalogue {
+        kind: kind.into(),
+        at: None,
+        id: None,
+    };
+    refused(&mut doc, room_of("dungeon"), unknown("room type"));
+    refused(
+        &mut doc,
+        Edit::AddRoomFromCatalogue {
+            kind: "kitchen".into(),
+            at: Some((20.0, 0.0)),
+            id: Some(id("hall")),
+        },
+        |e| matches!(e, EditError::IdTaken { .. }),
+    );
+    let fixture = |kind: &str, room: &str| Edit::AddFixtureFromCatalogue {
+        kind: kind.into(),
+        room: id(room),
+        pos: None,
+        id: None,
+    };
+    refused(
+        &mut doc,
+        fixture("spaceship", "hall"),
+        unknown("furniture or device kind"),
+    );
+    refused(&mut doc, fixture("sofa", "nowhere"), |e| {
+        matches!(e, EditError::Unknown { .. })
+    });
+    refused(&mut doc, fixture("sofa", "mug_1"), |e| {
+        matches!(e, EditError::WrongKind { .. })
+    });
+    // A 2.2 m sofa in the 2 m wide hall: no space.
+    refused(&mut doc, fixture("sofa", "hall"), |e| {
+        matches!(e, EditError::OutsideRoom { .. })
+    });
+    let object_on = |category: &str, on: &str| Edit::AddObjectFromCatalogue {
+        category: category.into(),
+        on: id(on),
+        inside: None,
+        id: None,
+    };
+    refused(
+        &mut doc,
+        object_on("moon rock", "table_1"),
+        unknown("object category"),
+    );
+    refused(&mut doc, object_on("book", "kitchen"), |e| {
+        matches!(e, EditError::WrongKind { .. })
+    });
+    // The armchair holds two: the book and one more.
+    doc.apply(object_on("book", "armchair_1")).unwrap();
+    assert_eq!(object(doc.scene(), "book_2").description, book[1]);
+    refused(&mut doc, object_on("book", "armchair_1"), |e| {
+        matches!(e, EditError::Full { capacity: 2, .. })
+    });
+    refused(&mut doc, object_on("book", "dock_1"), |e| {
+        matches!(e, EditError::NoSurface { .. })
+    });
+    let person_at = |at: &str| Edit::AddActorOfKind {
+        kind: ActorKind::Human,
+        at: id(at),
+        id: None,
+    };
+    refused(&mut doc, person_at("attic"), |e| {
+        matches!(e, EditError::Unknown { .. })
+    });
+    refused(&mut doc, person_at("mug_1"), |e| {
+        matches!(e, EditError::WrongKind { .. })
+    });
+}
+
+#[test]
+fn a_new_schema_carries_the_old_value_along_and_a_new_value_must_fit() {
+    let mut doc = Document::new(base());
+    let set = |name: &str, field| Edit::SetField {
+        device: id("oven_1"),
+        name: name.into(),
+        field: Some(field),
+    };
+    let field = |doc: &Document, name: &str| doc.scene().devices[0].fields[name].clone();
+    doc.apply(set(
+        "temperature",
+        FieldDef::Int {
+            value: 200,
+            min: 0,
+            max: 250,
+        },
+    ))
+    .unwrap();
+    // The bounds move past the value, which stays the same: clamped.
+    round_trip(
+        &mut doc,
+        set(
+            "temperature",
+            FieldDef::Int {
+                value: 200,
+                min: 0,
+                max: 120,
+            },
+        ),
+    );
+    assert_eq!(
+        field(&doc, "temperature"),
+        FieldDef::Int {
+            value: 120,
+            min: 0,
+            max: 120
+        }
+    );
+    round_trip(
+        &mut doc,
+        set(
+            "fan",
+            FieldDef::Float {
+                value: 0.5,
+                min: 0.75,
+                max: 2.0,
+            },
+        ),
+    );
+    assert_eq!(
+        field(&doc, "fan"),
+        FieldDef::Float {
+            value: 0.75,
+            min: 0.75,
+            max: 2.0
+        }
+    );
+    doc.apply(set(
+        "timer",
+        FieldDef::Timer {
+            value: 900,
+            max: 3600,
+        },
+    ))
+    .unwrap();
+    doc.apply(set(
+        "timer",
+        FieldDef::Timer {
+            value: 900,
+            max: 600,
+        },
+    ))
+    .unwrap();
+    assert_eq!(
+        field(&doc, "timer"),
+        FieldDef::Timer {
+            value: 600,
+            max: 600
+        }
+    );
+    // Options that lost the value: the first option.
+    doc.apply(set(
+        "mode",
+        FieldDef::Enum {
+            value: "bake".into(),
+            options: vec!["fan".into(), "grill".into()],
+        },
+    ))
+    .unwrap();
+    assert_eq!(
+        field(&doc, "mode"),
+        FieldDef::Enum {
+            value: "fan".into(),
+            options: vec!["fan".into(), "grill".into()]
+        }
+    );
+    // A new value outside its bounds, a new type, bounds the wrong way
+    // round, no options: refused, not repaired.
+    for bad in [
+        FieldDef::Int {
+            value: 300,
+            min: 0,
+            max: 120,
+        },
+        FieldDef::Int {
+            value: 120,
+            min: 130,
+            max: 120,
+        },
+    ] {
+        refused(&mut doc, set("temperature", bad), |e| {
+            matches!(e, EditError::BadField { .. })
+        });
+    }
+    refused(
+        &mut doc,
+        set(
+            "power",
+            FieldDef::Int {
+                value: 5,
+                min: 0,
+                max: 3,
+            },
+        ),
+        |e| matches!(e, EditError::BadField { .. }),
+    );
+    refused(
+        &mut doc,
+        set(
+            "mode",
+            FieldDef::Enum {
+                value: "fan".into(),
+                options: vec![],
+            },
+        ),
+        |e| matches!(e, EditError::BadField { .. }),
+    );
+}
+
+#[test]
+fn a_drag_merges_into_one_inverse_that_restores_the_start() {
+    let mut doc = Document::new(base());
+    doc.begin_group();
+    for i in 0..100 {
+        doc.apply(Edit::MoveRoom {
+            id: id("hall"),
+            to: (4.0 + i as f32 * 0.01, 0.0),
+        })
+        .unwrap();
+    }
+    // The fixture moves on within the kitchen, then into the hall.
+    for i in 0..50 {
+        doc.apply(Edit::MoveFixture {
+            id: id("table_1"),
+            to: (2.0 + i as f32 * 0.02, 1.5),
+        })
+        .unwrap();
+    }
+    doc.apply(Edit::MoveFixture {
+        id: id("table_1"),
+        to: (5.99, 1.5),
+    })
+    .unwrap();
+    doc.end_group();
+    assert_eq!(doc.undo_depth(), 1);
+    // One set per property touched: the hall's rect, its door, its dock;
+    // the table's position and room and Ann's room (she is near it).
+    let Some(Edit::Batch(steps)) = doc.last_step() else {
+        panic!("{:?}", doc.last_step());
+    };
+    assert_eq!(steps.len(), 2, "two merged moves: {steps:?}");
+    let sets = |e: &Edit| match e {
+        Edit::Batch(v) => v.len(),
+        _ => 1,
+    };
+    assert_eq!((sets(&steps[0]), sets(&steps[1])), (3, 3), "{steps:?}");
+    let dragged = doc.scene().clone();
+    assert_eq!(actor(&dragged, "ann").room, id("hall"));
+    doc.undo().unwrap();
+    assert_eq!(doc.scene(), &base());
+    doc.redo().unwrap();
+    assert_eq!(doc.scene(), &dragged);
+
+    // Moves of different things, or other edits between, do not merge.
+    let mut doc = Document::new(base());
+    doc.begin_group();
+    for to in [(2.1, 1.5), (2.2, 1.5)] {
+        doc.apply(Edit::MoveFixture {
+            id: id("table_1"),
+            to,
+        })
+        .unwrap();
+        doc.apply(Edit::MoveFixture {
+            id: id("oven_1"),
+            to: (to.0 + 0.5, 0.3),
+        })
+        .unwrap();
+    }
+    doc.end_group();
+    let Some(Edit::Batch(steps)) = doc.last_step() else {
+        panic!("{:?}", doc.last_step());
+    };
+    assert_eq!(steps.len(), 4);
+    doc.undo().unwrap();
+    assert_eq!(doc.scene(), &base());
 }

@@ -232,6 +232,13 @@ fn dragging_a_fixture_moves_it_in_one_undo_step_snapped_to_the_grid() {
         );
     }
     assert_eq!(st.doc.undo_depth(), 1, "one drag, one step");
+    // Its frames merged into one inverse: the sofa's place before the drag.
+    assert!(
+        matches!(st.doc.last_step(), Some(Edit::Set { id, prop: Prop::Pos(p) })
+            if id.as_str() == "sofa_1" && *p == sofa),
+        "{:?}",
+        st.doc.last_step()
+    );
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run();
     assert_eq!(h.state().doc.scene(), &original);
@@ -476,6 +483,23 @@ fn the_palette_adds_from_the_catalogue_into_the_selected_room() {
         Placement::On(Id::new("counter_1"))
     );
     assert_eq!(h.state().doc.undo_depth(), 2, "each addition is one step");
+    // A room of the chosen type east of the house, and a person in it.
+    let rooms = h.state().doc.scene().rooms.len();
+    h.get_by_label("+ room").click();
+    h.run();
+    let s = h.state().doc.scene();
+    assert_eq!(s.rooms.len(), rooms + 1);
+    let room = s.rooms.last().unwrap().id.clone();
+    assert_eq!(h.state().selection, Some(room.clone()));
+    h.get_by_label("+ person").click();
+    h.run();
+    let s = h.state().doc.scene();
+    let person = s.actors.last().unwrap();
+    assert_eq!(
+        (person.room.clone(), person.role.as_str()),
+        (room, "resident")
+    );
+    assert_eq!(h.state().doc.undo_depth(), 4);
 }
 
 #[test]

@@ -118,7 +118,8 @@ pub enum Edit {
 
     /// An object of a catalogue category (or an alias of one) put on or in
     /// a receptacle, or in an actor's hands, as [`Edit::PlaceObject`] puts
-    /// it; the id defaults to the category and a number.
+    /// it, described by the first of the category's variants no object has
+    /// yet; the id defaults to the category and a number.
     AddObjectFromCatalogue {
         category: String,
         on: Id,
@@ -1116,10 +1117,15 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             let id = id.unwrap_or_else(|| new_id(s, &c.category));
             fresh(s, &id)?;
             let at = placement(s, &id, &on, inside)?;
+            // A look-alike variant no object has yet, to tell them apart.
+            let used = |v: &&String| s.objects.iter().any(|o| &o.description == *v);
+            let description = (c.variants.iter().find(|v| !used(v)))
+                .or(c.variants.first())
+                .map_or_else(|| c.category.clone(), String::clone);
             let object = ObjectDef {
                 id,
                 category: c.category.clone(),
-                description: String::new(),
+                description,
                 owner: None,
                 at,
                 roles: Vec::new(),

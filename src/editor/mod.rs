@@ -289,10 +289,11 @@ pub struct EditsSyntaxError {
 
 /// Reads a list of edits (`[MoveRoom(id: "hall", to: (4.0, 0.0)), ...]`).
 /// Commands that take a whole entity drop its parentheses:
-/// `AddRoom(id: "attic", name: "Attic", rect: (...))`.
+/// `AddRoom(id: "attic", name: "Attic", rect: (...))`. Optional values
+/// may drop their `Some`: `pos: (1.0, 2.0)` is `pos: Some((1.0, 2.0))`.
 pub fn parse_edits(origin: &str, src: &str) -> Result<Vec<Edit>, EditsSyntaxError> {
     ron::Options::default()
-        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES)
+        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME)
         .from_str(src)
         .map_err(|e| EditsSyntaxError {
             origin: origin.to_string(),

@@ -151,6 +151,22 @@ mod tests {
     }
 
     #[test]
+    fn a_snapped_door_passes_the_validators_rule_and_others_do_not() {
+        // Walls 2 cm apart still meet.
+        let (a, b) = (r(0.0, 0.0, 4.0, 3.0), r(4.02, 1.0, 2.0, 4.0));
+        for p in [(3.0, 0.0), (5.0, 2.0), (4.0, 9.0)] {
+            let q = snap_door(&a, &b, p).unwrap();
+            assert!(
+                on_shared_wall(&a, &b, q) && on_shared_wall(&b, &a, q),
+                "{q:?}"
+            );
+        }
+        // Within the margin of the end of the shared stretch; off the wall.
+        assert!(!on_shared_wall(&a, &b, (4.0, 1.1)));
+        assert!(!on_shared_wall(&a, &b, (3.8, 2.0)));
+    }
+
+    #[test]
     fn doors_follow_their_wall_on_resize() {
         let (old, new) = (r(0.0, 0.0, 4.0, 3.0), r(0.0, 0.0, 5.0, 2.0));
         assert_eq!(follow_wall(&old, &new, (4.0, 2.5)), (5.0, 2.0));
