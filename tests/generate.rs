@@ -57,11 +57,8 @@ fn same_seed_same_bytes_different_seed_different_trace() {
     for (name, seed) in [("a", 3), ("b", 3), ("c", 4)] {
         hearth::jobs::generate_trace(
             &scene,
-            2,
-            seed,
-            &hearth::jobs::BackendSpec::Scripted,
             &dir(name),
-            false,
+            &hearth::jobs::TraceOptions::scripted(2, seed),
         )
         .unwrap();
     }

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use common::*;
-use hearth::jobs::{BackendSpec, generate_trace};
+use hearth::jobs::{BackendSpec, TraceOptions, generate_trace};
 use hearth::llm::mock::{
     Fault, MockReply, MockServer, grammar, household, stepwise, unusable, with_fault,
 };
@@ -79,8 +79,15 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     let cache = t.path().join("cache");
     let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
     let live = t.path().join("live");
-    let summary =
-        generate_trace(&s, 2, 7, &BackendSpec::Llm(client.clone()), &live, false).unwrap();
+    let summary = generate_trace(
+        &s,
+        &live,
+        &TraceOptions {
+            backend: BackendSpec::Llm(client.clone()),
+            ..TraceOptions::scripted(2, 7)
+        },
+    )
+    .unwrap();
     assert!(
         summary.counts.events > 10,
         "{:?} {}",
@@ -157,7 +164,15 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     c.replay = true;
     let replayer = LlmClient::new(c).unwrap();
     let again = t.path().join("again");
-    generate_trace(&s, 2, 7, &BackendSpec::Llm(replayer.clone()), &again, false).unwrap();
+    generate_trace(
+        &s,
+        &again,
+        &TraceOptions {
+            backend: BackendSpec::Llm(replayer.clone()),
+            ..TraceOptions::scripted(2, 7)
+        },
+    )
+    .unwrap();
     for f in [
         "events.jsonl",
         "plan.json",
@@ -183,9 +198,16 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     // A different seed is not in the cache: a clear error naming the stage,
     // and no trace left behind.
     let missing = t.path().join("missing");
-    let err = generate_trace(&s, 2, 8, &BackendSpec::Llm(replayer), &missing, false)
-        .unwrap_err()
-        .to_string();
+    let err = generate_trace(
+        &s,
+        &missing,
+        &TraceOptions {
+            backend: BackendSpec::Llm(replayer),
+            ..TraceOptions::scripted(2, 8)
+        },
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         err.contains("stage projects") && err.contains("no recorded exchange"),
         "{err}"
@@ -709,11 +731,11 @@ fn generate_with(
 ) -> Result<hearth::jobs::Summary, hearth::jobs::JobError> {
     generate_trace(
         &scene(),
-        days,
-        7,
-        &BackendSpec::Llm(Arc::clone(client)),
         out,
-        false,
+        &TraceOptions {
+            backend: BackendSpec::Llm(Arc::clone(client)),
+            ..TraceOptions::scripted(days, 7)
+        },
     )
 }
 
@@ -1326,7 +1348,7 @@ fn a_model_that_never_answers_usably_gives_a_complete_script_trace() {
     assert!(events.iter().all(|s| s == "script"));
     // The same household as the scripted backend's, source marks aside.
     let scripted = t.path().join("scripted");
-    generate_trace(&s, 3, 7, &BackendSpec::Scripted, &scripted, false).unwrap();
+    generate_trace(&s, &scripted, &TraceOptions::scripted(3, 7)).unwrap();
     let strip = |dir: &Path| -> Vec<String> {
         fs::read_to_string(dir.join("events.jsonl"))
             .unwrap()

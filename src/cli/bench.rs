@@ -13,6 +13,8 @@ use hearth::procgen::{self, SceneSpec};
 use hearth::scene;
 
 use crate::batch;
+use hearth::jobs::BackendSpec;
+use hearth::jobs::batch::BatchSpec;
 use hearth::sim::Simulation;
 use hearth::sim::stress::RandomRequests;
 
@@ -438,38 +440,25 @@ fn llm_batch(urls: &[&str], traces: usize, run: usize) -> Result<LlmRun> {
     let root = std::env::temp_dir().join(format!("hearth-bench-llm-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let t0 = Instant::now();
-    let urls: Vec<String> = urls
-        .iter()
-        .flat_map(|u| ["--llm-url".into(), u.to_string()])
-        .collect();
-    let o = batch::execute(
-        &batch_args(
-            &[
-                "--seeds",
-                &format!("{}..{}", run * traces, (run + 1) * traces),
-                "--days",
-                "1",
-                "--jobs",
-                &traces.to_string(),
-                "--out",
-                &root.join("traces").display().to_string(),
-                "--backend",
-                "openai",
-                "--llm-model",
-                "mock",
-                "--llm-cache",
-                &root.join("cache").display().to_string(),
-                "--llm-concurrency",
-                &traces.to_string(),
-                "--llm-timeout",
-                "60",
-                "--llm-retries",
-                "2",
-            ],
-            &urls,
-        )?,
-        false,
-    );
+    let urls: Vec<String> = urls.iter().map(|u| u.to_string()).collect();
+    let mut config = hearth::llm::LlmConfig::with_urls(&urls, "mock");
+    config.concurrency = traces;
+    config.timeout = Duration::from_secs(60);
+    config.retries = 2;
+    config.cache = Some(root.join("cache"));
+    let o = hearth::llm::LlmClient::new(config)
+        .map_err(anyhow::Error::new)
+        .and_then(|client| {
+            let spec = BatchSpec {
+                seeds: Some(format!("{}..{}", run * traces, (run + 1) * traces)),
+                days: 1,
+                jobs: traces as u64,
+                backend_name: "openai".into(),
+                backend: BackendSpec::Llm(client),
+                ..BatchSpec::new(root.join("traces"))
+            };
+            batch::execute(&spec, false)
+        });
     let seconds = t0.elapsed().as_secs_f64();
     let mut r = LlmRun {
         requests: 0,
@@ -742,22 +731,6 @@ fn bench_editor_frames(scenes: &[scene::Scene]) -> Result<()> {
     Ok(())
 }
 
-/// `hearth batch` arguments as its command line parses them, so the bench
-/// runs with the command's own defaults.
-fn batch_args(argv: &[&str], more: &[String]) -> Result<batch::BatchArgs> {
-    #[derive(clap::Parser)]
-    struct Batch {
-        #[command(flatten)]
-        args: batch::BatchArgs,
-    }
-    let argv = ["batch"]
-        .iter()
-        .chain(argv)
-        .map(|a| a.to_string())
-        .chain(more.iter().cloned());
-    Ok(<Batch as clap::Parser>::try_parse_from(argv)?.args)
-}
-
 /// `batch` to a temporary directory with one and with two jobs.
 fn bench_batch(args: &BenchArgs) -> Result<()> {
     let root = std::env::temp_dir().join(format!("hearth-bench-{}", std::process::id()));
@@ -765,22 +738,13 @@ fn bench_batch(args: &BenchArgs) -> Result<()> {
     for jobs in [1, 2] {
         let out = root.join(format!("jobs{jobs}"));
         let t0 = Instant::now();
-        let o = batch::execute(
-            &batch_args(
-                &[
-                    "--seeds",
-                    &format!("0..{}", args.traces),
-                    "--days",
-                    &args.days.to_string(),
-                    "--jobs",
-                    &jobs.to_string(),
-                    "--out",
-                    &out.display().to_string(),
-                ],
-                &[],
-            )?,
-            false,
-        );
+        let spec = BatchSpec {
+            seeds: Some(format!("0..{}", args.traces)),
+            days: args.days,
+            jobs,
+            ..BatchSpec::new(&out)
+        };
+        let o = batch::execute(&spec, false);
         times.push(t0.elapsed().as_secs_f64());
         let o = o.inspect_err(|_| {
             let _ = std::fs::remove_dir_all(&root);

@@ -114,15 +114,14 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
     ));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let backend = args.llm.spec(&args.backend)?;
-    let result = hearth::jobs::generate_trace_to(
-        &scene,
-        args.days,
-        args.seed,
-        &backend,
-        &out,
-        args.force,
-        args.compress,
-    );
+    let opts = hearth::jobs::TraceOptions {
+        days: args.days,
+        seed: args.seed,
+        backend,
+        replace: args.force,
+        compress: args.compress,
+    };
+    let result = hearth::jobs::generate_trace(&scene, &out, &opts);
     spinner.finish_and_clear();
     let s = result.with_context(|| format!("generating {}", out.display()))?;
     let c = &s.counts;

@@ -21,7 +21,7 @@ use thiserror::Error;
 
 use crate::editor::{Document, Edit};
 use crate::ids::Id;
-use crate::jobs::{self, BackendSpec};
+use crate::jobs::{self, TraceOptions};
 use crate::scene::{self, Scene, SceneError};
 use crate::store::{self, StoreError};
 
@@ -318,8 +318,11 @@ impl EditorState {
         let (tx, rx) = crossbeam_channel::bounded(1);
         let dest = out.clone();
         std::thread::spawn(move || {
-            let r = jobs::generate_trace(&scene, 1, 0, &BackendSpec::Scripted, &dest, true)
-                .map_err(|e| e.to_string());
+            let opts = TraceOptions {
+                replace: true,
+                ..TraceOptions::scripted(1, 0)
+            };
+            let r = jobs::generate_trace(&scene, &dest, &opts).map_err(|e| e.to_string());
             let _ = tx.send(r);
         });
         self.tried = None;

@@ -1,11 +1,14 @@
 //! Generating a trace into a directory: the pipeline, the scripted backend
-//! and the atomic trace writer put together. Used by `generate` and `batch`.
+//! and the atomic trace writer put together ([`generate_trace`]), and
+//! batches of them ([`batch`]). Used by `generate`, `batch`, `bench` and the
+//! editor's "Try it".
+
+pub mod batch;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use thiserror::Error;
-
-use std::sync::Arc;
 
 use crate::generation::{self, Backend, GenError, scripted::Scripted};
 use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
@@ -46,28 +49,40 @@ pub struct Summary {
     pub llm: Option<crate::trace::LlmReport>,
 }
 
-/// Generates `days` of `scene` with `seed` into `out`, atomically.
-pub fn generate_trace(
-    scene: &Scene,
-    days: u32,
-    seed: u64,
-    backend: &BackendSpec,
-    out: &Path,
-    replace: bool,
-) -> Result<Summary, JobError> {
-    generate_trace_to(scene, days, seed, backend, out, replace, false)
+/// How to generate one trace: `days` with `seed` by `backend`; `replace`
+/// an existing trace directory; `compress` the events (`events.jsonl.zst`).
+#[derive(Clone)]
+pub struct TraceOptions {
+    pub days: u32,
+    pub seed: u64,
+    pub backend: BackendSpec,
+    pub replace: bool,
+    pub compress: bool,
 }
 
-/// As [`generate_trace`]; `compress` writes `events.jsonl.zst`.
-pub fn generate_trace_to(
-    scene: &Scene,
-    days: u32,
-    seed: u64,
-    backend: &BackendSpec,
-    out: &Path,
-    replace: bool,
-    compress: bool,
-) -> Result<Summary, JobError> {
+impl TraceOptions {
+    /// `days` with `seed` by the scripted backend, refusing to replace a
+    /// trace, uncompressed.
+    pub fn scripted(days: u32, seed: u64) -> Self {
+        TraceOptions {
+            days,
+            seed,
+            backend: BackendSpec::Scripted,
+            replace: false,
+            compress: false,
+        }
+    }
+}
+
+/// Generates a trace of `scene` into `out`, atomically.
+pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<Summary, JobError> {
+    let TraceOptions {
+        days,
+        seed,
+        ref backend,
+        replace,
+        compress,
+    } = *opts;
     if !(1..=365).contains(&days) {
         return Err(JobError::Days(days));
     }
