@@ -12,6 +12,7 @@ pub mod ids;
 pub mod jobs;
 pub mod lint;
 pub mod llm;
+pub mod located;
 pub mod playback;
 pub mod procgen;
 pub mod samples;

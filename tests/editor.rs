@@ -1657,6 +1657,11 @@ fn the_readme_example_applies_to_the_family_apartment() {
     assert_eq!(object(s, "book_1").at, Placement::On(id("armchair_2")));
     assert_eq!(actor(s, "alice").room, id("balcony"));
     assert_eq!(object(s, "tea_1").at, Placement::On(id("counter_1")));
+    let den = s.rooms.iter().find(|r| r.id == id("den")).unwrap();
+    assert_eq!((den.rect.w, den.rect.h), (3.2, 3.1));
+    assert_eq!(door(s, "door_den").at, (6.5, -1.0));
+    assert_eq!(actor(s, "guest").room, id("balcony"));
+    assert_eq!(object(s, "book_6").at, Placement::On(id("armchair_2")));
 }
 
 /// Everything the editor's palette adds, as the commands it issues, read

@@ -554,3 +554,15 @@ fn save_as_asks_for_a_path_for_a_new_scene() {
         h.state().title()
     );
 }
+
+#[test]
+fn the_title_shows_paths_relative_to_the_working_directory() {
+    let cwd = std::env::current_dir().unwrap();
+    let inside = cwd.join("scenes").join("family_apartment.ron");
+    let st = EditorState::new(apartment(), Some(inside));
+    assert_eq!(st.title(), "scenes/family_apartment.ron");
+    let st = EditorState::new(apartment(), Some("/elsewhere/home.ron".into()));
+    assert_eq!(st.title(), "/elsewhere/home.ron");
+    let st = EditorState::new(apartment(), Some("home.ron".into()));
+    assert_eq!(st.title(), "home.ron");
+}

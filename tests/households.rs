@@ -102,7 +102,7 @@ fn catalogue_errors_say_where_and_what() {
     // Syntax: a file:line:col.
     let broken = src.replacen("households: [", "households: [ oops", 1);
     match catalogue::parse("cat.ron", &broken) {
-        Err(e @ CatalogueError::Syntax { .. }) => {
+        Err(e @ CatalogueError::Syntax(_)) => {
             let msg = e.to_string();
             assert!(msg.starts_with("cat.ron:"), "{msg}");
             let line: usize = msg.split(':').nth(1).unwrap().parse().unwrap();

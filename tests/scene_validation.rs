@@ -44,7 +44,7 @@ fn problems(scene: &Scene) -> Found {
                 .map(|p| (p.code.to_string(), p.id.as_ref().map(|i| i.to_string())))
                 .collect()
         }
-        Err(e @ SceneError::Syntax { .. }) => panic!("to_ron wrote unparsable RON: {e}"),
+        Err(e @ SceneError::Syntax(_)) => panic!("to_ron wrote unparsable RON: {e}"),
     }
 }
 
@@ -935,13 +935,13 @@ fn manifest_path(rel: &str) -> PathBuf {
 #[track_caller]
 fn syntax(src: &str) -> (usize, usize) {
     match scene::parse("bad/scene.ron", src) {
-        Err(e @ SceneError::Syntax { .. }) => {
-            let SceneError::Syntax {
+        Err(e @ SceneError::Syntax(_)) => {
+            let SceneError::Syntax(scene::SyntaxError {
                 line,
                 col,
                 ref message,
                 ref origin,
-            } = e
+            }) = e
             else {
                 unreachable!()
             };
@@ -1014,7 +1014,9 @@ fn syntax_unknown_field() {
     let (src, line, _) = edit(&studio_src(), "hands: 2", "handz: 2");
     assert_eq!(syntax(&src).0, line);
     match scene::parse("x", &src) {
-        Err(SceneError::Syntax { message, .. }) => assert!(message.contains("handz"), "{message}"),
+        Err(SceneError::Syntax(scene::SyntaxError { message, .. })) => {
+            assert!(message.contains("handz"), "{message}")
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -1117,7 +1119,7 @@ proptest! {
         }
         match scene::parse("cut", &studio[..cut]) {
             Ok(s) => prop_assert_eq!(s, scene::parse("full", &studio).unwrap()),
-            Err(SceneError::Syntax { line, col, .. }) => prop_assert!(line >= 1 && col >= 1),
+            Err(SceneError::Syntax(scene::SyntaxError { line, col, .. })) => prop_assert!(line >= 1 && col >= 1),
             Err(SceneError::Invalid { .. }) => {}
         }
     }
@@ -1145,7 +1147,7 @@ proptest! {
         let src: String = out.into_iter().collect();
         match scene::parse("mutated", &src) {
             Ok(s) => prop_assert!(scene::validate(&s).is_empty()),
-            Err(SceneError::Syntax { line, col, .. }) => prop_assert!(line >= 1 && col >= 1),
+            Err(SceneError::Syntax(scene::SyntaxError { line, col, .. })) => prop_assert!(line >= 1 && col >= 1),
             Err(SceneError::Invalid { problems, .. }) => prop_assert!(!problems.is_empty()),
         }
     }

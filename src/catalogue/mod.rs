@@ -325,13 +325,8 @@ pub struct CatalogueProblem {
 
 #[derive(Debug, Error)]
 pub enum CatalogueError {
-    #[error("{origin}:{line}:{col}: {message}")]
-    Syntax {
-        origin: String,
-        line: usize,
-        col: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    Syntax(#[from] crate::located::SyntaxError),
     #[error("{origin}: {} problem(s){}", problems.len(), problems.iter().map(|p| format!("\n  {origin}:{}:{}: {}", p.line, p.col, p.message)).collect::<String>())]
     Invalid {
         origin: String,
@@ -344,15 +339,7 @@ pub enum CatalogueError {
 /// about: unknown kinds referenced, names defined twice, empty choices,
 /// bad ranges, device fields outside their schema.
 pub fn parse(origin: &str, src: &str) -> Result<Catalogue, CatalogueError> {
-    let cat: Catalogue =
-        ron::Options::default()
-            .from_str(src)
-            .map_err(|e| CatalogueError::Syntax {
-                origin: origin.to_string(),
-                line: e.span.start.line,
-                col: e.span.start.col,
-                message: e.code.to_string(),
-            })?;
+    let cat: Catalogue = crate::located::parse_ron(ron::Options::default(), origin, src)?;
     let problems: Vec<CatalogueProblem> = check(&cat)
         .into_iter()
         .map(|(name, message)| {

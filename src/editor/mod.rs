@@ -278,27 +278,14 @@ fn merge_sets(earlier: Edit, later: Edit) -> Result<Edit, (Edit, Edit)> {
 }
 
 /// An EDITS.ron file could not be read as a list of edits.
-#[derive(Debug, Error)]
-#[error("{origin}:{line}:{col}: {message}")]
-pub struct EditsSyntaxError {
-    pub origin: String,
-    pub line: usize,
-    pub col: usize,
-    pub message: String,
-}
+pub type EditsSyntaxError = crate::located::SyntaxError;
 
 /// Reads a list of edits (`[MoveRoom(id: "hall", to: (4.0, 0.0)), ...]`).
 /// Commands that take a whole entity drop its parentheses:
 /// `AddRoom(id: "attic", name: "Attic", rect: (...))`. Optional values
 /// may drop their `Some`: `pos: (1.0, 2.0)` is `pos: Some((1.0, 2.0))`.
 pub fn parse_edits(origin: &str, src: &str) -> Result<Vec<Edit>, EditsSyntaxError> {
-    ron::Options::default()
-        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME)
-        .from_str(src)
-        .map_err(|e| EditsSyntaxError {
-            origin: origin.to_string(),
-            line: e.span.start.line,
-            col: e.span.start.col,
-            message: e.code.to_string(),
-        })
+    let options = ron::Options::default()
+        .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME);
+    crate::located::parse_ron(options, origin, src)
 }

@@ -16,6 +16,9 @@ use ron::ser::PrettyConfig;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+pub use crate::located::SyntaxError;
+use crate::located::parse_ron;
+
 pub use model::*;
 pub use role::Role;
 pub use stats::{SceneStats, stats};
@@ -45,13 +48,8 @@ pub fn default_scene() -> Scene {
 #[derive(Debug, Error)]
 pub enum SceneError {
     /// The text is not RON of the scene shape.
-    #[error("{origin}:{line}:{col}: {message}")]
-    Syntax {
-        origin: String,
-        line: usize,
-        col: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// Well-formed, but breaks the rules of a household.
     #[error("{}", Problems { origin, problems })]
     Invalid {
@@ -84,14 +82,7 @@ impl fmt::Display for Problems<'_> {
 /// Reads a scene without validating it (the editor opens broken scenes to
 /// fix them); only syntax errors are errors.
 pub fn parse_unvalidated(origin: &str, src: &str) -> Result<Scene, SceneError> {
-    ron::Options::default()
-        .from_str(src)
-        .map_err(|e| SceneError::Syntax {
-            origin: origin.to_string(),
-            line: e.span.start.line,
-            col: e.span.start.col,
-            message: e.code.to_string(),
-        })
+    Ok(parse_ron(ron::Options::default(), origin, src)?)
 }
 
 /// Parses and validates a scene. `origin` names the source in errors (a

@@ -89,13 +89,8 @@ pub struct TimeUse {
 
 #[derive(Debug, Error, PartialEq)]
 pub enum TimeUseError {
-    #[error("{origin}:{line}:{col}: {message}")]
-    Syntax {
-        origin: String,
-        line: usize,
-        col: usize,
-        message: String,
-    },
+    #[error(transparent)]
+    Syntax(#[from] crate::located::SyntaxError),
     #[error(
         "{origin}: band {activity} runs from {lo} to {hi} hours; it needs 0 <= lo <= atus <= hi <= 24"
     )]
@@ -109,14 +104,7 @@ pub enum TimeUseError {
 
 /// Parses and checks a time-use file; `origin` names it in errors.
 pub fn parse(origin: &str, src: &str) -> Result<TimeUse, TimeUseError> {
-    let t: TimeUse = ron::Options::default()
-        .from_str(src)
-        .map_err(|e| TimeUseError::Syntax {
-            origin: origin.into(),
-            line: e.span.start.line,
-            col: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
+    let t: TimeUse = crate::located::parse_ron(ron::Options::default(), origin, src)?;
     for (a, b) in &t.bands {
         if !(0.0 <= b.lo && b.lo <= b.atus && b.atus <= b.hi && b.hi <= 24.0) {
             return Err(TimeUseError::BadBand {
@@ -403,7 +391,7 @@ mod tests {
         ));
         assert!(matches!(
             parse("x.ron", "TimeUse(roles: [(sleepy, Asleep)])"),
-            Err(TimeUseError::Syntax { .. })
+            Err(TimeUseError::Syntax(_))
         ));
     }
 }

@@ -240,12 +240,13 @@ impl EditorState {
         crate::gui::plan::Plan::of_scene(self.doc.scene()).hit(&fit, p)
     }
 
-    /// The file name shown in the title and status bar.
+    /// The file name shown in the title and status bar: the path as
+    /// given, relative to the working directory when it is inside it.
     pub fn title(&self) -> String {
         let name = self
             .path
             .as_ref()
-            .map_or("untitled".to_string(), |p| p.display().to_string());
+            .map_or("untitled".to_string(), |p| shown(p));
         format!("{name}{}", if self.doc.is_modified() { " *" } else { "" })
     }
 
@@ -271,7 +272,7 @@ impl EditorState {
             Ok(()) => {
                 self.doc.mark_saved();
                 self.path = Some(path.to_path_buf());
-                self.status = format!("saved {}", path.display());
+                self.status = format!("saved {}", shown(path));
             }
             Err(e) => self.status = format!("not saved: {e}"),
         }
@@ -367,6 +368,18 @@ impl EditorState {
             Err(e) => Tried::Failed(e),
         });
     }
+}
+
+/// `path` for people to read: relative to the working directory when it is
+/// inside it (a screenshot shows no machine's home), else as given.
+pub fn shown(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// Reads a scene for editing: syntax errors stop it, problems do not.

@@ -521,7 +521,7 @@ fn dialogs(ctx: &egui::Context, st: &mut EditorState) {
                 ui.heading("Save a scene with problems?");
                 ui.label(format!(
                     "`hearth scene check` will reject {} until these are fixed:",
-                    path.display()
+                    super::shown(&path)
                 ));
                 for p in list.iter().take(12) {
                     ui.label(format!("• {}: {}", p.code, p.message));
