@@ -82,10 +82,7 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     let summary = generate_trace(
         &s,
         &live,
-        &TraceOptions {
-            backend: BackendSpec::Llm(client.clone()),
-            ..TraceOptions::scripted(2, 7)
-        },
+        &TraceOptions::new(2, 7, BackendSpec::Llm(client.clone())),
     )
     .unwrap();
     assert!(
@@ -167,10 +164,7 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     generate_trace(
         &s,
         &again,
-        &TraceOptions {
-            backend: BackendSpec::Llm(replayer.clone()),
-            ..TraceOptions::scripted(2, 7)
-        },
+        &TraceOptions::new(2, 7, BackendSpec::Llm(replayer.clone())),
     )
     .unwrap();
     for f in [
@@ -201,10 +195,7 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     let err = generate_trace(
         &s,
         &missing,
-        &TraceOptions {
-            backend: BackendSpec::Llm(replayer),
-            ..TraceOptions::scripted(2, 8)
-        },
+        &TraceOptions::new(2, 8, BackendSpec::Llm(replayer)),
     )
     .unwrap_err()
     .to_string();
@@ -732,10 +723,7 @@ fn generate_with(
     generate_trace(
         &scene(),
         out,
-        &TraceOptions {
-            backend: BackendSpec::Llm(Arc::clone(client)),
-            ..TraceOptions::scripted(days, 7)
-        },
+        &TraceOptions::new(days, 7, BackendSpec::Llm(Arc::clone(client))),
     )
 }
 

@@ -159,13 +159,9 @@ impl Document {
         }
         let inverse = self.undo.pop_back().ok_or(HistoryError::NothingToUndo)?;
         let state = self.states.pop_back().expect("a state per step");
-        let redo = inverse
-            .apply(&mut self.scene)
-            .expect("an inverse applies to the state it was made in");
+        let (redo, was) = self.replay(inverse, state, "an inverse applies to its state");
         self.redo.push(redo);
-        self.redo_states.push(self.state);
-        self.state = state;
-        self.problems = validate(&self.scene);
+        self.redo_states.push(was);
         Ok(())
     }
 
@@ -176,14 +172,18 @@ impl Document {
         }
         let edit = self.redo.pop().ok_or(HistoryError::NothingToRedo)?;
         let state = self.redo_states.pop().expect("a state per step");
-        let inverse = edit
-            .apply(&mut self.scene)
-            .expect("a redo applies to the state it was undone to");
+        let (inverse, was) = self.replay(edit, state, "a redo applies to its state");
         self.undo.push_back(inverse);
-        self.states.push_back(self.state);
-        self.state = state;
-        self.problems = validate(&self.scene);
+        self.states.push_back(was);
         Ok(())
+    }
+
+    /// Applies a step of the history, moving to `state`: its inverse, and
+    /// the state it left.
+    fn replay(&mut self, step: Edit, state: u64, why: &str) -> (Edit, u64) {
+        let inverse = step.apply(&mut self.scene).expect(why);
+        self.problems = validate(&self.scene);
+        (inverse, std::mem::replace(&mut self.state, state))
     }
 
     pub fn can_undo(&self) -> bool {

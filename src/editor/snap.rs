@@ -28,29 +28,23 @@ pub fn grid(v: f32) -> f32 {
 /// comes within [`STICK`] of another room's edge (rooms in `moving` move
 /// together and do not count), then on that edge.
 pub fn snap_room(scene: &Scene, moving: &[Id], corner: (f32, f32), size: (f32, f32)) -> (f32, f32) {
-    let mut best = ((STICK, STICK), (grid(corner.0), grid(corner.1)));
+    // Per axis: the nearest candidate within reach, else the grid.
+    let mut x = (STICK, grid(corner.0));
+    let mut y = (STICK, grid(corner.1));
+    let stick = |best: &mut (f32, f32), edges: [f32; 2], side: f32, at: f32| {
+        for cand in edges.into_iter().flat_map(|e| [e, e - side]) {
+            let d = (cand - at).abs();
+            if d < best.0 {
+                *best = (d, cand);
+            }
+        }
+    };
     for o in scene.rooms.iter().filter(|r| !moving.contains(&r.id)) {
         let r = &o.rect;
-        for x in [r.x, r.x + r.w] {
-            for cand in [x, x - size.0] {
-                let d = (cand - corner.0).abs();
-                if d < best.0.0 {
-                    best.0.0 = d;
-                    best.1.0 = cand;
-                }
-            }
-        }
-        for y in [r.y, r.y + r.h] {
-            for cand in [y, y - size.1] {
-                let d = (cand - corner.1).abs();
-                if d < best.0.1 {
-                    best.0.1 = d;
-                    best.1.1 = cand;
-                }
-            }
-        }
+        stick(&mut x, [r.x, r.x + r.w], size.0, corner.0);
+        stick(&mut y, [r.y, r.y + r.h], size.1, corner.1);
     }
-    best.1
+    (x.1, y.1)
 }
 
 /// A fixture's centre for a drag to `centre`: on the grid, and against a

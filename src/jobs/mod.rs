@@ -61,16 +61,21 @@ pub struct TraceOptions {
 }
 
 impl TraceOptions {
-    /// `days` with `seed` by the scripted backend, refusing to replace a
-    /// trace, uncompressed.
-    pub fn scripted(days: u32, seed: u64) -> Self {
+    /// `days` with `seed` by `backend`, refusing to replace a trace,
+    /// uncompressed.
+    pub fn new(days: u32, seed: u64, backend: BackendSpec) -> Self {
         TraceOptions {
             days,
             seed,
-            backend: BackendSpec::Scripted,
+            backend,
             replace: false,
             compress: false,
         }
+    }
+
+    /// [`Self::new`] with the scripted backend.
+    pub fn scripted(days: u32, seed: u64) -> Self {
+        Self::new(days, seed, BackendSpec::Scripted)
     }
 }
 

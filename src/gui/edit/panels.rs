@@ -235,6 +235,16 @@ fn target_room(st: &EditorState) -> Option<Id> {
     .or_else(|| s.rooms.first().map(|r| r.id.clone()))
 }
 
+/// Applies the addition `make` gives for a new thing named after `stem`,
+/// and selects it; its id, if it was added.
+fn add(st: &mut EditorState, stem: &str, make: impl FnOnce(Option<Id>) -> Edit) -> Option<Id> {
+    let id = new_id(st.doc.scene(), stem);
+    st.apply(make(Some(id.clone()))).then(|| {
+        st.select(Some(id.clone()));
+        id
+    })
+}
+
 fn palette(ui: &mut Ui, st: &mut EditorState) {
     let cat = catalogue::builtin();
     ui.heading("Add");
@@ -246,15 +256,11 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
             .show_index(ui, &mut st.palette.room, names.len(), |i| names[i]);
         if ui.button("+ room").clicked() {
             let t = &cat.rooms[st.palette.room.min(cat.rooms.len() - 1)];
-            let id = new_id(st.doc.scene(), &t.kind);
-            if st.apply(Edit::AddRoomFromCatalogue {
+            st.frame_on = add(st, &t.kind, |id| Edit::AddRoomFromCatalogue {
                 kind: t.kind.clone(),
                 at: None,
-                id: Some(id.clone()),
-            }) {
-                st.select(Some(id.clone()));
-                st.frame_on = Some(id);
-            }
+                id,
+            });
         }
     });
     if ui
@@ -281,16 +287,13 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
             .clicked()
             && let Some(room) = room.clone()
         {
-            let kind = kinds[st.palette.fixture.min(kinds.len() - 1)].clone();
-            let id = new_id(st.doc.scene(), &kind);
-            if st.apply(Edit::AddFixtureFromCatalogue {
-                kind,
+            let kind = &kinds[st.palette.fixture.min(kinds.len() - 1)];
+            add(st, kind, |id| Edit::AddFixtureFromCatalogue {
+                kind: kind.clone(),
                 room,
                 pos: None,
-                id: Some(id.clone()),
-            }) {
-                st.select(Some(id));
-            }
+                id,
+            });
         }
     });
     // Objects onto the selected receptacle.
@@ -313,16 +316,13 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
             match on {
                 None => st.status = "select a receptacle (furniture or a device) first".into(),
                 Some(on) => {
-                    let category = cats[st.palette.object.min(cats.len() - 1)].to_string();
-                    let id = new_id(st.doc.scene(), &category);
-                    if st.apply(Edit::AddObjectFromCatalogue {
-                        category,
+                    let category = cats[st.palette.object.min(cats.len() - 1)];
+                    add(st, category, |id| Edit::AddObjectFromCatalogue {
+                        category: category.to_string(),
                         on,
                         inside: None,
-                        id: Some(id.clone()),
-                    }) {
-                        st.select(Some(id));
-                    }
+                        id,
+                    });
                 }
             }
         }
@@ -343,14 +343,7 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
                 } else {
                     "person"
                 };
-                let id = new_id(st.doc.scene(), stem);
-                if st.apply(Edit::AddActorOfKind {
-                    kind,
-                    at: room,
-                    id: Some(id.clone()),
-                }) {
-                    st.select(Some(id));
-                }
+                add(st, stem, |id| Edit::AddActorOfKind { kind, at: room, id });
             }
         }
     });
