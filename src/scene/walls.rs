@@ -37,7 +37,8 @@ impl SharedWall {
 
 /// The walls `a` and `b` share (touching corners do not count), long
 /// enough for a door: `lo..hi` is the stretch a door may take, the margins
-/// at both ends left out. A wall's `coord` is `a`'s side of it.
+/// at both ends left out. A wall's `coord` is the far edge of the room
+/// left of it (or above it); the other room's edge is within [`TOL`].
 pub fn shared_walls(a: &Rect, b: &Rect) -> Vec<SharedWall> {
     let mut walls = Vec::new();
     // `pairs`: the two ways the rooms' walls can meet; `s1`, `s2`: the
