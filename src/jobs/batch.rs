@@ -71,7 +71,7 @@ pub enum BatchError {
 /// Parses `A..B` (half-open) or `N`.
 pub fn parse_seeds(s: &str) -> Result<Vec<u64>, BatchError> {
     let s = s.trim();
-    let bad = |why: String| BatchError::Seeds(why);
+    let bad = BatchError::Seeds;
     if let Some((a, b)) = s.split_once("..") {
         let num = |v: &str| {
             v.trim()
@@ -164,7 +164,7 @@ impl Shard {
         shards: Option<u32>,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Shard, BatchError> {
-        let err = |why: String| BatchError::Shard(why);
+        let err = BatchError::Shard;
         let num = |what: &str, v: &str| -> Result<u32, BatchError> {
             v.trim()
                 .parse()
