@@ -159,11 +159,14 @@ pub fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
         bar.set_message(format!("{}", t.display()));
         let l = load::load(t, &args.samples)?;
         if l.mined {
-            bar.println(format!(
-                "mined {} samples into {}",
-                l.samples.len(),
-                t.join(&args.samples).display()
-            ));
+            // Not `bar.println`: it prints nothing when stderr is no terminal.
+            bar.suspend(|| {
+                println!(
+                    "mined {} samples into {}",
+                    l.samples.len(),
+                    t.join(&args.samples).display()
+                )
+            });
         }
         let ix = Index::new(&l.trace.scene, &l.trace.events);
         let facts = st::question_facts(&ix, &l.samples);

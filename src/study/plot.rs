@@ -17,6 +17,8 @@ use crate::samples::Family;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/Ubuntu-Light.ttf");
 const SIZE: (u32, u32) = (1400, 700);
+/// The y axis runs past 1 to leave the legend room above the data.
+const Y_TOP: f64 = 1.35;
 
 /// Tableau's ten colours: one per agent, in order.
 const COLOURS: [RGBColor; 10] = [
@@ -128,7 +130,16 @@ fn draw<DB: DrawingBackend>(
     match c {
         Chart::Families => families(root, s),
         Chart::EvidenceAge => {
-            let labels: Vec<String> = AGE_BINS.iter().map(|b| b.1.to_string()).collect();
+            // The bins any agent has questions in, in age order.
+            let labels: Vec<String> = AGE_BINS
+                .iter()
+                .map(|b| b.1.to_string())
+                .filter(|l| {
+                    s.agents
+                        .iter()
+                        .any(|a| a.by_evidence_age.iter().any(|b| b.label == *l))
+                })
+                .collect();
             let series = s
                 .agents
                 .iter()
@@ -203,7 +214,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .margin(20)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1.1f64)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..Y_TOP)
         .map_err(e)?;
     chart
         .configure_mesh()
@@ -212,6 +223,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .x_label_formatter(&|x| label_at(*x, &fams.iter().map(|f| f.name()).collect::<Vec<_>>()))
         .x_label_style(("sans-serif", 15))
         .y_desc("exact accuracy")
+        .y_label_formatter(&accuracy_label)
         .y_label_style(("sans-serif", 15))
         .draw()
         .map_err(e)?;
@@ -255,7 +267,7 @@ fn binned<DB: DrawingBackend>(
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1.1f64)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..Y_TOP)
         .map_err(e)?;
     let names: Vec<&str> = labels.iter().map(String::as_str).collect();
     chart
@@ -266,6 +278,7 @@ fn binned<DB: DrawingBackend>(
         .x_label_style(("sans-serif", 15))
         .x_desc(x_desc)
         .y_desc("exact accuracy")
+        .y_label_formatter(&accuracy_label)
         .y_label_style(("sans-serif", 15))
         .draw()
         .map_err(e)?;
@@ -316,12 +329,13 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(60)
-        .build_cartesian_2d(lo..hi, 0f64..1.1f64)
+        .build_cartesian_2d(lo..hi, 0f64..Y_TOP)
         .map_err(e)?;
     chart
         .configure_mesh()
         .x_desc("robot presence")
         .y_desc("exact accuracy")
+        .y_label_formatter(&accuracy_label)
         .label_style(("sans-serif", 15))
         .draw()
         .map_err(e)?;
@@ -363,6 +377,15 @@ where
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()
+}
+
+/// Accuracy ticks up to 1 (the axis above is the legend's).
+fn accuracy_label(y: &f64) -> String {
+    if *y <= 1.0 + 1e-9 {
+        format!("{y:.1}")
+    } else {
+        String::new()
+    }
 }
 
 /// The label of the category at `x`, if `x` is one's position.
