@@ -308,7 +308,7 @@ impl DatasetCard {
         let _ = writeln!(w, "## Preprocessing\n");
         let _ = writeln!(
             w,
-            "Questions and tasks were mined with `hearth mine` (seed 0) and every one passed hearth's validity checks (answer recomputed from the trace, evidence before the cutoff and seen by the robot, reference plans executed).\n"
+            "Questions and tasks were mined with `hearth mine` (each `samples.jsonl` names its seed in its header; traces mined for this card used seed 0), and every one passed hearth's validity checks (answer recomputed from the trace, evidence before the cutoff and seen by the robot, reference plans executed).\n"
         );
         let _ = writeln!(w, "## Uses\n");
         let _ = writeln!(
