@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -78,7 +79,7 @@ pub struct EvalArgs {
 }
 
 /// Splits `a,b,cmd:"x, y"` at commas outside quotes.
-pub fn agent_names(spec: &str) -> Vec<String> {
+fn agent_names(spec: &str) -> Vec<String> {
     let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
     for c in spec.chars() {
         match c {
@@ -94,7 +95,7 @@ pub fn agent_names(spec: &str) -> Vec<String> {
         .collect()
 }
 
-pub fn make_agent(name: &str, timeout: u64, give_query: bool) -> Result<Box<dyn Agent>> {
+fn make_agent(name: &str, timeout: u64, give_query: bool) -> Result<Box<dyn Agent>> {
     if let Some(cmd) = name.strip_prefix("cmd:") {
         if cmd.trim().is_empty() {
             bail!("cmd: needs a command, e.g. cmd:\"python3 examples/agent.py\"");
@@ -133,7 +134,7 @@ pub fn run_agent(
     agent: &mut dyn Agent,
     ix: &Index,
     samples: &[Sample],
-    llm: Option<&std::sync::Arc<LlmClient>>,
+    llm: Option<&Arc<LlmClient>>,
     args: &EvalArgs,
 ) -> Result<AgentRun> {
     let mut timed = Timed::new(agent);
@@ -160,18 +161,29 @@ pub fn run_agent(
     })
 }
 
-pub fn run(args: EvalArgs) -> Result<ExitCode> {
-    if let Some(dir) = &args.batch {
-        return crate::study::run_batch(&args, dir);
-    }
+/// The agents asked for, and the LLM client if answering or judging needs one.
+pub fn setup(args: &EvalArgs) -> Result<(Vec<Box<dyn Agent>>, Option<Arc<LlmClient>>)> {
     let names = agent_names(&args.agent);
     if names.is_empty() {
         bail!("no agent given");
     }
-    let mut agents: Vec<Box<dyn Agent>> = names
+    let agents = names
         .iter()
         .map(|n| make_agent(n, args.agent_timeout, args.give_query))
         .collect::<Result<_>>()?;
+    let llm = if args.judge || args.answerer == "llm" {
+        args.llm.client(&args.backend)?
+    } else {
+        None
+    };
+    Ok((agents, llm))
+}
+
+pub fn run(args: EvalArgs) -> Result<ExitCode> {
+    if let Some(dir) = &args.batch {
+        return crate::study::run_batch(&args, dir);
+    }
+    let (mut agents, llm) = setup(&args)?;
     let mut traces = Vec::new();
     for dir in &args.trace {
         let trace = store::read_trace(dir)?;
@@ -186,11 +198,6 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         let (_, samples) = store::read_samples(&path)?;
         traces.push((dir.display().to_string(), trace, samples));
     }
-    let llm = if args.judge || args.answerer == "llm" {
-        args.llm.client(&args.backend)?
-    } else {
-        None
-    };
     let bar = indicatif::ProgressBar::new((agents.len() * traces.len()) as u64);
     let mut reports = Vec::new();
     let mut costs = Vec::new();

@@ -6,19 +6,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use hearth::eval::predictions::{self, Format};
-use hearth::eval::{Agent, PlanResult, QaResult, Report};
+use hearth::eval::{PlanResult, QaResult, Report};
 use hearth::samples::{Family, Index, QaSample, Sample};
 use hearth::store::{self, Trace};
 use hearth::study::cost::Cost;
 use hearth::study::load::{self, trace_name};
 use hearth::study::{self as st, Household, Run, Summary};
 
-use crate::eval::{EvalArgs, agent_names, cost_rows, make_agent, run_agent};
+use crate::eval::{EvalArgs, cost_rows, run_agent, setup};
 
 #[derive(Subcommand)]
 pub enum DatasetCommand {
@@ -127,19 +127,7 @@ pub fn write_predictions(
 /// `hearth eval --batch DIR`.
 pub fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
     let traces = load::batch_traces(dir)?;
-    let names = agent_names(&args.agent);
-    if names.is_empty() {
-        bail!("no agent given");
-    }
-    let mut agents: Vec<Box<dyn Agent>> = names
-        .iter()
-        .map(|n| make_agent(n, args.agent_timeout, args.give_query))
-        .collect::<Result<_>>()?;
-    let llm = if args.judge || args.answerer == "llm" {
-        args.llm.client(&args.backend)?
-    } else {
-        None
-    };
+    let (mut agents, llm) = setup(args)?;
     let out = args.out.clone().unwrap_or_else(|| dir.join("results"));
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let bar = ProgressBar::new(traces.len() as u64).with_style(
