@@ -191,3 +191,34 @@ pub fn write_card(dir: &Path) -> Result<DatasetCard, StudyError> {
     store::write_atomic(&dir.join("DATASET.md"), c.markdown().as_bytes())?;
     Ok(c)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_batches_say_what_is_wrong() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path();
+        let err = batch_traces(dir).unwrap_err();
+        assert!(matches!(err, StudyError::NoTraces { .. }), "{err}");
+        assert!(err.to_string().contains("hearth batch"), "{err}");
+        // A record whose units are not there: nothing finished to evaluate.
+        std::fs::write(
+            dir.join(RECORD),
+            r#"{"units": ["a-s0", "b-s0"], "days": 1}"#,
+        )
+        .unwrap();
+        std::fs::create_dir(dir.join("a-s0")).unwrap();
+        assert!(matches!(
+            batch_traces(dir),
+            Err(StudyError::NoTraces { .. })
+        ));
+        assert_eq!(batch_settings(dir).unwrap().unwrap().units.len(), 2);
+        // A record that is not one.
+        std::fs::write(dir.join(RECORD), "[1, 2").unwrap();
+        let err = batch_traces(dir).unwrap_err();
+        assert!(err.to_string().contains("is not a batch record"), "{err}");
+        assert!(matches!(write_card(dir), Err(StudyError::Record { .. })));
+    }
+}
