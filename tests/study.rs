@@ -313,8 +313,7 @@ mod porter {
         if word.len() <= 2 || !word.is_ascii() {
             return word.into();
         }
-        let w = step5(&step4(&step3(&step2(&step1c(&step1b(&step1a(word)))))));
-        w
+        step5(&step4(&step3(&step2(&step1c(&step1b(&step1a(word)))))))
     }
 
     fn step1a(w: &str) -> String {
@@ -530,7 +529,7 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
     r.stdout_has("2 households")
         .stdout_has("all QA")
         .stdout_has("answer p95 ms");
-    assert!(r.stdout.matches("mined").count() == 2, "{}", r.show());
+    assert_eq!(r.stdout.matches("mined").count(), 2, "{}", r.show());
     let results = batch.join("results");
     let summary: Json =
         serde_json::from_slice(&std::fs::read(results.join("summary.json")).unwrap()).unwrap();

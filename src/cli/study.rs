@@ -144,7 +144,7 @@ pub fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
     let mut tokens: Vec<Option<u64>> = vec![None; n];
     let mut trace_names = Vec::new();
     for t in &traces {
-        bar.set_message(format!("{}", t.display()));
+        bar.set_message(t.display().to_string());
         let l = load::load(t, &args.samples)?;
         if l.mined {
             // Not `bar.println`: it prints nothing when stderr is no terminal.
