@@ -650,7 +650,7 @@ fn eval_answers_and_judges_through_the_llm_and_replays() {
     .stdout_has("tokens/question");
     // The judge's tokens per question, beside the report (not in it).
     let cost: serde_json::Value =
-        serde_json::from_slice(&fs::read(t.path().join("eval-cost.json")).unwrap()).unwrap();
+        serde_json::from_slice(&fs::read(t.path().join("judged-cost.json")).unwrap()).unwrap();
     assert!(
         cost[0]["tokens_per_question"].as_f64().unwrap() > 0.0,
         "{cost}"

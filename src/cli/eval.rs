@@ -237,7 +237,14 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| args.trace[0].join("eval-report.json"));
     std::fs::write(&out, serde_json::to_vec_pretty(&reports)?)
         .with_context(|| format!("writing {}", out.display()))?;
-    let cost_path = out.with_file_name("eval-cost.json");
+    // `eval-report.json` → `eval-cost.json`; any other `X.json` → `X-cost.json`.
+    let stem = out
+        .file_stem()
+        .map_or("eval".into(), |s| s.to_string_lossy());
+    let cost_path = out.with_file_name(match stem.strip_suffix("-report") {
+        Some(base) => format!("{base}-cost.json"),
+        None => format!("{stem}-cost.json"),
+    });
     std::fs::write(&cost_path, serde_json::to_vec_pretty(&costs)?)
         .with_context(|| format!("writing {}", cost_path.display()))?;
     for r in &reports {
