@@ -57,6 +57,9 @@ pub fn batch_settings(dir: &Path) -> Result<Option<BatchSettings>, StudyError> {
 /// order (missing or unfinished ones left out with a warning), or without
 /// a record every finished trace directory in it, by name.
 pub fn batch_traces(dir: &Path) -> Result<Vec<PathBuf>, StudyError> {
+    if !dir.is_dir() {
+        return Err(StudyError::NoTraces { dir: dir.into() });
+    }
     let found: Vec<PathBuf> = match batch_settings(dir)? {
         Some(rec) => rec
             .units
@@ -200,6 +203,8 @@ mod tests {
     fn bad_batches_say_what_is_wrong() {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path();
+        let missing = batch_traces(&dir.join("nowhere")).unwrap_err();
+        assert!(missing.to_string().contains("nowhere"), "{missing}");
         let err = batch_traces(dir).unwrap_err();
         assert!(matches!(err, StudyError::NoTraces { .. }), "{err}");
         assert!(err.to_string().contains("hearth batch"), "{err}");
