@@ -19,5 +19,6 @@ pub mod samples;
 pub mod scene;
 pub mod sim;
 pub mod store;
+pub mod study;
 pub mod timeuse;
 pub mod trace;

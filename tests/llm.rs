@@ -659,7 +659,20 @@ fn eval_answers_and_judges_through_the_llm_and_replays() {
         s(&judged),
     ])
     .ok()
-    .stdout_has("judge (0-1)");
+    .stdout_has("judge (0-1)")
+    .stdout_has("tokens/question");
+    // The judge's tokens per question, beside the report (not in it).
+    let cost: serde_json::Value =
+        serde_json::from_slice(&fs::read(t.path().join("judged-cost.json")).unwrap()).unwrap();
+    assert!(
+        cost[0]["tokens_per_question"].as_f64().unwrap() > 0.0,
+        "{cost}"
+    );
+    assert!(
+        !fs::read_to_string(&judged)
+            .unwrap()
+            .contains("tokens_per_question")
+    );
     let r = report("judged.json");
     let (oracle, none) = (r[0].qa.judge.unwrap(), r[1].qa.judge.unwrap());
     assert!(oracle > 0.9 && none < 0.5, "oracle {oracle}, none {none}");

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -9,16 +10,40 @@ use clap::Args;
 
 use hearth::eval::agents::{BUILT_IN, BuiltIn, Strategy};
 use hearth::eval::external::External;
+use hearth::eval::predictions::Format;
 use hearth::eval::words::{WORDS_ONLY, WordsOnly};
 use hearth::eval::{Agent, PlanResult, QaResult, Report, evaluate};
-use hearth::samples::{Family, Index};
+use hearth::llm::LlmClient;
+use hearth::samples::{Family, Index, Sample};
 use hearth::store;
+use hearth::study::cost::{Cost, Timed};
 
 #[derive(Args)]
 pub struct EvalArgs {
     /// Trace directories with mined samples (repeat for several traces).
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "batch")]
     pub trace: Vec<PathBuf>,
+    /// A batch directory (`hearth batch --out`): evaluate every trace in it
+    /// (mining those without samples), then write per family and agent the
+    /// mean with a household-bootstrap 95% interval, accuracy by evidence
+    /// age and by horizon, and plots (PNG and SVG) into --out [default:
+    /// DIR/results].
+    #[arg(long, conflicts_with_all = ["trace", "predictions"])]
+    pub batch: Option<PathBuf>,
+    /// Household resamples of --batch's intervals.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub resamples: u64,
+    /// Seed of --batch's household resamples.
+    #[arg(long, default_value_t = 0)]
+    pub bootstrap_seed: u64,
+    /// Also write each agent's answers for other projects' scorers,
+    /// comma-separated: `longmemeval` (predictions-<agent>-longmemeval.jsonl,
+    /// for LongMemEval's evaluate_qa.py with `hearth export --format
+    /// longmemeval` as the reference) and `locomo` (predictions-locomo.json:
+    /// the LoCoMo export with `<agent>_prediction` on every question), beside
+    /// the report.
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::ValueParser::new(|s: &str| s.parse::<Format>()))]
+    pub predictions: Vec<Format>,
     /// Agents, comma-separated: oracle, none, recent, bm25, obsmem, kg (given
     /// the parsed query), bm25-words (the question's words only), or
     /// cmd:"program args" for an external agent over JSON lines.
@@ -94,15 +119,71 @@ fn make_agent(name: &str, timeout: u64, give_query: bool) -> Result<Box<dyn Agen
     }
 }
 
-pub fn run(args: EvalArgs) -> Result<ExitCode> {
+/// One agent on one trace: its results, answer latencies and the LLM
+/// tokens spent answering and judging.
+pub struct AgentRun {
+    pub qa: Vec<QaResult>,
+    pub plans: Vec<PlanResult>,
+    pub latencies: Vec<Duration>,
+    pub tokens: Option<u64>,
+}
+
+/// Runs `agent` over one trace's samples, then the LLM answerer and judge
+/// if asked.
+pub fn run_agent(
+    agent: &mut dyn Agent,
+    ix: &Index,
+    samples: &[Sample],
+    llm: Option<&Arc<LlmClient>>,
+    args: &EvalArgs,
+) -> Result<AgentRun> {
+    let mut timed = Timed::new(agent);
+    let (mut qa, plans) = evaluate(ix, samples, &mut timed);
+    let latencies = timed.latencies;
+    let mut tokens = None;
+    if let Some(client) = llm {
+        let spent = |s: hearth::llm::Stats| s.prompt_tokens + s.completion_tokens;
+        let before = spent(client.stats());
+        if args.answerer == "llm" {
+            hearth::eval::llm::answer(client, ix, samples, &mut qa, 0)
+                .context("answering through the LLM")?;
+        }
+        if args.judge {
+            hearth::eval::llm::judge(client, samples, &mut qa, 0).context("judging answers")?;
+        }
+        tokens = Some(spent(client.stats()) - before);
+    }
+    Ok(AgentRun {
+        qa,
+        plans,
+        latencies,
+        tokens,
+    })
+}
+
+/// The agents asked for, and the LLM client if answering or judging needs one.
+pub fn setup(args: &EvalArgs) -> Result<(Vec<Box<dyn Agent>>, Option<Arc<LlmClient>>)> {
     let names = agent_names(&args.agent);
     if names.is_empty() {
         bail!("no agent given");
     }
-    let mut agents: Vec<Box<dyn Agent>> = names
+    let agents = names
         .iter()
         .map(|n| make_agent(n, args.agent_timeout, args.give_query))
         .collect::<Result<_>>()?;
+    let llm = if args.judge || args.answerer == "llm" {
+        args.llm.client(&args.backend)?
+    } else {
+        None
+    };
+    Ok((agents, llm))
+}
+
+pub fn run(args: EvalArgs) -> Result<ExitCode> {
+    if let Some(dir) = &args.batch {
+        return crate::study::run_batch(&args, dir);
+    }
+    let (mut agents, llm) = setup(&args)?;
     let mut traces = Vec::new();
     for dir in &args.trace {
         let trace = store::read_trace(dir)?;
@@ -117,33 +198,30 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         let (_, samples) = store::read_samples(&path)?;
         traces.push((dir.display().to_string(), trace, samples));
     }
-    let llm = if args.judge || args.answerer == "llm" {
-        args.llm.client(&args.backend)?
-    } else {
-        None
-    };
     let bar = indicatif::ProgressBar::new((agents.len() * traces.len()) as u64);
     let mut reports = Vec::new();
+    let mut costs = Vec::new();
+    // Each agent's results per trace, for --predictions.
+    let mut per_trace: Vec<Vec<Vec<QaResult>>> = Vec::new();
     for agent in &mut agents {
         let (mut qa, mut plans): (Vec<QaResult>, Vec<PlanResult>) = (vec![], vec![]);
+        let (mut latencies, mut tokens) = (Vec::new(), None::<u64>);
+        let mut words = Vec::new();
         for (name, trace, samples) in &traces {
             bar.set_message(format!("{} on {name}", agent.name()));
             let ix = Index::new(&trace.scene, &trace.events);
-            let (mut q, p) = evaluate(&ix, samples, agent.as_mut());
-            if let Some(client) = &llm {
-                if args.answerer == "llm" {
-                    hearth::eval::llm::answer(client, &ix, samples, &mut q, 0)
-                        .context("answering through the LLM")?;
-                }
-                if args.judge {
-                    hearth::eval::llm::judge(client, samples, &mut q, 0)
-                        .context("judging answers")?;
-                }
+            let run = run_agent(agent.as_mut(), &ix, samples, llm.as_ref(), &args)?;
+            latencies.extend(run.latencies);
+            tokens = run.tokens.map(|t| t + tokens.unwrap_or(0));
+            if !args.predictions.is_empty() {
+                words.push(run.qa.clone());
             }
-            qa.extend(q);
-            plans.extend(p);
+            qa.extend(run.qa);
+            plans.extend(run.plans);
             bar.inc(1);
         }
+        costs.push(Cost::new(&agent.name(), &latencies, tokens));
+        per_trace.push(words);
         reports.push(Report::new(
             agent.name(),
             traces.iter().map(|t| t.0.clone()).collect(),
@@ -152,12 +230,23 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         ));
     }
     bar.finish_and_clear();
-    print_table(&reports, args.answerer == "llm");
+    print_table(&reports, args.answerer == "llm", &costs);
     let out = args
         .out
+        .clone()
         .unwrap_or_else(|| args.trace[0].join("eval-report.json"));
     std::fs::write(&out, serde_json::to_vec_pretty(&reports)?)
         .with_context(|| format!("writing {}", out.display()))?;
+    // `eval-report.json` → `eval-cost.json`; any other `X.json` → `X-cost.json`.
+    let stem = out
+        .file_stem()
+        .map_or("eval".into(), |s| s.to_string_lossy());
+    let cost_path = out.with_file_name(match stem.strip_suffix("-report") {
+        Some(base) => format!("{base}-cost.json"),
+        None => format!("{stem}-cost.json"),
+    });
+    std::fs::write(&cost_path, serde_json::to_vec_pretty(&costs)?)
+        .with_context(|| format!("writing {}", cost_path.display()))?;
     for r in &reports {
         for e in r
             .questions
@@ -179,11 +268,29 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
             );
         }
     }
-    println!("wrote {}", out.display());
+    let dir = out.parent().unwrap_or(std::path::Path::new("."));
+    for format in &args.predictions {
+        let agents: Vec<String> = reports.iter().map(|r| r.agent.clone()).collect();
+        for path in crate::study::write_predictions(
+            *format,
+            dir,
+            &args.trace,
+            &traces,
+            &agents,
+            &per_trace,
+        )? {
+            println!("wrote {}", path.display());
+        }
+    }
+    println!(
+        "wrote {} (answer cost in {})",
+        out.display(),
+        cost_path.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(reports: &[Report], llm_answers: bool) {
+pub fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
     let w = 10;
     print!("{:<20}", "exact accuracy");
     for r in reports {
@@ -236,4 +343,26 @@ fn print_table(reports: &[Report], llm_answers: bool) {
     row("plan steps", &|r| format!("{:.1}", r.plan.steps));
     row("planning tasks", &|r| r.plan.n.to_string());
     row("errors", &|r| r.errors.to_string());
+    cost_rows(reports.iter().map(|r| r.agent.as_str()), costs, w);
+}
+
+/// The cost rows under a table of agents (wall-clock: not in the report).
+pub fn cost_rows<'a>(agents: impl Iterator<Item = &'a str>, costs: &[Cost], w: usize) {
+    let agents: Vec<&str> = agents.collect();
+    let row = |label: &str, f: &dyn Fn(&Cost) -> String| {
+        print!("{label:<20}");
+        for a in &agents {
+            let c = costs.iter().find(|c| c.agent == *a);
+            print!(" {:>w$}", c.map_or("-".into(), f));
+        }
+        println!();
+    };
+    row("answer p50 ms", &|c| format!("{:.2}", c.p50_ms));
+    row("answer p95 ms", &|c| format!("{:.2}", c.p95_ms));
+    if costs.iter().any(|c| c.tokens_per_question.is_some()) {
+        row("tokens/question", &|c| {
+            c.tokens_per_question
+                .map_or("-".into(), |t| format!("{t:.0}"))
+        });
+    }
 }

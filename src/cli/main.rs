@@ -16,6 +16,7 @@ mod generate;
 mod llm_args;
 mod samples;
 mod scene;
+mod study;
 mod trace;
 #[cfg(feature = "gui")]
 mod view;
@@ -50,8 +51,12 @@ enum Command {
     /// Check finished traces: `hearth trace lint DIR...`.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
-    /// Score memory agents on a trace's samples (QA and planning).
+    /// Score memory agents on a trace's samples (QA and planning), or on a
+    /// whole batch with intervals and plots (--batch).
     Eval(eval::EvalArgs),
+    /// Describe a batch as a dataset: `hearth dataset card DIR`.
+    #[command(subcommand)]
+    Dataset(study::DatasetCommand),
     /// Replay a trace in a window: 2D plan, 3D view, the robot's view, samples.
     #[cfg(feature = "gui")]
     View(view::ViewArgs),
@@ -136,6 +141,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Mine(args) => samples::run(args),
         Command::Export(args) => samples::export(args),
         Command::Eval(args) => eval::run(args),
+        Command::Dataset(c) => study::dataset(c),
         Command::Trace(c) => trace::run(c),
         #[cfg(feature = "gui")]
         Command::View(args) => view::run(args),

@@ -11,6 +11,7 @@ pub mod external;
 pub mod kg;
 pub mod llm;
 pub mod planner;
+pub mod predictions;
 pub mod words;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,0 +1,362 @@
+//! Results across many households: what each question and household says
+//! about difficulty (evidence age, horizon, the robot's presence), the
+//! per-agent summary with household-bootstrap intervals
+//! ([`bootstrap`]), its plots ([`plot`]), the answer cost kept beside it
+//! ([`cost`]) and the dataset card of a batch ([`card`]).
+//!
+//! Everything here is computed from traces, samples and results in memory
+//! (no file I/O); the CLI reads and writes. Wall-clock time appears only in
+//! [`cost`], whose figures never enter the deterministic summary.
+
+pub mod bootstrap;
+pub mod card;
+pub mod cost;
+pub mod load;
+pub mod plot;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::eval::QaResult;
+use crate::samples::{Family, Index, QaSample, Sample};
+use bootstrap::{Resamples, Stat};
+
+/// Upper ends (seconds, exclusive) of the evidence-age bins; the last bin
+/// is open.
+pub const AGE_BINS: [(u64, &str); 6] = [
+    (3_600, "<1 h"),
+    (6 * 3_600, "1-6 h"),
+    (24 * 3_600, "6-24 h"),
+    (3 * 86_400, "1-3 d"),
+    (7 * 86_400, "3-7 d"),
+    (u64::MAX, ">7 d"),
+];
+
+/// What a question says about its difficulty.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionFacts {
+    pub id: String,
+    pub family: Family,
+    /// Seconds from its latest evidence event to its cutoff (none without
+    /// evidence).
+    pub evidence_age: Option<u64>,
+    /// The day of its cutoff: how many days of history precede it.
+    pub day: u32,
+}
+
+impl QuestionFacts {
+    pub fn of(ix: &Index, q: &QaSample) -> Self {
+        let latest = q
+            .evidence
+            .iter()
+            .filter_map(|e| ix.event(*e))
+            .map(|e| e.t)
+            .max();
+        QuestionFacts {
+            id: q.id.clone(),
+            family: q.family,
+            evidence_age: latest.map(|t| q.cutoff.t.saturating_sub(t)),
+            day: q.cutoff.day,
+        }
+    }
+
+    /// Index into [`AGE_BINS`].
+    pub fn age_bin(&self) -> Option<usize> {
+        self.evidence_age
+            .map(|a| AGE_BINS.iter().position(|(hi, _)| a < *hi).unwrap_or(5))
+    }
+}
+
+/// The facts of every QA sample of a trace, in sample order.
+pub fn question_facts(ix: &Index, samples: &[Sample]) -> Vec<QuestionFacts> {
+    samples
+        .iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some(QuestionFacts::of(ix, q)),
+            Sample::Plan(_) => None,
+        })
+        .collect()
+}
+
+/// The robot's presence: of the events other household members caused,
+/// the share the robot perceived (its own acts would count as seen always).
+pub fn presence(ix: &Index) -> f64 {
+    let (seen, all) = ix
+        .events
+        .iter()
+        .filter(|e| e.actor != ix.robot)
+        .fold((0u64, 0u64), |(s, a), e| {
+            (s + u64::from(ix.robot_saw(e)), a + 1)
+        });
+    if all == 0 {
+        0.0
+    } else {
+        seen as f64 / all as f64
+    }
+}
+
+/// The household kind of a scene id: `gen_<kind>_s<seed>` from procgen,
+/// else the scene's own id.
+pub fn kind_of(scene: &str) -> String {
+    scene
+        .strip_prefix("gen_")
+        .and_then(|r| r.rsplit_once("_s"))
+        .map_or(scene, |(k, _)| k)
+        .to_string()
+}
+
+/// One household's trace as evaluated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Household {
+    /// The trace directory's name.
+    pub trace: String,
+    pub scene: String,
+    pub kind: String,
+    pub days: u32,
+    pub events: u64,
+    pub presence: f64,
+    pub questions: usize,
+}
+
+/// A household with its questions and each agent's exact marks (in the
+/// order of the summary's agents; a question the agent failed on counts as
+/// wrong).
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub household: Household,
+    pub questions: Vec<QuestionFacts>,
+    pub exact: Vec<Vec<bool>>,
+}
+
+impl Run {
+    /// `results` per agent, matched to `questions` by id.
+    pub fn new(
+        household: Household,
+        questions: Vec<QuestionFacts>,
+        results: &[&[QaResult]],
+    ) -> Self {
+        let exact = results
+            .iter()
+            .map(|rs| {
+                let by_id: BTreeMap<&str, bool> =
+                    rs.iter().map(|r| (r.id.as_str(), r.exact)).collect();
+                questions
+                    .iter()
+                    .map(|q| by_id.get(q.id.as_str()).copied().unwrap_or(false))
+                    .collect()
+            })
+            .collect();
+        Run {
+            household,
+            questions,
+            exact,
+        }
+    }
+}
+
+/// How the summary was computed, in words and numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Method {
+    pub statistic: String,
+    pub interval: String,
+    pub resamples: usize,
+    pub seed: u64,
+    pub evidence_age: String,
+    pub horizon: String,
+    pub presence: String,
+}
+
+/// An accuracy in one bin (evidence age or cutoff day).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Binned {
+    pub label: String,
+    #[serde(flatten)]
+    pub stat: Stat,
+}
+
+/// One agent's accuracy across the households.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentSummary {
+    pub agent: String,
+    pub all: Stat,
+    pub by_family: BTreeMap<Family, Stat>,
+    pub by_evidence_age: Vec<Binned>,
+    pub by_horizon: Vec<Binned>,
+    /// Each household's own accuracy, in household order.
+    pub by_household: Vec<f64>,
+}
+
+/// `hearth eval --batch`'s `summary.json`: deterministic for the same
+/// traces, samples, agents and seed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub schema: String,
+    pub method: Method,
+    pub households: Vec<Household>,
+    pub agents: Vec<AgentSummary>,
+}
+
+pub const SUMMARY_SCHEMA: &str = "hearth.study";
+
+/// The summary of `runs` for `agents`, with `resamples` household
+/// resamples drawn from `seed`.
+pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -> Summary {
+    let boot = Resamples::new(runs.len(), resamples, seed);
+    // Per household, (correct, asked) of agent `a` in the cell of each key.
+    let cells = |a: usize, key: &dyn Fn(&QuestionFacts) -> Option<u32>| {
+        let mut out: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
+        for (h, run) in runs.iter().enumerate() {
+            for (q, ok) in run.questions.iter().zip(&run.exact[a]) {
+                if let Some(k) = key(q) {
+                    let c = &mut out.entry(k).or_insert_with(|| vec![(0, 0); runs.len()])[h];
+                    *c = (c.0 + u64::from(*ok), c.1 + 1);
+                }
+            }
+        }
+        out.into_iter()
+            .filter_map(|(k, counts)| boot.stat(&counts).map(|s| (k, s)))
+            .collect::<Vec<(u32, Stat)>>()
+    };
+    let agents = agents
+        .iter()
+        .enumerate()
+        .map(|(a, name)| {
+            let fam = |f: Family| Family::ALL.iter().position(|x| *x == f).unwrap_or(0) as u32;
+            AgentSummary {
+                agent: name.clone(),
+                all: cells(a, &|_| Some(0)).pop().map_or_else(empty, |c| c.1),
+                by_family: cells(a, &|q| Some(fam(q.family)))
+                    .into_iter()
+                    .map(|(k, s)| (Family::ALL[k as usize], s))
+                    .collect(),
+                by_evidence_age: cells(a, &|q| q.age_bin().map(|b| b as u32))
+                    .into_iter()
+                    .map(|(k, stat)| Binned {
+                        label: AGE_BINS[k as usize].1.into(),
+                        stat,
+                    })
+                    .collect(),
+                by_horizon: cells(a, &|q| Some(q.day))
+                    .into_iter()
+                    .map(|(k, stat)| Binned {
+                        label: format!("day {k}"),
+                        stat,
+                    })
+                    .collect(),
+                by_household: runs
+                    .iter()
+                    .map(|r| {
+                        let marks = &r.exact[a];
+                        marks.iter().filter(|x| **x).count() as f64 / marks.len().max(1) as f64
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Summary {
+        schema: SUMMARY_SCHEMA.into(),
+        method: Method {
+            statistic: "share of QA samples answered exactly, pooled over households".into(),
+            interval: "95% percentile interval of the pooled share over household resamples (households drawn with replacement, ChaCha8 from the seed)".into(),
+            resamples,
+            seed,
+            evidence_age: "seconds from the latest evidence event of a sample to its cutoff".into(),
+            horizon: "the day of the sample's cutoff (days of history before the question)".into(),
+            presence: "share of the events caused by others that the robot perceived".into(),
+        },
+        households: runs.iter().map(|r| r.household.clone()).collect(),
+        agents,
+    }
+}
+
+fn empty() -> Stat {
+    Stat {
+        n: 0,
+        households: 0,
+        mean: 0.0,
+        lo: 0.0,
+        hi: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(id: &str, family: Family, age: Option<u64>, day: u32) -> QuestionFacts {
+        QuestionFacts {
+            id: id.into(),
+            family,
+            evidence_age: age,
+            day,
+        }
+    }
+
+    fn household(name: &str) -> Household {
+        Household {
+            trace: name.into(),
+            scene: "gen_studio_s0".into(),
+            kind: "studio".into(),
+            days: 2,
+            events: 10,
+            presence: 0.5,
+            questions: 2,
+        }
+    }
+
+    #[test]
+    fn kinds_and_age_bins() {
+        assert_eq!(kind_of("gen_studio_s3"), "studio");
+        assert_eq!(kind_of("gen_big_house_s12"), "big_house");
+        assert_eq!(kind_of("family_apartment"), "family_apartment");
+        let bin = |a| q("x", Family::Temporal, a, 1).age_bin();
+        assert_eq!(bin(Some(0)), Some(0));
+        assert_eq!(bin(Some(3_600)), Some(1));
+        assert_eq!(bin(Some(30 * 86_400)), Some(5));
+        assert_eq!(bin(None), None);
+    }
+
+    #[test]
+    fn summary_by_family_age_and_horizon() {
+        let qs = vec![
+            q("a", Family::CurrentState, Some(60), 1),
+            q("b", Family::Temporal, Some(2 * 86_400), 2),
+            q("c", Family::Temporal, None, 2),
+        ];
+        let runs = vec![
+            Run {
+                household: household("h0"),
+                questions: qs.clone(),
+                exact: vec![vec![true, false, true], vec![false; 3]],
+            },
+            Run {
+                household: household("h1"),
+                questions: qs,
+                exact: vec![vec![true, true, false], vec![false; 3]],
+            },
+        ];
+        let agents = ["good".to_string(), "bad".to_string()];
+        let s = summarize(&agents, &runs, 200, 1);
+        let good = &s.agents[0];
+        assert_eq!(good.all.n, 6);
+        assert!((good.all.mean - 4.0 / 6.0).abs() < 1e-12);
+        assert_eq!(good.by_family[&Family::CurrentState].mean, 1.0);
+        assert_eq!(good.by_family[&Family::Temporal].n, 4);
+        // Questions without evidence have no age; ages fall in their bins.
+        let ages: Vec<(&str, u64)> = good
+            .by_evidence_age
+            .iter()
+            .map(|b| (b.label.as_str(), b.stat.n))
+            .collect();
+        assert_eq!(ages, [("<1 h", 2), ("1-3 d", 2)]);
+        assert_eq!(good.by_horizon[1].label, "day 2");
+        assert_eq!(good.by_household, [2.0 / 3.0, 2.0 / 3.0]);
+        assert_eq!(s.agents[1].all.mean, 0.0);
+        assert_eq!(summarize(&agents, &runs, 200, 1), s, "deterministic");
+        // Nothing evaluated: zero questions, no cells.
+        let none = summarize(&agents, &[], 200, 1);
+        assert_eq!(none.agents[0].all.n, 0);
+        assert!(none.agents[0].by_family.is_empty());
+    }
+}
