@@ -642,3 +642,34 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
     );
     assert!(tr.join("eval-cost.json").exists());
 }
+
+#[test]
+fn batch_card_waits_for_the_whole_batch() {
+    let t = tmp();
+    let batch = t.path().join("b");
+    let run = |shard: &str| {
+        hearth(&[
+            "batch",
+            "--scenes",
+            "studio",
+            "--seeds",
+            "0..2",
+            "--days",
+            "1",
+            "--shard",
+            shard,
+            "--card",
+            "--out",
+            s(&batch),
+        ])
+        .ok()
+    };
+    // The first shard finishes half the batch: no card yet, and it says why.
+    run("0/2").stdout_has("1 of 2 traces finished");
+    assert!(!batch.join("DATASET.md").exists());
+    // The shard that completes the batch writes it, with every trace mined.
+    run("1/2").stdout_has("dataset card:");
+    let card = std::fs::read_to_string(batch.join("DATASET.md")).unwrap();
+    assert!(card.contains("studio"), "{card}");
+    assert!(batch.join("dataset.json").exists());
+}

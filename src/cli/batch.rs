@@ -52,6 +52,11 @@ pub struct BatchArgs {
     /// `batch status` and a resumed batch count them as finished too.
     #[arg(long)]
     pub compress: bool,
+    /// Mine every trace and describe the finished batch in `DIR/DATASET.md`
+    /// and `DIR/dataset.json` (see `hearth dataset card`). A shard leaves
+    /// that to whichever run finds the whole batch finished.
+    #[arg(long)]
+    pub card: bool,
     #[command(flatten)]
     pub llm: crate::llm_args::LlmArgs,
 }
@@ -137,6 +142,9 @@ pub fn run(args: BatchArgs) -> Result<ExitCode> {
         );
     }
     if o.failures.is_empty() {
+        if args.card {
+            write_card(&args.out)?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     for (name, why) in &o.failures {
@@ -207,4 +215,22 @@ fn status(args: &StatusArgs) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Writes the dataset card once every unit of the batch (all shards) is
+/// finished; a shard that ends earlier says so and leaves it.
+fn write_card(dir: &std::path::Path) -> Result<()> {
+    let (rec, shards) = batch::status(dir)?;
+    let complete: usize = shards.iter().map(|s| s.complete).sum();
+    if complete < rec.units.len() {
+        println!(
+            "dataset card: {complete} of {} traces finished; the run that finishes the batch writes it (or run `hearth dataset card {}`)",
+            rec.units.len(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    hearth::study::load::write_card(dir)?;
+    println!("dataset card: {}", dir.join("DATASET.md").display());
+    Ok(())
 }
