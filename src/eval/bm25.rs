@@ -1,7 +1,7 @@
 //! Okapi BM25 over the robot's narrated events (k1 = 1.2, b = 0.75): the
 //! flat text retrieval baseline.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Lower-cased alphanumeric words, ids split on `_`.
 pub fn tokens(text: &str) -> Vec<String> {
@@ -14,10 +14,36 @@ pub fn tokens(text: &str) -> Vec<String> {
 #[derive(Default)]
 pub struct Bm25 {
     docs: Vec<(u64, BTreeMap<String, u32>, usize)>,
-    /// The documents each word is in (indexes into `docs`): a query scores
-    /// only the documents that share a word with it.
-    postings: BTreeMap<String, Vec<usize>>,
+    /// The documents each word is in (indexes into `docs`), and the word's
+    /// highest frequency in any of them (which bounds its share of a score).
+    postings: BTreeMap<String, (Vec<usize>, u32)>,
     total_len: usize,
+}
+
+/// The `k` best of the scored documents so far, best first.
+struct Best {
+    k: usize,
+    top: Vec<(f64, u64)>,
+}
+
+impl Best {
+    /// Best first; ties go to the later event.
+    fn before(a: &(f64, u64), b: &(f64, u64)) -> bool {
+        b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).is_lt()
+    }
+
+    fn offer(&mut self, x: (f64, u64)) {
+        let at = self.top.partition_point(|y| Self::before(y, &x));
+        if at < self.k {
+            self.top.insert(at, x);
+            self.top.truncate(self.k);
+        }
+    }
+
+    /// The score a document must beat to enter, once there are `k`.
+    fn floor(&self) -> Option<f64> {
+        (self.top.len() == self.k).then(|| self.top[self.k - 1].0)
+    }
 }
 
 impl Bm25 {
@@ -27,11 +53,10 @@ impl Bm25 {
         for w in &words {
             *tf.entry(w.clone()).or_default() += 1;
         }
-        for w in tf.keys() {
-            self.postings
-                .entry(w.clone())
-                .or_default()
-                .push(self.docs.len());
+        for (w, f) in &tf {
+            let (docs, max_tf) = self.postings.entry(w.clone()).or_default();
+            docs.push(self.docs.len());
+            *max_tf = (*max_tf).max(*f);
         }
         self.total_len += words.len();
         self.docs.push((id, tf, words.len()));
@@ -39,38 +64,66 @@ impl Bm25 {
 
     /// The `k` best documents for `query`, best first; ties go to the
     /// later event.
+    ///
+    /// Exact, but not exhaustive (max-score pruning): the query's words
+    /// are taken by their highest possible share of a score, largest
+    /// first, and a document is scored when first met in a word's list;
+    /// once the shares of the words left cannot lift an unmet document
+    /// over the k-th best, the rest are skipped. Common words ("the",
+    /// "robot") carry little weight, so their long lists are seldom read.
     pub fn top(&self, query: &str, k: usize) -> Vec<u64> {
         let n = self.docs.len() as f64;
-        if n == 0.0 {
+        if n == 0.0 || k == 0 {
             return vec![];
         }
         let avg = self.total_len as f64 / n;
         let q = tokens(query);
-        let sharing: BTreeSet<usize> = q
-            .iter()
-            .filter_map(|w| self.postings.get(w))
-            .flatten()
-            .copied()
-            .collect();
-        let mut scored: Vec<(f64, u64)> = sharing
-            .into_iter()
-            .map(|d| {
-                let (id, tf, len) = &self.docs[d];
-                let s: f64 = q
-                    .iter()
-                    .filter_map(|w| {
-                        let f = f64::from(*tf.get(w)?);
-                        let df = self.postings[w].len() as f64;
-                        let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-                        Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
-                    })
-                    .sum();
-                (s, *id)
+        let idf = |df: usize| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();
+        let score = |d: usize| -> f64 {
+            let (_, tf, len) = &self.docs[d];
+            q.iter()
+                .filter_map(|w| {
+                    let f = f64::from(*tf.get(w)?);
+                    let idf = idf(self.postings[w].0.len());
+                    Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
+                })
+                .sum()
+        };
+        // Each word's bound: its count in the query times its largest
+        // term weight (length 0 gives the smallest denominator).
+        let mut words: BTreeMap<&str, (usize, &(Vec<usize>, u32))> = BTreeMap::new();
+        for w in &q {
+            if let Some(p) = self.postings.get(w) {
+                words.entry(w.as_str()).or_insert((0, p)).0 += 1;
+            }
+        }
+        let mut lists: Vec<(f64, &[usize])> = words
+            .values()
+            .map(|(m, (docs, max_tf))| {
+                let f = f64::from(*max_tf);
+                (*m as f64 * idf(docs.len()) * 2.2 * f / (f + 0.3), docs.as_slice())
             })
-            .filter(|(s, _)| *s > 0.0)
             .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
-        scored.into_iter().take(k).map(|(_, id)| id).collect()
+        lists.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut left: f64 = lists.iter().map(|(b, _)| b).sum();
+        let mut best = Best { k, top: vec![] };
+        let mut met = std::collections::HashSet::new();
+        for (bound, docs) in lists {
+            // A margin for rounding: skip only what surely cannot enter.
+            if best.floor().is_some_and(|f| left * (1.0 + 1e-9) < f) {
+                break;
+            }
+            left -= bound;
+            for &d in docs {
+                if met.insert(d) {
+                    let s = score(d);
+                    if s > 0.0 {
+                        best.offer((s, self.docs[d].0));
+                    }
+                }
+            }
+        }
+        best.top.into_iter().map(|(_, id)| id).collect()
     }
 }
 
@@ -87,5 +140,66 @@ mod tests {
         assert_eq!(b.top("where is the red mug", 2), vec![2, 3]);
         assert_eq!(b.top("fridge", 5), vec![1]);
         assert!(b.top("nothing matches", 5).is_empty());
+    }
+
+    /// Every document scored, as before the pruning: the reference.
+    fn exhaustive(b: &Bm25, query: &str, k: usize) -> Vec<u64> {
+        let n = b.docs.len() as f64;
+        let avg = b.total_len as f64 / n;
+        let q = tokens(query);
+        let mut scored: Vec<(f64, u64)> = b
+            .docs
+            .iter()
+            .map(|(id, tf, len)| {
+                let s: f64 = q
+                    .iter()
+                    .filter_map(|w| {
+                        let f = f64::from(*tf.get(w)?);
+                        let df = b.postings[w].0.len() as f64;
+                        let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+                        Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
+                    })
+                    .sum();
+                (s, *id)
+            })
+            .filter(|(s, _)| *s > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        scored.into_iter().take(k).map(|(_, id)| id).collect()
+    }
+
+    #[test]
+    fn pruning_gives_the_exhaustive_ranking() {
+        use rand::{Rng, SeedableRng};
+        // Common words in most documents, rare ones in few, repeats and ties.
+        let common = ["the", "robot", "saw", "in", "on"];
+        let rare = ["mug", "fridge", "alice", "bob", "lamp", "sofa", "tv", "key"];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut b = Bm25::default();
+        for id in 1..=400u64 {
+            let words: Vec<&str> = (0..rng.random_range(1..9))
+                .map(|_| {
+                    if rng.random_bool(0.6) {
+                        common[rng.random_range(0..common.len())]
+                    } else {
+                        rare[rng.random_range(0..rare.len())]
+                    }
+                })
+                .collect();
+            b.add(id, &words.join(" "));
+        }
+        for query in [
+            "where is the mug",
+            "the the robot",
+            "alice alice fridge on the sofa",
+            "key",
+            "nothing here",
+            "tv lamp bob in the",
+        ] {
+            for k in [1, 5, 50] {
+                assert_eq!(b.top(query, k), exhaustive(&b, query, k), "{query:?} top {k}");
+            }
+        }
+        assert!(b.top("mug", 0).is_empty());
     }
 }
