@@ -1,7 +1,7 @@
 //! Okapi BM25 over the robot's narrated events (k1 = 1.2, b = 0.75): the
 //! flat text retrieval baseline.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Lower-cased alphanumeric words, ids split on `_`.
 pub fn tokens(text: &str) -> Vec<String> {
@@ -13,11 +13,23 @@ pub fn tokens(text: &str) -> Vec<String> {
 
 #[derive(Default)]
 pub struct Bm25 {
-    docs: Vec<(u64, BTreeMap<String, u32>, usize)>,
-    /// The documents each word is in (indexes into `docs`), and the word's
-    /// highest frequency in any of them (which bounds its share of a score).
-    postings: BTreeMap<String, (Vec<usize>, u32)>,
+    /// Each word's number.
+    words: HashMap<String, usize>,
+    /// By word number: the documents it is in (indexes into `docs`), its
+    /// highest frequency in any of them and their shortest length, which
+    /// bound its share of a score.
+    postings: Vec<Posting>,
+    /// Per document: its event, its words' frequencies (by number, sorted)
+    /// and its length.
+    docs: Vec<(u64, Vec<(usize, u32)>, usize)>,
     total_len: usize,
+}
+
+#[derive(Default)]
+struct Posting {
+    docs: Vec<usize>,
+    max_tf: u32,
+    min_len: usize,
 }
 
 /// The `k` best of the scored documents so far, best first.
@@ -48,18 +60,27 @@ impl Best {
 
 impl Bm25 {
     pub fn add(&mut self, id: u64, text: &str) {
-        let mut tf: BTreeMap<String, u32> = BTreeMap::new();
         let words = tokens(text);
+        let mut tf: BTreeMap<usize, u32> = BTreeMap::new();
         for w in &words {
-            *tf.entry(w.clone()).or_default() += 1;
+            let next = self.words.len();
+            let n = *self.words.entry(w.clone()).or_insert(next);
+            if n == self.postings.len() {
+                self.postings.push(Posting {
+                    min_len: usize::MAX,
+                    ..Posting::default()
+                });
+            }
+            *tf.entry(n).or_default() += 1;
         }
-        for (w, f) in &tf {
-            let (docs, max_tf) = self.postings.entry(w.clone()).or_default();
-            docs.push(self.docs.len());
-            *max_tf = (*max_tf).max(*f);
+        for (&w, &f) in &tf {
+            let p = &mut self.postings[w];
+            p.docs.push(self.docs.len());
+            p.max_tf = p.max_tf.max(f);
+            p.min_len = p.min_len.min(words.len());
         }
         self.total_len += words.len();
-        self.docs.push((id, tf, words.len()));
+        self.docs.push((id, tf.into_iter().collect(), words.len()));
     }
 
     /// The `k` best documents for `query`, best first; ties go to the
@@ -77,44 +98,46 @@ impl Bm25 {
             return vec![];
         }
         let avg = self.total_len as f64 / n;
-        let q = tokens(query);
-        let idf = |df: usize| ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln();
+        // The query's known words, in order (repeats count), with idf.
+        let q: Vec<(usize, f64)> = tokens(query)
+            .iter()
+            .filter_map(|w| {
+                let w = *self.words.get(w)?;
+                let df = self.postings[w].docs.len() as f64;
+                Some((w, ((n - df + 0.5) / (df + 0.5) + 1.0).ln()))
+            })
+            .collect();
+        let weight = |f: f64, len: usize| f * 2.2 / (f + 1.2 * (0.25 + 0.75 * len as f64 / avg));
         let score = |d: usize| -> f64 {
             let (_, tf, len) = &self.docs[d];
             q.iter()
-                .filter_map(|w| {
-                    let f = f64::from(*tf.get(w)?);
-                    let idf = idf(self.postings[w].0.len());
+                .filter_map(|(w, idf)| {
+                    let i = tf.binary_search_by_key(w, |(x, _)| *x).ok()?;
+                    let f = f64::from(tf[i].1);
+                    // As written, so that the rounding is the same as ever.
                     Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
                 })
                 .sum()
         };
         // Each word's bound: its count in the query times its largest
-        // term weight (length 0 gives the smallest denominator).
-        let mut words: BTreeMap<&str, (usize, &(Vec<usize>, u32))> = BTreeMap::new();
-        for w in &q {
-            if let Some(p) = self.postings.get(w) {
-                words.entry(w.as_str()).or_insert((0, p)).0 += 1;
-            }
+        // weight (the highest frequency in the shortest document).
+        let mut bounds: BTreeMap<usize, f64> = BTreeMap::new();
+        for (w, idf) in &q {
+            let p = &self.postings[*w];
+            *bounds.entry(*w).or_default() += idf * weight(f64::from(p.max_tf), p.min_len);
         }
-        let mut lists: Vec<(f64, &[usize])> = words
-            .values()
-            .map(|(m, (docs, max_tf))| {
-                let f = f64::from(*max_tf);
-                (*m as f64 * idf(docs.len()) * 2.2 * f / (f + 0.3), docs.as_slice())
-            })
-            .collect();
+        let mut lists: Vec<(f64, usize)> = bounds.into_iter().map(|(w, b)| (b, w)).collect();
         lists.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut left: f64 = lists.iter().map(|(b, _)| b).sum();
         let mut best = Best { k, top: vec![] };
-        let mut met = std::collections::HashSet::new();
-        for (bound, docs) in lists {
+        let mut met = HashSet::new();
+        for (bound, w) in lists {
             // A margin for rounding: skip only what surely cannot enter.
             if best.floor().is_some_and(|f| left * (1.0 + 1e-9) < f) {
                 break;
             }
             left -= bound;
-            for &d in docs {
+            for &d in &self.postings[w].docs {
                 if met.insert(d) {
                     let s = score(d);
                     if s > 0.0 {
@@ -154,8 +177,9 @@ mod tests {
                 let s: f64 = q
                     .iter()
                     .filter_map(|w| {
-                        let f = f64::from(*tf.get(w)?);
-                        let df = b.postings[w].0.len() as f64;
+                        let w = b.words.get(w)?;
+                        let f = f64::from(tf.iter().find(|(x, _)| x == w)?.1);
+                        let df = b.postings[*w].docs.len() as f64;
                         let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
                         Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
                     })
