@@ -19,13 +19,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::answer::{act_of, answer};
-use crate::samples::index::{Key, Tables, initial_state};
+use crate::samples::index::Tables;
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
+use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
-use crate::trace::{ClaimMode, Event, Value};
+use crate::trace::{ClaimMode, Event, Key, State, Value};
 
 use super::bm25::Bm25;
 use super::kg::Graph;
@@ -88,7 +89,7 @@ struct Tracks {
 pub struct BuiltIn {
     strategy: Strategy,
     scene: Option<Scene>,
-    initial: BTreeMap<Key, Value>,
+    initial: State,
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
     indexed: Tables,
@@ -103,7 +104,7 @@ impl BuiltIn {
         BuiltIn {
             strategy,
             scene: None,
-            initial: BTreeMap::new(),
+            initial: State::default(),
             events: vec![],
             indexed: Tables::default(),
             robot: Id::new("robot"),

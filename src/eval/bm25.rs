@@ -221,7 +221,11 @@ mod tests {
             "tv lamp bob in the",
         ] {
             for k in [1, 5, 50] {
-                assert_eq!(b.top(query, k), exhaustive(&b, query, k), "{query:?} top {k}");
+                assert_eq!(
+                    b.top(query, k),
+                    exhaustive(&b, query, k),
+                    "{query:?} top {k}"
+                );
             }
         }
         assert!(b.top("mug", 0).is_empty());

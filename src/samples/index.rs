@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 
 use crate::ids::Id;
 use crate::scene::Scene;
-use crate::sim::Simulation;
+use crate::sim::initial_state;
 use crate::trace::request::Action;
-use crate::trace::{Claim, ClaimMode, Event, Location, Value};
+use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
 
 use super::answer::act_of;
 use super::model::Act;
@@ -45,7 +45,7 @@ pub struct Place {
     next_same: Option<usize>,
 }
 
-pub type Key = (Id, Id);
+pub use crate::trace::Key;
 
 /// What an act is looked up by: its skill and arguments (the value, which
 /// need not be ordered, is compared on lookup).
@@ -60,13 +60,6 @@ fn act_key(a: &Act) -> ActKey {
     )
 }
 
-/// Every attribute's value before the first event.
-pub fn initial_state(scene: &Scene) -> BTreeMap<Key, Value> {
-    Simulation::new(scene.clone())
-        .map(|s| s.state())
-        .unwrap_or_default()
-}
-
 /// An index's tables, without the events they index (positions refer to
 /// them): what a memory keeps between questions, so that it is indexed
 /// once, as it grows.
@@ -75,7 +68,7 @@ pub struct Tables {
     /// What the robot observed of each attribute, in event order.
     pub seen: BTreeMap<Key, Vec<Seen>>,
     /// The truth: each attribute's value before the first event.
-    pub initial: BTreeMap<Key, Value>,
+    pub initial: State,
     /// The truth: each attribute's changes, as (event, new value).
     pub changes: BTreeMap<Key, Vec<(u64, Value)>>,
     /// Claims of every mode the robot heard, in event order.
@@ -99,7 +92,7 @@ pub struct Tables {
 }
 
 impl Tables {
-    pub fn new(initial: BTreeMap<Key, Value>) -> Self {
+    pub fn new(initial: State) -> Self {
         Tables {
             initial,
             ..Tables::default()
@@ -228,11 +221,7 @@ impl<'a> Index<'a> {
 
     /// As [`Index::new`], with the scene's initial state computed once by
     /// the caller.
-    pub fn with_initial(
-        scene: &'a Scene,
-        events: &'a [Event],
-        initial: BTreeMap<Key, Value>,
-    ) -> Self {
+    pub fn with_initial(scene: &'a Scene, events: &'a [Event], initial: State) -> Self {
         let mut ix = Index {
             scene,
             events: &[],

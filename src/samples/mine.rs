@@ -433,7 +433,10 @@ fn candidates<'c>(
         let phrase = Box::new(move || {
             Phrase::new(
                 template,
-                &[("thing", &n.name(entity)), ("field", &attr.replace('_', " "))],
+                &[
+                    ("thing", &n.name(entity)),
+                    ("field", &attr.replace('_', " ")),
+                ],
             )
         });
         push(Family::CurrentState, template, q, phrase, vec![]);
