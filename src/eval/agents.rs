@@ -15,6 +15,7 @@
 //!   40 most recent events reached.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::ids::Id;
 use crate::samples::Index;
@@ -89,7 +90,7 @@ struct Tracks {
 pub struct BuiltIn {
     strategy: Strategy,
     scene: Option<Scene>,
-    initial: State,
+    initial: Arc<State>,
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
     indexed: Tables,
@@ -104,7 +105,7 @@ impl BuiltIn {
         BuiltIn {
             strategy,
             scene: None,
-            initial: State::default(),
+            initial: Arc::default(),
             events: vec![],
             indexed: Tables::default(),
             robot: Id::new("robot"),
@@ -254,7 +255,7 @@ impl Agent for BuiltIn {
 
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
         *self = BuiltIn::new(self.strategy);
-        self.initial = initial_state(scene);
+        self.initial = Arc::new(initial_state(scene));
         self.indexed = Tables::new(self.initial.clone());
         self.robot = scene
             .robots()

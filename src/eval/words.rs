@@ -8,6 +8,8 @@
 //! the built-ins' answerer over those five events. Its gap to `bm25`
 //! (parsed query, same retrieval) is the price of reading.
 
+use std::sync::Arc;
+
 use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::answer::{act_of, answer};
@@ -41,7 +43,7 @@ pub struct Words<'a> {
 #[derive(Default)]
 pub struct WordsOnly {
     scene: Option<Scene>,
-    initial: State,
+    initial: Arc<State>,
     events: Vec<Event>,
     bm25: Bm25,
     /// Lower-cased names of the scene's entities, longest first.
@@ -396,7 +398,7 @@ impl Agent for WordsOnly {
             .collect();
         names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
         *self = WordsOnly {
-            initial: initial_state(scene),
+            initial: Arc::new(initial_state(scene)),
             names,
             robot: scene.robots().into_iter().next(),
             humans: scene

@@ -2,7 +2,7 @@
 //! candidate questions of every family that the robot's history settles,
 //! one chosen per family with the seeded RNG, worded from templates.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -13,7 +13,7 @@ use crate::ids::Id;
 use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
-use super::answer::{Answered, act_of, answer};
+use super::answer::{Answered, Memo, act_of};
 use super::index::{Index, only_once};
 use super::model::*;
 use super::phrasing::{Phrase, questions};
@@ -112,13 +112,15 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     // questions are asked.
     let mut words = ChaCha8Rng::seed_from_u64(seed ^ PHRASING_STREAM);
     let namer = Namer::new(ix.scene);
-    let mut asked: BTreeSet<String> = BTreeSet::new();
+    // Only looked up: a hash set, as its long keys share long prefixes.
+    let mut asked: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
     let humans = humans(ix);
     let firsts = Firsts::new(ix, &humans);
     let all_acts: Vec<(&Event, &Act)> = ix.acts(u64::MAX).collect();
     let keys: Vec<String> = all_acts.iter().map(|(e, a)| act_key(e, a)).collect();
     let mut tally = Tally::default();
+    let mut memo = Memo::default();
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -141,7 +143,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                     continue;
                 }
                 let found = answers[i].get_or_insert_with(|| {
-                    let a = answer(ix, &cutoff, &c.query)?;
+                    let a = memo.answer(ix, &cutoff, &c.query)?;
                     // State questions fall into current or hidden by their answer.
                     let fam = match (&c.query, &a.answer) {
                         (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
