@@ -132,8 +132,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         let candidates = candidates(ix, &namer, &firsts, &cutoff, &acts, &mut rng);
         // Each candidate answered once (a state question is tried as
         // current and as hidden): its answer, family and key.
-        let mut answers: Vec<Option<Option<(Answered, Family, String)>>> =
-            (0..candidates.len()).map(|_| None).collect();
+        let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
         for family in Family::ALL {
             let mut of_family: Vec<usize> = Vec::new();
             for (i, c) in candidates.iter().enumerate() {
@@ -163,8 +162,9 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                 continue;
             }
             let i = of_family[rng.random_range(0..of_family.len())];
+            // Only answered candidates were listed.
             let Some(Some((a, fam, key))) = answers[i].clone() else {
-                unreachable!("a chosen candidate has an answer")
+                continue;
             };
             asked.insert(key);
             let c = &candidates[i];
@@ -189,6 +189,10 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     }
     out
 }
+
+/// A candidate's answer, the family it falls in and its ask key; `None`
+/// when the history does not settle it.
+type Found = Option<(Answered, Family, String)>;
 
 /// The key of an (actor, act) pair.
 fn act_key(e: &Event, act: &Act) -> String {
