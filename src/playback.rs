@@ -8,10 +8,9 @@
 use std::collections::BTreeMap;
 
 use crate::ids::Id;
-use crate::samples::index::Key;
 use crate::scene::Scene;
 use crate::sim::{ReplayError, Simulation};
-use crate::trace::{Event, Value};
+use crate::trace::{Event, Key, State, Value};
 
 /// Events between keyframes: a seek applies at most this many.
 pub const KEYFRAME_EVERY: usize = 128;
@@ -24,7 +23,7 @@ pub struct Playback {
     pub scene: Scene,
     pub events: Vec<Event>,
     pub robot: Id,
-    truth: Vec<BTreeMap<Key, Value>>,
+    truth: Vec<State>,
     beliefs: Vec<Beliefs>,
 }
 
@@ -45,11 +44,11 @@ impl Playback {
                 .map(|(k, b)| (k.clone(), (b.value.clone(), b.event)))
                 .collect()
         };
-        let (mut truth, mut beliefs) = (vec![sim.state()], vec![snapshot(&sim)]);
+        let (mut truth, mut beliefs) = (vec![State::from(sim.state())], vec![snapshot(&sim)]);
         for (i, e) in events.iter().enumerate() {
             sim.replay_event(e)?;
             if (i + 1) % KEYFRAME_EVERY == 0 {
-                truth.push(sim.state());
+                truth.push(sim.state().into());
                 beliefs.push(snapshot(&sim));
             }
         }
@@ -71,16 +70,12 @@ impl Playback {
     }
 
     /// The true state after the first `n` events.
-    pub fn state_at(&self, n: usize) -> BTreeMap<Key, Value> {
+    pub fn state_at(&self, n: usize) -> State {
         let n = n.min(self.events.len());
         let k = (n / KEYFRAME_EVERY).min(self.truth.len() - 1);
         let mut state = self.truth[k].clone();
         for e in &self.events[k * KEYFRAME_EVERY..n] {
-            if e.outcome.is_ok() {
-                for c in &e.changes {
-                    state.insert((c.entity.clone(), c.attr.clone()), c.new.clone());
-                }
-            }
+            state.apply(e);
         }
         state
     }

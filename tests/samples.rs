@@ -346,6 +346,49 @@ fn no_sample_fails_the_validity_checks_on_generated_traces() {
 }
 
 #[test]
+fn habit_answers_kept_across_cutoffs_are_the_answers_at_each() {
+    use hearth::samples::answer::Memo;
+    let (scene, events) = generated("family_apartment", 1, 5);
+    let ix = Index::new(&scene, &events);
+    let mut habits: Vec<Query> = mine(&scene, &events, 1)
+        .iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some(q.query.clone()),
+            Sample::Plan(_) => None,
+        })
+        .filter(|q| {
+            matches!(
+                q,
+                Query::UsualPlace { .. }
+                    | Query::UsualValue { .. }
+                    | Query::UsualActor { .. }
+                    | Query::UsualHour { .. }
+            )
+        })
+        .collect();
+    habits.dedup();
+    assert!(habits.len() >= 5, "{} habit questions", habits.len());
+    let mut memo = Memo::default();
+    let mut settled = 0;
+    for cutoff in mine::cutoffs(&ix) {
+        for q in &habits {
+            let fresh = answer(&ix, &cutoff, q);
+            settled += usize::from(fresh.is_some());
+            assert_eq!(
+                memo.answer(&ix, &cutoff, q),
+                fresh,
+                "{q:?} at {}",
+                cutoff.event
+            );
+        }
+    }
+    assert!(settled > 0, "no habit is settled at any cutoff");
+    // Not a habit question: no basis.
+    let q = Query::Next { event: 1 };
+    assert_eq!(ix.basis(&q, 100), None);
+}
+
+#[test]
 fn the_checks_catch_broken_samples() {
     let (_t, trace) = hand_built();
     let ix = Index::new(&trace.scene, &trace.events);

@@ -15,17 +15,19 @@
 //!   40 most recent events reached.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::answer::{act_of, answer};
-use crate::samples::index::{Key, Tables, initial_state};
+use crate::samples::index::Tables;
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
 use crate::scene::Scene;
+use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
-use crate::trace::{ClaimMode, Event, Value};
+use crate::trace::{ClaimMode, Event, Key, State, Value};
 
 use super::bm25::Bm25;
 use super::kg::Graph;
@@ -88,7 +90,7 @@ struct Tracks {
 pub struct BuiltIn {
     strategy: Strategy,
     scene: Option<Scene>,
-    initial: BTreeMap<Key, Value>,
+    initial: Arc<State>,
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
     indexed: Tables,
@@ -103,7 +105,7 @@ impl BuiltIn {
         BuiltIn {
             strategy,
             scene: None,
-            initial: BTreeMap::new(),
+            initial: Arc::default(),
             events: vec![],
             indexed: Tables::default(),
             robot: Id::new("robot"),
@@ -253,7 +255,7 @@ impl Agent for BuiltIn {
 
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
         *self = BuiltIn::new(self.strategy);
-        self.initial = initial_state(scene);
+        self.initial = Arc::new(initial_state(scene));
         self.indexed = Tables::new(self.initial.clone());
         self.robot = scene
             .robots()

@@ -4,7 +4,7 @@
 //! starts from the question's entities and expands K hops, keeping the most
 //! recent events reached.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use petgraph::graphmap::UnGraphMap;
 
@@ -86,7 +86,8 @@ impl Graph {
             .take(seeds)
             .collect();
         let mut seen = frontier.clone();
-        let mut events = BTreeSet::new();
+        // The lists reached; their union is cut to the latest `keep` below.
+        let mut lists: Vec<&[u64]> = Vec::new();
         // Edge lists are in event order and only the latest `keep` events
         // are kept: the latest `keep` of each list are all that can be.
         let latest = |edge: (u32, u32)| {
@@ -94,13 +95,13 @@ impl Graph {
             &list[list.len().saturating_sub(keep)..]
         };
         for n in &frontier {
-            events.extend(latest((*n, *n)));
+            lists.push(latest((*n, *n)));
         }
         for _ in 0..hops {
             let mut next = BTreeSet::new();
             for &n in &frontier {
                 for m in self.graph.neighbors(n) {
-                    events.extend(latest((n.min(m), n.max(m))));
+                    lists.push(latest((n.min(m), n.max(m))));
                     if seen.insert(m) {
                         next.insert(m);
                     }
@@ -108,7 +109,55 @@ impl Graph {
             }
             frontier = next;
         }
-        let all: Vec<u64> = events.into_iter().collect();
-        all[all.len().saturating_sub(keep)..].to_vec()
+        latest_of(&lists, keep)
+    }
+}
+
+/// The latest `keep` distinct ids of sorted lists, in order: a merge from
+/// their ends, which reads about `keep` ids, not every list whole.
+fn latest_of(lists: &[&[u64]], keep: usize) -> Vec<u64> {
+    // (id, list, how many of the list are still unread)
+    let mut heap: BinaryHeap<(u64, usize, usize)> = lists
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| Some((*l.last()?, i, l.len() - 1)))
+        .collect();
+    let mut out: Vec<u64> = Vec::with_capacity(keep);
+    while out.len() < keep
+        && let Some((id, i, unread)) = heap.pop()
+    {
+        // Popped latest first, so a repeat follows its first.
+        if out.last() != Some(&id) {
+            out.push(id);
+        }
+        if unread > 0 {
+            heap.push((lists[i][unread - 1], i, unread - 1));
+        }
+    }
+    out.reverse();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::latest_of;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn latest_of_is_the_tail_of_the_union() {
+        let lists: [&[u64]; 4] = [&[1, 4, 9], &[2, 4, 7, 9], &[], &[3, 8]];
+        let union: Vec<u64> = lists
+            .iter()
+            .flat_map(|l| l.iter().copied())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for keep in 0..10 {
+            assert_eq!(
+                latest_of(&lists, keep),
+                union[union.len().saturating_sub(keep)..].to_vec(),
+                "keep {keep}"
+            );
+        }
     }
 }

@@ -8,18 +8,18 @@
 //! the built-ins' answerer over those five events. Its gap to `bm25`
 //! (parsed query, same retrieval) is the price of reading.
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::answer::{act_of, answer};
-use crate::samples::index::{Key, initial_state};
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
 use crate::scene::{ActorKind, Scene};
+use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
-use crate::trace::{ClaimMode, Event, Value};
+use crate::trace::{ClaimMode, Event, State};
 
 use super::agents::plan_task;
 use super::bm25::Bm25;
@@ -43,7 +43,7 @@ pub struct Words<'a> {
 #[derive(Default)]
 pub struct WordsOnly {
     scene: Option<Scene>,
-    initial: BTreeMap<Key, Value>,
+    initial: Arc<State>,
     events: Vec<Event>,
     bm25: Bm25,
     /// Lower-cased names of the scene's entities, longest first.
@@ -398,7 +398,7 @@ impl Agent for WordsOnly {
             .collect();
         names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
         *self = WordsOnly {
-            initial: initial_state(scene),
+            initial: Arc::new(initial_state(scene)),
             names,
             robot: scene.robots().into_iter().next(),
             humans: scene

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use bevy::math::Vec2;
 
 use crate::ids::Id;
-use crate::samples::index::Key;
 use crate::scene::Scene;
+use crate::trace::Key;
 use crate::trace::{Event, Location, Position, Value};
 
 pub fn room_rect(scene: &Scene, room: &Id) -> Option<(Vec2, Vec2)> {

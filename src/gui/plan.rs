@@ -10,8 +10,8 @@ use bevy::math::Vec2;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind};
 
 use crate::ids::Id;
-use crate::samples::index::Key;
 use crate::scene::{ActorKind, FieldDef, Openable, Placement, Scene};
+use crate::trace::Key;
 use crate::trace::{Location, Position, Value};
 
 use super::geometry::{actor_point, actor_points, bounds, fixture, locations, object_points};

@@ -2,7 +2,7 @@
 //! Mining and the validity checks both call [`answer`]; the checks call it
 //! again on the trace cut at the cutoff, so no answer can use the future.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::ids::Id;
 use crate::trace::request::{Action, Relation};
@@ -143,6 +143,30 @@ fn unique_claim<'a>(
         .filter(|h| h.claim.entity == *entity);
     let h = about.next()?;
     about.next().is_none().then_some(h)
+}
+
+/// Answers to habit questions kept across cutoffs, for a sweep through a
+/// trace: a habit is answered again only when its events grew (see
+/// [`Index::basis`]), not from the whole past at every cutoff.
+#[derive(Default)]
+pub struct Memo(HashMap<String, (usize, Option<Answered>)>);
+
+impl Memo {
+    /// As [`answer`], at cutoffs that never go back.
+    pub fn answer(&mut self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
+        let Some(n) = ix.basis(q, cutoff.event) else {
+            return answer(ix, cutoff, q);
+        };
+        let key = serde_json::to_string(q).unwrap_or_default();
+        if let Some((m, a)) = self.0.get(&key)
+            && *m == n
+        {
+            return a.clone();
+        }
+        let a = answer(ix, cutoff, q);
+        self.0.insert(key, (n, a.clone()));
+        a
+    }
 }
 
 /// The reference answer to `q` at `cutoff`, from `ix`; `None` when the
@@ -433,8 +457,11 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             }
         }
         Query::Count { actor, act, day } => {
+            // Latest first, back to the day: not the whole past.
             let events: Vec<u64> = ix
                 .doing(actor.as_ref(), act, c)
+                .rev()
+                .take_while(|e| e.day >= *day)
                 .filter(|e| e.day == *day)
                 .map(|e| e.id)
                 .collect();

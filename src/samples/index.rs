@@ -9,15 +9,16 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::ids::Id;
 use crate::scene::Scene;
-use crate::sim::Simulation;
+use crate::sim::initial_state;
 use crate::trace::request::Action;
-use crate::trace::{Claim, ClaimMode, Event, Location, Value};
+use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
 
 use super::answer::act_of;
-use super::model::Act;
+use super::model::{Act, Query};
 
 /// The robot observed `entity.attr = value` in event `event`.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +46,7 @@ pub struct Place {
     next_same: Option<usize>,
 }
 
-pub type Key = (Id, Id);
+pub use crate::trace::Key;
 
 /// What an act is looked up by: its skill and arguments (the value, which
 /// need not be ordered, is compared on lookup).
@@ -60,13 +61,6 @@ fn act_key(a: &Act) -> ActKey {
     )
 }
 
-/// Every attribute's value before the first event.
-pub fn initial_state(scene: &Scene) -> BTreeMap<Key, Value> {
-    Simulation::new(scene.clone())
-        .map(|s| s.state())
-        .unwrap_or_default()
-}
-
 /// An index's tables, without the events they index (positions refer to
 /// them): what a memory keeps between questions, so that it is indexed
 /// once, as it grows.
@@ -75,7 +69,8 @@ pub struct Tables {
     /// What the robot observed of each attribute, in event order.
     pub seen: BTreeMap<Key, Vec<Seen>>,
     /// The truth: each attribute's value before the first event.
-    pub initial: BTreeMap<Key, Value>,
+    /// Shared: every memory an agent indexes starts from it.
+    pub initial: Arc<State>,
     /// The truth: each attribute's changes, as (event, new value).
     pub changes: BTreeMap<Key, Vec<(u64, Value)>>,
     /// Claims of every mode the robot heard, in event order.
@@ -99,7 +94,7 @@ pub struct Tables {
 }
 
 impl Tables {
-    pub fn new(initial: BTreeMap<Key, Value>) -> Self {
+    pub fn new(initial: Arc<State>) -> Self {
         Tables {
             initial,
             ..Tables::default()
@@ -223,16 +218,12 @@ fn robot_of(scene: &Scene) -> Id {
 impl<'a> Index<'a> {
     /// Indexes `events` of a trace of `scene` (ids dense from 1).
     pub fn new(scene: &'a Scene, events: &'a [Event]) -> Self {
-        Self::with_initial(scene, events, initial_state(scene))
+        Self::with_initial(scene, events, Arc::new(initial_state(scene)))
     }
 
     /// As [`Index::new`], with the scene's initial state computed once by
     /// the caller.
-    pub fn with_initial(
-        scene: &'a Scene,
-        events: &'a [Event],
-        initial: BTreeMap<Key, Value>,
-    ) -> Self {
+    pub fn with_initial(scene: &'a Scene, events: &'a [Event], initial: Arc<State>) -> Self {
         let mut ix = Index {
             scene,
             events: &[],
@@ -349,6 +340,34 @@ impl<'a> Index<'a> {
             .map(move |i| (&events[acted[*i].0], &acted[*i].1))
             .filter(move |(e, a)| *a == act && actor.is_none_or(|x| *x == e.actor))
             .map(|(e, _)| e)
+    }
+
+    /// How many entries before `cutoff` the list behind `q`'s answer has,
+    /// for the queries answered from one such list (habits): while it does
+    /// not grow, their answer stays the same.
+    pub fn basis(&self, q: &Query, cutoff: u64) -> Option<usize> {
+        let events = self.events;
+        let before = |list: Option<&Vec<usize>>| {
+            let list = list.map_or(&[][..], Vec::as_slice);
+            list.partition_point(|p| events[*p].id < cutoff)
+        };
+        Some(match q {
+            Query::UsualPlace { object } => before(self.tables.placed.get(object)),
+            Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => {
+                before(
+                    self.tables
+                        .device_ops
+                        .get(&(device.clone(), field.as_str().to_string())),
+                )
+            }
+            Query::UsualHour { act, .. } => {
+                let acted = &self.tables.acted;
+                let list = self.tables.by_act.get(&act_key(act));
+                let list = list.map_or(&[][..], Vec::as_slice);
+                list.partition_point(|i| events[acted[*i].0].id < cutoff)
+            }
+            _ => return None,
+        })
     }
 
     /// Perceived operations of `device.field` before `cutoff`.

@@ -2,7 +2,7 @@
 //! candidate questions of every family that the robot's history settles,
 //! one chosen per family with the seeded RNG, worded from templates.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -13,7 +13,7 @@ use crate::ids::Id;
 use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
-use super::answer::{Answered, act_of, answer};
+use super::answer::{Answered, Memo, act_of};
 use super::index::{Index, only_once};
 use super::model::*;
 use super::phrasing::{Phrase, questions};
@@ -51,13 +51,57 @@ pub fn cutoff_at(e: &Event) -> Cutoff {
     }
 }
 
-/// A question before it is answered.
-struct Candidate {
+/// A question before it is answered. Its wording is made only for the
+/// question chosen: most candidates are never asked.
+struct Candidate<'c> {
     family: Family,
     template: &'static str,
     query: Query,
-    phrase: Phrase,
+    phrase: Box<dyn Fn() -> Phrase + 'c>,
     options: Vec<String>,
+}
+
+/// How often each (actor, act) was perceived before the cutoff, kept as
+/// the cutoffs advance: which acts happened only once is a lookup, not a
+/// search of the past at every cutoff.
+#[derive(Default)]
+struct Tally<'k> {
+    /// Key → (times, position in the acts of its first time).
+    counts: HashMap<&'k str, (u32, usize)>,
+    /// Positions of the acts whose key occurred once so far, in order.
+    unique: BTreeSet<usize>,
+    /// Acts counted so far.
+    upto: usize,
+}
+
+impl<'k> Tally<'k> {
+    fn advance(&mut self, keys: &'k [String], upto: usize) {
+        for (i, k) in keys.iter().enumerate().take(upto).skip(self.upto) {
+            let (times, first) = self.counts.entry(k.as_str()).or_insert((0, i));
+            *times += 1;
+            match *times {
+                1 => {
+                    self.unique.insert(i);
+                }
+                2 => {
+                    self.unique.remove(first);
+                }
+                _ => {}
+            }
+        }
+        self.upto = self.upto.max(upto);
+    }
+
+    fn once(&self, key: &str) -> bool {
+        self.counts.get(key).is_some_and(|(n, _)| *n == 1)
+    }
+}
+
+/// The perceived acts before a cutoff, each with its (actor, act) key.
+struct Acts<'a, 'k> {
+    acts: &'k [(&'a Event, &'a Act)],
+    keys: &'k [String],
+    tally: &'k Tally<'k>,
 }
 
 /// Mines QA samples at every cutoff: at most one per family per cutoff,
@@ -68,52 +112,100 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     // questions are asked.
     let mut words = ChaCha8Rng::seed_from_u64(seed ^ PHRASING_STREAM);
     let namer = Namer::new(ix.scene);
-    let mut asked: BTreeSet<String> = BTreeSet::new();
+    // Only looked up: a hash set, as its long keys share long prefixes.
+    let mut asked: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
     let humans = humans(ix);
     let firsts = Firsts::new(ix, &humans);
+    let all_acts: Vec<(&Event, &Act)> = ix.acts(u64::MAX).collect();
+    let keys: Vec<String> = all_acts.iter().map(|(e, a)| act_key(e, a)).collect();
+    let mut tally = Tally::default();
+    let mut memo = Memo::default();
     for cutoff in cutoffs(ix) {
-        let candidates = candidates(ix, &namer, &firsts, &cutoff, &mut rng);
+        let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
+        tally.advance(&keys, upto);
+        let acts = Acts {
+            acts: &all_acts[..upto],
+            keys: &keys[..upto],
+            tally: &tally,
+        };
+        let candidates = candidates(ix, &namer, &firsts, &cutoff, &acts, &mut rng);
+        // Each candidate answered once (a state question is tried as
+        // current and as hidden): its answer, family and key.
+        let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
         for family in Family::ALL {
-            let mut of_family: Vec<(Candidate, Answered)> = candidates
-                .iter()
-                .filter(|c| {
-                    c.family == family
-                        || (family == Family::HiddenState && c.family == Family::CurrentState)
-                })
-                .filter_map(|c| {
-                    let a = answer(ix, &cutoff, &c.query)?;
+            let mut of_family: Vec<usize> = Vec::new();
+            for (i, c) in candidates.iter().enumerate() {
+                if !(c.family == family
+                    || (family == Family::HiddenState && c.family == Family::CurrentState))
+                {
+                    continue;
+                }
+                let found = answers[i].get_or_insert_with(|| {
+                    let a = memo.answer(ix, &cutoff, &c.query)?;
                     // State questions fall into current or hidden by their answer.
                     let fam = match (&c.query, &a.answer) {
                         (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
                         _ => c.family,
                     };
                     let key = ask_key(&c.query, &a.answer, fam, &cutoff);
-                    (fam == family && !asked.contains(&key)).then(|| {
-                        (
-                            Candidate {
-                                family: fam,
-                                template: c.template,
-                                query: c.query.clone(),
-                                phrase: c.phrase.clone(),
-                                options: c.options.clone(),
-                            },
-                            a,
-                        )
-                    })
-                })
-                .collect();
+                    Some((a, fam, key))
+                });
+                if let Some((_, fam, key)) = found
+                    && *fam == family
+                    && !asked.contains(key)
+                {
+                    of_family.push(i);
+                }
+            }
             if of_family.is_empty() {
                 continue;
             }
-            let i = rng.random_range(0..of_family.len());
-            let (c, a) = of_family.swap_remove(i);
-            asked.insert(ask_key(&c.query, &a.answer, c.family, &cutoff));
-            let phrasing = words.random_range(0..questions(c.phrase.key).len());
-            out.push(sample(ix, &namer, &cutoff, c, a, phrasing, out.len() + 1));
+            let i = of_family[rng.random_range(0..of_family.len())];
+            // Only answered candidates were listed.
+            let Some(Some((a, fam, key))) = answers[i].clone() else {
+                continue;
+            };
+            asked.insert(key);
+            let c = &candidates[i];
+            let phrase = (c.phrase)();
+            let phrasing = words.random_range(0..questions(phrase.key).len());
+            out.push(sample(
+                ix,
+                &namer,
+                &cutoff,
+                Chosen {
+                    family: fam,
+                    template: c.template,
+                    query: c.query.clone(),
+                    phrase,
+                    options: c.options.clone(),
+                },
+                a,
+                phrasing,
+                out.len() + 1,
+            ));
         }
     }
     out
+}
+
+/// A candidate's answer, the family it falls in and its ask key; `None`
+/// when the history does not settle it.
+type Found = Option<(Answered, Family, String)>;
+
+/// The key of an (actor, act) pair.
+fn act_key(e: &Event, act: &Act) -> String {
+    serde_json::to_string(&(&e.actor, act)).unwrap_or_default()
+}
+
+/// The candidate chosen, worded.
+struct Chosen {
+    family: Family,
+    template: &'static str,
+    query: Query,
+    phrase: Phrase,
+    options: Vec<String>,
 }
 
 /// What makes two samples the same question: the query and its answer,
@@ -135,7 +227,7 @@ fn sample(
     ix: &Index,
     namer: &Namer,
     cutoff: &Cutoff,
-    c: Candidate,
+    c: Chosen,
     a: Answered,
     phrasing: usize,
     n: usize,
@@ -306,16 +398,17 @@ fn humans<'a>(ix: &'a Index) -> BTreeSet<&'a Id> {
 }
 
 /// Every question the robot's history might settle at `cutoff`, unanswered.
-fn candidates(
-    ix: &Index,
-    n: &Namer,
+fn candidates<'c>(
+    ix: &'c Index,
+    n: &'c Namer,
     firsts: &Firsts,
     cutoff: &Cutoff,
+    acts: &Acts,
     rng: &mut ChaCha8Rng,
-) -> Vec<Candidate> {
+) -> Vec<Candidate<'c>> {
     let c = cutoff.event;
     let mut out = Vec::new();
-    let mut push = |family, template, query, phrase: Phrase, options: Vec<String>| {
+    let mut push = |family, template, query, phrase: Box<dyn Fn() -> Phrase + 'c>, options| {
         out.push(Candidate {
             family,
             template,
@@ -337,17 +430,21 @@ fn candidates(
             entity: entity.clone(),
             attr: attr.clone(),
         };
-        let thing = n.name(entity);
         let template = match attr.as_str() {
             "location" => "where_is",
             "open" => "is_open",
             "power" => "is_on",
             _ => "device_field",
         };
-        let phrase = Phrase::new(
-            template,
-            &[("thing", &thing), ("field", &attr.replace('_', " "))],
-        );
+        let phrase = Box::new(move || {
+            Phrase::new(
+                template,
+                &[
+                    ("thing", &n.name(entity)),
+                    ("field", &attr.replace('_', " ")),
+                ],
+            )
+        });
         push(Family::CurrentState, template, q, phrase, vec![]);
     }
 
@@ -356,67 +453,68 @@ fn candidates(
     // unseen changes in between).
     for ((entity, attr), p) in ix.all_places(c) {
         for i in (1..p.len()).filter(|&i| only_once(p, i)) {
-            let (change, new) = (&p[i].event, &p[i].value);
-            let mover = ix
-                .event(*change)
-                .filter(|e| {
-                    e.changes
-                        .iter()
-                        .any(|ch| &ch.entity == entity && &ch.attr == attr)
-                })
-                .map(|e| e.actor.clone());
+            let change = p[i].event;
             let q = Query::Before {
                 entity: entity.clone(),
                 attr: attr.clone(),
-                change: *change,
+                change,
             };
-            let (thing, place) = (n.name(entity), n.value(attr, new));
-            let phrase = match (attr.as_str(), mover) {
-                ("location", Some(m)) => Phrase::new(
-                    "before_moved_by",
-                    &[("thing", &thing), ("who", &n.name(&m)), ("place", &place)],
-                ),
-                ("location", None) => {
-                    Phrase::new("before_moved", &[("thing", &thing), ("place", &place)])
+            let phrase = Box::new(move || {
+                let new = &p[i].value;
+                let mover = ix
+                    .event(change)
+                    .filter(|e| {
+                        e.changes
+                            .iter()
+                            .any(|ch| &ch.entity == entity && &ch.attr == attr)
+                    })
+                    .map(|e| e.actor.clone());
+                let (thing, place) = (n.name(entity), n.value(attr, new));
+                match (attr.as_str(), mover) {
+                    ("location", Some(m)) => Phrase::new(
+                        "before_moved_by",
+                        &[("thing", &thing), ("who", &n.name(&m)), ("place", &place)],
+                    ),
+                    ("location", None) => {
+                        Phrase::new("before_moved", &[("thing", &thing), ("place", &place)])
+                    }
+                    (a, _) => Phrase::new(
+                        "before_changed",
+                        &[("what", &n.attribute(entity, a)), ("value", &place)],
+                    ),
                 }
-                (a, _) => Phrase::new(
-                    "before_changed",
-                    &[("what", &n.attribute(entity, a)), ("value", &place)],
-                ),
-            };
+            });
             push(Family::OverwrittenState, "before_change", q, phrase, vec![]);
         }
     }
 
     // Temporal: when did someone last do something; which came first; what next.
-    let acts: Vec<(&Event, &Act)> = ix.acts(c).collect();
-    let once = |actor: &Id, act: &Act| {
-        let mut found = ix.doing(Some(actor), act, c);
-        found.next().is_some() && found.next().is_none()
-    };
     let mut seen_keys = BTreeSet::new();
-    for (e, act) in acts.iter().rev().take(60) {
-        if seen_keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default()) {
+    for ((e, act), key) in acts.acts.iter().zip(acts.keys).rev().take(60) {
+        if seen_keys.insert(key) {
+            let (actor, act) = (e.actor.clone(), (*act).clone());
             push(
                 Family::Temporal,
                 "when_last",
                 Query::LastTime {
-                    actor: e.actor.clone(),
-                    act: (*act).clone(),
+                    actor: actor.clone(),
+                    act: act.clone(),
                 },
-                Phrase::new(
-                    "when_last",
-                    &[
-                        ("who", &n.name(&e.actor)),
-                        ("act", &verb_phrase(n, act, Tense::Base)),
-                        ("acted", &verb_phrase(n, act, Tense::Past)),
-                    ],
-                ),
+                Box::new(move || {
+                    Phrase::new(
+                        "when_last",
+                        &[
+                            ("who", &n.name(&actor)),
+                            ("act", &verb_phrase(n, &act, Tense::Base)),
+                            ("acted", &verb_phrase(n, &act, Tense::Past)),
+                        ],
+                    )
+                }),
                 vec![],
             );
         }
     }
-    let unique: Vec<&(&Event, &Act)> = acts.iter().filter(|(e, a)| once(&e.actor, a)).collect();
+    let unique: Vec<&(&Event, &Act)> = acts.tally.unique.iter().map(|&i| &acts.acts[i]).collect();
     for _ in 0..4 {
         let (Some(a), Some(b)) = (unique.choose(rng), unique.choose(rng)) else {
             break;
@@ -428,6 +526,7 @@ fn candidates(
             act_phrase(n, &a.0.actor, a.1),
             act_phrase(n, &b.0.actor, b.1),
         ];
+        let (oa, ob) = (options[0].clone(), options[1].clone());
         push(
             Family::Temporal,
             "which_first",
@@ -437,23 +536,26 @@ fn candidates(
                 b_actor: b.0.actor.clone(),
                 b: b.1.clone(),
             },
-            Phrase::new("which_first", &[("a", &options[0]), ("b", &options[1])]),
+            Box::new(move || Phrase::new("which_first", &[("a", &oa), ("b", &ob)])),
             options,
         );
     }
-    for (e, act) in acts.iter().rev().take(40) {
-        if humans.contains(&e.actor) && once(&e.actor, act) {
+    for ((e, act), key) in acts.acts.iter().zip(acts.keys).rev().take(40) {
+        if humans.contains(&e.actor) && acts.tally.once(key) {
+            let (actor, act) = (e.actor.clone(), (*act).clone());
             push(
                 Family::Temporal,
                 "what_next",
                 Query::Next { event: e.id },
-                Phrase::new(
-                    "what_next",
-                    &[
-                        ("done", &act_phrase(n, &e.actor, act)),
-                        ("who", &n.name(&e.actor)),
-                    ],
-                ),
+                Box::new(move || {
+                    Phrase::new(
+                        "what_next",
+                        &[
+                            ("done", &act_phrase(n, &actor, &act)),
+                            ("who", &n.name(&actor)),
+                        ],
+                    )
+                }),
                 vec![],
             );
         }
@@ -475,14 +577,16 @@ fn candidates(
                         attr: attr.clone(),
                         value: h.claim.value.clone(),
                     },
-                    Phrase::new(
-                        "who_prefers",
-                        &[
-                            ("attr", &attr.replace('_', " ")),
-                            ("thing", &n.name(entity)),
-                            ("value", &n.value(attr, &h.claim.value)),
-                        ],
-                    ),
+                    Box::new(move || {
+                        Phrase::new(
+                            "who_prefers",
+                            &[
+                                ("attr", &attr.replace('_', " ")),
+                                ("thing", &n.name(entity)),
+                                ("value", &n.value(attr, &h.claim.value)),
+                            ],
+                        )
+                    }),
                     vec![],
                 );
                 push(
@@ -493,12 +597,12 @@ fn candidates(
                         entity: entity.clone(),
                         attr: attr.clone(),
                     },
-                    preference_question(n, holder, entity, attr),
+                    Box::new(move || preference_question(n, holder, entity, attr)),
                     vec![],
                 );
             }
             ClaimMode::Fact => {
-                let told = n.value(attr, &h.claim.value);
+                let told = move || n.value(attr, &h.claim.value);
                 push(
                     Family::SourceAware,
                     "who_said",
@@ -507,7 +611,9 @@ fn candidates(
                         attr: attr.clone(),
                         value: h.claim.value.clone(),
                     },
-                    Phrase::new("who_said", &[("thing", &n.name(entity)), ("told", &told)]),
+                    Box::new(move || {
+                        Phrase::new("who_said", &[("thing", &n.name(entity)), ("told", &told())])
+                    }),
                     vec![],
                 );
                 push(
@@ -517,14 +623,16 @@ fn candidates(
                         claim: h.event,
                         entity: entity.clone(),
                     },
-                    Phrase::new(
-                        "seen_or_told",
-                        &[
-                            ("who", &n.name(&h.speaker)),
-                            ("thing", &n.name(entity)),
-                            ("told", &told),
-                        ],
-                    ),
+                    Box::new(move || {
+                        Phrase::new(
+                            "seen_or_told",
+                            &[
+                                ("who", &n.name(&h.speaker)),
+                                ("thing", &n.name(entity)),
+                                ("told", &told()),
+                            ],
+                        )
+                    }),
                     vec![],
                 );
                 push(
@@ -535,19 +643,19 @@ fn candidates(
                         entity: entity.clone(),
                         attr: attr.clone(),
                     },
-                    Phrase::new(
-                        "according_to",
-                        &[("who", &n.name(&h.speaker)), ("thing", &n.name(entity))],
-                    ),
+                    Box::new(move || {
+                        Phrase::new(
+                            "according_to",
+                            &[("who", &n.name(&h.speaker)), ("thing", &n.name(entity))],
+                        )
+                    }),
                     vec![],
                 );
             }
             ClaimMode::Request => {
-                let by = n.name(&h.speaker);
-                let thing = n.name(entity);
-                let task = request_phrase(n, entity, attr, &h.claim.value);
-                let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
-                let (request, entity) = (h.event, entity.clone());
+                let by = move || n.name(&h.speaker);
+                let task = move || request_phrase(n, entity, attr, &h.claim.value);
+                let request = h.event;
                 push(
                     Family::Commitment,
                     "what_asked",
@@ -555,10 +663,13 @@ fn candidates(
                         request,
                         entity: entity.clone(),
                     },
-                    Phrase::new(
-                        "what_asked",
-                        &[("when", &when), ("who", &by), ("thing", &thing)],
-                    ),
+                    Box::new(move || {
+                        let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
+                        Phrase::new(
+                            "what_asked",
+                            &[("when", &when), ("who", &by()), ("thing", &n.name(entity))],
+                        )
+                    }),
                     vec![],
                 );
                 push(
@@ -568,14 +679,17 @@ fn candidates(
                         request,
                         entity: entity.clone(),
                     },
-                    Phrase::new("when_due", &[("who", &by), ("task", &task)]),
+                    Box::new(move || Phrase::new("when_due", &[("who", &by()), ("task", &task())])),
                     vec![],
                 );
                 push(
                     Family::Commitment,
                     "is_done",
-                    Query::Status { request, entity },
-                    Phrase::new("is_done", &[("who", &by), ("task", &task)]),
+                    Query::Status {
+                        request,
+                        entity: entity.clone(),
+                    },
+                    Box::new(move || Phrase::new("is_done", &[("who", &by()), ("task", &task())])),
                     vec![],
                 );
             }
@@ -594,22 +708,25 @@ fn candidates(
                 if humans.contains(&e.actor)
                     && routine_keys.insert(format!("v|{}|{device}|{field}", e.actor))
                 {
+                    let (actor, device, field) = (e.actor.clone(), device.clone(), field.clone());
                     push(
                         Family::Routine,
                         "usual_value",
                         Query::UsualValue {
-                            actor: e.actor.clone(),
+                            actor: actor.clone(),
                             device: device.clone(),
-                            field: Id::new(field),
+                            field: Id::new(&field),
                         },
-                        Phrase::new(
-                            "usual_value",
-                            &[
-                                ("who", &n.name(&e.actor)),
-                                ("field", &field.replace('_', " ")),
-                                ("thing", &n.name(device)),
-                            ],
-                        ),
+                        Box::new(move || {
+                            Phrase::new(
+                                "usual_value",
+                                &[
+                                    ("who", &n.name(&actor)),
+                                    ("field", &field.replace('_', " ")),
+                                    ("thing", &n.name(&device)),
+                                ],
+                            )
+                        }),
                         vec![],
                     );
                 }
@@ -623,22 +740,25 @@ fn candidates(
                             field: Id::new(field),
                             value: value.clone(),
                         },
-                        Phrase::new(
-                            "who_usually",
-                            &[("does", &verb_phrase(n, &act, Tense::Third))],
-                        ),
+                        Box::new(move || {
+                            Phrase::new(
+                                "who_usually",
+                                &[("does", &verb_phrase(n, &act, Tense::Third))],
+                            )
+                        }),
                         vec![],
                     );
                 }
             }
             Action::Place { object, .. } if routine_keys.insert(format!("p|{object}")) => {
+                let object = object.clone();
                 push(
                     Family::Routine,
                     "usual_place",
                     Query::UsualPlace {
                         object: object.clone(),
                     },
-                    Phrase::new("usual_place", &[("thing", &n.name(object))]),
+                    Box::new(move || Phrase::new("usual_place", &[("thing", &n.name(&object))])),
                     vec![],
                 );
             }
@@ -651,20 +771,23 @@ fn candidates(
         if humans.contains(&e.actor)
             && hour_keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default())
         {
+            let (actor, act) = (e.actor.clone(), (*act).clone());
             push(
                 Family::Routine,
                 "usual_hour",
                 Query::UsualHour {
-                    actor: e.actor.clone(),
-                    act: (*act).clone(),
+                    actor: actor.clone(),
+                    act: act.clone(),
                 },
-                Phrase::new(
-                    "usual_hour",
-                    &[
-                        ("who", &n.name(&e.actor)),
-                        ("act", &verb_phrase(n, act, Tense::Base)),
-                    ],
-                ),
+                Box::new(move || {
+                    Phrase::new(
+                        "usual_hour",
+                        &[
+                            ("who", &n.name(&actor)),
+                            ("act", &verb_phrase(n, &act, Tense::Base)),
+                        ],
+                    )
+                }),
                 vec![],
             );
         }
@@ -672,7 +795,7 @@ fn candidates(
 
     // Counting: how often something was seen on a day up to the cutoff.
     let mut count_keys = BTreeSet::new();
-    for (e, act) in acts.iter().rev() {
+    for (e, act) in acts.acts.iter().rev() {
         // Acts are in time order: the rest are older still.
         if e.day + 1 < cutoff.day {
             break;
@@ -686,17 +809,22 @@ fn candidates(
             format!("on day {}", e.day)
         };
         let by_anyone = rng.random_bool(0.5);
-        let (actor, who) = if by_anyone {
-            (None, "anyone".to_string())
-        } else {
-            (Some(e.actor.clone()), n.name(&e.actor))
-        };
-        let verb = verb_phrase(n, act, Tense::Base);
-        let question = if actor.as_ref() == Some(&ix.robot) {
-            Phrase::new("how_many_robot", &[("act", &verb), ("day", &day)])
-        } else {
-            Phrase::new("how_many", &[("who", &who), ("act", &verb), ("day", &day)])
-        };
+        let actor = (!by_anyone).then(|| e.actor.clone());
+        let by_robot = actor.as_ref() == Some(&ix.robot);
+        let (who_id, verb_act) = (e.actor.clone(), (*act).clone());
+        let question = Box::new(move || {
+            let verb = verb_phrase(n, &verb_act, Tense::Base);
+            if by_robot {
+                Phrase::new("how_many_robot", &[("act", &verb), ("day", &day)])
+            } else {
+                let who = if by_anyone {
+                    "anyone".to_string()
+                } else {
+                    n.name(&who_id)
+                };
+                Phrase::new("how_many", &[("who", &who), ("act", &verb), ("day", &day)])
+            }
+        });
         push(
             Family::Counting,
             if by_anyone {

@@ -16,7 +16,7 @@ use crate::sim::Simulation;
 use crate::trace::request::Request;
 use crate::trace::{ClaimMode, Location, Value};
 
-use super::answer::{GRACE, answer};
+use super::answer::{GRACE, Memo, answer};
 use super::index::{Index, Key};
 use super::mine::{cutoffs, request_phrase};
 use super::model::*;
@@ -187,6 +187,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
         Err(_) => return out,
     };
     let mut replayed = 0usize;
+    let mut memo = Memo::default();
     for cutoff in cutoffs(ix) {
         // Keep a running replay up to the cutoff for the "already satisfied" test.
         while replayed + 1 < cutoff.event as usize {
@@ -202,7 +203,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             continue;
         }
         let state = sim.state();
-        let drafts: Vec<Draft> = drafts(ix, &n, &cutoff)
+        let drafts: Vec<Draft> = drafts(ix, &n, &cutoff, &mut memo)
             .into_iter()
             .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
             .filter(|d| d.goals.iter().all(|p| knowable(ix, &cutoff, &state, p)))
@@ -262,7 +263,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
 }
 
 /// Candidate tasks at a cutoff, from what the robot knows then.
-fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
+fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft> {
     let c = cutoff.event;
     let mut out = Vec::new();
     let mut seen_pref = BTreeSet::new();
@@ -339,7 +340,7 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff) -> Vec<Draft> {
         let q = Query::UsualPlace {
             object: object.clone(),
         };
-        let Some(a) = answer(ix, cutoff, &q) else {
+        let Some(a) = memo.answer(ix, cutoff, &q) else {
             continue;
         };
         let Answer::Value { value } = &a.answer else {

@@ -617,3 +617,11 @@ fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clo
         *to = from.clone();
     }
 }
+
+/// Every attribute's value before the first event of a trace of `scene`
+/// (empty if the scene does not load).
+pub fn initial_state(scene: &Scene) -> trace::State {
+    Simulation::new(scene.clone())
+        .map(|s| s.state().into())
+        .unwrap_or_default()
+}

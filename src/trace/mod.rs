@@ -13,6 +13,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 pub mod request;
+mod state;
+
+pub use state::{Key, State};
 
 use crate::ids::Id;
 use request::Action;

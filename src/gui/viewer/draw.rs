@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Rect};
 use crate::gui::geometry::{actor_points, locations, object_points, walk};
 use crate::gui::plan::{Fit, Plan};
 use crate::ids::Id;
-use crate::samples::index::Key;
+use crate::trace::Key;
 use crate::trace::Value;
 
 use super::{Cursor, Model};
