@@ -847,8 +847,9 @@ impl Backend for Scripted {
     ) -> Result<Proposal, GenError> {
         let robot = turn.actor == cx.robot;
         let sloppy = self.rng.random_bool(if robot { 0.08 } else { 0.04 });
-        Ok(errand::next(
+        Ok(errand::next_in(
             sim,
+            Some(&self.belongs),
             &turn.actor,
             &turn.goal,
             progress,
