@@ -391,9 +391,10 @@ fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool
         || sim.beliefs(actor.as_str()).is_none()
 }
 
-/// Puts `object` (held) on a fixture in `room` with space on top: one
-/// where it belongs, the one the actor stands at, else the first in scene
-/// order (deterministic); walks there first. `None` when the room has no space.
+/// Puts `object` (held) on a fixture in `room` with space on top where it
+/// belongs (the one the actor stands at first), else on a top where it
+/// belongs elsewhere, else on the one at hand or the first in scene order
+/// (deterministic); walks there first. `None` when there is no space.
 fn put_down(
     sim: &Simulation,
     belongs: Option<&Belongs>,
@@ -429,7 +430,19 @@ fn put_down(
         }
     };
     spare.sort_by_key(|id| (!belongs.fits(object, id), here.near.as_ref() != Some(*id)));
-    let target = (*spare.first()?).clone();
+    // No place for it here: a top where it belongs elsewhere in the home
+    // (glasses to the dresser when the nightstand is full), before
+    // anywhere at hand (the bed).
+    let elsewhere = || {
+        belongs
+            .homes(object)?
+            .iter()
+            .find(|h| Some(*h) != except && !spare.contains(h) && sim.free_space(h, false) > 0)
+    };
+    let target = match spare.first() {
+        Some(id) if belongs.fits(object, id) => (*id).clone(),
+        first => elsewhere().or(first.copied())?.clone(),
+    };
     Some(if here.near.as_ref() == Some(&target) {
         act(Action::Place {
             object: object.clone(),
