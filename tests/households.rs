@@ -24,6 +24,15 @@ fn gen_scene(kind: &str, seed: u64) -> Scene {
         .unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}"))
 }
 
+/// House seed 1024 draws a room count no zoned plan fits; another count
+/// is drawn, and the household is as valid as any other.
+#[test]
+fn a_seed_whose_room_count_cannot_be_zoned_gets_another() {
+    let s = gen_scene("house", 1024);
+    assert!(hearth::scene::validate(&s).is_empty());
+    assert_eq!(s, gen_scene("house", 1024));
+}
+
 fn events_of(scene: &Scene, seed: u64, days: u32) -> Vec<Event> {
     let mut events = Vec::new();
     let mut backend = Scripted::new(scene, seed);
@@ -702,7 +711,7 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
 fn the_scripted_household_lives_in_generated_scenes() {
     let reference = bars(&scene::default_scene(), 0, 3);
     assert_eq!(reference.families.len(), Family::ALL.len());
-    let (mut report, mut short) = (vec![], 0);
+    let mut report = vec![];
     for i in 0..50u64 {
         let kind = ["studio", "apartment", "house"][(i % 3) as usize];
         let s = gen_scene(kind, 1000 + i);
@@ -733,22 +742,17 @@ fn the_scripted_household_lives_in_generated_scenes() {
             .iter()
             .filter(|f| !b.families.contains(f))
             .collect();
-        // Issue 19 is open here: since things go back to their places, a
-        // small home can show no habit a routine question could ask about.
+        // Every family, in every home: routines survive things going back
+        // to their places (apartment seed 1049 once lost its routine
+        // questions).
         assert!(
-            missing.len() <= 1,
+            missing.is_empty(),
             "{}: no {missing:?} questions\n{}",
             s.id,
             report.join("\n")
         );
-        short += usize::from(!missing.is_empty());
     }
     println!("{}", report.join("\n"));
-    assert!(
-        short <= 2,
-        "{short} of 50 homes lack a family\n{}",
-        report.join("\n")
-    );
 }
 
 // ---------------------------------------------------------------------- CLI

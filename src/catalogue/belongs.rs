@@ -173,12 +173,18 @@ pub fn reached_only_from(scene: &Scene, room: &Id) -> Option<Id> {
     others.all(|o| o == first).then(|| first.clone())
 }
 
-/// Whether some human sleeps in `room`.
+/// Whether some human sleeps in `room` and it is not a room others walk
+/// through anyway (a studio's main room, a hall or public room in the
+/// catalogue, is where everyone lives).
 pub fn is_bedroom(scene: &Scene, room: &Id) -> bool {
+    let cat = super::builtin();
     scene
         .actors
         .iter()
         .any(|a| a.kind == crate::scene::ActorKind::Human && &a.room == room)
+        && !room_kind(cat, scene, room)
+            .and_then(|k| cat.room(k))
+            .is_some_and(|t| t.zone.is_core())
 }
 
 /// Whether every door of `room` opens into a bedroom (an en-suite, a

@@ -3,6 +3,7 @@
 //! beliefs, so a hidden move sends it to the wrong place first, and it
 //! recovers by searching where the object really is.
 
+use crate::catalogue::Belongs;
 use crate::ids::Id;
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Relation, Request};
@@ -15,6 +16,21 @@ use super::{Dest, Goal, Proposal, TurnProgress};
 /// LLM actor does, and learns from the executor's hint on the retry.
 pub fn next(
     sim: &Simulation,
+    actor: &Id,
+    goal: &Goal,
+    progress: &TurnProgress,
+    sloppy: bool,
+    robot: bool,
+) -> Proposal {
+    next_in(sim, None, actor, goal, progress, sloppy, robot)
+}
+
+/// [`next`], with where things belong in this scene already worked out
+/// (a backend keeps it; otherwise it is built when something is put down).
+#[allow(clippy::too_many_arguments)]
+pub fn next_in(
+    sim: &Simulation,
+    belongs: Option<&Belongs>,
     actor: &Id,
     goal: &Goal,
     progress: &TurnProgress,
@@ -153,15 +169,16 @@ pub fn next(
             })
         }
         Goal::Intent { text } => Proposal::GiveUp(format!("no plan for {text:?}")),
-        Goal::Fetch { object, to } => {
-            fetch(sim, actor, object, to, progress, sloppy, robot, &here, act)
-        }
+        Goal::Fetch { object, to } => fetch(
+            sim, belongs, actor, object, to, progress, sloppy, robot, &here, act,
+        ),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn fetch(
     sim: &Simulation,
+    belongs: Option<&Belongs>,
     actor: &Id,
     object: &Id,
     to: &Dest,
@@ -227,7 +244,7 @@ fn fetch(
                     .is_some_and(|f| f.code == "partner_hands_full")
                 {
                     // Their hands are full: leave it next to them.
-                    put_down(sim, object, &here.room, here, None, &act)
+                    put_down(sim, belongs, object, &here.room, here, None, &act)
                         .unwrap_or_else(|| Proposal::GiveUp(format!("{a}'s hands are full")))
                 } else if sim.room_of(a).as_ref() == Some(&here.room) || sloppy {
                     act(Action::Handoff {
@@ -244,8 +261,8 @@ fn fetch(
                     // Full: leave it on a spare surface in the same room,
                     // else where the actor is, rather than carry it about.
                     let room = sim.room_of(r).unwrap_or_else(|| here.room.clone());
-                    put_down(sim, object, &room, here, Some(r), &act)
-                        .or_else(|| put_down(sim, object, &here.room, here, Some(r), &act))
+                    put_down(sim, belongs, object, &room, here, Some(r), &act)
+                        .or_else(|| put_down(sim, belongs, object, &here.room, here, Some(r), &act))
                         .unwrap_or_else(|| Proposal::GiveUp(format!("{r} is full")))
                 } else if !near(r) && !sloppy {
                     act(Action::NavigateTo { target: r.clone() })
@@ -272,7 +289,7 @@ fn fetch(
         // Free a hand first, as a person would, on a surface in this room.
         return held
             .first()
-            .and_then(|h| put_down(sim, h, &here.room, here, None, &act))
+            .and_then(|h| put_down(sim, belongs, h, &here.room, here, None, &act))
             .unwrap_or_else(|| Proposal::GiveUp(format!("{actor}'s hands are full")));
     }
     // Where to look: humans know; the robot goes by what it last saw.
@@ -374,11 +391,13 @@ fn robot_sees_it(sim: &Simulation, actor: &Id, object: &Id, at: &Id, robot: bool
         || sim.beliefs(actor.as_str()).is_none()
 }
 
-/// Puts `object` (held) on a fixture in `room` with space on top: one
-/// where it belongs, the one the actor stands at, else the first in scene
-/// order (deterministic); walks there first. `None` when the room has no space.
+/// Puts `object` (held) on a fixture in `room` with space on top where it
+/// belongs (the one the actor stands at first), else on a top where it
+/// belongs elsewhere, else on the one at hand or the first in scene order
+/// (deterministic); walks there first. `None` when there is no space.
 fn put_down(
     sim: &Simulation,
+    belongs: Option<&Belongs>,
     object: &Id,
     room: &Id,
     here: &crate::trace::Position,
@@ -402,9 +421,28 @@ fn put_down(
         .collect();
     // Where such a thing belongs first (not a book on the bed), then the
     // one at hand.
-    let belongs = crate::catalogue::Belongs::new(scene, crate::catalogue::builtin());
+    let built;
+    let belongs = match belongs {
+        Some(b) => b,
+        None => {
+            built = Belongs::new(scene, crate::catalogue::builtin());
+            &built
+        }
+    };
     spare.sort_by_key(|id| (!belongs.fits(object, id), here.near.as_ref() != Some(*id)));
-    let target = (*spare.first()?).clone();
+    // No place for it here: a top where it belongs elsewhere in the home
+    // (glasses to the dresser when the nightstand is full), before
+    // anywhere at hand (the bed).
+    let elsewhere = || {
+        belongs
+            .homes(object)?
+            .iter()
+            .find(|h| Some(*h) != except && !spare.contains(h) && sim.free_space(h, false) > 0)
+    };
+    let target = match spare.first() {
+        Some(id) if belongs.fits(object, id) => (*id).clone(),
+        first => elsewhere().or(first.copied())?.clone(),
+    };
     Some(if here.near.as_ref() == Some(&target) {
         act(Action::Place {
             object: object.clone(),

@@ -440,6 +440,7 @@ pub trait Backend {
     fn misplacements(&mut self) -> Vec<Misplacement> {
         vec![]
     }
+    /// The day's notes, from its events (kept without their `reveals`).
     fn notes(
         &mut self,
         cx: &Context,
@@ -533,7 +534,7 @@ pub fn generate(
                     _ => turn,
                 };
                 let outcome = run_turn(&cx, backend, &mut sim, turn, &mut |e| {
-                    day_events.push(e.clone());
+                    day_events.push(for_notes(e));
                     sink(e)
                 })?;
                 backend.turn_done(&session, turn, &outcome);
@@ -563,6 +564,31 @@ pub fn generate(
     }
     plan.misplacements = backend.misplacements();
     Ok(Generated { plan, notes })
+}
+
+/// An event as the day's notes keep it: without what it revealed (a whole
+/// room's contents on every arrival), which no backend's notes read and
+/// which would double the cost of keeping a day.
+fn for_notes(e: &Event) -> Event {
+    Event {
+        id: e.id,
+        day: e.day,
+        t: e.t,
+        time: e.time.clone(),
+        dur: e.dur,
+        session: e.session.clone(),
+        kind: e.kind,
+        actor: e.actor.clone(),
+        action: e.action.clone(),
+        outcome: e.outcome.clone(),
+        changes: e.changes.clone(),
+        observers: e.observers.clone(),
+        via: e.via.clone(),
+        reveals: vec![],
+        revealed_to: vec![],
+        mentions: e.mentions.clone(),
+        source: e.source,
+    }
 }
 
 /// The closed loop for one turn: propose, execute, feed rejections back.

@@ -194,11 +194,23 @@ impl Walk<'_> {
         }
         self.habits.opened.remove(door);
         let passed = self.habits.passed.get(door).copied();
-        let behind = self
+        // Closed behind them: by the actor, or by someone sharing their
+        // bedroom (the last of a couple to bed shuts the door).
+        let roommates = self
             .habits
-            .came_through
-            .get(&(e.actor.clone(), door.clone()))
-            .is_some_and(|t| e.t <= t + BEHIND);
+            .sleepers
+            .values()
+            .find(|s| s.contains(&e.actor))
+            .cloned()
+            .unwrap_or_default();
+        let behind = std::iter::once(&e.actor)
+            .chain(roommates.iter())
+            .any(|who| {
+                self.habits
+                    .came_through
+                    .get(&(who.clone(), door.clone()))
+                    .is_some_and(|t| e.t <= t + BEHIND)
+            });
         if !behind && passed.is_none_or(|p| e.t > p + DOOR_PASS) {
             let since = passed.map_or("ever".into(), |p| format!("since {}", &clock_time(p)[..5]));
             self.find(

@@ -69,6 +69,8 @@ pub enum ProcgenError {
 /// Attempts at a floor plan before giving up, each with fresh areas and
 /// order (no seed of 1,000 per kind needs them all).
 const ATTEMPTS: u32 = 1024;
+/// Room counts tried before giving up (see [`generate`]).
+const ROUNDS: u32 = 4;
 
 /// Generates a household. Errors are about the spec (unknown kind,
 /// impossible ranges) or, never seen in practice, a seed whose plans all
@@ -107,15 +109,23 @@ pub fn generate(spec: &SceneSpec, cat: &Catalogue) -> Result<Scene, ProcgenError
     let people = spec
         .people
         .unwrap_or_else(|| rng.random_range(kind.people.0..=kind.people.1));
-    let rooms = rng.random_range(lo.max(least)..=hi);
-    for _ in 0..ATTEMPTS {
-        if let Some(scene) = attempt(spec, cat, kind, rooms, people, &mut rng) {
-            return Ok(scene);
+    let mut rooms = rng.random_range(lo.max(least)..=hi);
+    // A room count whose zones cannot be tiled for these people (1 house
+    // seed in 2,000) gets another count drawn; other seeds never get here,
+    // so their households stay as they were.
+    for round in 0..ROUNDS {
+        if round > 0 {
+            rooms = rng.random_range(lo.max(least)..=hi);
+        }
+        for _ in 0..ATTEMPTS {
+            if let Some(scene) = attempt(spec, cat, kind, rooms, people, &mut rng) {
+                return Ok(scene);
+            }
         }
     }
     Err(ProcgenError::NoLayout {
         seed: spec.seed,
-        attempts: ATTEMPTS,
+        attempts: ATTEMPTS * ROUNDS,
     })
 }
 

@@ -210,6 +210,8 @@ fn notice_absences(
     t: u64,
 ) {
     let location = &view.registry.attrs.location;
+    // The scanned surfaces' ids once, not per belief.
+    let scanned: Vec<(&Id, bool)> = scanned.iter().map(|(f, i)| (view.id(*f), *i)).collect();
     for ((_, attr), b) in beliefs.0.iter_mut() {
         if attr != location || b.event == event || b.contradicted_at.is_some() {
             continue;
@@ -222,10 +224,7 @@ fn notice_absences(
             Location::In(r) => (r, true),
             Location::HeldBy(_) => continue,
         };
-        if scanned
-            .iter()
-            .any(|(f, i)| *i == inside && view.id(*f) == holder)
-        {
+        if scanned.iter().any(|(f, i)| *i == inside && *f == holder) {
             b.contradicted_at = Some(t);
         }
     }

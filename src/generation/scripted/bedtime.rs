@@ -31,6 +31,9 @@ impl Scripted {
         }
         self.put_back_strays(x, turns);
         let basket = r.fixture(Role::LaundryBasket).cloned();
+        // A full basket takes no more tonight (clothes would end up on
+        // the bathroom counter until morning).
+        let mut basket_room = basket.as_ref().map_or(0, |b| sim.free_space(b, true));
         for h in &humans {
             let sink = washbasin_for(s, r, h);
             if let Some(sink) = &sink {
@@ -40,10 +43,11 @@ impl Scripted {
                         target: sink.clone(),
                     },
                 ));
+                // Teeth and a wash: 5 to 9 minutes.
                 turns.push(turn(
                     h,
                     Goal::Wait {
-                        seconds: 120 + self.jitter(4),
+                        seconds: 5 * M + self.jitter(4),
                     },
                 ));
             }
@@ -62,7 +66,9 @@ impl Scripted {
                 .collect();
             if let (Some(basket), Some(w)) = (&basket, worn.choose(&mut self.rng))
                 && self.rng.random_bool(0.6)
+                && basket_room > 0
             {
+                basket_room -= 1;
                 turns.push(turn(
                     h,
                     Goal::Fetch {
@@ -76,7 +82,12 @@ impl Scripted {
             let p = self.person(h).clone();
             if let Some(g) = p.first_of_each(r, Role::Eyewear).first() {
                 let stand = named_for(s, r.fixtures(Role::Bedside), &p.name).cloned();
-                if let Some(stand) = stand {
+                // On a full nightstand (not already theirs), they stay
+                // where they are.
+                if let Some(stand) = stand.filter(|st| {
+                    sim.free_space(st, false) > 0
+                        || sim.location(g) == Some(Location::On(st.clone()))
+                }) {
                     turns.push(turn(
                         h,
                         Goal::Fetch {
@@ -160,8 +171,14 @@ impl Scripted {
                     },
                 ));
                 // Bedroom doors are closed for the night (doors inside the
-                // bedroom's suite, an en-suite's, stay as they are).
-                let room = s.furniture.iter().find(|f| f.id == bed).map(|f| &f.room);
+                // bedroom's suite, an en-suite's, stay as they are; a
+                // studio's main room is no bedroom to shut).
+                let room = s
+                    .furniture
+                    .iter()
+                    .find(|f| f.id == bed)
+                    .map(|f| &f.room)
+                    .filter(|r| crate::catalogue::is_bedroom(s, r));
                 for door in room_doors(s, room).into_iter().filter(|d| {
                     s.doors.iter().any(|x| {
                         &x.id == d

@@ -12,6 +12,7 @@ impl Scripted {
         let sim = x.sim;
         let interrupted = x.interrupted;
         let established = x.established;
+        let seats = leisure::seats(s, r);
         if interrupted {
             turns.push(turn(
                 &host,
@@ -20,6 +21,9 @@ impl Scripted {
                     "Too tired for a film tonight, I'm going to read instead.".into(),
                 ),
             ));
+            if !seats.is_empty() {
+                self.sit_down(x, &seats, turns);
+            }
             return Ok(());
         }
         let p = self.person(&host).clone();
@@ -63,6 +67,12 @@ impl Scripted {
                     value: Value::Int(p.brightness),
                 },
             ));
+        }
+        // The afternoon's strays go back, then everyone settles in for
+        // the evening (and stays until bedtime).
+        self.put_back_strays(x, turns);
+        if !seats.is_empty() {
+            self.sit_down(x, &seats, turns);
         }
         if let (Some(b), Some(sofa)) = (
             r.objects(Role::Comfort).first().cloned(),

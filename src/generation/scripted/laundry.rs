@@ -93,8 +93,11 @@ impl Scripted {
         // done (its cycle in the catalogue, after loading): switch it off,
         // then each piece to where it lives. A commitment session may take
         // up what is due `EARLY` after it, so the due time allows for that.
+        // From when the host is free to load it (an earlier session may
+        // still be keeping them), with 40 minutes for loading.
         let cycle = cycle_secs(s, &washer, &programme).unwrap_or(2 * H);
-        let due = (session.start + 20 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
+        let begin = x.sim.busy_until(&host).unwrap_or(0).max(session.start);
+        let due = (begin + 40 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
         if due / DAY == session.start / DAY {
             let mut goals = vec![Goal::Operate {
                 device: washer.clone(),

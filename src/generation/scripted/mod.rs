@@ -27,6 +27,7 @@ mod cooking;
 mod devices;
 mod evening;
 mod laundry;
+mod leisure;
 mod meals;
 mod medication;
 mod requests;
@@ -190,11 +191,19 @@ impl Scripted {
     }
 
     /// Where `object` is put away: where it started, else the most typical
-    /// place for its category, the first with room for it.
+    /// place for its category, the first with room for it; when all of
+    /// those are full on top, inside one of them (a nightstand's drawer).
     fn home_of(&self, sim: &Simulation, s: &Scene, object: &Id) -> Option<Dest> {
         let start = s.objects.iter().find(|o| &o.id == object).map(|o| &o.at);
         let tops = surfaces(s);
-        self.belongs.homes(object)?.iter().find_map(|home| {
+        let homes = self.belongs.homes(object)?;
+        let inside_one = || {
+            homes
+                .iter()
+                .find(|h| sim.free_space(h, true) > 0)
+                .map(|h| Dest::In(h.clone()))
+        };
+        homes.iter().find_map(|home| {
             let inside = match start {
                 Some(Placement::In(at)) if at == home => true,
                 Some(Placement::On(at)) if at == home => false,
@@ -209,6 +218,7 @@ impl Scripted {
                 }
             })
         })
+        .or_else(inside_one)
     }
 
     fn jitter(&mut self, minutes: u64) -> u64 {
@@ -726,6 +736,7 @@ impl Backend for Scripted {
             (10 * H, "tidy", Some("p3")),
             (11 * H + 30 * M, "find_request", None),
             (12 * H + 30 * M, "lunch", Some("p5")),
+            (13 * H + 15 * M, "leisure", None),
             (14 * H, "work", Some("p6")),
             (15 * H, "laundry", Some("p9")),
             (16 * H, "find_request", None),
@@ -831,6 +842,7 @@ impl Backend for Scripted {
             "commitment" => self.commitment(&x, &mut turns)?,
             "cooking" => self.cooking(&x, &mut turns)?,
             "evening" => self.evening(&x, &mut turns)?,
+            "leisure" => self.leisure(&x, &mut turns)?,
             "remote_devices" => self.remote_devices(&x, &mut turns)?,
             "bedtime" => self.bedtime(&x, &mut turns)?,
             _ => {}
@@ -847,8 +859,9 @@ impl Backend for Scripted {
     ) -> Result<Proposal, GenError> {
         let robot = turn.actor == cx.robot;
         let sloppy = self.rng.random_bool(if robot { 0.08 } else { 0.04 });
-        Ok(errand::next(
+        Ok(errand::next_in(
             sim,
+            Some(&self.belongs),
             &turn.actor,
             &turn.goal,
             progress,
@@ -959,6 +972,7 @@ fn intent_of(kind: &str) -> &'static str {
         "commitment" => "the robot does what it was asked to do earlier",
         "cooking" => "cooking dinner with the oven; the dishwasher is asked for after dinner",
         "evening" => "an evening on the sofa with the tv, a chat and a snack",
+        "leisure" => "free time after lunch: everyone sits down with a book or the tv",
         "remote_devices" => "devices are switched from another room",
         "bedtime" => {
             "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed"

@@ -78,7 +78,11 @@ impl Scripted {
         // while and put back in its place.
         let back = surfaces(s)
             .into_iter()
-            .filter(|f| sim.room_of(f) == sim.room_of(&asker) && self.belongs.fits(&obj, f))
+            .filter(|f| {
+                sim.room_of(f) == sim.room_of(&asker)
+                    && self.belongs.fits(&obj, f)
+                    && sim.free_space(f, false) > 0
+            })
             .collect::<Vec<_>>();
         let to = match back.choose(&mut self.rng) {
             Some(b) => Some(Dest::On(b.clone())),

@@ -26,7 +26,7 @@ impl Scripted {
                     + self.jitter(15),
             );
             turns.push(t);
-            // A wash or shower behind closed doors: 5 to 15 minutes.
+            // A shower and getting ready behind closed doors: 12 to 20 minutes.
             // The door they come in by (a second door of the bathroom is
             // someone else's way).
             let bath_room = bath.as_ref().and_then(|b| sim.room_of(b));
@@ -60,7 +60,7 @@ impl Scripted {
             turns.push(turn(
                 h,
                 Goal::Wait {
-                    seconds: 5 * M + self.jitter(10),
+                    seconds: 12 * M + self.jitter(8),
                 },
             ));
             // Bathrooms are shut only while in use.
@@ -73,8 +73,15 @@ impl Scripted {
                     },
                 ));
             }
+            // Then to the counter, to make their breakfast: 5 to 10 minutes.
             if let Some(c) = r.fixture(Role::PrepSurface) {
                 turns.push(turn(h, Goal::GoTo { target: c.clone() }));
+                turns.push(turn(
+                    h,
+                    Goal::Wait {
+                        seconds: 5 * M + self.jitter(5),
+                    },
+                ));
             }
         }
         if let Some(light) = r.device(Role::Light) {

@@ -70,8 +70,22 @@ impl Scripted {
             turns.push(turn(
                 &worker,
                 Goal::Fetch {
-                    object: laptop,
+                    object: laptop.clone(),
                     to: Dest::On(couch),
+                },
+            ));
+            // Done there, it goes back to the desk.
+            turns.push(turn(
+                &worker,
+                Goal::Wait {
+                    seconds: 20 * M + self.jitter(20),
+                },
+            ));
+            turns.push(turn(
+                &worker,
+                Goal::Fetch {
+                    object: laptop,
+                    to: Dest::On(desk.clone()),
                 },
             ));
         }

@@ -1,0 +1,61 @@
+//! Free time: after lunch (once the host has put the morning's strays
+//! back) and in the evening people sit down in the living room (the seats
+//! beside the tv first) with a book, the tv or a hobby, and stay there
+//! until something calls them away.
+
+use super::*;
+
+impl Scripted {
+    pub(super) fn leisure(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let seats = seats(x.s, x.roles);
+        if seats.is_empty() {
+            return Ok(());
+        }
+        let host = x.host.clone();
+        let what = *pick(
+            &mut self.rng,
+            &[
+                "I'm going to read for a while.",
+                "Time for my book.",
+                "I'll sit down for a bit.",
+                "A quiet hour, finally.",
+            ],
+        );
+        // The morning's strays go back first (the next round is at five).
+        self.put_back_strays(x, turns);
+        turns.push(turn(&host, say(&[], what.into())));
+        self.sit_down(x, &seats, turns);
+        Ok(())
+    }
+
+    /// Everyone takes a seat, the host first, one seat each while there
+    /// are enough, in the order of `seats`.
+    pub(super) fn sit_down(&mut self, x: &Stage, seats: &[Id], turns: &mut Vec<Turn>) {
+        let mut order = x.humans.clone();
+        order.sort_by_key(|h| *h != x.host);
+        for (i, h) in order.iter().enumerate() {
+            turns.push(turn(
+                h,
+                Goal::GoTo {
+                    target: seats[i % seats.len()].clone(),
+                },
+            ));
+        }
+    }
+}
+
+/// The seats people sit on for free time: those in the tv's room first,
+/// then the rest, in scene order.
+pub(super) fn seats(s: &Scene, r: &Roles) -> Vec<Id> {
+    let room_of = |id: &Id| {
+        s.furniture
+            .iter()
+            .find(|f| &f.id == id)
+            .map(|f| &f.room)
+            .or_else(|| s.devices.iter().find(|d| &d.id == id).map(|d| &d.room))
+    };
+    let tv_room = r.device(Role::Entertainment).and_then(room_of);
+    let mut seats: Vec<Id> = r.fixtures(Role::Seating).to_vec();
+    seats.sort_by_key(|f| room_of(f) != tv_room);
+    seats
+}
