@@ -44,11 +44,11 @@ impl Playback {
                 .map(|(k, b)| (k.clone(), (b.value.clone(), b.event)))
                 .collect()
         };
-        let (mut truth, mut beliefs) = (vec![State::from(sim.state())], vec![snapshot(&sim)]);
+        let (mut truth, mut beliefs) = (vec![sim.state()], vec![snapshot(&sim)]);
         for (i, e) in events.iter().enumerate() {
             sim.replay_event(e)?;
             if (i + 1) % KEYFRAME_EVERY == 0 {
-                truth.push(sim.state().into());
+                truth.push(sim.state());
                 beliefs.push(snapshot(&sim));
             }
         }

@@ -94,7 +94,7 @@ fn rejected(sim: &mut Simulation, json: &str, code: &str) -> Rejection {
 /// beliefs and when each actor is free.
 #[derive(Debug, PartialEq)]
 struct Snapshot {
-    state: BTreeMap<(Id, Id), Value>,
+    state: hearth::trace::State,
     beliefs: Vec<BTreeMap<(Id, Id), Belief>>,
     busy: Vec<Option<u64>>,
 }
@@ -162,7 +162,7 @@ fn get(sim: &Simulation, entity: &str, attr: &str) -> Option<Value> {
 
 /// The state with nothing but the changes of `event` applied must be the
 /// state after it.
-fn assert_changes_match(before: &BTreeMap<(Id, Id), Value>, sim: &Simulation, event: &Event) {
+fn assert_changes_match(before: &hearth::trace::State, sim: &Simulation, event: &Event) {
     let mut expected = before.clone();
     for c in &event.changes {
         let key = (c.entity.clone(), c.attr.clone());
@@ -1754,7 +1754,7 @@ const SCRIPT: &[&str] = &[
     r#"{"actor":"robot","skill":"say","args":{"text":"the cabinet is open","claims":[{"entity":"cabinet_1","attr":"open","value":true}]}}"#,
 ];
 
-type ScriptRun = (Vec<Event>, Vec<String>, BTreeMap<(Id, Id), Value>);
+type ScriptRun = (Vec<Event>, Vec<String>, hearth::trace::State);
 
 fn run_script() -> ScriptRun {
     let mut sim = new_sim();

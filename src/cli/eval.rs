@@ -161,8 +161,11 @@ pub fn run_agent(
     })
 }
 
+/// The agents to run, and the LLM client they share if any needs one.
+type Agents = (Vec<Box<dyn Agent>>, Option<Arc<LlmClient>>);
+
 /// The agents asked for, and the LLM client if answering or judging needs one.
-pub fn setup(args: &EvalArgs) -> Result<(Vec<Box<dyn Agent>>, Option<Arc<LlmClient>>)> {
+pub fn setup(args: &EvalArgs) -> Result<Agents> {
     let names = agent_names(&args.agent);
     if names.is_empty() {
         bail!("no agent given");

@@ -111,9 +111,9 @@ impl Document {
                 let same = key.is_some() && group.last == key;
                 group.last = key;
                 match group.inverses.pop() {
-                    Some(earlier) if same => match merge_sets(earlier, inverse) {
-                        Ok(merged) => group.inverses.push(merged),
-                        Err((earlier, inverse)) => group.inverses.extend([earlier, inverse]),
+                    Some(earlier) if same => match merge_sets(&earlier, &inverse) {
+                        Some(merged) => group.inverses.push(merged),
+                        None => group.inverses.extend([earlier, inverse]),
                     },
                     earlier => group.inverses.extend(earlier.into_iter().chain([inverse])),
                 }
@@ -241,9 +241,9 @@ impl Document {
 
 /// One inverse doing what `earlier` and then `later` undo, applied as
 /// `later` then `earlier`, when both only set properties: each property
-/// once, to the value `earlier` restores if it restores it. Otherwise both
-/// come back unchanged.
-fn merge_sets(earlier: Edit, later: Edit) -> Result<Edit, (Edit, Edit)> {
+/// once, to the value `earlier` restores if it restores it. `None` when
+/// either does more than set properties.
+fn merge_sets(earlier: &Edit, later: &Edit) -> Option<Edit> {
     fn sets(e: &Edit, out: &mut Vec<(Id, Prop)>) -> bool {
         match e {
             Edit::Set { id, prop } => {
@@ -255,8 +255,8 @@ fn merge_sets(earlier: Edit, later: Edit) -> Result<Edit, (Edit, Edit)> {
         }
     }
     let mut all = Vec::new();
-    if !(sets(&later, &mut all) && sets(&earlier, &mut all)) {
-        return Err((earlier, later));
+    if !(sets(later, &mut all) && sets(earlier, &mut all)) {
+        return None;
     }
     // The last set of each property is the value it ends with.
     let mut kept: Vec<Edit> = Vec::new();
@@ -271,7 +271,7 @@ fn merge_sets(earlier: Edit, later: Edit) -> Result<Edit, (Edit, Edit)> {
             });
         }
     }
-    Ok(match kept.len() {
+    Some(match kept.len() {
         1 => kept.pop().expect("one"),
         _ => Edit::Batch(kept),
     })

@@ -125,7 +125,12 @@ mod tests {
         let other = &s.rooms[1].rect;
         let id = s.rooms[0].id.clone();
         // Within reach of the other room's left edge: on it.
-        let (x, _) = snap_room(&s, &[id.clone()], (other.x + 0.1, -50.0), (3.0, 3.0));
+        let (x, _) = snap_room(
+            &s,
+            std::slice::from_ref(&id),
+            (other.x + 0.1, -50.0),
+            (3.0, 3.0),
+        );
         assert_eq!(x, other.x);
         // Far from every room: on the grid.
         let (x, y) = snap_room(&s, &[id], (-40.04, -50.07), (3.0, 3.0));

@@ -11,6 +11,10 @@ pub fn tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A document: its event, its words' frequencies (by number, sorted) and
+/// its length.
+type Doc = (u64, Vec<(usize, u32)>, usize);
+
 #[derive(Default)]
 pub struct Bm25 {
     /// Each word's number.
@@ -19,9 +23,7 @@ pub struct Bm25 {
     /// highest frequency in any of them and their shortest length, which
     /// bound its share of a score.
     postings: Vec<Posting>,
-    /// Per document: its event, its words' frequencies (by number, sorted)
-    /// and its length.
-    docs: Vec<(u64, Vec<(usize, u32)>, usize)>,
+    docs: Vec<Doc>,
     total_len: usize,
 }
 

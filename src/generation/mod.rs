@@ -23,7 +23,7 @@ use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
 pub use crate::trace::Source;
 use crate::trace::request::Request;
-use crate::trace::{Claim, DAY, Event, Rejection, Value};
+use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
 
 /// The eight project types of WorldLines §10.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -262,8 +262,8 @@ pub struct DayNotes {
 /// fact claims made today that the state contradicts.
 pub fn day_notes(day: u32, events: &[Event], sim: &Simulation) -> DayNotes {
     let state = sim.state();
-    let mut changed: BTreeMap<(Id, Id), Value> = BTreeMap::new();
-    let mut claims: BTreeMap<(Id, Id), Value> = BTreeMap::new();
+    let mut changed: BTreeMap<Key, Value> = BTreeMap::new();
+    let mut claims: BTreeMap<Key, Value> = BTreeMap::new();
     for e in events.iter().filter(|e| e.outcome.is_ok()) {
         for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
             let key = (c.entity.clone(), c.attr.clone());

@@ -20,7 +20,7 @@ use crate::ids::Id;
 use crate::scene::{ActorKind, Openable, Role, Scene, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::Action;
-use crate::trace::{DAY, Event, Location, Value, clock_time};
+use crate::trace::{DAY, Event, Location, State, Value, clock_time};
 
 /// The rules, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -188,11 +188,9 @@ pub fn counts(findings: &[Finding]) -> BTreeMap<&'static str, usize> {
     c
 }
 
-type Key = (Id, Id);
-
 struct Walk<'a> {
     scene: &'a Scene,
-    state: BTreeMap<Key, Value>,
+    state: State,
     out: Vec<Finding>,
     location: Id,
     position: Id,
@@ -226,7 +224,7 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(scene: &'a Scene, state: BTreeMap<Key, Value>, deliberate: &BTreeSet<(Id, Id)>) -> Self {
+    fn new(scene: &'a Scene, state: State, deliberate: &BTreeSet<(Id, Id)>) -> Self {
         let roles = Roles::builtin(scene);
         let inside = |s: &[Surface]| s.iter().any(|s| matches!(s, Surface::In(_)));
         let mut w = Walk {

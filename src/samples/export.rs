@@ -415,6 +415,8 @@ pub fn longmemeval_records<'a>(
 ) -> impl Iterator<Item = LongMemEvalInstance> + 'a {
     let n = Namer::new(ix.scene);
     let history = History::new(ix, &n);
+    // The iterator outlives the borrow of the slice (not of the samples).
+    #[allow(clippy::unnecessary_to_owned)]
     samples.to_vec().into_iter().map(move |q| {
         let evidence: BTreeSet<u64> = q.evidence.iter().copied().collect();
         let past: Vec<(usize, usize, bool)> = history

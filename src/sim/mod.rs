@@ -145,6 +145,10 @@ pub struct Simulation {
     app: App,
 }
 
+/// The rooms a walk passes (the destination last) and, if it detours round a
+/// closed door, that door with the room on the walker's side ([`Simulation::way`]).
+pub type Way = (Vec<Id>, Option<(Id, Id)>);
+
 impl Simulation {
     /// Spawns a scene; it must pass [`validate`].
     pub fn new(scene: Scene) -> Result<Self, Vec<Problem>> {
@@ -346,7 +350,7 @@ impl Simulation {
     /// first closed door on the shortest route with the room on the
     /// actor's side of it, if the walk takes a detour round it. `None`
     /// when no open way exists ([`Self::blocked_way`]).
-    pub fn way(&self, actor: &str, target: &str) -> Option<(Vec<Id>, Option<(Id, Id)>)> {
+    pub fn way(&self, actor: &str, target: &str) -> Option<Way> {
         let world = self.world();
         let (from_room, from) = self.spot(self.registry().get(actor)?)?;
         let (to_room, to) = self.spot(self.registry().get(target)?)?;
@@ -462,7 +466,7 @@ impl Simulation {
     }
 
     /// The true state: every (entity, attribute) with its value, ordered.
-    pub fn state(&self) -> BTreeMap<(Id, Id), Value> {
+    pub fn state(&self) -> trace::State {
         let world = self.world();
         let reg = self.registry();
         let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
@@ -498,7 +502,7 @@ impl Simulation {
                 }
             }
         }
-        out
+        out.into()
     }
 
     /// What `actor` can see from where it stands now, as facts.
@@ -622,6 +626,6 @@ fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clo
 /// (empty if the scene does not load).
 pub fn initial_state(scene: &Scene) -> trace::State {
     Simulation::new(scene.clone())
-        .map(|s| s.state().into())
+        .map(|s| s.state())
         .unwrap_or_default()
 }

@@ -282,7 +282,7 @@ pub fn stats(
         };
         let stay = |near: &Option<Id>| {
             near.as_ref()
-                .and_then(|n| role_activity(n))
+                .and_then(role_activity)
                 .filter(|a| t.stay.contains(a))
         };
         let mut near = actor.near.clone();
