@@ -292,8 +292,10 @@ impl<'a> Index<'a> {
         e.observers.contains(&self.robot) || e.revealed_to.contains(&self.robot)
     }
 
-    /// The positions in `list` (in event order) of events before `cutoff`.
-    fn before(&self, list: &'a [usize], cutoff: u64) -> &'a [usize] {
+    /// The positions in `list` (in event order, none when absent) of
+    /// events before `cutoff`.
+    fn before(&self, list: Option<&'a Vec<usize>>, cutoff: u64) -> &'a [usize] {
+        let list = list.map_or(&[][..], Vec::as_slice);
         let events = self.events;
         &list[..list.partition_point(|p| events[*p].id < cutoff)]
     }
@@ -346,11 +348,7 @@ impl<'a> Index<'a> {
     /// for the queries answered from one such list (habits): while it does
     /// not grow, their answer stays the same.
     pub fn basis(&self, q: &Query, cutoff: u64) -> Option<usize> {
-        let events = self.events;
-        let before = |list: Option<&Vec<usize>>| {
-            let list = list.map_or(&[][..], Vec::as_slice);
-            list.partition_point(|p| events[*p].id < cutoff)
-        };
+        let before = |list| self.before(list, cutoff).len();
         Some(match q {
             Query::UsualPlace { object } => before(self.tables.placed.get(object)),
             Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => {
@@ -361,7 +359,7 @@ impl<'a> Index<'a> {
                 )
             }
             Query::UsualHour { act, .. } => {
-                let acted = &self.tables.acted;
+                let (events, acted) = (self.events, &self.tables.acted);
                 let list = self.tables.by_act.get(&act_key(act));
                 let list = list.map_or(&[][..], Vec::as_slice);
                 list.partition_point(|i| events[acted[*i].0].id < cutoff)
@@ -377,12 +375,11 @@ impl<'a> Index<'a> {
         field: &str,
         cutoff: u64,
     ) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
-        let events = self.events;
         let list = self
             .tables
             .device_ops
-            .get(&(device.clone(), field.to_string()))
-            .map_or(&[][..], Vec::as_slice);
+            .get(&(device.clone(), field.to_string()));
+        let events = self.events;
         self.before(list, cutoff).iter().map(move |p| &events[*p])
     }
 
@@ -393,12 +390,9 @@ impl<'a> Index<'a> {
         cutoff: u64,
     ) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
         let events = self.events;
-        let list = self
-            .tables
-            .placed
-            .get(object)
-            .map_or(&[][..], Vec::as_slice);
-        self.before(list, cutoff).iter().map(move |p| &events[*p])
+        self.before(self.tables.placed.get(object), cutoff)
+            .iter()
+            .map(move |p| &events[*p])
     }
 
     /// Objects the robot saw being placed before `cutoff`, in id order.
