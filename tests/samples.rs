@@ -423,6 +423,120 @@ fn the_checks_catch_broken_samples() {
     assert!(!broken(&flip).is_empty(), "current and hidden swapped");
 }
 
+/// The unanswerable family: in every trace at about one question in ten,
+/// every kind (absent look-alike, never seen, never told, never seen doing)
+/// mined, nothing the robot perceived bearing on any; a question the robot
+/// could answer, dressed as unanswerable, fails the checks.
+#[test]
+fn unanswerable_questions_have_nothing_behind_them() {
+    use hearth::samples::unanswerable::{absent_variants, unsupported};
+    let mut templates: BTreeMap<String, usize> = BTreeMap::new();
+    for (scene_id, seed) in [("family_apartment", 0), ("studio", 1), ("large_house", 2)] {
+        let (scene, events) = generated(scene_id, seed, 3);
+        let ix = Index::new(&scene, &events);
+        let samples = mine(&scene, &events, seed);
+        let qa: Vec<&QaSample> = samples
+            .iter()
+            .filter_map(|s| match s {
+                Sample::Qa(q) => Some(q),
+                Sample::Plan(_) => None,
+            })
+            .collect();
+        let un: Vec<&&QaSample> = qa
+            .iter()
+            .filter(|q| q.family == Family::Unanswerable)
+            .collect();
+        // At most a tenth of the questions, and close to it.
+        let share = un.len() as f64 / qa.len() as f64;
+        assert!(
+            (0.09..=0.1).contains(&share),
+            "{scene_id}: share {share:.3}"
+        );
+        for q in &un {
+            *templates.entry(q.template.clone()).or_default() += 1;
+            assert!(q.id.ends_with("_abs"), "{}", q.id);
+            assert_eq!(q.answer, Answer::Unknown);
+            assert_eq!(q.answer_text, UNKNOWN_TEXT);
+            assert!(q.evidence.is_empty() && q.sessions.is_empty());
+            assert!(q.hedge.as_ref().is_some_and(|h| h.len() > 20), "{}", q.id);
+            assert!(q.adversarial_answer.is_some(), "{}: no trap", q.id);
+            assert!(unsupported(&ix, q.cutoff.event, &q.query), "{}", q.id);
+            // Looks like another family's question: one of their templates.
+            let (_, name) = q.template.split_once('/').unwrap();
+            assert!(
+                [
+                    "where_is",
+                    "is_open",
+                    "is_on",
+                    "device_field",
+                    "according_to",
+                    "how_likes",
+                    "when_last"
+                ]
+                .contains(&name),
+                "{}",
+                q.template
+            );
+        }
+        // The other families keep their ids: q0001, q0002, ... in order.
+        let ids: Vec<&str> = qa
+            .iter()
+            .filter(|q| q.family != Family::Unanswerable)
+            .map(|q| q.id.as_str())
+            .collect();
+        let expected: Vec<String> = (1..=ids.len()).map(|i| format!("q{i:04}")).collect();
+        assert_eq!(ids, expected);
+        // Absent look-alikes are no object of the house.
+        for a in absent_variants(&scene) {
+            assert!(
+                scene
+                    .objects
+                    .iter()
+                    .all(|o| o.id != a.id && o.description != a.description)
+            );
+            assert!(!a.lookalikes.is_empty());
+        }
+
+        // Bad cases: a state the robot DID see, posed as unanswerable, is
+        // rejected (the recomputed answer is the value; the robot believes it).
+        let seen = qa
+            .iter()
+            .find(|q| q.family == Family::CurrentState)
+            .expect("a current-state question");
+        assert!(!unsupported(&ix, seen.cutoff.event, &seen.query));
+        let mut fake = (*seen).clone();
+        fake.family = Family::Unanswerable;
+        fake.answer = Answer::Unknown;
+        fake.evidence.clear();
+        let why = check(&ix, &[Sample::Qa(fake)]);
+        assert!(
+            why.iter().any(|w| w.why.contains("recomputed answer")),
+            "{why:?}"
+        );
+        assert!(
+            why.iter().any(|w| w.why.contains("the robot believes")),
+            "{why:?}"
+        );
+        // An unanswerable question given evidence, or put in another family.
+        let real = un[0];
+        let mut with_evidence = (*real).clone();
+        with_evidence.evidence = seen.evidence.clone();
+        assert!(!check(&ix, &[Sample::Qa(with_evidence)]).is_empty());
+        let mut moved = (*real).clone();
+        moved.family = Family::CurrentState;
+        assert!(!check(&ix, &[Sample::Qa(moved)]).is_empty());
+        assert!(check(&ix, &[Sample::Qa((*real).clone())]).is_empty());
+    }
+    // Every kind is mined.
+    for t in ["where_is", "according_to", "when_last"] {
+        assert!(
+            templates.keys().any(|k| k.ends_with(t)),
+            "no unanswerable {t}: {templates:?}"
+        );
+    }
+    println!("{templates:?}");
+}
+
 #[test]
 fn a_seven_day_family_apartment_trace_meets_the_bars() {
     let t = tmp();
@@ -539,7 +653,12 @@ fn exports_parse_back_to_the_same_samples() {
     for inst in &lme {
         let q = &qa[inst.question_id.rsplit('-').next().unwrap()];
         assert_eq!(inst.question, q.question);
-        assert_eq!(inst.answer, q.answer_text);
+        match &q.hedge {
+            Some(why) if q.family == Family::Unanswerable => {
+                assert_eq!(inst.answer, format!("{} {why}", q.answer_text))
+            }
+            _ => assert_eq!(inst.answer, q.answer_text),
+        }
         assert_eq!(
             inst.haystack_sessions.len(),
             inst.haystack_session_ids.len()

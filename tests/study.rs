@@ -14,7 +14,7 @@ use hearth::eval::agents::{BuiltIn, Strategy};
 use hearth::eval::predictions::{self, LONGMEMEVAL_TYPES};
 use hearth::eval::{QaResult, evaluate};
 use hearth::samples::export::{locomo_records, longmemeval};
-use hearth::samples::{self, Index, QaSample, Sample};
+use hearth::samples::{self, Family, Index, QaSample, Sample, UNKNOWN_TEXT};
 use serde_json::Value as Json;
 
 fn qa_of(samples: &[Sample]) -> Vec<&QaSample> {
@@ -51,16 +51,51 @@ fn longmemeval_hypotheses_match_the_export() {
     );
     // evaluate_qa.py picks its prompt by question_type (one of its six; any
     // other raises NotImplementedError) and treats an id containing `_abs`
-    // as an abstention question: hearth has none yet, so no id may.
+    // as an abstention question: exactly the unanswerable ones, whose
+    // answer explains why (the judge reads it as the explanation).
+    let mut abs = 0;
     for r in &reference {
         assert!(
             LONGMEMEVAL_TYPES.contains(&r.question_type.as_str()),
             "{}",
             r.question_type
         );
-        assert!(!r.question_id.contains("_abs"), "{}", r.question_id);
+        let unanswerable = r.hearth_family == Family::Unanswerable;
+        assert_eq!(
+            r.question_id.contains("_abs"),
+            unanswerable,
+            "{}",
+            r.question_id
+        );
+        if unanswerable {
+            abs += 1;
+            assert!(r.question_id.ends_with("_abs"), "{}", r.question_id);
+            assert!(r.answer.starts_with(UNKNOWN_TEXT), "{}", r.answer);
+            assert!(
+                r.answer.len() > UNKNOWN_TEXT.len() + 10,
+                "no explanation: {}",
+                r.answer
+            );
+            assert!(r.answer_session_ids.is_empty());
+        }
     }
+    assert!(
+        abs * 20 >= reference.len(),
+        "{abs} of {} abstention questions",
+        reference.len()
+    );
     assert!(hyps.iter().all(|h| !h.hypothesis.is_empty()));
+    // The oracle abstains on exactly the abstention questions, in the words
+    // LoCoMo's and LongMemEval's scorers take for an abstention.
+    for (h, r) in hyps.iter().zip(&reference) {
+        assert_eq!(
+            h.hypothesis == UNKNOWN_TEXT,
+            r.question_id.contains("_abs"),
+            "{}: {}",
+            r.question_id,
+            h.hypothesis
+        );
+    }
     // The JSON lines the script reads: exactly these two fields.
     let line = serde_json::to_value(&hyps[0]).unwrap();
     let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
@@ -85,7 +120,7 @@ fn locomo_predictions_follow_its_scorer_and_score_the_oracle() {
     ];
     let records: Vec<Json> =
         predictions::locomo(locomo_records(&ix, "fa-s0", &qa), &agents).collect();
-    let mut seen = 0;
+    let (mut seen, mut adversarial) = (0, 0);
     let (mut oracle, mut none) = (Vec::new(), Vec::new());
     let mut gaps: BTreeMap<String, usize> = BTreeMap::new();
     for r in &records {
@@ -94,10 +129,22 @@ fn locomo_predictions_follow_its_scorer_and_score_the_oracle() {
         for e in r["qa"].as_array().unwrap() {
             seen += 1;
             let cat = e["category"].as_u64().unwrap();
-            assert!((1..=5).contains(&cat), "category {cat}");
-            // Category 5 (adversarial) needs an `adversarial_answer`; hearth
-            // exports none until it mines unanswerable questions.
-            assert_ne!(cat, 5);
+            assert!([1, 2, 4, 5].contains(&cat), "category {cat}");
+            // Category 5 (adversarial) is the unanswerable family, with the
+            // trap LoCoMo calls `adversarial_answer` (and an `answer`, which
+            // its scorer reads for every category).
+            let unanswerable = e["hearth_family"] == "unanswerable";
+            assert_eq!(cat == 5, unanswerable, "{e}");
+            if unanswerable {
+                adversarial += 1;
+                let trap = e["adversarial_answer"]
+                    .as_str()
+                    .expect("adversarial_answer");
+                assert!(!trap.is_empty() && trap != UNKNOWN_TEXT, "{e}");
+                assert_eq!(e["answer"], UNKNOWN_TEXT);
+            } else {
+                assert!(e.get("adversarial_answer").is_none(), "{e}");
+            }
             for key in ["question", "answer", "hearth_id"] {
                 assert!(e[key].is_string(), "{key} in {e}");
             }
@@ -112,7 +159,12 @@ fn locomo_predictions_follow_its_scorer_and_score_the_oracle() {
                     .or_default() += 1;
             }
             oracle.push(f);
-            none.push(locomo::score(cat as u8, n, gold));
+            let fn_ = locomo::score(cat as u8, n, gold);
+            // `none` is right on an unanswerable question only by abstaining.
+            if cat == 5 {
+                assert_eq!((n, fn_), (UNKNOWN_TEXT, 1.0), "{e}");
+            }
+            none.push(fn_);
         }
     }
     assert_eq!(seen, qa.len());
@@ -121,25 +173,15 @@ fn locomo_predictions_follow_its_scorer_and_score_the_oracle() {
     println!(
         "LoCoMo token F1: oracle {o:.4}, none {n:.4} over {seen} questions; below 1: {gaps:?}"
     );
-    // What is true now: the oracle's words and the export's gold answer
-    // differ in form for hidden-state, commitment and device-value
-    // questions (gold "The robot last saw it in David's hands (day 1 at
-    // 08:31); it may have changed since." against "In David's hands."), so
-    // token F1 stays under 1 although every structured answer is right.
-    // The canonical short answer (issue 22, item 4) closes this gap; then
-    // this becomes `o == 1.0`.
-    assert!(o > 0.85 && o < 1.0, "oracle F1 {o}");
+    // One canonical short answer: the export's gold text is what the
+    // oracle's reader says, so LoCoMo's rules give it full marks.
+    assert!(gaps.is_empty(), "{gaps:?}");
+    assert_eq!(o, 1.0, "oracle F1 {o}");
     assert!(
-        gaps.keys().all(|f| [
-            "hidden_state",
-            "commitment",
-            "current_state",
-            "overwritten_state",
-            "source_aware"
-        ]
-        .contains(&f.as_str())),
-        "{gaps:?}"
+        adversarial * 20 >= seen,
+        "{adversarial} of {seen} adversarial"
     );
+    // `none` scores only on the unanswerable questions (and chance choices).
     assert!(n < 0.3, "none F1 {n}");
 }
 

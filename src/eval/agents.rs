@@ -4,7 +4,7 @@
 //! trace), so their scores compare memories, not answerers.
 //!
 //! - `oracle`: every perceived event (the upper bound);
-//! - `none`: nothing (guesses "A" on two-way choices: chance);
+//! - `none`: nothing (abstains; guesses "A" on two-way choices: chance);
 //! - `recent`: the last k events;
 //! - `bm25`: the top five events by BM25 against the question's words;
 //! - `obsmem`: ObsMem's typed tracks (WorldLines §4): an append-only event
@@ -31,7 +31,7 @@ use crate::trace::{ClaimMode, Event, Key, State, Value};
 
 use super::bm25::Bm25;
 use super::kg::Graph;
-use super::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, planner};
+use super::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, abstain, planner};
 
 /// Names of the built-in agents.
 pub const BUILT_IN: [&str; 6] = ["oracle", "none", "recent", "bm25", "obsmem", "kg"];
@@ -344,12 +344,7 @@ impl Agent for BuiltIn {
                 // What was retrieved, when retrieval ranked it; else what was used.
                 evidence: ranked.unwrap_or(evidence),
             },
-            None => Reply {
-                // No memory of it: a blind guess where the question offers a choice.
-                answer: (!q.options.is_empty()).then(|| Answer::Choice { option: "A".into() }),
-                text: "I do not remember.".into(),
-                evidence: ranked.unwrap_or_default(),
-            },
+            None => abstain(&q.options, ranked.unwrap_or_default()),
         })
     }
 

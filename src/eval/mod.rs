@@ -93,6 +93,25 @@ pub struct Reply {
     pub evidence: Vec<u64>,
 }
 
+/// The reply of a reader whose memory does not settle a question: the
+/// canonical abstention ([`UNKNOWN_TEXT`], which LoCoMo's and
+/// LongMemEval's scorers accept), or on a two-way choice a blind guess
+/// of "A".
+pub fn abstain(options: &[String], evidence: Vec<u64>) -> Reply {
+    match options.first() {
+        Some(a) => Reply {
+            answer: Some(Answer::Choice { option: "A".into() }),
+            text: format!("(A) {a}."),
+            evidence,
+        },
+        None => Reply {
+            answer: Some(Answer::Unknown),
+            text: UNKNOWN_TEXT.into(),
+            evidence,
+        },
+    }
+}
+
 /// A goal as an agent receives it: known, or to be completed from memory
 /// (the value of `entity.attr` is what the instruction alludes to; `from`,
 /// the allusion as a query, only for agents given the parsed query).
@@ -256,7 +275,8 @@ pub struct PlanResult {
     pub error: Option<String>,
 }
 
-/// Averages over a set of questions.
+/// Averages over a set of questions (Session Any@5 and Event R@5 over
+/// those with evidence: none for the unanswerable family).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct QaScores {
     pub n: usize,
@@ -302,13 +322,20 @@ impl Report {
     ) -> Self {
         let scores = |rs: &[&QaResult]| {
             let n = rs.len().max(1) as f64;
+            // Retrieval is scored on questions with evidence to find: not
+            // on unanswerable ones (as LongMemEval leaves out `_abs`).
+            let found: Vec<&&QaResult> = rs
+                .iter()
+                .filter(|r| r.family != Family::Unanswerable)
+                .collect();
+            let m = found.len().max(1) as f64;
             let judged: Vec<u8> = rs.iter().filter_map(|r| r.judge).collect();
             let j = judged.len() as f64;
             QaScores {
                 n: rs.len(),
                 exact: rs.iter().filter(|r| r.exact).count() as f64 / n,
-                session_any5: rs.iter().filter(|r| r.session_any5).count() as f64 / n,
-                event_r5: rs.iter().map(|r| r.event_r5).sum::<f64>() / n,
+                session_any5: found.iter().filter(|r| r.session_any5).count() as f64 / m,
+                event_r5: found.iter().map(|r| r.event_r5).sum::<f64>() / m,
                 judge: (!judged.is_empty())
                     .then(|| judged.iter().map(|s| f64::from(*s) / 3.0).sum::<f64>() / j),
                 perfect: (!judged.is_empty())

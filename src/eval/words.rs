@@ -355,11 +355,7 @@ impl WordsOnly {
                 answer: Some(answer),
                 evidence,
             },
-            None => Reply {
-                answer: (!w.options.is_empty()).then(|| Answer::Choice { option: "A".into() }),
-                text: "I do not remember.".into(),
-                evidence,
-            },
+            None => super::abstain(w.options, evidence),
         })
     }
 }

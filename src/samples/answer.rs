@@ -9,7 +9,8 @@ use crate::trace::request::{Action, Relation};
 use crate::trace::{ClaimMode, Location, Value, clock_time, day_of};
 
 use super::index::{Index, Key, only_once};
-use super::model::{Act, Answer, Cutoff, Progress, Query, Source};
+use super::model::{Act, Answer, Cutoff, Moment, Progress, Query, Source};
+use super::unanswerable::unsupported;
 
 /// A commitment counts as overdue this long after it was due.
 pub const GRACE: u64 = 3600;
@@ -30,7 +31,13 @@ fn answered(answer: Answer, evidence: impl IntoIterator<Item = u64>) -> Option<A
 }
 
 pub fn time(t: u64) -> Answer {
-    Answer::Time {
+    let Moment { t, day, time } = moment(t);
+    Answer::Time { t, day, time }
+}
+
+/// `t` with its day and clock time to the minute.
+pub fn moment(t: u64) -> Moment {
+    Moment {
         t,
         day: day_of(t),
         time: clock_time(t)[..5].to_string(),
@@ -169,10 +176,15 @@ impl Memo {
     }
 }
 
-/// The reference answer to `q` at `cutoff`, from `ix`; `None` when the
-/// robot's history before the cutoff does not settle it.
+/// The reference answer to `q` at `cutoff`, from `ix`: [`Answer::Unknown`]
+/// when nothing the robot perceived before the cutoff bears on it
+/// ([`unsupported`]); `None` when its history bears on it but does not
+/// settle it.
 pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
     let c = cutoff.event;
+    if unsupported(ix, c, q) {
+        return answered(Answer::Unknown, []);
+    }
     let key = |e: &Id, a: &Id| -> Key { (e.clone(), a.clone()) };
     match q {
         Query::State { entity, attr } => {

@@ -2,7 +2,10 @@
 //! tools: LoCoMo (`snap-research/LoCoMo`, `data/locomo10.json`) and
 //! LongMemEval (`xiaowu0162/LongMemEval`). Field names and formats follow
 //! those projects; each record also carries `hearth_*` fields that map it
-//! back to the sample and the trace events.
+//! back to the sample and the trace events. The answer is the sample's
+//! canonical short answer; unanswerable questions are LoCoMo category 5
+//! (with `adversarial_answer`) and LongMemEval abstention questions (their
+//! ids end in `_abs`).
 //!
 //! The history is what the robot perceived before each sample's cutoff,
 //! grouped by session: utterances it heard in the speaker's words, actions
@@ -18,7 +21,7 @@ use crate::ids::Id;
 use crate::trace::Event;
 
 use super::index::Index;
-use super::model::{Family, QaSample, Query};
+use super::model::{Answer, Family, QaSample, Query};
 use super::narrate::narrate;
 use super::text::Namer;
 
@@ -48,8 +51,12 @@ pub struct LocomoQa {
     pub question: String,
     pub answer: String,
     pub evidence: Vec<String>,
-    /// 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop (5, adversarial, unused).
+    /// LoCoMo's scorer's numbers: 1 multi-hop, 2 temporal, 3 open-domain
+    /// (unused), 4 single-hop, 5 adversarial (the unanswerable family).
     pub category: u8,
+    /// For category 5, the wrong answer a confused memory would give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adversarial_answer: Option<String>,
     pub hearth_id: String,
     pub hearth_family: Family,
 }
@@ -208,6 +215,7 @@ fn speaker_text(ix: &Index, n: &Namer, e: &Event) -> (String, String) {
 
 fn locomo_category(q: &QaSample) -> u8 {
     match (q.family, &q.query) {
+        (Family::Unanswerable, _) => 5,
         (Family::Temporal, _) | (Family::Commitment, Query::Due { .. }) => 2,
         (
             Family::OverwrittenState | Family::Routine | Family::Counting | Family::HiddenState,
@@ -221,6 +229,13 @@ fn locomo_category(q: &QaSample) -> u8 {
 
 fn lme_type(q: &QaSample) -> &'static str {
     match q.family {
+        // The type of the question it looks like; `_abs` in its id marks it.
+        Family::Unanswerable => match q.query {
+            Query::AccordingTo { .. } => "single-session-user",
+            Query::Preference { .. } => "single-session-preference",
+            Query::LastTime { .. } => "temporal-reasoning",
+            _ => "knowledge-update",
+        },
         Family::CurrentState | Family::OverwrittenState | Family::HiddenState => "knowledge-update",
         Family::Temporal | Family::Commitment => "temporal-reasoning",
         Family::Preference => "single-session-preference",
@@ -319,6 +334,7 @@ pub fn locomo_records<'a>(
                     .filter_map(|e| dia.get(e).cloned())
                     .collect(),
                 category: locomo_category(q),
+                adversarial_answer: q.adversarial_answer.clone(),
                 hearth_id: q.id.clone(),
                 hearth_family: q.family,
             })
@@ -480,7 +496,12 @@ pub fn longmemeval_records<'a>(
             question_id: format!("{name}-{}", q.id),
             question_type: lme_type(q).into(),
             question: q.question.clone(),
-            answer: q.answer_text.clone(),
+            // For an abstention question LongMemEval's judge reads the
+            // answer as the explanation of why it cannot be answered.
+            answer: match (&q.answer, &q.hedge) {
+                (Answer::Unknown, Some(why)) => format!("{} {why}", q.answer_text),
+                _ => q.answer_text.clone(),
+            },
             question_date: lme_date(q.cutoff.t),
             haystack_session_ids: ids,
             haystack_dates: dates,

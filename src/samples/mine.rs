@@ -13,14 +13,25 @@ use crate::ids::Id;
 use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
-use super::answer::{Answered, Memo, act_of};
+use super::answer::{Answered, Memo, act_of, answer, moment};
 use super::index::{Index, only_once};
 use super::model::*;
 use super::phrasing::{Phrase, questions};
 use super::text::{Namer, capital};
+use super::unanswerable::{Sources, Unanswerable, absent_variants};
 
 /// Mixed into the seed for the phrasing stream.
 const PHRASING_STREAM: u64 = 0x7068_7261_7365;
+
+/// Mixed into the seed for the unanswerable family's choices and
+/// phrasings: streams of their own, so that adding the family changed no
+/// other family's questions.
+/// The share of QA samples that are unanswerable (at most; as LongMemEval
+/// has 6% abstention questions and LoCoMo 22% adversarial ones).
+pub const UNANSWERABLE_SHARE: (usize, usize) = (1, 10);
+
+const UNANSWERABLE_STREAM: u64 = 0x6162_7374_6169_6e;
+const UNANSWERABLE_WORDS: u64 = 0x6162_7377_6f72_6473;
 
 /// Sessions at the start of a trace with too little history to ask about.
 const WARM_UP_SESSIONS: usize = 3;
@@ -121,6 +132,18 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     let keys: Vec<String> = all_acts.iter().map(|(e, a)| act_key(e, a)).collect();
     let mut tally = Tally::default();
     let mut memo = Memo::default();
+    let mut abstain = ChaCha8Rng::seed_from_u64(seed ^ UNANSWERABLE_STREAM);
+    let mut abstain_words = ChaCha8Rng::seed_from_u64(seed ^ UNANSWERABLE_WORDS);
+    let absent = absent_variants(ix.scene);
+    let known_at_start = known_at_start(ix);
+    let sources = Sources {
+        absent: &absent,
+        known_at_start: &known_at_start,
+        humans: &humans,
+    };
+    // Unanswerable samples are numbered apart (`u0001_abs`), so that the
+    // other families keep their ids.
+    let (mut answerable, mut unanswerable) = (0, 0);
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -142,7 +165,9 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                     continue;
                 }
                 let found = answers[i].get_or_insert_with(|| {
-                    let a = memo.answer(ix, &cutoff, &c.query)?;
+                    let a = memo
+                        .answer(ix, &cutoff, &c.query)
+                        .filter(|a| a.answer != Answer::Unknown)?;
                     // State questions fall into current or hidden by their answer.
                     let fam = match (&c.query, &a.answer) {
                         (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
@@ -170,6 +195,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
             let c = &candidates[i];
             let phrase = (c.phrase)();
             let phrasing = words.random_range(0..questions(phrase.key).len());
+            answerable += 1;
             out.push(sample(
                 ix,
                 &namer,
@@ -183,11 +209,73 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                 },
                 a,
                 phrasing,
-                out.len() + 1,
+                format!("q{answerable:04}"),
             ));
         }
+        // An unanswerable question where that keeps them at most
+        // UNANSWERABLE_SHARE of the questions so far: a kind drawn among
+        // those with a candidate not asked yet, then one of its candidates.
+        let (num, den) = UNANSWERABLE_SHARE;
+        if (unanswerable + 1) * den > (answerable + unanswerable + 1) * num {
+            continue;
+        }
+        let open: Vec<Vec<(Unanswerable, Query, String)>> =
+            Unanswerable::candidates(ix, &sources, cutoff.event)
+                .into_iter()
+                .map(|kind| {
+                    kind.into_iter()
+                        .filter_map(|u| {
+                            let q = u.query(&sources);
+                            let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
+                            (!asked.contains(&key)).then_some((u, q, key))
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .filter(|k| !k.is_empty())
+                .collect();
+        let Some(kind) = open.choose(&mut abstain) else {
+            continue;
+        };
+        let (u, q, key) = &kind[abstain.random_range(0..kind.len())];
+        let Some(a) = answer(ix, &cutoff, q).filter(|a| a.answer == Answer::Unknown) else {
+            continue;
+        };
+        let w = u.word(ix, &namer, &sources, cutoff.event);
+        asked.insert(key.clone());
+        unanswerable += 1;
+        let phrasing = abstain_words.random_range(0..questions(w.phrase.key).len());
+        let mut s = sample(
+            ix,
+            &namer,
+            &cutoff,
+            Chosen {
+                family: Family::Unanswerable,
+                template: w.template,
+                query: q.clone(),
+                phrase: w.phrase,
+                options: vec![],
+            },
+            a,
+            phrasing,
+            format!("u{unanswerable:04}_abs"),
+        );
+        s.hedge = Some(w.why);
+        s.adversarial_answer = (!w.adversarial.is_empty()).then_some(w.adversarial);
+        out.push(s);
     }
     out
+}
+
+/// The keys the robot perceived before the first event (its starting
+/// view): known without any event, so never unanswerable.
+fn known_at_start(ix: &Index) -> BTreeSet<crate::trace::Key> {
+    crate::sim::Simulation::new(ix.scene.clone())
+        .ok()
+        .and_then(|s| {
+            s.beliefs(ix.robot.as_str())
+                .map(|b| b.keys().cloned().collect())
+        })
+        .unwrap_or_default()
 }
 
 /// A candidate's answer, the family it falls in and its ask key; `None`
@@ -230,7 +318,7 @@ fn sample(
     c: Chosen,
     a: Answered,
     phrasing: usize,
-    n: usize,
+    id: String,
 ) -> QaSample {
     let sessions: BTreeSet<String> = a
         .evidence
@@ -238,33 +326,16 @@ fn sample(
         .filter_map(|e| ix.session_of(*e).map(String::from))
         .collect();
     QaSample {
-        id: format!("q{n:04}"),
+        id,
         family: c.family,
         memory_target: memory_target(&c.query, c.family),
         template: format!("{}/{}", c.family.name(), c.template),
         phrasing,
         cutoff: cutoff.clone(),
-        answer_text: match &c.query {
-            Query::Asked { request, entity } => ix
-                .heard_in(*request, u64::MAX)
-                .iter()
-                .find(|h| h.claim.entity == *entity)
-                .map(|h| {
-                    capital(&request_phrase(
-                        namer,
-                        entity,
-                        &h.claim.attr,
-                        &h.claim.value,
-                    )) + &h
-                        .claim
-                        .due
-                        .map(|d| format!(", by {}", namer.when(d)))
-                        .unwrap_or_default()
-                        + "."
-                })
-                .unwrap_or_default(),
-            q => answer_text(namer, q, &a.answer, &c.options),
-        },
+        answer_text: answer_text(namer, &c.query, &a.answer, &c.options),
+        hedge: hedge(namer, &a.answer),
+        answer_time: answer_time(ix, &c.query, &a.answer),
+        adversarial_answer: None,
         question: c.phrase.render(phrasing),
         template_question: None,
         options: c.options,
@@ -277,6 +348,11 @@ fn sample(
 
 fn memory_target(q: &Query, family: Family) -> MemoryTarget {
     match (family, q) {
+        // What the question would ask about if it could be answered.
+        (Family::Unanswerable, Query::State { .. }) => memory_target(q, Family::CurrentState),
+        (Family::Unanswerable, Query::AccordingTo { .. }) => MemoryTarget::SocialContext,
+        (Family::Unanswerable, Query::Preference { .. }) => MemoryTarget::Preference,
+        (Family::Unanswerable, _) => MemoryTarget::TemporalState,
         (Family::HiddenState, _) => MemoryTarget::HiddenState,
         (Family::CurrentState, Query::State { attr, .. }) if attr.as_str() == "location" => {
             MemoryTarget::ObjectLocation
@@ -844,7 +920,7 @@ fn candidates<'c>(
     out
 }
 
-fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
+pub(super) fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
     let key = match attr.as_str() {
         "drink" => "likes_drink",
         "volume" => "likes_volume",
@@ -901,16 +977,9 @@ pub fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> Stri
             format!("Around {h:02}:00.")
         }
         Answer::Value { value } => capital(&n.value(attr, value)) + ".",
-        Answer::LastSeen { value, seen_at, .. } => {
-            let how = match value {
-                Value::Location(_) | Value::Bool(_) => n.value(attr, value),
-                v => format!("set to {v}"),
-            };
-            format!(
-                "The robot last saw it {how} ({}); it may have changed since.",
-                n.when(*seen_at)
-            )
-        }
+        // Stale or not, the value in the same words: when it was seen is
+        // the hedge's, not the answer's.
+        Answer::LastSeen { value, .. } => capital(&n.value(attr, value)) + ".",
         Answer::Time { t, .. } => capital(&n.when(*t)) + ".",
         Answer::Actor { actor } => format!("{}.", capital(&n.name(actor))),
         Answer::Action { skill, target } => {
@@ -938,5 +1007,35 @@ pub fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> Stri
             Progress::Pending => "Still to do; it is not due yet.".into(),
             Progress::Overdue => "Overdue: it was due and has not been seen done.".into(),
         },
+        Answer::Unknown => UNKNOWN_TEXT.into(),
     }
+}
+
+/// What qualifies an answer, apart from its words: when a stale state
+/// was last seen.
+pub fn hedge(n: &Namer, a: &Answer) -> Option<String> {
+    match a {
+        Answer::LastSeen { seen_at, .. } => Some(format!(
+            "Last seen {}; it may have changed since.",
+            n.when(*seen_at)
+        )),
+        _ => None,
+    }
+}
+
+/// The moment an answer refers to besides itself: when a stale state was
+/// last seen, when a request is due.
+fn answer_time(ix: &Index, q: &Query, a: &Answer) -> Option<Moment> {
+    let t = match (q, a) {
+        (_, Answer::LastSeen { seen_at, .. }) => *seen_at,
+        (Query::Asked { request, entity }, _) => {
+            ix.heard_in(*request, u64::MAX)
+                .iter()
+                .find(|h| h.claim.entity == *entity)?
+                .claim
+                .due?
+        }
+        _ => return None,
+    };
+    Some(moment(t))
 }

@@ -7,6 +7,7 @@ pub mod answer;
 pub mod index;
 pub mod model;
 pub mod text;
+pub mod unanswerable;
 
 pub use index::Index;
 pub use model::*;

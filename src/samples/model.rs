@@ -25,10 +25,13 @@ pub enum Family {
     HiddenState,
     Commitment,
     Counting,
+    /// Looks like another family's question, but nothing the robot could
+    /// see or hear settles it: the answer is "not known".
+    Unanswerable,
 }
 
 impl Family {
-    pub const ALL: [Family; 9] = [
+    pub const ALL: [Family; 10] = [
         Family::CurrentState,
         Family::OverwrittenState,
         Family::Temporal,
@@ -38,6 +41,7 @@ impl Family {
         Family::HiddenState,
         Family::Commitment,
         Family::Counting,
+        Family::Unanswerable,
     ];
 
     pub fn name(self) -> &'static str {
@@ -51,6 +55,7 @@ impl Family {
             Family::HiddenState => "hidden_state",
             Family::Commitment => "commitment",
             Family::Counting => "counting",
+            Family::Unanswerable => "unanswerable",
         }
     }
 }
@@ -228,6 +233,23 @@ pub enum Answer {
     Status {
         status: Progress,
     },
+    /// Nothing the robot perceived before the cutoff settles the question:
+    /// the right answer is to say so.
+    Unknown,
+}
+
+/// The canonical words of [`Answer::Unknown`]: LoCoMo's scorer credits an
+/// abstention only if it contains "no information available" or "not
+/// mentioned", and LongMemEval's judge asks whether the question was
+/// identified as unanswerable.
+pub const UNKNOWN_TEXT: &str = "No information available.";
+
+/// A moment in a trace: `t` in trace seconds, its day and clock time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moment {
+    pub t: u64,
+    pub day: u32,
+    pub time: String,
 }
 
 /// One Memory-QA sample.
@@ -251,7 +273,27 @@ pub struct QaSample {
     pub options: Vec<String>,
     pub query: Query,
     pub answer: Answer,
+    /// The one canonical short answer, in the form LoCoMo's and
+    /// LongMemEval's gold answers take ("In David's hands.", "30.",
+    /// "Off.", "No information available."): what the exports give as the
+    /// answer and what every built-in reader says.
     pub answer_text: String,
+    /// What qualifies the short answer, apart from it: for a state that
+    /// may have changed out of the robot's sight, when it was last seen
+    /// ("Last seen day 1 at 08:31; it may have changed since."); for an
+    /// unanswerable question, why nothing is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hedge: Option<String>,
+    /// The moment the answer refers to besides itself: when the robot last
+    /// saw a stale state, or when a request is due.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_time: Option<Moment>,
+    /// For an unanswerable question, the plausible wrong answer a memory
+    /// that confuses things would give (LoCoMo's `adversarial_answer`): a
+    /// look-alike's place, the true value the robot never saw, what
+    /// someone else said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adversarial_answer: Option<String>,
     /// Events that support the answer: before the cutoff, seen by the robot.
     pub evidence: Vec<u64>,
     /// The sessions of the evidence.

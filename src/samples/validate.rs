@@ -1,7 +1,9 @@
 //! The validity checks every sample passes: evidence before the cutoff and
 //! perceived by the robot; the reference answer is what the indexes give at
 //! the cutoff, also when everything after the cutoff is cut off; state
-//! answers agree with the simulator's own record of the robot's beliefs; a
+//! answers agree with the simulator's own record of the robot's beliefs
+//! (and an unanswerable state question has none, not even from the
+//! robot's first view of the house); a
 //! planning task is unsatisfied at its cutoff and its reference plan reaches
 //! the goals through the executor.
 
@@ -67,8 +69,17 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
             if (cut.t, cut.day) != (at.t, at.day) {
                 fail(s, format!("cutoff {c} time does not match its event"));
             }
-            if s.evidence().is_empty() {
-                fail(s, "no evidence".into());
+            // Only an unanswerable question has no evidence: nothing bears on it.
+            let unknown = matches!(s, Sample::Qa(q) if q.answer == Answer::Unknown);
+            if s.evidence().is_empty() != unknown {
+                fail(
+                    s,
+                    if unknown {
+                        "an unanswerable question with evidence".into()
+                    } else {
+                        "no evidence".into()
+                    },
+                );
             }
             for id in s.evidence() {
                 match ix.event(*id) {
@@ -103,9 +114,28 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                         ),
                         None => fail(s, "the query has no answer at its cutoff".into()),
                     }
+                    if unknown != (q.family == Family::Unanswerable) {
+                        fail(
+                            s,
+                            format!("a {} question answered {:?}", q.family.name(), q.answer),
+                        );
+                    }
                     if let Query::State { entity, attr } = &q.query {
                         let key = (entity.clone(), attr.clone());
                         let belief = beliefs.and_then(|b| b.get(&key));
+                        // Not even its first view of the house showed it.
+                        if unknown {
+                            if let Some(b) = belief {
+                                fail(
+                                    s,
+                                    format!(
+                                        "unanswerable, yet the robot believes {} from event {}",
+                                        b.value, b.event
+                                    ),
+                                );
+                            }
+                            continue;
+                        }
                         let (value, hidden) = match &q.answer {
                             Answer::Value { value } => (value, false),
                             Answer::LastSeen { value, .. } => (value, true),

@@ -1,0 +1,460 @@
+//! The unanswerable family: questions worded by the other families'
+//! templates whose answer is "not known", because nothing the robot saw or
+//! heard before the cutoff bears on them (LongMemEval's `_abs` questions,
+//! LoCoMo's adversarial category). Four kinds, each with the wrong answer
+//! a confused memory would give (LoCoMo's `adversarial_answer`):
+//!
+//! - **absent**: where is a thing of a kind the house has, in a variant it
+//!   has not ("the green enamel mug" where there are only other mugs);
+//!   the look-alike's place is the trap;
+//! - **unseen**: where is, or what is set on, something the robot has not
+//!   seen since the trace began nor heard about (it was never in the room);
+//!   the true value is the trap;
+//! - **not told**: what someone said about a thing, or how they like a
+//!   setting, when only someone else told the robot; the other's words are
+//!   the trap;
+//! - **not seen doing**: when someone last did what only others were seen
+//!   doing; the others' last time is the trap.
+//!
+//! [`super::answer::answer`] gives [`Answer::Unknown`] exactly when
+//! [`unsupported`] holds, so every reader, the reference included,
+//! abstains by the same rule.
+
+use std::collections::BTreeSet;
+
+use crate::catalogue;
+use crate::ids::Id;
+use crate::scene::Scene;
+use crate::trace::{ClaimMode, Key, Location, Value};
+
+use super::index::Index;
+use super::mine::{Tense, preference_question, verb_phrase};
+use super::model::{Act, Query};
+use super::phrasing::Phrase;
+use super::text::{Namer, capital};
+
+/// Whether nothing the robot perceived before `cutoff` bears on `q`, for
+/// the queries an unanswerable question takes: a state never seen nor
+/// told of, a claim or preference the person never made in its hearing, an
+/// act never seen done by that person. Other queries are never
+/// unanswerable (their answer may still be unsettled: `None`).
+pub fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
+    match q {
+        Query::State { entity, attr } => {
+            ix.seen_before(&(entity.clone(), attr.clone()), cutoff)
+                .is_empty()
+                && [ClaimMode::Fact, ClaimMode::Preference, ClaimMode::Request]
+                    .into_iter()
+                    .all(|m| ix.claims(m, entity, attr, cutoff).next().is_none())
+        }
+        Query::AccordingTo {
+            speaker,
+            entity,
+            attr,
+        } => !ix
+            .claims(ClaimMode::Fact, entity, attr, cutoff)
+            .any(|h| h.speaker == *speaker),
+        Query::Preference {
+            holder,
+            entity,
+            attr,
+        } => !ix
+            .claims(ClaimMode::Preference, entity, attr, cutoff)
+            .any(|h| h.claim.holder.as_ref() == Some(holder)),
+        Query::LastTime { actor, act } => ix.doing(Some(actor), act, cutoff).next().is_none(),
+        _ => false,
+    }
+}
+
+/// A variant of an object category the house has, that no object of the
+/// house is: what "the green enamel mug" would be if there were one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Absent {
+    /// A made-up id, in no scene: `absent_<words>`.
+    pub id: Id,
+    pub description: String,
+    /// The house's objects of the same category.
+    pub lookalikes: Vec<Id>,
+}
+
+/// The absent variants of `scene`, in the order of the scene's categories
+/// and the catalogue's variants. A variant is left out when an object of
+/// the house is described by it or by all its words (a "green mug"
+/// where the house has a "green enamel mug" would be that mug).
+pub fn absent_variants(scene: &Scene) -> Vec<Absent> {
+    let cat = catalogue::builtin();
+    let words = |s: &str| -> BTreeSet<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let described: Vec<BTreeSet<String>> = scene
+        .objects
+        .iter()
+        .map(|o| words(&o.description))
+        .collect();
+    let mut categories: Vec<&str> = Vec::new();
+    for o in &scene.objects {
+        if !categories.contains(&o.category.as_str()) {
+            categories.push(&o.category);
+        }
+    }
+    let mut out = Vec::new();
+    for c in categories {
+        let Some(kind) = cat.category(c) else {
+            continue;
+        };
+        let lookalikes: Vec<Id> = scene
+            .objects
+            .iter()
+            .filter(|o| o.category == c)
+            .map(|o| o.id.clone())
+            .collect();
+        for v in &kind.variants {
+            let w = words(v);
+            if described.iter().any(|d| w.is_subset(d) || d.is_subset(&w)) {
+                continue;
+            }
+            let id = Id::new(&format!(
+                "absent_{}",
+                w.iter().cloned().collect::<Vec<_>>().join("_")
+            ));
+            out.push(Absent {
+                id,
+                description: v.clone(),
+                lookalikes: lookalikes.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// One unanswerable question before it is worded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unanswerable {
+    Absent(usize),
+    Unseen {
+        entity: Id,
+        attr: Id,
+    },
+    NotSaid {
+        speaker: Id,
+        said: u64,
+        entity: Id,
+        attr: Id,
+    },
+    NotPreferred {
+        holder: Id,
+        said: u64,
+        entity: Id,
+        attr: Id,
+    },
+    NotDone {
+        actor: Id,
+        done: u64,
+        act: Act,
+    },
+}
+
+/// An unanswerable question in words: its template, question, the trap
+/// and why nothing is known.
+pub struct Worded {
+    pub template: &'static str,
+    pub phrase: Phrase,
+    pub adversarial: String,
+    pub why: String,
+}
+
+/// What the candidates of one cutoff are drawn from, fixed per trace.
+pub struct Sources<'a> {
+    pub absent: &'a [Absent],
+    /// Keys the robot perceived at the start, before any event.
+    pub known_at_start: &'a BTreeSet<Key>,
+    pub humans: &'a BTreeSet<&'a Id>,
+}
+
+/// The state template of an attribute (as the current-state family words it).
+pub fn state_template(attr: &str) -> &'static str {
+    match attr {
+        "location" => "where_is",
+        "open" => "is_open",
+        "power" => "is_on",
+        _ => "device_field",
+    }
+}
+
+impl Unanswerable {
+    pub fn query(&self, src: &Sources) -> Query {
+        match self {
+            Unanswerable::Absent(i) => Query::State {
+                entity: src.absent[*i].id.clone(),
+                attr: Id::new("location"),
+            },
+            Unanswerable::Unseen { entity, attr } => Query::State {
+                entity: entity.clone(),
+                attr: attr.clone(),
+            },
+            Unanswerable::NotSaid {
+                speaker,
+                entity,
+                attr,
+                ..
+            } => Query::AccordingTo {
+                speaker: speaker.clone(),
+                entity: entity.clone(),
+                attr: attr.clone(),
+            },
+            Unanswerable::NotPreferred {
+                holder,
+                entity,
+                attr,
+                ..
+            } => Query::Preference {
+                holder: holder.clone(),
+                entity: entity.clone(),
+                attr: attr.clone(),
+            },
+            Unanswerable::NotDone { actor, act, .. } => Query::LastTime {
+                actor: actor.clone(),
+                act: act.clone(),
+            },
+        }
+    }
+
+    /// The candidates at `cutoff`, by kind (absent, unseen, not told, not
+    /// seen doing), each in a fixed order.
+    pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Unanswerable>; 4] {
+        let absent = (0..src.absent.len()).map(Unanswerable::Absent).collect();
+        let objects: BTreeSet<&Id> = ix.scene.objects.iter().map(|o| &o.id).collect();
+        let fixtures: BTreeSet<&Id> = ix
+            .scene
+            .devices
+            .iter()
+            .map(|d| &d.id)
+            .chain(ix.scene.furniture.iter().map(|f| &f.id))
+            .collect();
+        let unseen = ix
+            .tables
+            .initial
+            .keys()
+            .filter(|(e, a)| match a.as_str() {
+                "location" => objects.contains(e),
+                "position" => false,
+                _ => fixtures.contains(e),
+            })
+            .filter(|k| !src.known_at_start.contains(*k))
+            .filter(|(e, a)| {
+                unsupported(
+                    ix,
+                    cutoff,
+                    &Query::State {
+                        entity: e.clone(),
+                        attr: a.clone(),
+                    },
+                )
+            })
+            .map(|(e, a)| Unanswerable::Unseen {
+                entity: e.clone(),
+                attr: a.clone(),
+            })
+            .collect();
+        // Claims heard from one person, asked of another who made none.
+        let mut told = Vec::new();
+        let mut keys = BTreeSet::new();
+        for h in ix.heard_before(cutoff) {
+            let (entity, attr) = (&h.claim.entity, &h.claim.attr);
+            let by = match h.claim.mode {
+                ClaimMode::Fact => &h.speaker,
+                ClaimMode::Preference => match &h.claim.holder {
+                    Some(holder) => holder,
+                    None => continue,
+                },
+                ClaimMode::Request => continue,
+            };
+            for p in src.humans.iter().filter(|p| **p != by) {
+                if !keys.insert((h.claim.mode, (*p).clone(), entity.clone(), attr.clone())) {
+                    continue;
+                }
+                let c = if h.claim.mode == ClaimMode::Fact {
+                    Unanswerable::NotSaid {
+                        speaker: (*p).clone(),
+                        said: h.event,
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    }
+                } else {
+                    Unanswerable::NotPreferred {
+                        holder: (*p).clone(),
+                        said: h.event,
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    }
+                };
+                if unsupported(ix, cutoff, &c.query(src)) {
+                    told.push(c);
+                }
+            }
+        }
+        // Acts seen done by one person, asked of another never seen doing
+        // them (the latest sixty acts, as `when_last` takes).
+        let mut not_done = Vec::new();
+        let mut acts = BTreeSet::new();
+        for (e, act) in ix.acts(cutoff).rev().take(60) {
+            if !src.humans.contains(&e.actor) {
+                continue;
+            }
+            for p in src.humans.iter().filter(|p| ***p != e.actor) {
+                let key = serde_json::to_string(&(p, act)).unwrap_or_default();
+                if !acts.insert(key) {
+                    continue;
+                }
+                let c = Unanswerable::NotDone {
+                    actor: (*p).clone(),
+                    done: e.id,
+                    act: act.clone(),
+                };
+                if unsupported(ix, cutoff, &c.query(src)) {
+                    not_done.push(c);
+                }
+            }
+        }
+        [absent, unseen, told, not_done]
+    }
+
+    /// The question in words, its trap and why nothing is known.
+    pub fn word(&self, ix: &Index, n: &Namer, src: &Sources, cutoff: u64) -> Worded {
+        let said_value = |said: u64, entity: &Id, attr: &Id| {
+            ix.heard_in(said, u64::MAX)
+                .iter()
+                .find(|h| h.claim.entity == *entity && h.claim.attr == *attr)
+                .map(|h| capital(&n.value(attr, &h.claim.value)) + ".")
+                .unwrap_or_default()
+        };
+        match self {
+            Unanswerable::Absent(i) => {
+                let a = &src.absent[*i];
+                // The look-alike the robot saw last, else the first.
+                let seen_last = |o: &Id| {
+                    ix.seen_before(&(o.clone(), Id::new("location")), cutoff)
+                        .iter()
+                        .rev()
+                        .find(|s| !matches!(s.value, Value::Location(Location::HeldBy(_))))
+                        .map(|s| (s.event, s.value.clone()))
+                };
+                let trap = a
+                    .lookalikes
+                    .iter()
+                    .filter_map(|o| seen_last(o))
+                    .max_by_key(|(e, _)| *e)
+                    .map(|(_, v)| v)
+                    .or_else(|| {
+                        let o = a.lookalikes.first()?;
+                        ix.truth(&(o.clone(), Id::new("location")), cutoff).cloned()
+                    });
+                let thing = format!("the {}", a.description);
+                Worded {
+                    template: "where_is",
+                    phrase: Phrase::new("where_is", &[("thing", &thing), ("field", "location")]),
+                    adversarial: trap
+                        .map(|v| capital(&n.value("location", &v)) + ".")
+                        .unwrap_or_default(),
+                    why: format!(
+                        "There is no {} in this house; the robot never saw one or heard of one.",
+                        a.description
+                    ),
+                }
+            }
+            Unanswerable::Unseen { entity, attr } => {
+                let template = state_template(attr.as_str());
+                let truth = ix.truth(&(entity.clone(), attr.clone()), cutoff);
+                Worded {
+                    template,
+                    phrase: Phrase::new(
+                        template,
+                        &[
+                            ("thing", &n.name(entity)),
+                            ("field", &attr.replace('_', " ")),
+                        ],
+                    ),
+                    adversarial: truth
+                        .map(|v| capital(&n.value(attr, v)) + ".")
+                        .unwrap_or_default(),
+                    why: format!(
+                        "The robot has never seen {}, nor been told about it.",
+                        if attr.as_str() == "location" {
+                            format!("where {} is", n.name(entity))
+                        } else {
+                            n.attribute(entity, attr)
+                        }
+                    ),
+                }
+            }
+            Unanswerable::NotSaid {
+                speaker,
+                said,
+                entity,
+                attr,
+            } => {
+                let other = ix
+                    .event(*said)
+                    .map(|e| n.name(&e.actor))
+                    .unwrap_or_default();
+                Worded {
+                    template: "according_to",
+                    phrase: Phrase::new(
+                        "according_to",
+                        &[("who", &n.name(speaker)), ("thing", &n.name(entity))],
+                    ),
+                    adversarial: said_value(*said, entity, attr),
+                    why: format!(
+                        "{} never told the robot about {}; {other} did.",
+                        n.name(speaker),
+                        n.name(entity)
+                    ),
+                }
+            }
+            Unanswerable::NotPreferred {
+                holder,
+                said,
+                entity,
+                attr,
+            } => {
+                let phrase = preference_question(n, holder, entity, attr);
+                Worded {
+                    template: "how_likes",
+                    phrase,
+                    adversarial: said_value(*said, entity, attr),
+                    why: format!(
+                        "{} never said in the robot's hearing how they like {}; someone else did.",
+                        n.name(holder),
+                        n.attribute(entity, attr)
+                    ),
+                }
+            }
+            Unanswerable::NotDone { actor, done, act } => {
+                let other = ix.event(*done);
+                Worded {
+                    template: "when_last",
+                    phrase: Phrase::new(
+                        "when_last",
+                        &[
+                            ("who", &n.name(actor)),
+                            ("act", &verb_phrase(n, act, Tense::Base)),
+                            ("acted", &verb_phrase(n, act, Tense::Past)),
+                        ],
+                    ),
+                    adversarial: other
+                        .map(|e| capital(&n.when(e.t)) + ".")
+                        .unwrap_or_default(),
+                    why: format!(
+                        "The robot never saw {} {}; it saw {} do it.",
+                        n.name(actor),
+                        verb_phrase(n, act, Tense::Base),
+                        other.map(|e| n.name(&e.actor)).unwrap_or_default()
+                    ),
+                }
+            }
+        }
+    }
+}
