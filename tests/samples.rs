@@ -414,6 +414,8 @@ fn the_checks_catch_broken_samples() {
         "evidence after the cutoff"
     );
     assert!(!broken(&|q| q.cutoff.t += 1).is_empty());
+    assert!(qa.evidence_age.is_some());
+    assert!(!broken(&|q| q.evidence_age = q.evidence_age.map(|a| a + 60)).is_empty());
     let flip = |q: &mut QaSample| {
         q.family = match q.family {
             Family::HiddenState => Family::CurrentState,

@@ -341,9 +341,20 @@ fn sample(
         options: c.options,
         query: c.query,
         answer: a.answer,
+        evidence_age: evidence_age(ix, &a.evidence, cutoff),
         evidence: a.evidence,
         sessions: sessions.into_iter().collect(),
     }
+}
+
+/// Seconds from the latest of `evidence` to `cutoff`.
+pub fn evidence_age(ix: &Index, evidence: &[u64], cutoff: &Cutoff) -> Option<u64> {
+    let latest = evidence
+        .iter()
+        .filter_map(|e| ix.event(*e))
+        .map(|e| e.t)
+        .max()?;
+    Some(cutoff.t.saturating_sub(latest))
 }
 
 fn memory_target(q: &Query, family: Family) -> MemoryTarget {

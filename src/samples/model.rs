@@ -296,6 +296,10 @@ pub struct QaSample {
     pub adversarial_answer: Option<String>,
     /// Events that support the answer: before the cutoff, seen by the robot.
     pub evidence: Vec<u64>,
+    /// Seconds from the latest evidence event to the cutoff: how old what
+    /// the answer rests on is (none without evidence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_age: Option<u64>,
     /// The sessions of the evidence.
     pub sessions: Vec<String>,
 }

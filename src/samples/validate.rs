@@ -13,6 +13,7 @@ use crate::sim::Simulation;
 
 use super::answer::answer;
 use super::index::Index;
+use super::mine::evidence_age;
 use super::model::*;
 use super::plan::{holds, reference_plan};
 
@@ -113,6 +114,12 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                             ),
                         ),
                         None => fail(s, "the query has no answer at its cutoff".into()),
+                    }
+                    if q.evidence_age != evidence_age(ix, &q.evidence, cut) {
+                        fail(
+                            s,
+                            format!("evidence age {:?} is not the evidence's", q.evidence_age),
+                        );
                     }
                     if unknown != (q.family == Family::Unanswerable) {
                         fail(

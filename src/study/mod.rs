@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::QaResult;
+use crate::samples::mine::evidence_age;
 use crate::samples::{Family, Index, QaSample, Sample};
 use bootstrap::{Resamples, Stat};
 
@@ -46,17 +47,15 @@ pub struct QuestionFacts {
 }
 
 impl QuestionFacts {
+    /// The sample's own evidence age; computed from its evidence events
+    /// for samples mined before samples carried it.
     pub fn of(ix: &Index, q: &QaSample) -> Self {
-        let latest = q
-            .evidence
-            .iter()
-            .filter_map(|e| ix.event(*e))
-            .map(|e| e.t)
-            .max();
         QuestionFacts {
             id: q.id.clone(),
             family: q.family,
-            evidence_age: latest.map(|t| q.cutoff.t.saturating_sub(t)),
+            evidence_age: q
+                .evidence_age
+                .or_else(|| evidence_age(ix, &q.evidence, &q.cutoff)),
             day: q.cutoff.day,
         }
     }
