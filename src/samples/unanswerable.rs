@@ -345,7 +345,7 @@ impl Unanswerable {
                 let trap = a
                     .lookalikes
                     .iter()
-                    .filter_map(|o| seen_last(o))
+                    .filter_map(seen_last)
                     .max_by_key(|(e, _)| *e)
                     .map(|(_, v)| v)
                     .or_else(|| {
