@@ -1,8 +1,13 @@
 //! The household as ECS data: affordance components and the spawning of a
 //! scene into a `World`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
+
+// Bevy's map hashes with a fixed foldhash, several times cheaper than
+// std's SipHash on the per-request id lookups; nothing reaches output in
+// its iteration order.
+use bevy::platform::collections::HashMap;
 
 use bevy::prelude::*;
 
