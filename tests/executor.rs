@@ -11,7 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use hearth::ids::Id;
 use hearth::scene;
 use hearth::sim::Simulation;
-use hearth::sim::world::Belief;
+use hearth::sim::world::Beliefs;
 use hearth::trace::request::Request;
 use hearth::trace::{Change, Event, EventKind, Fact, Location, Position, Rejection, Value};
 
@@ -95,7 +95,7 @@ fn rejected(sim: &mut Simulation, json: &str, code: &str) -> Rejection {
 #[derive(Debug, PartialEq)]
 struct Snapshot {
     state: hearth::trace::State,
-    beliefs: Vec<BTreeMap<(Id, Id), Belief>>,
+    beliefs: Vec<Beliefs>,
     busy: Vec<Option<u64>>,
 }
 

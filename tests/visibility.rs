@@ -389,3 +389,27 @@ fn everyone_starts_knowing_their_own_room() {
     );
     assert_eq!(believed(&sim, "robot", "glasses_1", "location"), None);
 }
+
+#[test]
+fn beliefs_list_in_key_order_and_hold_no_key_nobody_can_perceive() {
+    let mut sim = apartment();
+    go(&mut sim, "robot", "kitchen");
+    let b = sim.beliefs("robot").unwrap();
+    let keys: Vec<&(Id, Id)> = b.iter().map(|(k, _)| k).collect();
+    assert!(keys.len() > 10, "the robot has looked around: {keys:?}");
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "strictly ordered");
+    assert_eq!(b.len(), keys.len());
+    assert!((&b).into_iter().eq(b.iter()));
+    // Keys outside the table: an unknown entity, an attribute the entity
+    // does not have, and a real key nobody has seen yet.
+    assert!(b.get(&(Id::new("ghost_1"), Id::new("location"))).is_none());
+    assert!(b.get(&(Id::new("mug_1"), Id::new("power"))).is_none());
+    assert!(
+        b.get(&(Id::new("medicine_3"), Id::new("location")))
+            .is_none()
+    );
+    assert_eq!(
+        b[&(Id::new("robot"), Id::new("position"))].value,
+        sim.state()[&(Id::new("robot"), Id::new("position"))]
+    );
+}

@@ -49,6 +49,10 @@ pub struct BenchArgs {
     /// export of one family-apartment trace at each of `--horizons` days.
     #[arg(long)]
     horizon_only: bool,
+    /// Only the scripted generation benchmark (`--traces` x `--days` of the
+    /// family apartment), for profiling and before/after figures.
+    #[arg(long)]
+    generation_only: bool,
     /// Horizons, in days, of the cost-against-horizon benchmark.
     #[arg(long, value_delimiter = ',', default_value = "7,14,28,56")]
     horizons: Vec<u32>,
@@ -70,6 +74,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if args.horizon_only {
         bench_horizon(&args.horizons)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.generation_only {
+        bench_generation(&args)?;
         return Ok(ExitCode::SUCCESS);
     }
     println!("scene load (parse + validate), spawn into the ECS world:");

@@ -460,9 +460,9 @@ impl Simulation {
     }
 
     /// What `actor` last perceived of every (entity, attribute).
-    pub fn beliefs(&self, actor: &str) -> Option<&BTreeMap<(Id, Id), Belief>> {
+    pub fn beliefs(&self, actor: &str) -> Option<&Beliefs> {
         let e = self.registry().get(actor)?;
-        self.world().get::<Beliefs>(e).map(|b| &b.0)
+        self.world().get::<Beliefs>(e)
     }
 
     /// The true state: every (entity, attribute) with its value, ordered.
@@ -514,9 +514,9 @@ impl Simulation {
             .world_mut()
             .run_system_cached_with(
                 |In(room): In<Entity>, view: WorldView| {
-                    let (mut facts, mut scanned) = (Vec::new(), Vec::new());
-                    view.room_facts(room, &mut facts, &mut scanned);
-                    facts
+                    let mut seen = perception::Seen::default();
+                    view.room_facts(room, &mut seen);
+                    seen.facts
                 },
                 room,
             )

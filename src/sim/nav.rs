@@ -8,7 +8,7 @@
 //! (the walker takes another open route, or must open the door first) and
 //! sound.
 
-use std::collections::HashMap;
+use bevy::platform::collections::HashMap;
 
 use bevy::prelude::*;
 use petgraph::graph::{NodeIndex, UnGraph};

@@ -26,96 +26,142 @@ use super::executor::{Op, Reveal, Step, WorldView};
 use super::world::*;
 use crate::trace::request::Action;
 
+/// What a look shows: the facts in trace terms, each with its slot in the
+/// [`BeliefKeys`] and, for a location on or in a fixture, that fixture;
+/// and the surfaces whose contents were seen in full, as (fixture, inside).
+#[derive(Default)]
+pub struct Seen {
+    pub facts: Vec<Fact>,
+    marks: Vec<Mark>,
+    pub scanned: Vec<(Entity, bool)>,
+}
+
+/// A perceived key's slot, and the fixture (and whether inside) its value
+/// places an object on or in.
+type Mark = (usize, Option<(Entity, bool)>);
+
+impl Seen {
+    fn push(
+        &mut self,
+        view: &WorldView,
+        e: Entity,
+        attr: &Id,
+        value: Value,
+        holder: Option<(Entity, bool)>,
+    ) {
+        self.marks.push((view.slot(e, attr), holder));
+        self.facts.push(Fact {
+            entity: view.id(e).clone(),
+            attr: attr.clone(),
+            value,
+        });
+    }
+}
+
+/// The fixture a placement puts an object on or in.
+fn holder(p: Placed) -> Option<(Entity, bool)> {
+    match p {
+        Placed::On(r) => Some((r, false)),
+        Placed::In(r) => Some((r, true)),
+        Placed::HeldBy(_) => None,
+    }
+}
+
 impl WorldView<'_, '_> {
+    /// The belief slot of `e`'s `attr`: everything perception reports is one.
+    fn slot(&self, e: Entity, attr: &Id) -> usize {
+        self.registry
+            .belief_keys
+            .slot(e, attr)
+            .expect("perception reports only keys of the belief table")
+    }
+
     /// Everything visible in a room: fixtures' open state and device fields,
     /// objects on surfaces, in open containers and in hands, actors' positions
-    /// and openable doors. Also returns the surfaces whose contents were
-    /// seen in full, as (fixture, inside).
-    pub fn room_facts(&self, room: Entity, out: &mut Vec<Fact>, scanned: &mut Vec<(Entity, bool)>) {
+    /// and openable doors, with the surfaces whose contents were seen in full.
+    pub fn room_facts(&self, room: Entity, seen: &mut Seen) {
         let attrs = &self.registry.attrs;
         for &d in self.registry.room_doors.get(&room).into_iter().flatten() {
             if let Ok(o) = self.openables.get(d) {
-                out.push(Fact {
-                    entity: self.id(d).clone(),
-                    attr: attrs.open.clone(),
-                    value: Value::Bool(o.open),
-                });
+                seen.push(self, d, &attrs.open, Value::Bool(o.open), None);
             }
         }
         for &f in self.registry.room_fixtures.get(&room).into_iter().flatten() {
-            self.fixture_facts(f, out, scanned);
+            self.fixture_facts(f, seen);
         }
-        for a in self.actors_in(&[room]) {
-            self.actor_facts(a, out);
+        for &a in &self.registry.actors {
+            if self
+                .actors
+                .get(a)
+                .is_ok_and(|(_, at, _, _)| at.room == room)
+            {
+                self.actor_facts(a, seen);
+            }
         }
     }
 
-    fn fixture_facts(&self, f: Entity, out: &mut Vec<Fact>, scanned: &mut Vec<(Entity, bool)>) {
+    fn fixture_facts(&self, f: Entity, seen: &mut Seen) {
         let attrs = &self.registry.attrs;
         let id = self.id(f);
         let open = self.openables.get(f).ok().map(|o| o.open);
         if let Some(o) = open {
-            out.push(Fact {
-                entity: id.clone(),
-                attr: attrs.open.clone(),
-                value: Value::Bool(o),
-            });
+            seen.push(self, f, &attrs.open, Value::Bool(o), None);
         }
         if let Ok(d) = self.devices.get(f) {
             for (name, field) in &d.fields {
-                out.push(Fact {
-                    entity: id.clone(),
-                    attr: name.clone(),
-                    value: field_value(field),
-                });
+                seen.push(self, f, name, field_value(field), None);
             }
         }
         if let Ok(rec) = self.receptacles.get(f) {
             if let Some(on) = &rec.on {
-                scanned.push((f, false));
+                seen.scanned.push((f, false));
                 for &i in &on.items {
-                    out.push(Fact {
-                        entity: self.id(i).clone(),
-                        attr: attrs.location.clone(),
-                        value: Value::Location(Location::On(id.clone())),
-                    });
+                    let value = Value::Location(Location::On(id.clone()));
+                    seen.push(self, i, &attrs.location, value, Some((f, false)));
                 }
             }
             if let Some(inside) = rec.inside.as_ref().filter(|_| open != Some(false)) {
-                scanned.push((f, true));
-                self.contents_facts(f, &inside.items, out);
+                seen.scanned.push((f, true));
+                self.contents_facts(f, &inside.items, seen);
             }
         }
     }
 
-    fn contents_facts(&self, f: Entity, items: &[Entity], out: &mut Vec<Fact>) {
+    fn contents_facts(&self, f: Entity, items: &[Entity], seen: &mut Seen) {
         let id = self.id(f);
         for &i in items {
-            out.push(Fact {
-                entity: self.id(i).clone(),
-                attr: self.registry.attrs.location.clone(),
-                value: Value::Location(Location::In(id.clone())),
-            });
+            let value = Value::Location(Location::In(id.clone()));
+            seen.push(
+                self,
+                i,
+                &self.registry.attrs.location,
+                value,
+                Some((f, true)),
+            );
         }
     }
 
-    fn actor_facts(&self, a: Entity, out: &mut Vec<Fact>) {
+    fn actor_facts(&self, a: Entity, seen: &mut Seen) {
         let Ok((_, at, hands, _)) = self.actors.get(a) else {
             return;
         };
         let attrs = &self.registry.attrs;
-        let keys = &self.keys;
-        out.push(Fact {
-            entity: self.id(a).clone(),
-            attr: attrs.position.clone(),
-            value: position_value(keys, *at),
-        });
+        let value = position_value(&self.keys, *at);
+        seen.push(self, a, &attrs.position, value, None);
         for &i in &hands.0 {
-            out.push(Fact {
-                entity: self.id(i).clone(),
-                attr: attrs.location.clone(),
-                value: Value::Location(Location::HeldBy(self.id(a).clone())),
-            });
+            let value = Value::Location(Location::HeldBy(self.id(a).clone()));
+            seen.push(self, i, &attrs.location, value, None);
+        }
+    }
+
+    /// The belief slot an op changes, and the fixture its new value names.
+    fn op_mark(&self, op: &Op) -> Mark {
+        let attrs = &self.registry.attrs;
+        match op {
+            Op::Move { object, to, .. } => (self.slot(*object, &attrs.location), holder(*to)),
+            Op::Walk { actor, .. } => (self.slot(*actor, &attrs.position), None),
+            Op::SetOpen { target, .. } => (self.slot(*target, &attrs.open), None),
+            Op::SetField { device, field, .. } => (self.slot(*device, field), None),
         }
     }
 
@@ -189,54 +235,12 @@ impl WorldView<'_, '_> {
     }
 }
 
-/// Records that `actor`'s holder perceived `value` of (`entity`, `attr`).
-fn believe(beliefs: &mut Beliefs, entity: &Id, attr: &Id, value: &Value, t: u64, event: u64) {
-    let b = Belief {
-        value: value.clone(),
-        seen_at: t,
-        event,
-        contradicted_at: None,
-    };
-    beliefs.0.insert((entity.clone(), attr.clone()), b);
-}
-
-/// Marks beliefs that an object is on/in a scanned surface as contradicted
-/// when the scan did not show it there.
-fn notice_absences(
-    beliefs: &mut Beliefs,
-    view: &WorldView,
-    scanned: &[(Entity, bool)],
-    event: u64,
-    t: u64,
-) {
-    let location = &view.registry.attrs.location;
-    // The scanned surfaces' ids once, not per belief.
-    let scanned: Vec<(&Id, bool)> = scanned.iter().map(|(f, i)| (view.id(*f), *i)).collect();
-    for ((_, attr), b) in beliefs.0.iter_mut() {
-        if attr != location || b.event == event || b.contradicted_at.is_some() {
-            continue;
-        }
-        let Value::Location(loc) = &b.value else {
-            continue;
-        };
-        let (holder, inside) = match loc {
-            Location::On(r) => (r, false),
-            Location::In(r) => (r, true),
-            Location::HeldBy(_) => continue,
-        };
-        if scanned.iter().any(|(f, i)| *i == inside && *f == holder) {
-            b.contradicted_at = Some(t);
-        }
-    }
-}
-
-/// Perceives `facts` for each of `who`, with absence detection on `scanned`.
-fn perceive_facts(
-    view: &WorldView,
+/// Perceives what `seen` shows for each of `who`, with absence detection
+/// on the surfaces it scanned.
+fn perceive_seen(
     beliefs: &mut Query<&mut Beliefs>,
     who: &[Entity],
-    facts: &[Fact],
-    scanned: &[(Entity, bool)],
+    seen: &Seen,
     t: u64,
     event: u64,
 ) {
@@ -244,11 +248,11 @@ fn perceive_facts(
         let Ok(mut b) = beliefs.get_mut(a) else {
             continue;
         };
-        for f in facts {
-            believe(&mut b, &f.entity, &f.attr, &f.value, t, event);
+        for (f, &(slot, holder)) in seen.facts.iter().zip(&seen.marks) {
+            b.believe(slot, &f.value, holder, t, event);
         }
-        if !scanned.is_empty() {
-            notice_absences(&mut b, view, scanned, event, t);
+        if !seen.scanned.is_empty() {
+            b.notice_absences(&seen.scanned, event, t);
         }
     }
 }
@@ -282,56 +286,49 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
         let Ok(mut b) = beliefs.get_mut(o) else {
             continue;
         };
-        for c in &step.changes {
-            believe(&mut b, &c.entity, &c.attr, &c.new, t, event);
+        for (op, c) in step.ops.iter().zip(&step.changes) {
+            let (slot, holder) = view.op_mark(op);
+            b.believe(slot, &c.new, holder, t, event);
         }
     }
-    let mut facts = Vec::new();
-    let mut scanned = Vec::new();
+    let mut seen = Seen::default();
     let who = match step.reveal {
         Reveal::Nothing => return,
         Reveal::Room(room) => {
-            view.room_facts(room, &mut facts, &mut scanned);
+            view.room_facts(room, &mut seen);
             view.actors_in(&[room])
         }
         Reveal::Contents(c) => {
-            let items = view
-                .receptacles
-                .get(c)
-                .ok()
-                .and_then(|r| r.inside.as_ref())
-                .map(|s| s.items.clone())
-                .unwrap_or_default();
-            view.contents_facts(c, &items, &mut facts);
-            scanned.push((c, true));
+            if let Some(inside) = view.receptacles.get(c).ok().and_then(|r| r.inside.as_ref()) {
+                view.contents_facts(c, &inside.items, &mut seen);
+            }
+            seen.scanned.push((c, true));
             step.observers.clone()
         }
         Reveal::Target(e) => {
             if view.fixtures.contains(e) {
-                view.fixture_facts(e, &mut facts, &mut scanned);
+                view.fixture_facts(e, &mut seen);
             } else if view.is_actor(e) {
-                view.actor_facts(e, &mut facts);
+                view.actor_facts(e, &mut seen);
             } else if let Ok((_, p)) = view.items.get(e) {
-                facts.push(Fact {
-                    entity: view.id(e).clone(),
-                    attr: view.registry.attrs.location.clone(),
-                    value: location_value(&view.keys, *p),
-                });
+                let value = location_value(&view.keys, *p);
+                seen.push(&view, e, &view.registry.attrs.location, value, holder(*p));
             }
             step.observers.clone()
         }
     };
-    perceive_facts(&view, &mut beliefs, &who, &facts, &scanned, t, event);
+    perceive_seen(&mut beliefs, &who, &seen, t, event);
     step.revealed_to = who;
-    step.reveals = facts;
+    step.reveals = seen.facts;
 }
 
 /// Gives every actor its first look around, before any event (event 0).
 pub fn perceive_initial(view: WorldView, mut beliefs: Query<&mut Beliefs>) {
     for &a in &view.registry.actors {
         let room = view.actors.get(a).expect("registered actor").1.room;
-        let (mut facts, mut scanned) = (Vec::new(), Vec::new());
-        view.room_facts(room, &mut facts, &mut scanned);
-        perceive_facts(&view, &mut beliefs, &[a], &facts, &[], 0, 0);
+        let mut seen = Seen::default();
+        view.room_facts(room, &mut seen);
+        seen.scanned.clear();
+        perceive_seen(&mut beliefs, &[a], &seen, 0, 0);
     }
 }

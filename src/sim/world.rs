@@ -1,7 +1,13 @@
 //! The household as ECS data: affordance components and the spawning of a
 //! scene into a `World`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+// Bevy's map hashes with a fixed foldhash, several times cheaper than
+// std's SipHash on the per-request id lookups; nothing reaches output in
+// its iteration order.
+use bevy::platform::collections::HashMap;
 
 use bevy::prelude::*;
 
@@ -127,10 +133,170 @@ pub struct Hands(pub Vec<Entity>);
 #[derive(Component, Debug, Clone, Copy, Default)]
 pub struct Busy(pub u64);
 
+/// Every (entity, attribute) an actor can perceive, fixed when the scene
+/// is spawned: objects' `location`, actors' `position`, `open` of what
+/// opens and devices' fields. Ordered by (entity id, attribute), the order
+/// in which [`Beliefs`] lists them. Perception writes a belief by its slot
+/// here instead of searching a map keyed by two strings on every fact.
+#[derive(Debug)]
+pub struct BeliefKeys {
+    keys: Vec<(Id, Id)>,
+    /// Per entity index: the range of its keys in `keys` (contiguous, as
+    /// they sort by entity first).
+    spans: Vec<(u32, u32)>,
+}
+
+impl BeliefKeys {
+    fn new(mut keyed: Vec<(Id, Id, Entity)>) -> Self {
+        keyed.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        // A device field called `open` on something that opens is one key.
+        keyed.dedup_by(|a, b| (&a.0, &a.1) == (&b.0, &b.1));
+        let mut spans = Vec::new();
+        for (i, (_, _, e)) in keyed.iter().enumerate() {
+            let at = e.index_u32() as usize;
+            if spans.len() <= at {
+                spans.resize(at + 1, (0, 0));
+            }
+            let span: &mut (u32, u32) = &mut spans[at];
+            if span.0 == span.1 {
+                span.0 = i as u32;
+            }
+            span.1 = i as u32 + 1;
+        }
+        let keys = keyed.into_iter().map(|(e, a, _)| (e, a)).collect();
+        BeliefKeys { keys, spans }
+    }
+
+    /// The slot of `entity`'s `attr`, if an actor can perceive it.
+    pub fn slot(&self, entity: Entity, attr: &Id) -> Option<usize> {
+        let &(from, to) = self.spans.get(entity.index_u32() as usize)?;
+        (from as usize..to as usize).find(|&i| self.keys[i].1 == *attr)
+    }
+
+    /// The slot of an (entity id, attribute) key.
+    fn find(&self, key: &(Id, Id)) -> Option<usize> {
+        self.keys.binary_search(key).ok()
+    }
+}
+
 /// An actor's last-seen view of the world, kept incrementally by
 /// perception: for each (entity, attribute), the value it last perceived.
-#[derive(Component, Debug, Clone, Default)]
-pub struct Beliefs(pub BTreeMap<(Id, Id), Belief>);
+/// Reads like a map ordered by (entity, attribute): `get`, indexing, `iter`.
+#[derive(Component, Clone)]
+pub struct Beliefs {
+    keys: Arc<BeliefKeys>,
+    /// One per key of `keys`; `None` until first perceived.
+    slots: Vec<Option<Held>>,
+}
+
+#[derive(Debug, Clone)]
+struct Held {
+    belief: Belief,
+    /// The fixture (and whether inside) that a believed location is on or
+    /// in, so that a look at its surface can contradict the belief without
+    /// comparing ids.
+    holder: Option<(Entity, bool)>,
+}
+
+impl Beliefs {
+    pub fn new(keys: Arc<BeliefKeys>) -> Self {
+        let slots = vec![None; keys.keys.len()];
+        Beliefs { keys, slots }
+    }
+
+    pub fn get(&self, key: &(Id, Id)) -> Option<&Belief> {
+        self.slots[self.keys.find(key)?].as_ref().map(|h| &h.belief)
+    }
+
+    /// Every belief, ordered by (entity, attribute).
+    pub fn iter(&self) -> impl Iterator<Item = (&(Id, Id), &Belief)> {
+        self.keys
+            .keys
+            .iter()
+            .zip(&self.slots)
+            .filter_map(|(k, h)| Some((k, &h.as_ref()?.belief)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.iter().flatten().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.iter().all(Option::is_none)
+    }
+
+    /// Records that `value` of the key in `slot` was perceived at `t` in
+    /// `event`; `holder` is the fixture a location value names.
+    pub(crate) fn believe(
+        &mut self,
+        slot: usize,
+        value: &Value,
+        holder: Option<(Entity, bool)>,
+        t: u64,
+        event: u64,
+    ) {
+        match &mut self.slots[slot] {
+            Some(h) => {
+                h.belief.value.clone_from(value);
+                h.belief.seen_at = t;
+                h.belief.event = event;
+                h.belief.contradicted_at = None;
+                h.holder = holder;
+            }
+            empty => {
+                *empty = Some(Held {
+                    belief: Belief {
+                        value: value.clone(),
+                        seen_at: t,
+                        event,
+                        contradicted_at: None,
+                    },
+                    holder,
+                })
+            }
+        }
+    }
+
+    /// Marks beliefs that an object is on or in one of the `scanned`
+    /// surfaces as contradicted at `t`, unless perceived in `event` itself.
+    pub(crate) fn notice_absences(&mut self, scanned: &[(Entity, bool)], event: u64, t: u64) {
+        for h in self.slots.iter_mut().flatten() {
+            if h.belief.event == event || h.belief.contradicted_at.is_some() {
+                continue;
+            }
+            if h.holder.is_some_and(|s| scanned.contains(&s)) {
+                h.belief.contradicted_at = Some(t);
+            }
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Beliefs {
+    type Item = (&'a (Id, Id), &'a Belief);
+    type IntoIter = Box<dyn Iterator<Item = Self::Item> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl std::ops::Index<&(Id, Id)> for Beliefs {
+    type Output = Belief;
+    fn index(&self, key: &(Id, Id)) -> &Belief {
+        self.get(key).expect("no belief about this key")
+    }
+}
+
+impl PartialEq for Beliefs {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for Beliefs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Belief {
@@ -156,6 +322,8 @@ pub struct Registry {
     pub room_doors: HashMap<Entity, Vec<Entity>>,
     /// Attribute names, interned once.
     pub attrs: Attrs,
+    /// What actors can perceive, shared by every actor's [`Beliefs`].
+    pub belief_keys: Arc<BeliefKeys>,
 }
 
 #[derive(Debug, Clone)]
@@ -315,14 +483,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             hands: a.hands,
         };
         let e = world
-            .spawn((
-                key(&a.id),
-                actor,
-                at,
-                Hands::default(),
-                Busy::default(),
-                Beliefs::default(),
-            ))
+            .spawn((key(&a.id), actor, at, Hands::default(), Busy::default()))
             .id();
         ids.insert(a.id.clone(), e);
         actors.push(e);
@@ -367,6 +528,36 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         position: Id::new("position"),
         open: Id::new("open"),
     };
+    let mut keyed = Vec::new();
+    let mut q = world.query::<(
+        Entity,
+        &Key,
+        Has<Item>,
+        Has<Actor>,
+        Has<Openable>,
+        Option<&Device>,
+    )>();
+    for (e, key, item, actor, openable, device) in q.iter(world) {
+        let id = &key.0;
+        for (has, attr) in [
+            (item, &attrs.location),
+            (actor, &attrs.position),
+            (openable, &attrs.open),
+        ] {
+            if has {
+                keyed.push((id.clone(), attr.clone(), e));
+            }
+        }
+        for field in device.into_iter().flat_map(|d| d.fields.keys()) {
+            keyed.push((id.clone(), field.clone(), e));
+        }
+    }
+    let belief_keys = Arc::new(BeliefKeys::new(keyed));
+    for &a in &actors {
+        world
+            .entity_mut(a)
+            .insert(Beliefs::new(belief_keys.clone()));
+    }
     world.insert_resource(graph);
     world.insert_resource(Registry {
         scene: scene.clone(),
@@ -376,6 +567,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         room_fixtures,
         room_doors,
         attrs,
+        belief_keys,
     });
     world.insert_resource(Clock::default());
 }
