@@ -2,36 +2,40 @@
 //! that a reader of the scene can tell which one is meant.
 
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneIndex};
 use crate::trace::{Location, Value, clock_time, day_of};
 
 pub struct Namer<'a> {
     scene: &'a Scene,
+    index: SceneIndex,
 }
 
 impl<'a> Namer<'a> {
     pub fn new(scene: &'a Scene) -> Self {
-        Namer { scene }
+        Namer {
+            scene,
+            index: SceneIndex::new(scene),
+        }
     }
 
     /// "Alice", "the robot", "the blue mug", "the fridge", "the nightstand in
     /// the master bedroom".
     pub fn name(&self, id: &Id) -> String {
-        let s = self.scene;
-        if let Some(a) = s.actors.iter().find(|a| &a.id == id) {
+        let s = self.index.over(self.scene);
+        if let Some(a) = s.actor(id) {
             return if a.kind == crate::scene::ActorKind::Robot {
                 "the robot".into()
             } else {
                 a.name.clone()
             };
         }
-        if let Some(o) = s.objects.iter().find(|o| &o.id == id) {
+        if let Some(o) = s.object(id) {
             return format!("the {}", o.description);
         }
-        if let Some(r) = s.rooms.iter().find(|r| &r.id == id) {
+        if let Some(r) = s.room(id) {
             return article(&r.name.to_lowercase(), &r.name);
         }
-        if let Some(d) = s.doors.iter().find(|d| &d.id == id) {
+        if let Some(d) = s.door(id) {
             return format!(
                 "the door between {} and {}",
                 self.name(&d.rooms.0),

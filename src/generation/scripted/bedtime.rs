@@ -60,7 +60,7 @@ impl Scripted {
                 .filter(|o| {
                     !matches!(sim.location(&o.id), Some(Location::In(ref r))
                         if Some(r) == basket.as_ref()
-                            || s.devices.iter().any(|d| &d.id == r))
+                            || s.device(r).is_some())
                 })
                 .map(|o| o.id.clone())
                 .collect();
@@ -158,11 +158,7 @@ impl Scripted {
             ));
         }
         for h in &humans {
-            let bed = s
-                .actors
-                .iter()
-                .find(|a| &a.id == h)
-                .and_then(|a| a.near.clone());
+            let bed = s.actor(h).and_then(|a| a.near.clone());
             if let Some(bed) = bed {
                 turns.push(turn(
                     h,
@@ -174,17 +170,14 @@ impl Scripted {
                 // bedroom's suite, an en-suite's, stay as they are; a
                 // studio's main room is no bedroom to shut).
                 let room = s
-                    .furniture
-                    .iter()
-                    .find(|f| f.id == bed)
+                    .furniture(&bed)
                     .map(|f| &f.room)
                     .filter(|r| crate::catalogue::is_bedroom(s, r));
-                for door in room_doors(s, room).into_iter().filter(|d| {
-                    s.doors.iter().any(|x| {
-                        &x.id == d
-                            && ![&x.rooms.0, &x.rooms.1]
-                                .into_iter()
-                                .any(|r| crate::catalogue::only_off_bedrooms(s, r))
+                for door in room_doors(&s, room).into_iter().filter(|d| {
+                    s.door(d).is_some_and(|x| {
+                        ![&x.rooms.0, &x.rooms.1]
+                            .into_iter()
+                            .any(|r| crate::catalogue::only_off_bedrooms(s, r))
                     })
                 }) {
                     turns.push(turn(

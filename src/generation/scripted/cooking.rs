@@ -34,9 +34,8 @@ impl Scripted {
             _ => vec![],
         };
         let inside = s
-            .devices
-            .iter()
-            .any(|d| d.id == oven && d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
+            .device(&oven)
+            .is_some_and(|d| d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
         if !inside || food.is_empty() {
             // Nothing to cook in it: no dinner from the oven tonight.
             return self.dishwasher_request(x, &cook, turns);
@@ -59,9 +58,7 @@ impl Scripted {
             },
         ));
         let fields = s
-            .devices
-            .iter()
-            .find(|d| d.id == oven)
+            .device(&oven)
             .map(|d| d.fields.clone())
             .unwrap_or_default();
         if let Some(FieldDef::Int { min, max, .. }) = fields.get("temperature") {
@@ -130,12 +127,7 @@ impl Scripted {
     ) -> Result<(), GenError> {
         let (s, r, robot, session) = (x.s, x.roles, x.robot, x.session);
         if let Some(dw) = r.device(Role::DishWashing).cloned() {
-            let programs = match s
-                .devices
-                .iter()
-                .find(|d| d.id == dw)
-                .and_then(|d| d.fields.get("program"))
-            {
+            let programs = match s.device(&dw).and_then(|d| d.fields.get("program")) {
                 Some(FieldDef::Enum { options, .. }) => options.clone(),
                 _ => vec![],
             };
@@ -143,7 +135,7 @@ impl Scripted {
                 let due = session.start + 2 * H + 30 * M;
                 let text = format!(
                     "Robot, after dinner run the {} on {program}, please.",
-                    kind_of(s, &dw)
+                    kind_name(s, &dw)
                 );
                 let goal = Goal::Operate {
                     device: dw.clone(),

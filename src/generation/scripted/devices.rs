@@ -25,7 +25,7 @@ impl Scripted {
             (Role::Audio, "power", Value::Bool(self.rng.random_bool(0.5))),
         ] {
             if let Some(d) = r.device(role)
-                && s.devices.iter().any(|x| x.id == *d && x.remote)
+                && s.device(d).is_some_and(|x| x.remote)
                 && self.rng.random_bool(0.7)
             {
                 let goal = Goal::Operate {

@@ -85,7 +85,7 @@ impl Scripted {
                     format!(
                         "Robot, bring the {} to the {}, please.",
                         describe(s, &b),
-                        kind_of(s, &sofa)
+                        kind_name(s, &sofa)
                     ),
                 ),
             ));
@@ -144,7 +144,7 @@ impl Scripted {
                 ],
             )
             .replace("{o}", &describe(s, &snack))
-            .replace("{t}", &kind_of(s, &table));
+            .replace("{t}", &kind_name(s, &table));
             turns.push(turn(&asker, say(&[robot], text)));
             turns.push(turn(
                 robot,

@@ -55,9 +55,8 @@ impl Scripted {
             ("program", Value::Text(programme.clone())),
             ("temperature", Value::Int(temperature)),
         ] {
-            if s.devices
-                .iter()
-                .any(|d| d.id == washer && d.fields.contains_key(field))
+            if s.device(&washer)
+                .is_some_and(|d| d.fields.contains_key(field))
             {
                 turns.push(turn(
                     &host,

@@ -30,9 +30,8 @@ impl Scripted {
             let p = self.person(&host).clone();
             if let (Some(drink), true) = (
                 &p.drink,
-                s.devices
-                    .iter()
-                    .any(|d| d.id == coffee && d.fields.contains_key("drink")),
+                s.device(&coffee)
+                    .is_some_and(|d| d.fields.contains_key("drink")),
             ) {
                 turns.push(turn(
                     &host,

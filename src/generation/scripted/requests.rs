@@ -76,7 +76,7 @@ impl Scripted {
         }
         // Put down nearby where such a thing belongs, else used for a
         // while and put back in its place.
-        let back = surfaces(s)
+        let back = surfaces(&s)
             .into_iter()
             .filter(|f| {
                 sim.room_of(f) == sim.room_of(&asker)

@@ -36,11 +36,11 @@ impl Scripted {
             })
             .collect();
         // Not the fridge: it keeps food, not glasses and remotes.
-        let containers: Vec<Id> = closed_containers(s)
+        let containers: Vec<Id> = closed_containers(&s)
             .into_iter()
             .filter(|c| !r.has(c, Role::ColdStorage))
             .collect();
-        let tops = surfaces(s);
+        let tops = surfaces(&s);
         let n = if interrupted {
             1
         } else {
@@ -141,7 +141,7 @@ impl Scripted {
                     "on"
                 },
             )
-            .replace("{c}", &kind_of(s, &told));
+            .replace("{c}", &kind_name(s, &told));
             let claim = Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
             // Told to whoever is about now, or kept for the robot.
             match listener {

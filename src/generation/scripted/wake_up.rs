@@ -38,7 +38,7 @@ impl Scripted {
                     n => Some(rooms[n - 2].clone()),
                 }
             });
-            let doors: Vec<Id> = room_doors(x.s, bath_room.as_ref())
+            let doors: Vec<Id> = room_doors(&x.s, bath_room.as_ref())
                 .into_iter()
                 .filter(|d| {
                     x.s.doors.iter().any(|x_| {

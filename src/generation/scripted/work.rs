@@ -65,7 +65,7 @@ impl Scripted {
                     "My back hurts, moving to the {c}.",
                 ],
             )
-            .replace("{c}", &kind_of(s, &couch));
+            .replace("{c}", &kind_name(s, &couch));
             turns.push(turn(&worker, say(&[], text)));
             turns.push(turn(
                 &worker,
@@ -112,7 +112,7 @@ impl Scripted {
             let text = format!(
                 "Robot, please bring my {} to my {} {when}.",
                 describe(s, &thing),
-                kind_of(s, &desk)
+                kind_name(s, &desk)
             );
             let goal = Goal::Fetch {
                 object: thing,
