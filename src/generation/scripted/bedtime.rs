@@ -5,13 +5,16 @@ use super::*;
 
 impl Scripted {
     pub(super) fn bedtime(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            sim,
+            established,
+            ..
+        } = x;
         // Whatever came out of the fridge and is still out (the evening's
         // snack, wherever it ended up) goes back before bed.
         if let Some(fridge) = r.fixture(Role::ColdStorage) {
@@ -34,7 +37,7 @@ impl Scripted {
         // A full basket takes no more tonight (clothes would end up on
         // the bathroom counter until morning).
         let mut basket_room = basket.as_ref().map_or(0, |b| sim.free_space(b, true));
-        for h in &humans {
+        for h in humans {
             let sink = washbasin_for(s, r, h);
             if let Some(sink) = &sink {
                 turns.push(turn(
@@ -78,7 +81,7 @@ impl Scripted {
                 ));
             }
         }
-        for h in &humans {
+        for h in humans {
             let p = self.person(h).clone();
             if let Some(g) = p.first_of_each(r, Role::Eyewear).first() {
                 let stand = named_for(s, r.fixtures(Role::Bedside), &p.name).cloned();
@@ -157,7 +160,7 @@ impl Scripted {
                 },
             ));
         }
-        for h in &humans {
+        for h in humans {
             let bed = s.actor(h).and_then(|a| a.near.clone());
             if let Some(bed) = bed {
                 turns.push(turn(

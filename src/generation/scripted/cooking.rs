@@ -4,10 +4,13 @@ use super::*;
 
 impl Scripted {
     pub(super) fn cooking(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let host = x.host.clone();
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref host,
+            ..
+        } = x;
         let Some(oven) = r.device(Role::Cooking).cloned() else {
             return Ok(());
         };
@@ -125,7 +128,13 @@ impl Scripted {
         cook: &Id,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
-        let (s, r, robot, session) = (x.s, x.roles, x.robot, x.session);
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            session,
+            ..
+        } = x;
         if let Some(dw) = r.device(Role::DishWashing).cloned() {
             let programs = match s.device(&dw).and_then(|d| d.fields.get("program")) {
                 Some(FieldDef::Enum { options, .. }) => options.clone(),

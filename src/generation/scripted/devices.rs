@@ -8,15 +8,18 @@ impl Scripted {
         x: &Stage,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
+        let &Stage {
+            s,
+            roles: r,
+            ref humans,
+            ref host,
+            ..
+        } = x;
         // Someone else changes devices from wherever they are.
         let other = humans
             .iter()
             .rev()
-            .find(|h| **h != host)
+            .find(|h| *h != host)
             .cloned()
             .unwrap_or(host.clone());
         for (role, field, value) in [

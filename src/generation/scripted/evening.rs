@@ -4,14 +4,17 @@ use super::*;
 
 impl Scripted {
     pub(super) fn evening(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let interrupted = x.interrupted;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            sim,
+            interrupted,
+            established,
+            ..
+        } = x;
         let seats = leisure::seats(s, r);
         if interrupted {
             turns.push(turn(
@@ -97,7 +100,7 @@ impl Scripted {
                 },
             ));
         }
-        if let Some(other) = humans.iter().find(|h| **h != host).cloned() {
+        if let Some(other) = humans.iter().find(|h| *h != host).cloned() {
             let name = self.person(&other).name.clone();
             let q = pick(
                 &mut self.rng,

@@ -5,14 +5,17 @@ use super::*;
 
 impl Scripted {
     pub(super) fn laundry(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let host = x.host.clone();
-        let sim = x.sim;
-        let session = x.session;
-        let interrupted = x.interrupted;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref host,
+            sim,
+            session,
+            interrupted,
+            established,
+            ..
+        } = x;
         let (Some(washer), Some(basket)) = (
             r.device(Role::Laundry).cloned(),
             r.fixture(Role::LaundryBasket).cloned(),

@@ -5,13 +5,16 @@ use super::*;
 
 impl Scripted {
     pub(super) fn meal(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            sim,
+            established,
+            ..
+        } = x;
         let table = r
             .fixture(Role::DiningSurface)
             .or(r.fixture(Role::PrepSurface))

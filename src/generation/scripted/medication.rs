@@ -4,11 +4,14 @@ use super::*;
 
 impl Scripted {
     pub(super) fn medication(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let interrupted = x.interrupted;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            interrupted,
+            ..
+        } = x;
         let Some((owner, med)) = medication(&s, r, &humans) else {
             return Ok(());
         };

@@ -5,12 +5,15 @@ use super::*;
 
 impl Scripted {
     pub(super) fn tidy(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let interrupted = x.interrupted;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            interrupted,
+            ..
+        } = x;
         // Send the robot away first, so what follows happens out of its sight.
         if let Some(dock) = r.fixture(Role::RobotDock) {
             turns.push(turn(
@@ -123,7 +126,7 @@ impl Scripted {
             } else {
                 Location::On(told.clone())
             };
-            let listener = humans.iter().find(|h| **h != host).cloned();
+            let listener = humans.iter().find(|h| *h != host).cloned();
             let text = pick(
                 &mut self.rng,
                 &[

@@ -4,12 +4,15 @@ use super::*;
 
 impl Scripted {
     pub(super) fn wake_up(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let r = x.roles;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let session = x.session;
-        for h in &humans {
+        let &Stage {
+            roles: r,
+            ref humans,
+            ref host,
+            sim,
+            session,
+            ..
+        } = x;
+        for h in humans {
             let bath = washbasin_for(x.s, r, h);
             let mut t = turn(
                 h,

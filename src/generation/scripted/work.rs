@@ -4,12 +4,15 @@ use super::*;
 
 impl Scripted {
     pub(super) fn work(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let session = x.session;
-        let cx = x.cx;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            session,
+            cx,
+            ..
+        } = x;
         let worker = humans.last().expect("non-empty").clone();
         let p = self.person(&worker).clone();
         let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
