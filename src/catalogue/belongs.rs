@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::Catalogue;
 use crate::ids::Id;
-use crate::scene::{Indexed, Role, Scene, SceneIndex, Surface};
+use crate::scene::{Indexed, Role, Scene, SceneIndex, Surface, fixtures};
 
 /// The catalogue room type of `room`: its id without a `_N` suffix, its
 /// name, the end of its id (`master_bedroom`), else `bedroom` for a room a
@@ -60,28 +60,20 @@ impl Belongs {
         let index = SceneIndex::new(scene);
         let ix = index.over(scene);
         // Receptacles with their canonical kind and room type, scene order.
-        let receptacles: Vec<(&Id, &str, Option<&str>)> = scene
-            .furniture
-            .iter()
+        let receptacles: Vec<(&Id, &str, Option<&str>)> = fixtures(scene)
             .filter(|f| !f.surfaces.is_empty())
             .map(|f| {
-                let kind = cat
-                    .furniture_kind(&f.kind)
-                    .map_or(f.kind.as_str(), |k| &k.kind);
-                (&f.id, kind, room_kind(cat, ix, &f.room))
+                // `remote` is `Some` for a device: its kind is a device kind.
+                let canonical = match f.remote {
+                    None => cat.furniture_kind(f.kind).map(|k| k.kind.as_str()),
+                    Some(_) => cat.device_kind(f.kind).map(|k| k.kind.as_str()),
+                };
+                (
+                    f.id,
+                    canonical.unwrap_or(f.kind),
+                    room_kind(cat, ix, f.room),
+                )
             })
-            .chain(
-                scene
-                    .devices
-                    .iter()
-                    .filter(|d| !d.surfaces.is_empty())
-                    .map(|d| {
-                        let kind = cat
-                            .device_kind(&d.kind)
-                            .map_or(d.kind.as_str(), |k| &k.kind);
-                        (&d.id, kind, room_kind(cat, ix, &d.room))
-                    }),
-            )
             .collect();
         let mut homes = BTreeMap::new();
         for o in &scene.objects {

@@ -105,11 +105,7 @@ impl Scripted {
             let p = self.person(&host).clone();
             turns.push(turn(
                 &host,
-                Goal::Operate {
-                    device: th.clone(),
-                    field: Id::new("target"),
-                    value: Value::Float(p.night_target),
-                },
+                operate(th.clone(), "target", Value::Float(p.night_target)),
             ));
             if established || self.rng.random_bool(0.3) {
                 self.stated.push(format!(
@@ -135,11 +131,7 @@ impl Scripted {
         {
             turns.push(turn(
                 robot,
-                Goal::Operate {
-                    device: v.clone(),
-                    field: Id::new("mode"),
-                    value: Value::Text("docked".into()),
-                },
+                operate(v.clone(), "mode", Value::Text("docked".into())),
             ));
         }
         if let Some(dock) = r.fixture(Role::RobotDock) {
@@ -153,11 +145,7 @@ impl Scripted {
         if let Some(light) = r.device(Role::Light) {
             turns.push(turn(
                 &host,
-                Goal::Operate {
-                    device: light.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(false),
-                },
+                operate(light.clone(), "power", Value::Bool(false)),
             ));
         }
         for h in humans {

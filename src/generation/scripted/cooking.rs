@@ -54,11 +54,7 @@ impl Scripted {
         }
         turns.push(turn(
             &cook,
-            Goal::Operate {
-                device: oven.clone(),
-                field: Id::new("power"),
-                value: Value::Bool(true),
-            },
+            operate(oven.clone(), "power", Value::Bool(true)),
         ));
         let fields = s
             .device(&oven)
@@ -69,11 +65,7 @@ impl Scripted {
             let t = self.rng.random_range(16..=22) * 10;
             turns.push(turn(
                 &cook,
-                Goal::Operate {
-                    device: oven.clone(),
-                    field: Id::new("temperature"),
-                    value: Value::Int(t.clamp(*min, *max)),
-                },
+                operate(oven.clone(), "temperature", Value::Int(t.clamp(*min, *max))),
             ));
         }
         // 20 to 45 minutes in the oven, in five-minute steps.
@@ -81,22 +73,15 @@ impl Scripted {
         if let Some(FieldDef::Timer { max, .. }) = fields.get("timer") {
             turns.push(turn(
                 &cook,
-                Goal::Operate {
-                    device: oven.clone(),
-                    field: Id::new("timer"),
-                    value: Value::Int(cook_secs.min(u64::from(*max)) as i64),
-                },
+                operate(
+                    oven.clone(),
+                    "timer",
+                    Value::Int(cook_secs.min(u64::from(*max)) as i64),
+                ),
             ));
         }
         turns.push(turn(&cook, Goal::Wait { seconds: cook_secs }));
-        turns.push(turn(
-            &cook,
-            Goal::Operate {
-                device: oven,
-                field: Id::new("power"),
-                value: Value::Bool(false),
-            },
-        ));
+        turns.push(turn(&cook, operate(oven, "power", Value::Bool(false))));
         let table = table.expect("a counter at least");
         for o in &food {
             turns.push(turn(
@@ -146,11 +131,7 @@ impl Scripted {
                     "Robot, after dinner run the {} on {program}, please.",
                     kind_name(s, &dw)
                 );
-                let goal = Goal::Operate {
-                    device: dw.clone(),
-                    field: Id::new("program"),
-                    value: Value::Text(program),
-                };
+                let goal = operate(dw.clone(), "program", Value::Text(program));
                 let claims = request_claim(&goal, due).into_iter().collect();
                 self.commitments.push(Commitment {
                     id: format!("c{}", self.commitments.len() + 1),

@@ -31,12 +31,7 @@ impl Scripted {
                 && s.device(d).is_some_and(|x| x.remote)
                 && self.rng.random_bool(0.7)
             {
-                let goal = Goal::Operate {
-                    device: d.clone(),
-                    field: Id::new(field),
-                    value,
-                };
-                turns.push(turn(&other, goal));
+                turns.push(turn(&other, operate(d.clone(), field, value)));
             }
         }
         if let Some(v) = r.device(Role::FloorCleaning)
@@ -44,11 +39,7 @@ impl Scripted {
         {
             turns.push(turn(
                 &other,
-                Goal::Operate {
-                    device: v.clone(),
-                    field: Id::new("mode"),
-                    value: Value::Text("cleaning".into()),
-                },
+                operate(v.clone(), "mode", Value::Text("cleaning".into())),
             ));
         }
         Ok(())

@@ -31,21 +31,10 @@ impl Scripted {
         }
         let p = self.person(&host).clone();
         if let Some(tv) = r.device(Role::Entertainment).cloned() {
+            turns.push(turn(&host, operate(tv.clone(), "power", Value::Bool(true))));
             turns.push(turn(
                 &host,
-                Goal::Operate {
-                    device: tv.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
-            ));
-            turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: tv.clone(),
-                    field: Id::new("volume"),
-                    value: Value::Int(p.tv_volume),
-                },
+                operate(tv.clone(), "volume", Value::Int(p.tv_volume)),
             ));
             if established || self.rng.random_bool(0.3) {
                 self.stated
@@ -64,11 +53,7 @@ impl Scripted {
         if let Some(light) = r.device(Role::Light).cloned() {
             turns.push(turn(
                 &host,
-                Goal::Operate {
-                    device: light.clone(),
-                    field: Id::new("brightness"),
-                    value: Value::Int(p.brightness),
-                },
+                operate(light.clone(), "brightness", Value::Int(p.brightness)),
             ));
         }
         // The afternoon's strays go back, then everyone settles in for

@@ -61,14 +61,7 @@ impl Scripted {
             if s.device(&washer)
                 .is_some_and(|d| d.fields.contains_key(field))
             {
-                turns.push(turn(
-                    &host,
-                    Goal::Operate {
-                        device: washer.clone(),
-                        field: Id::new(field),
-                        value,
-                    },
-                ));
+                turns.push(turn(&host, operate(washer.clone(), field, value)));
             }
         }
         if established || self.rng.random_bool(0.3) {
@@ -101,11 +94,7 @@ impl Scripted {
         let begin = x.sim.busy_until(&host).unwrap_or(0).max(session.start);
         let due = (begin + 40 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
         if due / DAY == session.start / DAY {
-            let mut goals = vec![Goal::Operate {
-                device: washer.clone(),
-                field: Id::new("power"),
-                value: Value::Bool(false),
-            }];
+            let mut goals = vec![operate(washer.clone(), "power", Value::Bool(false))];
             goals.extend(load.iter().map(|o| Goal::Fetch {
                 object: o.clone(),
                 to: home_of_clothes(s, r, &self.belongs, o),

@@ -24,11 +24,7 @@ impl Scripted {
         if let Some(coffee) = r.device(Role::HotDrinks).cloned() {
             turns.push(turn(
                 &host,
-                Goal::Operate {
-                    device: coffee.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
+                operate(coffee.clone(), "power", Value::Bool(true)),
             ));
             let p = self.person(&host).clone();
             if let (Some(drink), true) = (
@@ -38,11 +34,7 @@ impl Scripted {
             ) {
                 turns.push(turn(
                     &host,
-                    Goal::Operate {
-                        device: coffee.clone(),
-                        field: Id::new("drink"),
-                        value: Value::Text(drink.clone()),
-                    },
+                    operate(coffee.clone(), "drink", Value::Text(drink.clone())),
                 ));
                 if established || self.rng.random_bool(0.25) {
                     // Words for the moment: morning words only at breakfast.
@@ -81,14 +73,7 @@ impl Scripted {
                     },
                 ));
             }
-            turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: coffee,
-                    field: Id::new("power"),
-                    value: Value::Bool(false),
-                },
-            ));
+            turns.push(turn(&host, operate(coffee, "power", Value::Bool(false))));
         }
         // One of each kind of breakfast food, look-alikes (two milks)
         // being a choice someone states.

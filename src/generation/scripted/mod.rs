@@ -484,6 +484,15 @@ fn turn(actor: &Id, goal: Goal) -> Turn {
     }
 }
 
+/// Set `device`'s `field` to `value`.
+fn operate(device: Id, field: &str, value: Value) -> Goal {
+    Goal::Operate {
+        device,
+        field: Id::new(field),
+        value,
+    }
+}
+
 impl Backend for Scripted {
     fn name(&self) -> &str {
         "scripted"

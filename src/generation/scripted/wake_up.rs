@@ -90,11 +90,7 @@ impl Scripted {
         if let Some(light) = r.device(Role::Light) {
             turns.push(turn(
                 &host,
-                Goal::Operate {
-                    device: light.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
+                operate(light.clone(), "power", Value::Bool(true)),
             ));
         }
         Ok(())

@@ -33,11 +33,7 @@ impl Scripted {
         if let Some(lamp) = r.device(Role::TaskLight).or(r.device(Role::Light)) {
             turns.push(turn(
                 &worker,
-                Goal::Operate {
-                    device: lamp.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
+                operate(lamp.clone(), "power", Value::Bool(true)),
             ));
         }
         turns.push(turn(
