@@ -44,10 +44,9 @@ impl Scripted {
             let doors: Vec<Id> = room_doors(&x.s, bath_room.as_ref())
                 .into_iter()
                 .filter(|d| {
-                    x.s.doors.iter().any(|x_| {
-                        &x_.id == d
-                            && (Some(&x_.rooms.0) == came_from.as_ref()
-                                || Some(&x_.rooms.1) == came_from.as_ref())
+                    x.s.door(d).is_some_and(|door| {
+                        Some(&door.rooms.0) == came_from.as_ref()
+                            || Some(&door.rooms.1) == came_from.as_ref()
                     })
                 })
                 .collect();
