@@ -8,9 +8,12 @@
 //! Lookups check the id they land on, so an index paired with another
 //! scene answers `None`, never a wrong entity.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::ops::Deref;
+
+// Bevy's map hashes with a fixed seed (foldhash): deterministic, and a
+// lookup costs a fraction of std's SipHash, which matters next to the
+// short scans it replaces.
+use bevy::platform::collections::{HashMap, hash_map::Entry};
 
 use crate::ids::Id;
 
