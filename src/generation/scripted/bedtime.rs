@@ -24,7 +24,7 @@ impl Scripted {
                     && sim.location(&o.id) != Some(Location::In(fridge.clone()))
             }) {
                 turns.push(turn(
-                    &host,
+                    host,
                     Goal::Fetch {
                         object: o.id.clone(),
                         to: Dest::In(fridge.clone()),
@@ -102,9 +102,9 @@ impl Scripted {
             }
         }
         if let Some(th) = r.device(Role::Climate).cloned() {
-            let p = self.person(&host).clone();
+            let p = self.person(host).clone();
             turns.push(turn(
-                &host,
+                host,
                 operate(th.clone(), "target", Value::Float(p.night_target)),
             ));
             if established || self.rng.random_bool(0.3) {
@@ -112,9 +112,9 @@ impl Scripted {
                     "{} wants {} degrees at night",
                     p.name, p.night_target
                 ));
-                let claim = preference(&host, &th, "target", Value::Float(p.night_target));
+                let claim = preference(host, &th, "target", Value::Float(p.night_target));
                 turns.push(turn(
-                    &host,
+                    host,
                     say_claims(
                         &[],
                         format!(
@@ -144,7 +144,7 @@ impl Scripted {
         }
         if let Some(light) = r.device(Role::Light) {
             turns.push(turn(
-                &host,
+                host,
                 operate(light.clone(), "power", Value::Bool(false)),
             ));
         }

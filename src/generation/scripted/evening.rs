@@ -18,7 +18,7 @@ impl Scripted {
         let seats = leisure::seats(s, r);
         if interrupted {
             turns.push(turn(
-                &host,
+                host,
                 say(
                     &[],
                     "Too tired for a film tonight, I'm going to read instead.".into(),
@@ -29,19 +29,19 @@ impl Scripted {
             }
             return Ok(());
         }
-        let p = self.person(&host).clone();
+        let p = self.person(host).clone();
         if let Some(tv) = r.device(Role::Entertainment).cloned() {
-            turns.push(turn(&host, operate(tv.clone(), "power", Value::Bool(true))));
+            turns.push(turn(host, operate(tv.clone(), "power", Value::Bool(true))));
             turns.push(turn(
-                &host,
+                host,
                 operate(tv.clone(), "volume", Value::Int(p.tv_volume)),
             ));
             if established || self.rng.random_bool(0.3) {
                 self.stated
                     .push(format!("{} likes the tv volume at {}", p.name, p.tv_volume));
-                let claim = preference(&host, &tv, "volume", Value::Int(p.tv_volume));
+                let claim = preference(host, &tv, "volume", Value::Int(p.tv_volume));
                 turns.push(turn(
-                    &host,
+                    host,
                     say_claims(
                         &[],
                         format!("Volume {} is just right for me.", p.tv_volume),
@@ -52,7 +52,7 @@ impl Scripted {
         }
         if let Some(light) = r.device(Role::Light).cloned() {
             turns.push(turn(
-                &host,
+                host,
                 operate(light.clone(), "brightness", Value::Int(p.brightness)),
             ));
         }
@@ -67,7 +67,7 @@ impl Scripted {
             r.fixture(Role::Seating).cloned(),
         ) {
             turns.push(turn(
-                &host,
+                host,
                 say(
                     &[robot],
                     format!(
@@ -107,8 +107,8 @@ impl Scripted {
                     "Only for a bit, I'm worn out.",
                 ],
             );
-            turns.push(turn(&host, say(&[&other], q)));
-            turns.push(turn(&other, say(&[&host], a.to_string())));
+            turns.push(turn(host, say(&[&other], q)));
+            turns.push(turn(&other, say(&[host], a.to_string())));
         }
         // A snack or a drink brought to the sofa; it goes back at bedtime.
         let snacks: Vec<Id> = r

@@ -23,17 +23,17 @@ impl Scripted {
         let Some(table) = table else { return Ok(()) };
         if let Some(coffee) = r.device(Role::HotDrinks).cloned() {
             turns.push(turn(
-                &host,
+                host,
                 operate(coffee.clone(), "power", Value::Bool(true)),
             ));
-            let p = self.person(&host).clone();
+            let p = self.person(host).clone();
             if let (Some(drink), true) = (
                 &p.drink,
                 s.device(&coffee)
                     .is_some_and(|d| d.fields.contains_key("drink")),
             ) {
                 turns.push(turn(
-                    &host,
+                    host,
                     operate(coffee.clone(), "drink", Value::Text(drink.clone())),
                 ));
                 if established || self.rng.random_bool(0.25) {
@@ -60,20 +60,20 @@ impl Scripted {
                     let text = pick(&mut self.rng, lines).replace("{d}", drink);
                     self.stated
                         .push(format!("{} drinks {} {when}", p.name, drink));
-                    let claim = preference(&host, &coffee, "drink", Value::Text(drink.clone()));
-                    turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
+                    let claim = preference(host, &coffee, "drink", Value::Text(drink.clone()));
+                    turns.push(turn(host, say_claims(&[robot], text, vec![claim])));
                 }
             }
             if let Some(mug) = p.mug.as_ref().filter(|_| sim.free_space(&table, false) > 0) {
                 turns.push(turn(
-                    &host,
+                    host,
                     Goal::Fetch {
                         object: mug.clone(),
                         to: Dest::On(table.clone()),
                     },
                 ));
             }
-            turns.push(turn(&host, operate(coffee, "power", Value::Bool(false))));
+            turns.push(turn(host, operate(coffee, "power", Value::Bool(false))));
         }
         // One of each kind of breakfast food, look-alikes (two milks)
         // being a choice someone states.
@@ -87,7 +87,7 @@ impl Scripted {
         // As much food as the table has room for (the mug is on it too).
         let room = sim.free_space(&table, false) as usize;
         let mugs =
-            usize::from(r.device(Role::HotDrinks).is_some() && self.person(&host).mug.is_some());
+            usize::from(r.device(Role::HotDrinks).is_some() && self.person(host).mug.is_some());
         kinds.truncate(room.saturating_sub(mugs).min(3));
         let mut back: Vec<(Id, Dest)> = vec![];
         for (n, cat) in kinds.iter().enumerate() {
@@ -169,7 +169,7 @@ impl Scripted {
             }
         }
         // The mug to the dishwasher, or (none) back to its place.
-        let mug = self.person(&host).mug.clone();
+        let mug = self.person(host).mug.clone();
         let to = match r.device(Role::DishWashing) {
             Some(dw) => Some(Dest::In(dw.clone())),
             None => mug.as_ref().and_then(|m| self.home_of(sim, s, m)),

@@ -12,7 +12,7 @@ impl Scripted {
             interrupted,
             ..
         } = x;
-        let Some((owner, med)) = medication(&s, r, &humans) else {
+        let Some((owner, med)) = medication(&s, r, humans) else {
             return Ok(());
         };
         let name = self.person(&owner).name.clone();

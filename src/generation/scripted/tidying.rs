@@ -17,7 +17,7 @@ impl Scripted {
         // Send the robot away first, so what follows happens out of its sight.
         if let Some(dock) = r.fixture(Role::RobotDock) {
             turns.push(turn(
-                &host,
+                host,
                 say(&[robot], "Robot, go and charge for a while.".into()),
             ));
             turns.push(turn(
@@ -98,7 +98,7 @@ impl Scripted {
                 },
             };
             turns.push(turn(
-                &host,
+                host,
                 Goal::Fetch {
                     object: o.id.clone(),
                     to: dest.clone(),
@@ -149,7 +149,7 @@ impl Scripted {
             // Told to whoever is about now, or kept for the robot.
             match listener {
                 Some(l) if self.rng.random_bool(0.5) => turns.push(turn(
-                    &host,
+                    host,
                     Goal::Say {
                         to: vec![l],
                         text,
@@ -171,14 +171,14 @@ impl Scripted {
         // Then the robot is found and told the rest.
         if !for_robot.is_empty() {
             turns.push(turn(
-                &host,
+                host,
                 Goal::GoTo {
                     target: robot.clone(),
                 },
             ));
             let (texts, claims): (Vec<String>, Vec<Claim>) = for_robot.into_iter().unzip();
             turns.push(turn(
-                &host,
+                host,
                 say_claims(
                     &[robot],
                     format!("Robot, so you know: {}", texts.join(" ")),

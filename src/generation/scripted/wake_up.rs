@@ -88,7 +88,7 @@ impl Scripted {
         }
         if let Some(light) = r.device(Role::Light) {
             turns.push(turn(
-                &host,
+                host,
                 operate(light.clone(), "power", Value::Bool(true)),
             ));
         }
