@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{Indexed, Scene, SceneIndex};
 use crate::sim::{ReplayError, Simulation};
 use crate::trace::{Event, Key, State, Value};
 
@@ -21,6 +21,7 @@ pub type Beliefs = BTreeMap<Key, (Value, u64)>;
 
 pub struct Playback {
     pub scene: Scene,
+    index: SceneIndex,
     pub events: Vec<Event>,
     pub robot: Id,
     truth: Vec<State>,
@@ -53,12 +54,18 @@ impl Playback {
             }
         }
         Ok(Playback {
+            index: SceneIndex::new(&scene),
             scene,
             events,
             robot,
             truth,
             beliefs,
         })
+    }
+
+    /// The scene with lookups by id.
+    pub fn lookup(&self) -> Indexed<'_> {
+        self.index.over(&self.scene)
     }
 
     pub fn len(&self) -> usize {

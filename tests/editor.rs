@@ -44,6 +44,12 @@ fn door<'a>(s: &'a Scene, d: &str) -> &'a DoorDef {
     s.doors.iter().find(|x| x.id.as_str() == d).unwrap()
 }
 
+/// The document's index answers what a scan of its current scene does.
+fn lookup_agrees(doc: &Document) -> bool {
+    let s = doc.scene();
+    scene::entries(s).all(|(id, ..)| doc.lookup().index().get(id) == scene::locate(s, id))
+}
+
 fn codes(doc: &Document) -> Vec<(&'static str, String)> {
     doc.problems()
         .iter()
@@ -340,6 +346,57 @@ fn every_command() -> Vec<Edit> {
             },
         ]),
     ]
+}
+
+#[test]
+fn lookups_follow_every_edit_undo_and_redo() {
+    let mut doc = Document::new(base());
+    let add = Edit::AddFixtureFromCatalogue {
+        kind: "fridge".into(),
+        room: id("kitchen"),
+        pos: Some((3.5, 2.5)),
+        id: Some(id("fridge_9")),
+    };
+    doc.apply(add).unwrap();
+    let f = doc.lookup().fixture("fridge_9").expect("the new fridge");
+    assert_eq!(
+        (f.kind, f.room.as_str(), f.remote),
+        ("fridge", "kitchen", None)
+    );
+    doc.apply(Edit::Rename {
+        from: id("fridge_9"),
+        to: id("big_fridge"),
+    })
+    .unwrap();
+    assert!(doc.lookup().fixture("fridge_9").is_none());
+    assert_eq!(doc.lookup().kind_of("big_fridge"), Some(Kind::Furniture));
+    // Removing the first room shifts every later room and what stood in it.
+    doc.apply(Edit::Remove {
+        id: id("kitchen"),
+        policy: OnRemove::Cascade,
+    })
+    .unwrap();
+    assert_eq!(doc.lookup().kind_of("kitchen"), None);
+    assert!(doc.lookup().fixture("big_fridge").is_none());
+    assert_eq!(
+        doc.lookup().room("hall").map(|r| r.name.as_str()),
+        Some("Hall")
+    );
+    assert!(lookup_agrees(&doc));
+    doc.undo().unwrap();
+    assert_eq!(
+        doc.lookup().room("kitchen").map(|r| &r.rect),
+        Some(&base().rooms[0].rect)
+    );
+    assert_eq!(
+        doc.lookup().object("plate_1").map(|o| o.owner.clone()),
+        Some(Some(id("ann")))
+    );
+    assert!(lookup_agrees(&doc));
+    doc.redo().unwrap();
+    assert!(doc.lookup().actor("ann").is_none() && lookup_agrees(&doc));
+    // A lookup of the wrong kind finds nothing.
+    assert!(doc.lookup().room("robot").is_none() && doc.lookup().actor("robot").is_some());
 }
 
 #[test]
@@ -1487,6 +1544,7 @@ proptest! {
             }
             let fresh = scene::validate(doc.scene());
             prop_assert_eq!(doc.problems(), fresh.as_slice());
+            prop_assert!(lookup_agrees(&doc), "a stale index after {:?}", edit);
         }
         if grouped {
             doc.end_group();
@@ -1499,6 +1557,7 @@ proptest! {
             doc.undo().unwrap();
         }
         prop_assert_eq!(doc.scene(), &original);
+        prop_assert!(lookup_agrees(&doc));
         prop_assert!(!doc.is_modified());
         while doc.can_redo() {
             doc.redo().unwrap();

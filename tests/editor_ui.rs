@@ -258,7 +258,7 @@ fn dropping_an_object_on_a_receptacle_places_it_there() {
         panic!("{remote_on:?}")
     };
     assert_ne!(holder.as_str(), "dining_table_1");
-    let plan = hearth::gui::plan::Plan::of_scene(h.state().doc.scene());
+    let plan = hearth::gui::plan::Plan::of_scene(h.state().doc.lookup());
     let p = plan.objects[&Id::new("remote_1")].0;
     let from = h.state().to_screen(p.x, p.y).unwrap();
     let to = screen_of_fixture(h.state(), "dining_table_1");
@@ -507,7 +507,7 @@ fn dropping_an_actor_in_a_room_starts_it_there() {
     let mut st = EditorState::untitled();
     st.snap = false;
     let mut h = harness(st);
-    let plan = hearth::gui::plan::Plan::of_scene(h.state().doc.scene());
+    let plan = hearth::gui::plan::Plan::of_scene(h.state().doc.lookup());
     let p = plan.actors[&Id::new("alex")];
     let from = h.state().to_screen(p.x, p.y).unwrap();
     // Bare kitchen floor, away from its fixtures.

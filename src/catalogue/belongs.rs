@@ -8,14 +8,14 @@ use std::collections::BTreeMap;
 
 use super::Catalogue;
 use crate::ids::Id;
-use crate::scene::{Role, Scene, Surface};
+use crate::scene::{Indexed, Role, Scene, SceneIndex, Surface, fixtures};
 
 /// The catalogue room type of `room`: its id without a `_N` suffix, its
 /// name, the end of its id (`master_bedroom`), else `bedroom` for a room a
 /// human sleeps in. `None` when nothing matches (a "kid_room_1" nobody
 /// sleeps in).
-pub fn room_kind<'c>(cat: &'c Catalogue, scene: &Scene, room: &Id) -> Option<&'c str> {
-    let r = scene.rooms.iter().find(|r| &r.id == room)?;
+pub fn room_kind<'c>(cat: &'c Catalogue, scene: Indexed<'_>, room: &Id) -> Option<&'c str> {
+    let r = scene.room(room)?;
     let id = r.id.as_str();
     let bare = id
         .rsplit_once('_')
@@ -57,29 +57,23 @@ pub struct Belongs {
 
 impl Belongs {
     pub fn new(scene: &Scene, cat: &Catalogue) -> Self {
+        let index = SceneIndex::new(scene);
+        let ix = index.over(scene);
         // Receptacles with their canonical kind and room type, scene order.
-        let receptacles: Vec<(&Id, &str, Option<&str>)> = scene
-            .furniture
-            .iter()
+        let receptacles: Vec<(&Id, &str, Option<&str>)> = fixtures(scene)
             .filter(|f| !f.surfaces.is_empty())
             .map(|f| {
-                let kind = cat
-                    .furniture_kind(&f.kind)
-                    .map_or(f.kind.as_str(), |k| &k.kind);
-                (&f.id, kind, room_kind(cat, scene, &f.room))
+                // `remote` is `Some` for a device: its kind is a device kind.
+                let canonical = match f.remote {
+                    None => cat.furniture_kind(f.kind).map(|k| k.kind.as_str()),
+                    Some(_) => cat.device_kind(f.kind).map(|k| k.kind.as_str()),
+                };
+                (
+                    f.id,
+                    canonical.unwrap_or(f.kind),
+                    room_kind(cat, ix, f.room),
+                )
             })
-            .chain(
-                scene
-                    .devices
-                    .iter()
-                    .filter(|d| !d.surfaces.is_empty())
-                    .map(|d| {
-                        let kind = cat
-                            .device_kind(&d.kind)
-                            .map_or(d.kind.as_str(), |k| &k.kind);
-                        (&d.id, kind, room_kind(cat, scene, &d.room))
-                    }),
-            )
             .collect();
         let mut homes = BTreeMap::new();
         for o in &scene.objects {
@@ -135,19 +129,18 @@ impl Belongs {
 /// room some human sleeps in and `actor` does not, neither the start nor
 /// the end. A room reached only through bedrooms (an en-suite) makes
 /// them part of the way in or out, not a corridor.
-pub fn crossed_bedrooms(scene: &Scene, actor: &Id, from: &Id, via: &[Id]) -> Vec<Id> {
+pub fn crossed_bedrooms(scene: Indexed<'_>, actor: &Id, from: &Id, via: &[Id]) -> Vec<Id> {
     let Some((to, between)) = via.split_last() else {
         return vec![];
     };
     let bedroom = |r: &Id| is_bedroom(scene, r);
     let only_through = |room: &Id, r: &Id| {
-        neighbours(scene, room).any(|n| n == r) && only_off_bedrooms(scene, room)
+        neighbours(&scene, room).any(|n| n == r) && only_off_bedrooms(scene, room)
     };
     let sleeps = |who: &Id, r: &Id| {
         scene
-            .actors
-            .iter()
-            .any(|a| &a.id == who && a.kind == crate::scene::ActorKind::Human && &a.room == r)
+            .actor(who)
+            .is_some_and(|a| a.kind == crate::scene::ActorKind::Human && &a.room == r)
     };
     let mut out: Vec<Id> = vec![];
     for r in between {
@@ -176,7 +169,7 @@ pub fn reached_only_from(scene: &Scene, room: &Id) -> Option<Id> {
 /// Whether some human sleeps in `room` and it is not a room others walk
 /// through anyway (a studio's main room, a hall or public room in the
 /// catalogue, is where everyone lives).
-pub fn is_bedroom(scene: &Scene, room: &Id) -> bool {
+pub fn is_bedroom(scene: Indexed<'_>, room: &Id) -> bool {
     let cat = super::builtin();
     scene
         .actors
@@ -189,8 +182,8 @@ pub fn is_bedroom(scene: &Scene, room: &Id) -> bool {
 
 /// Whether every door of `room` opens into a bedroom (an en-suite, a
 /// playroom between two children's rooms): it is reached through them.
-pub fn only_off_bedrooms(scene: &Scene, room: &Id) -> bool {
-    let mut n = neighbours(scene, room).peekable();
+pub fn only_off_bedrooms(scene: Indexed<'_>, room: &Id) -> bool {
+    let mut n = neighbours(&scene, room).peekable();
     n.peek().is_some() && n.all(|r| is_bedroom(scene, r))
 }
 

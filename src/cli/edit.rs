@@ -9,7 +9,6 @@ use anyhow::{Result, bail};
 use bevy::prelude::*;
 use clap::Args;
 
-use hearth::editor::kind_of;
 use hearth::gui::edit::{EditorPlugin, EditorState};
 use hearth::gui::screenshot::ScreenshotPlugin;
 use hearth::ids::Id;
@@ -49,7 +48,7 @@ pub fn run(args: EditArgs) -> Result<ExitCode> {
     };
     if let Some(id) = &args.select {
         let id = Id::new(id);
-        if kind_of(state.doc.scene(), &id).is_none() {
+        if state.doc.lookup().kind_of(&id).is_none() {
             bail!("--select {id}: the scene has nothing with that id");
         }
         state.select(Some(id));

@@ -476,7 +476,8 @@ impl Edit {
                 description: std::mem::replace(&mut scene.description, description),
             }),
             checked => {
-                let steps = plan(scene, cat, checked)?;
+                let index = SceneIndex::new(scene);
+                let steps = plan(index.over(scene), cat, checked)?;
                 apply_all(scene, cat, steps).map_err(|(_, e)| e)
             }
         }
@@ -509,37 +510,6 @@ fn apply_all(
         1 => inverses.pop().expect("one inverse"),
         _ => Edit::Batch(inverses),
     })
-}
-
-/// What an id names in `scene`, if anything.
-pub fn kind_of(scene: &Scene, id: &Id) -> Option<Kind> {
-    let s = scene;
-    if s.rooms.iter().any(|e| &e.id == id) {
-        Some(Kind::Room)
-    } else if s.doors.iter().any(|e| &e.id == id) {
-        Some(Kind::Door)
-    } else if s.furniture.iter().any(|e| &e.id == id) {
-        Some(Kind::Furniture)
-    } else if s.devices.iter().any(|e| &e.id == id) {
-        Some(Kind::Device)
-    } else if s.objects.iter().any(|e| &e.id == id) {
-        Some(Kind::Object)
-    } else if s.actors.iter().any(|e| &e.id == id) {
-        Some(Kind::Actor)
-    } else {
-        None
-    }
-}
-
-fn all_ids(s: &Scene) -> impl Iterator<Item = &Id> {
-    s.rooms
-        .iter()
-        .map(|e| &e.id)
-        .chain(s.doors.iter().map(|e| &e.id))
-        .chain(s.furniture.iter().map(|e| &e.id))
-        .chain(s.devices.iter().map(|e| &e.id))
-        .chain(s.objects.iter().map(|e| &e.id))
-        .chain(s.actors.iter().map(|e| &e.id))
 }
 
 /// The entities that refer to `id`, in scene order: doors joining a room,
@@ -586,99 +556,49 @@ fn unknown(scene: &Scene, id: &Id, what: &'static str) -> EditError {
     EditError::Unknown {
         id: id.clone(),
         what,
-        suggest: nearest(id, all_ids(scene), 1)
+        suggest: nearest(id, entries(scene).map(|(id, ..)| id), 1)
             .pop()
             .filter(|s| crate::ids::edit_distance(s, id) <= 3),
     }
 }
 
 fn expect_kind(
-    scene: &Scene,
+    scene: Indexed<'_>,
     id: &Id,
     kinds: &[Kind],
     what: &'static str,
 ) -> Result<Kind, EditError> {
-    match kind_of(scene, id) {
+    match scene.kind_of(id) {
         Some(k) if kinds.contains(&k) => Ok(k),
         Some(k) => Err(EditError::WrongKind {
             id: id.clone(),
             found: k.noun(),
             expected: what,
         }),
-        None => Err(unknown(scene, id, what)),
+        None => Err(unknown(&scene, id, what)),
     }
 }
 
-fn fresh(scene: &Scene, id: &Id) -> Result<(), EditError> {
-    if kind_of(scene, id).is_some() {
+fn fresh(found: Option<Kind>, id: &Id) -> Result<(), EditError> {
+    if found.is_some() {
         return Err(EditError::IdTaken { id: id.clone() });
     }
     Ok(())
 }
 
-fn room<'a>(scene: &'a Scene, id: &Id) -> Result<&'a RoomDef, EditError> {
+fn room<'a>(scene: Indexed<'a>, id: &Id) -> Result<&'a RoomDef, EditError> {
     expect_kind(scene, id, &[Kind::Room], "room")?;
-    Ok(scene.rooms.iter().find(|r| &r.id == id).expect("a room"))
+    Ok(scene.room(id).expect("a room"))
 }
 
-/// One view of furniture and devices alike: what the editor's commands
-/// and the inspector read of a fixture. `remote` is `Some` for a device.
-#[derive(Debug, Clone, Copy)]
-pub struct Fixture<'a> {
-    pub id: &'a Id,
-    pub kind: &'a str,
-    pub room: &'a Id,
-    pub pos: (f32, f32),
-    pub size: (f32, f32, f32),
-    pub surfaces: &'a [Surface],
-    pub openable: Openable,
-    pub description: &'a str,
-    pub roles: &'a [Role],
-    pub remote: Option<bool>,
-}
-
-/// Furniture, then devices.
-pub fn fixtures(s: &Scene) -> impl Iterator<Item = Fixture<'_>> {
-    let furniture = s.furniture.iter().map(|f| Fixture {
-        id: &f.id,
-        kind: &f.kind,
-        room: &f.room,
-        pos: f.pos,
-        size: f.size,
-        surfaces: &f.surfaces,
-        openable: f.openable,
-        description: &f.description,
-        roles: &f.roles,
-        remote: None,
-    });
-    let devices = s.devices.iter().map(|d| Fixture {
-        id: &d.id,
-        kind: &d.kind,
-        room: &d.room,
-        pos: d.pos,
-        size: d.size,
-        surfaces: &d.surfaces,
-        openable: d.openable,
-        description: &d.description,
-        roles: &d.roles,
-        remote: Some(d.remote),
-    });
-    furniture.chain(devices)
-}
-
-/// The furniture or device `id`.
-pub fn fixture<'a>(scene: &'a Scene, id: &Id) -> Option<Fixture<'a>> {
-    fixtures(scene).find(|f| f.id == id)
-}
-
-fn fixture_checked<'a>(scene: &'a Scene, id: &Id) -> Result<Fixture<'a>, EditError> {
+fn fixture_checked<'a>(scene: Indexed<'a>, id: &Id) -> Result<Fixture<'a>, EditError> {
     expect_kind(
         scene,
         id,
         &[Kind::Furniture, Kind::Device],
         "furniture or a device",
     )?;
-    Ok(fixture(scene, id).expect("a fixture"))
+    Ok(scene.fixture(id).expect("a fixture"))
 }
 
 fn fits(rect: &Rect, pos: (f32, f32), size: (f32, f32, f32)) -> bool {
@@ -709,13 +629,13 @@ fn finite(id: &Id, what: &str, xs: &[f32]) -> Result<(), EditError> {
 }
 
 fn check_fixture(
-    scene: &Scene,
+    scene: Indexed<'_>,
     id: &Id,
     room_id: &Id,
     pos: (f32, f32),
     size: (f32, f32, f32),
 ) -> Result<(), EditError> {
-    fresh(scene, id)?;
+    fresh(scene.kind_of(id), id)?;
     positive(id, "size", &[size.0, size.1, size.2])?;
     finite(id, "pos", &[pos.0, pos.1])?;
     if !fits(&room(scene, room_id)?.rect, pos, size) {
@@ -730,7 +650,7 @@ fn check_fixture(
 
 /// The placement `id` would get on or in `target`, checking it is free.
 fn placement(
-    scene: &Scene,
+    scene: Indexed<'_>,
     id: &Id,
     target: &Id,
     inside: Option<bool>,
@@ -749,12 +669,7 @@ fn placement(
             .count() as u32
     };
     if kind == Kind::Actor {
-        let hands = scene
-            .actors
-            .iter()
-            .find(|a| &a.id == target)
-            .expect("an actor")
-            .hands;
+        let hands = scene.actor(target).expect("an actor").hands;
         let p = Placement::HeldBy(target.clone());
         if load(&p) >= hands {
             return Err(EditError::Full {
@@ -765,7 +680,7 @@ fn placement(
         }
         return Ok(p);
     }
-    let surfaces = fixture(scene, target).expect("a fixture").surfaces;
+    let surfaces = scene.fixture(target).expect("a fixture").surfaces;
     let cap = |inside: bool| {
         surfaces.iter().find_map(|s| match (*s, inside) {
             (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
@@ -806,7 +721,7 @@ fn placement(
 }
 
 /// A free id for a new thing of `kind`: `fridge_2` when `fridge_1` is taken.
-pub fn new_id(scene: &Scene, kind: &str) -> Id {
+pub fn new_id(scene: Indexed<'_>, kind: &str) -> Id {
     let stem: String = kind
         .to_ascii_lowercase()
         .chars()
@@ -819,13 +734,12 @@ pub fn new_id(scene: &Scene, kind: &str) -> Id {
     };
     (1..)
         .map(|n| Id::new(&format!("{stem}_{n}")))
-        .find(|id| kind_of(scene, id).is_none())
+        .find(|id| scene.kind_of(id).is_none())
         .expect("some number is free")
 }
 
 /// Turns a checked command into raw steps, refusing what it must.
-fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditError> {
-    let s = scene;
+fn plan(s: Indexed<'_>, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditError> {
     let set = |id: &Id, prop| Edit::Set {
         id: id.clone(),
         prop,
@@ -833,7 +747,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
     let push = |entity: Entity, len: usize| Edit::Insert { entity, index: len };
     Ok(match edit {
         Edit::AddRoom(r) => {
-            fresh(s, &r.id)?;
+            fresh(s.kind_of(&r.id), &r.id)?;
             positive(
                 &r.id,
                 "width, depth and height",
@@ -909,7 +823,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             {
                 steps.push(set(&d.id, Prop::Pos(shift(d.at))));
             }
-            for f in fixtures(s).filter(|f| moved(f.room)) {
+            for f in fixtures(&s).filter(|f| moved(f.room)) {
                 steps.push(set(f.id, Prop::Pos(shift(f.pos))));
             }
             steps
@@ -918,7 +832,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             let old = room(s, &id)?.rect;
             positive(&id, "width and depth", &[rect.w, rect.h])?;
             finite(&id, "the corner", &[rect.x, rect.y])?;
-            if let Some(f) = fixtures(s).find(|f| f.room == &id && !fits(&rect, f.pos, f.size)) {
+            if let Some(f) = fixtures(&s).find(|f| f.room == &id && !fits(&rect, f.pos, f.size)) {
                 return Err(EditError::OutsideRoom {
                     id: f.id.clone(),
                     pos: f.pos,
@@ -942,7 +856,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             openable,
             open,
         } => {
-            fresh(s, &id)?;
+            fresh(s.kind_of(&id), &id)?;
             let (a, b) = (room(s, &rooms.0)?, room(s, &rooms.1)?);
             let at = walls::snap_door(&a.rect, &b.rect, at)
                 .filter(|_| a.id != b.id)
@@ -961,7 +875,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
         }
         Edit::MoveDoor { id, to } => {
             expect_kind(s, &id, &[Kind::Door], "a door")?;
-            let d = s.doors.iter().find(|d| d.id == id).expect("a door");
+            let d = s.door(&id).expect("a door");
             let (a, b) = (room(s, &d.rooms.0)?, room(s, &d.rooms.1)?);
             let at = walls::snap_door(&a.rect, &b.rect, to)
                 .filter(|_| a.id != b.id)
@@ -1027,7 +941,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
         Edit::MoveFixture { id, to } => {
             let f = fixture_checked(s, &id)?;
             finite(&id, "pos", &[to.0, to.1])?;
-            let own = s.rooms.iter().filter(|r| &r.id == f.room);
+            let own = s.room(f.room).into_iter();
             let others = s.rooms.iter().filter(|r| &r.id != f.room);
             let dest = own
                 .chain(others)
@@ -1060,7 +974,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             vec![set(&id, Prop::Size(size))]
         }
         Edit::AddObject(o) => {
-            fresh(s, &o.id)?;
+            fresh(s.kind_of(&o.id), &o.id)?;
             let (target, inside) = match &o.at {
                 Placement::On(t) => (t, Some(false)),
                 Placement::In(t) => (t, Some(true)),
@@ -1082,7 +996,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             vec![set(&id, Prop::At(placement(s, &id, &on, inside)?))]
         }
         Edit::AddActor(a) => {
-            fresh(s, &a.id)?;
+            fresh(s.kind_of(&a.id), &a.id)?;
             room(s, &a.room)?;
             if let Some(near) = &a.near {
                 let f = fixture_checked(s, near)?;
@@ -1115,7 +1029,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
                     kind: category,
                 })?;
             let id = id.unwrap_or_else(|| new_id(s, &c.category));
-            fresh(s, &id)?;
+            fresh(s.kind_of(&id), &id)?;
             let at = placement(s, &id, &on, inside)?;
             // A look-alike variant no object has yet, to tell them apart.
             let used = |v: &&String| s.objects.iter().any(|o| &o.description == *v);
@@ -1162,7 +1076,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
             field,
         } => {
             expect_kind(s, &device, &[Kind::Device], "a device")?;
-            let d = s.devices.iter().find(|d| d.id == device).expect("a device");
+            let d = s.device(&device).expect("a device");
             let mut fields = d.fields.clone();
             match field {
                 Some(f) => {
@@ -1189,7 +1103,7 @@ fn plan(scene: &Scene, cat: &Catalogue, edit: Edit) -> Result<Vec<Edit>, EditErr
 
 /// Where an actor starting `at` a room or a fixture stands: its room,
 /// and the fixture it is next to.
-fn start_at(s: &Scene, at: Id) -> Result<(Id, Option<Id>), EditError> {
+fn start_at(s: Indexed<'_>, at: Id) -> Result<(Id, Option<Id>), EditError> {
     let kind = expect_kind(
         s,
         &at,
@@ -1198,7 +1112,7 @@ fn start_at(s: &Scene, at: Id) -> Result<(Id, Option<Id>), EditError> {
     )?;
     Ok(match kind {
         Kind::Room => (at, None),
-        _ => (fixture(s, &at).expect("a fixture").room.clone(), Some(at)),
+        _ => (s.fixture(&at).expect("a fixture").room.clone(), Some(at)),
     })
 }
 
@@ -1274,9 +1188,9 @@ fn check_fields(device: &Id, fields: &BTreeMap<String, FieldDef>) -> Result<(), 
     Ok(())
 }
 
-fn remove(s: &Scene, id: Id, policy: OnRemove) -> Result<Vec<Edit>, EditError> {
-    let kind = kind_of(s, &id).ok_or_else(|| unknown(s, &id, "entity"))?;
-    let by = referrers(s, &id);
+fn remove(s: Indexed<'_>, id: Id, policy: OnRemove) -> Result<Vec<Edit>, EditError> {
+    let kind = s.kind_of(&id).ok_or_else(|| unknown(&s, &id, "entity"))?;
+    let by = referrers(&s, &id);
     if policy == OnRemove::Refuse && !by.is_empty() {
         return Err(EditError::Referenced { id, by });
     }
@@ -1305,7 +1219,7 @@ fn remove(s: &Scene, id: Id, policy: OnRemove) -> Result<Vec<Edit>, EditError> {
             {
                 steps.push(take(&d.id));
             }
-            let in_room: Vec<&Id> = fixtures(s)
+            let in_room: Vec<&Id> = fixtures(&s)
                 .filter(|f| f.room == &id)
                 .map(|f| f.id)
                 .collect();
@@ -1356,12 +1270,12 @@ fn remove(s: &Scene, id: Id, policy: OnRemove) -> Result<Vec<Edit>, EditError> {
 }
 
 fn rename(scene: &mut Scene, from: Id, to: Id) -> Result<Edit, EditError> {
-    if kind_of(scene, &from).is_none() {
+    if locate(scene, &from).is_none() {
         return Err(unknown(scene, &from, "entity"));
     }
     // A dangling reference to `to` would be merged with `from`'s and could
     // not be told apart on undo.
-    if from == to || kind_of(scene, &to).is_some() || !referrers(scene, &to).is_empty() {
+    if from == to || locate(scene, &to).is_some() || !referrers(scene, &to).is_empty() {
         return Err(EditError::IdTaken { id: to });
     }
     let r = |x: &mut Id| {
@@ -1406,7 +1320,7 @@ fn rename(scene: &mut Scene, from: Id, to: Id) -> Result<Edit, EditError> {
 }
 
 fn insert(s: &mut Scene, entity: Entity, index: usize) -> Result<Edit, EditError> {
-    fresh(s, entity.id())?;
+    fresh(locate(s, entity.id()).map(|(k, _)| k), entity.id())?;
     let id = entity.id().clone();
     fn put<T>(v: &mut Vec<T>, index: usize, x: T) -> Result<(), EditError> {
         if index > v.len() {
@@ -1430,18 +1344,15 @@ fn insert(s: &mut Scene, entity: Entity, index: usize) -> Result<Edit, EditError
 }
 
 fn take(s: &mut Scene, id: &Id) -> Result<Edit, EditError> {
-    fn out<T>(v: &mut Vec<T>, f: impl Fn(&T) -> bool) -> Option<(usize, T)> {
-        let i = v.iter().position(f)?;
-        Some((i, v.remove(i)))
-    }
-    let (index, entity) = out(&mut s.rooms, |e| &e.id == id)
-        .map(|(i, e)| (i, Entity::Room(e)))
-        .or_else(|| out(&mut s.doors, |e| &e.id == id).map(|(i, e)| (i, Entity::Door(e))))
-        .or_else(|| out(&mut s.furniture, |e| &e.id == id).map(|(i, e)| (i, Entity::Furniture(e))))
-        .or_else(|| out(&mut s.devices, |e| &e.id == id).map(|(i, e)| (i, Entity::Device(e))))
-        .or_else(|| out(&mut s.objects, |e| &e.id == id).map(|(i, e)| (i, Entity::Object(e))))
-        .or_else(|| out(&mut s.actors, |e| &e.id == id).map(|(i, e)| (i, Entity::Actor(e))))
-        .ok_or_else(|| unknown(s, id, "entity"))?;
+    let (kind, index) = locate(s, id).ok_or_else(|| unknown(s, id, "entity"))?;
+    let entity = match kind {
+        Kind::Room => Entity::Room(s.rooms.remove(index)),
+        Kind::Door => Entity::Door(s.doors.remove(index)),
+        Kind::Furniture => Entity::Furniture(s.furniture.remove(index)),
+        Kind::Device => Entity::Device(s.devices.remove(index)),
+        Kind::Object => Entity::Object(s.objects.remove(index)),
+        Kind::Actor => Entity::Actor(s.actors.remove(index)),
+    };
     Ok(Edit::Insert { entity, index })
 }
 
@@ -1493,7 +1404,7 @@ fn set_fixture(f: FixtureMut<'_>, prop: Prop) -> Result<Prop, Prop> {
 /// Sets one property, returning the old value.
 fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
     use std::mem::replace;
-    let kind = kind_of(s, id).ok_or_else(|| unknown(s, id, "entity"))?;
+    let (kind, i) = locate(s, id).ok_or_else(|| unknown(s, id, "entity"))?;
     let no = |prop: &Prop| EditError::NoSuchProperty {
         id: id.clone(),
         found: kind.noun(),
@@ -1501,7 +1412,7 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
     };
     match kind {
         Kind::Room => {
-            let e = s.rooms.iter_mut().find(|e| &e.id == id).expect("a room");
+            let e = &mut s.rooms[i];
             Ok(match prop {
                 Prop::Name(v) => Prop::Name(replace(&mut e.name, v)),
                 Prop::Rect(v) => Prop::Rect(replace(&mut e.rect, v)),
@@ -1510,7 +1421,7 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
             })
         }
         Kind::Door => {
-            let e = s.doors.iter_mut().find(|e| &e.id == id).expect("a door");
+            let e = &mut s.doors[i];
             Ok(match prop {
                 Prop::Pos(v) => Prop::Pos(replace(&mut e.at, v)),
                 Prop::Rooms(v) => Prop::Rooms(replace(&mut e.rooms, v)),
@@ -1522,13 +1433,11 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
             })
         }
         Kind::Furniture => {
-            let e = s.furniture.iter_mut().find(|e| &e.id == id);
-            let e = e.expect("furniture");
+            let e = &mut s.furniture[i];
             set_fixture(fixture_mut!(e), prop).map_err(|p| no(&p))
         }
         Kind::Device => {
-            let e = s.devices.iter_mut().find(|e| &e.id == id);
-            let e = e.expect("a device");
+            let e = &mut s.devices[i];
             Ok(match prop {
                 Prop::Remote(v) => Prop::Remote(replace(&mut e.remote, v)),
                 Prop::Fields(v) => Prop::Fields(replace(&mut e.fields, v)),
@@ -1536,11 +1445,7 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
             })
         }
         Kind::Object => {
-            let e = s
-                .objects
-                .iter_mut()
-                .find(|e| &e.id == id)
-                .expect("an object");
+            let e = &mut s.objects[i];
             Ok(match prop {
                 Prop::Description(v) => Prop::Description(replace(&mut e.description, v)),
                 Prop::Category(v) => Prop::Category(replace(&mut e.category, v)),
@@ -1551,7 +1456,7 @@ fn set(s: &mut Scene, id: &Id, prop: Prop) -> Result<Prop, EditError> {
             })
         }
         Kind::Actor => {
-            let e = s.actors.iter_mut().find(|e| &e.id == id).expect("an actor");
+            let e = &mut s.actors[i];
             Ok(match prop {
                 Prop::Name(v) => Prop::Name(replace(&mut e.name, v)),
                 Prop::Room(v) => Prop::Room(replace(&mut e.room, v)),
@@ -1572,10 +1477,12 @@ mod tests {
 
     #[test]
     fn new_ids_are_well_formed_and_free() {
-        let s = crate::scene::default_scene();
-        assert_eq!(new_id(&s, "Fridge").as_str(), "fridge_2");
-        assert_eq!(new_id(&s, "Kitchen island").as_str(), "kitchen_island_1");
-        let odd = new_id(&s, "3-D printer");
+        let scene = crate::scene::default_scene();
+        let index = SceneIndex::new(&scene);
+        let s = index.over(&scene);
+        assert_eq!(new_id(s, "Fridge").as_str(), "fridge_2");
+        assert_eq!(new_id(s, "Kitchen island").as_str(), "kitchen_island_1");
+        let odd = new_id(s, "3-D printer");
         assert!(Id::is_well_formed(&odd), "{odd}");
     }
 

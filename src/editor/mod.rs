@@ -13,11 +13,11 @@ use ron::extensions::Extensions;
 use thiserror::Error;
 
 use crate::ids::Id;
-use crate::scene::{Problem, Scene, validate};
+use crate::scene::{Indexed, Problem, Scene, SceneIndex, validate};
 
+pub use crate::scene::{Fixture, fixtures};
 pub use edit::{
-    Edit, EditError, Entity, Fixture, Kind, OnRemove, Prop, ROOM_HEIGHT, actor_defaults, fixture,
-    fixtures, kind_of, new_id, referrers,
+    Edit, EditError, Entity, Kind, OnRemove, Prop, ROOM_HEIGHT, actor_defaults, new_id, referrers,
 };
 
 /// Undo steps kept by default; the oldest are dropped beyond it.
@@ -42,6 +42,8 @@ pub struct Document {
     redo_states: Vec<u64>,
     saved: Option<u64>,
     problems: Vec<Problem>,
+    /// The current scene's ids, rebuilt with `problems` after every change.
+    index: SceneIndex,
 }
 
 /// An open group: the inverses so far, and what the last edit moved, so
@@ -71,6 +73,7 @@ impl Document {
 
     pub fn with_limit(scene: Scene, limit: usize) -> Self {
         let problems = validate(&scene);
+        let index = SceneIndex::new(&scene);
         Document {
             scene,
             undo: VecDeque::new(),
@@ -83,11 +86,17 @@ impl Document {
             redo_states: Vec::new(),
             saved: Some(0),
             problems,
+            index,
         }
     }
 
     pub fn scene(&self) -> &Scene {
         &self.scene
+    }
+
+    /// The current scene with lookups by id.
+    pub fn lookup(&self) -> Indexed<'_> {
+        self.index.over(&self.scene)
     }
 
     pub fn into_scene(self) -> Scene {
@@ -182,7 +191,7 @@ impl Document {
     /// the state it left.
     fn replay(&mut self, step: Edit, state: u64, why: &str) -> (Edit, u64) {
         let inverse = step.apply(&mut self.scene).expect(why);
-        self.problems = validate(&self.scene);
+        self.changed();
         (inverse, std::mem::replace(&mut self.state, state))
     }
 
@@ -236,6 +245,7 @@ impl Document {
 
     fn changed(&mut self) {
         self.problems = validate(&self.scene);
+        self.index = SceneIndex::new(&self.scene);
     }
 }
 

@@ -4,9 +4,8 @@
 //! issues the move; the rules live here, beside the commands, so
 //! `hearth scene apply` and the plan agree.
 
-use super::edit::fixture;
 use crate::ids::Id;
-use crate::scene::{Scene, walls};
+use crate::scene::{Indexed, Scene, walls};
 
 /// Grid step (metres).
 pub const GRID: f32 = 0.1;
@@ -49,9 +48,9 @@ pub fn snap_room(scene: &Scene, moving: &[Id], corner: (f32, f32), size: (f32, f
 
 /// A fixture's centre for a drag to `centre`: on the grid, and against a
 /// wall of the room under it when its side comes within [`STICK`].
-pub fn snap_fixture(scene: &Scene, id: &Id, centre: (f32, f32)) -> (f32, f32) {
+pub fn snap_fixture(scene: Indexed<'_>, id: &Id, centre: (f32, f32)) -> (f32, f32) {
     let mut c = [grid(centre.0), grid(centre.1)];
-    let Some(f) = fixture(scene, id) else {
+    let Some(f) = scene.fixture(id) else {
         return (c[0], c[1]);
     };
     let half = [f.size.0 / 2.0, f.size.1 / 2.0];
@@ -143,15 +142,17 @@ mod tests {
     #[test]
     fn fixtures_stick_to_walls_and_doors_to_shared_walls() {
         let s = default_scene();
+        let index = crate::scene::SceneIndex::new(&s);
+        let ix = index.over(&s);
         let f = &s.furniture[0];
-        let r = &s.rooms.iter().find(|r| r.id == f.room).unwrap().rect;
+        let r = &ix.room(&f.room).unwrap().rect;
         let near_wall = (r.x + f.size.0 / 2.0 + 0.08, f.pos.1);
-        let (x, _) = snap_fixture(&s, &f.id, near_wall);
+        let (x, _) = snap_fixture(ix, &f.id, near_wall);
         assert_eq!(x, r.x + f.size.0 / 2.0);
         // A door snapped by the tool passes validation's rule.
         let d = &s.doors[0];
         let (a, b, at) = wall_at(&s, (d.at.0 + 0.2, d.at.1 + 0.2), DOOR_REACH).unwrap();
-        let rect = |id: &Id| s.rooms.iter().find(|r| &r.id == id).unwrap().rect;
+        let rect = |id: &Id| ix.room(id).unwrap().rect;
         assert!(walls::on_shared_wall(&rect(&a), &rect(&b), at));
         assert_eq!(wall_at(&s, (-100.0, -100.0), DOOR_REACH), None);
     }

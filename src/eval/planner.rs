@@ -3,7 +3,7 @@
 
 use crate::ids::Id;
 use crate::samples::model::Prop;
-use crate::scene::{Openable, Scene};
+use crate::scene::{Openable, Scene, SceneIndex};
 use crate::trace::Location;
 use crate::trace::request::{Action, Relation, Request};
 
@@ -24,25 +24,16 @@ pub fn plan(
             at: None,
         })
     };
+    let index = SceneIndex::new(scene);
+    let scene = index.over(scene);
     let openable = |r: &Id| {
-        let o = scene
-            .furniture
-            .iter()
-            .find(|f| &f.id == r)
-            .map(|f| f.openable)
-            .or_else(|| {
-                scene
-                    .devices
-                    .iter()
-                    .find(|d| &d.id == r)
-                    .map(|d| d.openable)
-            });
+        let o = scene.fixture(r).map(|f| f.openable);
         match o {
             None | Some(Openable::No) => None,
             Some(o) => Some(is_open(r).unwrap_or(o == Openable::Open)),
         }
     };
-    let remote = |d: &Id| scene.devices.iter().any(|x| &x.id == d && x.remote);
+    let remote = |d: &Id| scene.device(d).is_some_and(|x| x.remote);
     for g in goals {
         if let Prop::Field {
             device,

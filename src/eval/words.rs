@@ -16,7 +16,7 @@ use crate::samples::answer::{act_of, answer};
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
-use crate::scene::{ActorKind, Scene};
+use crate::scene::{ActorKind, Scene, SceneIndex};
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
 use crate::trace::{ClaimMode, Event, State};
@@ -43,6 +43,7 @@ pub struct Words<'a> {
 #[derive(Default)]
 pub struct WordsOnly {
     scene: Option<Scene>,
+    index: SceneIndex,
     initial: Arc<State>,
     events: Vec<Event>,
     bm25: Bm25,
@@ -126,7 +127,7 @@ impl WordsOnly {
         };
         let attr = || -> Id {
             let field = thing.as_ref().and_then(|t| {
-                let d = self.scene.as_ref()?.devices.iter().find(|d| &d.id == t)?;
+                let d = self.index.over(self.scene.as_ref()?).device(t)?;
                 d.fields
                     .keys()
                     .find(|f| text.contains(&format!(" {} ", f.replace('_', " "))))
@@ -404,6 +405,7 @@ impl Agent for WordsOnly {
                 .map(|a| a.id.clone())
                 .collect(),
             scene: Some(scene.clone()),
+            index: SceneIndex::new(scene),
             ..WordsOnly::default()
         };
         Ok(())

@@ -125,11 +125,7 @@ pub fn next_in(
             if sim.field(device, field).as_ref() == Some(value) {
                 return Proposal::Done;
             }
-            let remote = sim
-                .scene()
-                .devices
-                .iter()
-                .any(|d| &d.id == device && d.remote);
+            let remote = sim.lookup().device(device).is_some_and(|d| d.remote);
             if !remote && !near(device) && !sloppy {
                 return act(Action::NavigateTo {
                     target: device.clone(),
@@ -152,7 +148,7 @@ pub fn next_in(
             if sim.is_open(target) == *open {
                 return Proposal::Done;
             }
-            let door = sim.scene().doors.iter().find(|d| &d.id == target);
+            let door = sim.lookup().door(target);
             let at_it = match door {
                 Some(d) => d.rooms.0 == here.room || d.rooms.1 == here.room,
                 None => near(target),
@@ -201,16 +197,8 @@ fn fetch(
     // actor stands at once the object is out of it or put away in it.
     let close_here = || {
         let n = here.near.as_ref()?;
-        let normally_closed = sim
-            .scene()
-            .furniture
-            .iter()
-            .any(|f| &f.id == n && f.openable == crate::scene::Openable::Closed)
-            || sim
-                .scene()
-                .devices
-                .iter()
-                .any(|d| &d.id == n && d.openable == crate::scene::Openable::Closed);
+        let normally_closed =
+            (sim.lookup().fixture(n)).is_some_and(|f| f.openable == crate::scene::Openable::Closed);
         (normally_closed && sim.is_open(n)).then(|| act(Action::Close { target: n.clone() }))
     };
     if arrived {
@@ -278,12 +266,7 @@ fn fetch(
             }
         };
     }
-    let hands = sim
-        .scene()
-        .actors
-        .iter()
-        .find(|a| &a.id == actor)
-        .map_or(1, |a| a.hands) as usize;
+    let hands = sim.lookup().actor(actor).map_or(1, |a| a.hands) as usize;
     let held = sim.held_by(actor);
     if held.len() >= hands {
         // Free a hand first, as a person would, on a surface in this room.
@@ -350,7 +333,7 @@ fn fetch(
 
 /// The room on the other side of `door` from `side`.
 fn far_side(sim: &Simulation, door: &Id, side: &Id) -> Option<Id> {
-    let d = sim.scene().doors.iter().find(|d| &d.id == door)?;
+    let d = sim.lookup().door(door)?;
     Some(if &d.rooms.0 == side {
         d.rooms.1.clone()
     } else {
@@ -379,7 +362,7 @@ fn wait_for_users(sim: &Simulation, me: &Id, room: &Id) -> Option<u64> {
 fn intrusive_detour(sim: &Simulation, actor: &Id, here: &Id, target: &Id) -> Option<(Id, Id)> {
     let (rooms, detour) = sim.way(actor, target)?;
     let detour = detour?;
-    let crossed = crate::catalogue::crossed_bedrooms(sim.scene(), actor, here, &rooms);
+    let crossed = crate::catalogue::crossed_bedrooms(sim.lookup(), actor, here, &rooms);
     (!crossed.is_empty()).then_some(detour)
 }
 

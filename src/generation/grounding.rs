@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::catalogue::Roles;
-use crate::scene::{FieldDef, Openable, Scene, Surface};
+use crate::scene::{FieldDef, Fixture, Openable, Scene, Surface};
 
 /// The scene in words: rooms and how they connect, each fixture with its
 /// surfaces, whether it opens, its device fields and the roles it plays in
@@ -35,25 +35,10 @@ pub fn semantic_view(scene: &Scene) -> String {
             })
             .collect();
         let _ = writeln!(out, "  connects to: {}", doors.join(", "));
-        let fixtures = scene
-            .furniture
-            .iter()
-            .map(|f| (&f.id, &f.kind, &f.surfaces, f.openable))
-            .chain(
-                scene
-                    .devices
-                    .iter()
-                    .map(|d| (&d.id, &d.kind, &d.surfaces, d.openable)),
-            );
-        let room_fixtures = scene
-            .furniture
-            .iter()
-            .map(|f| &f.room)
-            .chain(scene.devices.iter().map(|d| &d.room));
-        for ((id, kind, surfaces, openable), r) in fixtures.zip(room_fixtures) {
-            if r != &room.id {
-                continue;
-            }
+        let fixtures = (scene.furniture.iter().map(|f| (Fixture::from(f), None)))
+            .chain(scene.devices.iter().map(|d| (Fixture::from(d), Some(d))));
+        for (f, device) in fixtures.filter(|(f, _)| f.room == &room.id) {
+            let (id, kind, surfaces, openable) = (f.id, f.kind, f.surfaces, f.openable);
             let mut tags: Vec<String> = surfaces
                 .iter()
                 .map(|s| match s {
@@ -68,7 +53,7 @@ pub fn semantic_view(scene: &Scene) -> String {
             if !played.is_empty() {
                 tags.push(format!("roles[{}]", played.join(",")));
             }
-            if let Some(d) = scene.devices.iter().find(|d| &d.id == id) {
+            if let Some(d) = device {
                 let fields: Vec<String> = d
                     .fields
                     .iter()

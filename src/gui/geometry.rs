@@ -7,37 +7,26 @@ use std::collections::BTreeMap;
 use bevy::math::Vec2;
 
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{Indexed, Scene};
 use crate::trace::Key;
 use crate::trace::{Event, Location, Position, Value};
 
-pub fn room_rect(scene: &Scene, room: &Id) -> Option<(Vec2, Vec2)> {
-    let r = scene.rooms.iter().find(|r| &r.id == room)?;
+pub fn room_rect(scene: Indexed<'_>, room: &Id) -> Option<(Vec2, Vec2)> {
+    let r = scene.room(room)?;
     Some((
         Vec2::new(r.rect.x, r.rect.y),
         Vec2::new(r.rect.x + r.rect.w, r.rect.y + r.rect.h),
     ))
 }
 
-pub fn room_center(scene: &Scene, room: &Id) -> Vec2 {
+pub fn room_center(scene: Indexed<'_>, room: &Id) -> Vec2 {
     room_rect(scene, room).map_or(Vec2::ZERO, |(a, b)| (a + b) / 2.0)
 }
 
 /// Centre and footprint of a fixture (furniture or device).
-pub fn fixture(scene: &Scene, id: &Id) -> Option<(Vec2, Vec2, f32)> {
-    scene
-        .furniture
-        .iter()
-        .find(|f| &f.id == id)
-        .map(|f| (f.pos, f.size))
-        .or_else(|| {
-            scene
-                .devices
-                .iter()
-                .find(|d| &d.id == id)
-                .map(|d| (d.pos, d.size))
-        })
-        .map(|(p, s)| (Vec2::new(p.0, p.1), Vec2::new(s.0, s.1), s.2))
+pub fn fixture(scene: Indexed<'_>, id: &Id) -> Option<(Vec2, Vec2, f32)> {
+    let (p, s) = scene.fixture(id).map(|f| (f.pos, f.size))?;
+    Some((Vec2::new(p.0, p.1), Vec2::new(s.0, s.1), s.2))
 }
 
 /// The bounds of all rooms.
@@ -53,7 +42,7 @@ pub fn bounds(scene: &Scene) -> (Vec2, Vec2) {
 
 /// Where an actor stands: beside the fixture it is at, towards the room's
 /// centre; actors at the same spot are spread out.
-pub fn actor_point(scene: &Scene, pos: &Position, slot: usize) -> Vec2 {
+pub fn actor_point(scene: Indexed<'_>, pos: &Position, slot: usize) -> Vec2 {
     let centre = room_center(scene, &pos.room);
     let base = match pos.near.as_ref().and_then(|n| fixture(scene, n)) {
         Some((p, size, _)) => {
@@ -66,7 +55,7 @@ pub fn actor_point(scene: &Scene, pos: &Position, slot: usize) -> Vec2 {
 }
 
 /// Positions of every actor in `state`.
-pub fn actor_points(scene: &Scene, state: &BTreeMap<Key, Value>) -> BTreeMap<Id, Vec2> {
+pub fn actor_points(scene: Indexed<'_>, state: &BTreeMap<Key, Value>) -> BTreeMap<Id, Vec2> {
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = BTreeMap::new();
     for a in &scene.actors {
@@ -83,7 +72,7 @@ pub fn actor_points(scene: &Scene, state: &BTreeMap<Key, Value>) -> BTreeMap<Id,
 /// Where each object is drawn: a small grid on its receptacle, or beside
 /// the actor holding it. Also says whether it is inside (not on) something.
 pub fn object_points(
-    scene: &Scene,
+    scene: Indexed<'_>,
     locations: &BTreeMap<Id, Location>,
     actors: &BTreeMap<Id, Vec2>,
 ) -> BTreeMap<Id, (Vec2, bool)> {

@@ -10,7 +10,7 @@ use bevy::math::Vec2;
 use bevy_egui::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind};
 
 use crate::ids::Id;
-use crate::scene::{ActorKind, FieldDef, Openable, Placement, Scene};
+use crate::scene::{ActorKind, FieldDef, Indexed, Openable, Placement, Scene};
 use crate::trace::Key;
 use crate::trace::{Location, Position, Value};
 
@@ -123,7 +123,7 @@ const PROBLEM: Color32 = Color32::from_rgb(220, 30, 30);
 
 /// What to draw: a scene in one state, with marks.
 pub struct Plan<'a> {
-    pub scene: &'a Scene,
+    pub scene: Indexed<'a>,
     pub closed_doors: BTreeSet<Id>,
     pub open_fixtures: BTreeSet<Id>,
     pub powered: BTreeSet<Id>,
@@ -143,7 +143,7 @@ pub struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn empty(scene: &'a Scene) -> Self {
+    fn empty(scene: Indexed<'a>) -> Self {
         Plan {
             scene,
             closed_doors: BTreeSet::new(),
@@ -161,7 +161,7 @@ impl<'a> Plan<'a> {
     }
 
     /// The scene in a state of the simulation (the truth or beliefs).
-    pub fn of_state(scene: &'a Scene, state: &BTreeMap<Key, Value>) -> Self {
+    pub fn of_state(scene: Indexed<'a>, state: &BTreeMap<Key, Value>) -> Self {
         let is = |id: &Id, field: &str| {
             matches!(
                 state.get(&(id.clone(), Id::new(field))),
@@ -186,7 +186,7 @@ impl<'a> Plan<'a> {
     }
 
     /// The scene as written: its initial state.
-    pub fn of_scene(scene: &'a Scene) -> Self {
+    pub fn of_scene(scene: Indexed<'a>) -> Self {
         let mut plan = Plan::empty(scene);
         plan.closed_doors = (scene.doors.iter())
             .filter(|d| d.openable && !d.open)

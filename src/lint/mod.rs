@@ -17,7 +17,7 @@ use thiserror::Error;
 
 use crate::catalogue::Roles;
 use crate::ids::Id;
-use crate::scene::{ActorKind, Openable, Role, Scene, Surface};
+use crate::scene::{ActorKind, Indexed, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::Action;
 use crate::trace::{DAY, Event, Location, State, Value, clock_time};
@@ -171,7 +171,8 @@ pub fn lint_planned(
     deliberate: &BTreeSet<(Id, Id)>,
 ) -> Result<Vec<Finding>, LintError> {
     let sim = Simulation::new(scene.clone()).map_err(|p| LintError::Scene(p.len()))?;
-    let mut w = Walk::new(scene, sim.state(), deliberate);
+    let index = SceneIndex::new(scene);
+    let mut w = Walk::new(index.over(scene), sim.state(), deliberate);
     for e in events {
         w.event(e);
     }
@@ -189,7 +190,7 @@ pub fn counts(findings: &[Finding]) -> BTreeMap<&'static str, usize> {
 }
 
 struct Walk<'a> {
-    scene: &'a Scene,
+    scene: Indexed<'a>,
     state: State,
     out: Vec<Finding>,
     location: Id,
@@ -224,8 +225,8 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(scene: &'a Scene, state: State, deliberate: &BTreeSet<(Id, Id)>) -> Self {
-        let roles = Roles::builtin(scene);
+    fn new(scene: Indexed<'a>, state: State, deliberate: &BTreeSet<(Id, Id)>) -> Self {
+        let roles = Roles::builtin(&scene);
         let inside = |s: &[Surface]| s.iter().any(|s| matches!(s, Surface::In(_)));
         let mut w = Walk {
             scene,
@@ -287,7 +288,7 @@ impl<'a> Walk<'a> {
                 .collect(),
             cycling: BTreeMap::new(),
             next_night: NIGHT_CHECK,
-            habits: habits::Habits::new(scene, deliberate),
+            habits: habits::Habits::new(&scene, deliberate),
         };
         for p in w.perishable.clone() {
             if !w.in_cold(&p) {
@@ -333,18 +334,7 @@ impl<'a> Walk<'a> {
 
     /// The room a fixture or device stands in.
     fn room_of_fixture(&self, id: &Id) -> Option<&Id> {
-        self.scene
-            .furniture
-            .iter()
-            .find(|f| &f.id == id)
-            .map(|f| &f.room)
-            .or_else(|| {
-                self.scene
-                    .devices
-                    .iter()
-                    .find(|d| &d.id == id)
-                    .map(|d| &d.room)
-            })
+        self.scene.fixture(id).map(|f| f.room)
     }
 
     fn is_open(&self, id: &Id) -> bool {

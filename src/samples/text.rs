@@ -1,58 +1,68 @@
 //! Names and phrases for questions and answers: every entity is named so
 //! that a reader of the scene can tell which one is meant.
 
+use std::collections::BTreeMap;
+
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{Fixture, Kind, Scene, SceneIndex, fixtures};
 use crate::trace::{Location, Value, clock_time, day_of};
 
 pub struct Namer<'a> {
     scene: &'a Scene,
+    index: SceneIndex,
+    /// How many fixtures there are of each kind, and of each kind in each
+    /// room: a fixture is named by its kind alone when it is the only one.
+    kinds: BTreeMap<(&'a str, Option<&'a Id>), usize>,
 }
 
 impl<'a> Namer<'a> {
     pub fn new(scene: &'a Scene) -> Self {
-        Namer { scene }
+        let mut kinds = BTreeMap::new();
+        for f in fixtures(scene) {
+            *kinds.entry((f.kind, None)).or_default() += 1;
+            *kinds.entry((f.kind, Some(f.room))).or_default() += 1;
+        }
+        Namer {
+            scene,
+            index: SceneIndex::new(scene),
+            kinds,
+        }
     }
 
     /// "Alice", "the robot", "the blue mug", "the fridge", "the nightstand in
     /// the master bedroom".
     pub fn name(&self, id: &Id) -> String {
         let s = self.scene;
-        if let Some(a) = s.actors.iter().find(|a| &a.id == id) {
-            return if a.kind == crate::scene::ActorKind::Robot {
-                "the robot".into()
-            } else {
-                a.name.clone()
-            };
-        }
-        if let Some(o) = s.objects.iter().find(|o| &o.id == id) {
-            return format!("the {}", o.description);
-        }
-        if let Some(r) = s.rooms.iter().find(|r| &r.id == id) {
-            return article(&r.name.to_lowercase(), &r.name);
-        }
-        if let Some(d) = s.doors.iter().find(|d| &d.id == id) {
-            return format!(
-                "the door between {} and {}",
-                self.name(&d.rooms.0),
-                self.name(&d.rooms.1)
-            );
-        }
-        let fixtures = || {
-            s.furniture
-                .iter()
-                .map(|f| (&f.id, &f.kind, &f.room, &f.description))
-                .chain(
-                    s.devices
-                        .iter()
-                        .map(|d| (&d.id, &d.kind, &d.room, &d.description)),
-                )
+        // One lookup: names are asked for every event narrated.
+        let f: Fixture = match self.index.get(id) {
+            Some((Kind::Actor, i)) => {
+                let a = &s.actors[i];
+                return if a.kind == crate::scene::ActorKind::Robot {
+                    "the robot".into()
+                } else {
+                    a.name.clone()
+                };
+            }
+            Some((Kind::Object, i)) => return format!("the {}", s.objects[i].description),
+            Some((Kind::Room, i)) => {
+                let r = &s.rooms[i];
+                return article(&r.name.to_lowercase(), &r.name);
+            }
+            Some((Kind::Door, i)) => {
+                let d = &s.doors[i];
+                return format!(
+                    "the door between {} and {}",
+                    self.name(&d.rooms.0),
+                    self.name(&d.rooms.1)
+                );
+            }
+            Some((Kind::Furniture, i)) => (&s.furniture[i]).into(),
+            Some((Kind::Device, i)) => (&s.devices[i]).into(),
+            None => return id.to_string(),
         };
-        let Some((_, kind, room, description)) = fixtures().find(|f| f.0 == id) else {
-            return id.to_string();
-        };
-        let same_kind = fixtures().filter(|f| f.1 == kind).count();
-        let same_room = fixtures().filter(|f| f.1 == kind && f.2 == room).count();
+        let (kind, room, description) = (f.kind, f.room, f.description);
+        let same_kind = self.kinds[&(kind, None)];
+        let same_room = self.kinds[&(kind, Some(room))];
         if same_kind == 1 {
             format!("the {kind}")
         } else if same_room == 1 {

@@ -1,8 +1,10 @@
 //! Scenes: the RON format ([`model`]), parsing with positions ([`parse`]),
-//! semantic validation ([`validate`]) and the scenes that ship in the binary.
+//! semantic validation ([`validate`]), lookups by id ([`index`]) and the
+//! scenes that ship in the binary.
 //!
 //! Parsing works on strings; reading files is [`crate::store`]'s job.
 
+pub mod index;
 pub mod model;
 pub mod role;
 pub mod stats;
@@ -19,6 +21,7 @@ use thiserror::Error;
 pub use crate::located::SyntaxError;
 use crate::located::parse_ron;
 
+pub use index::{Fixture, Indexed, Kind, SceneIndex, entries, fixtures, locate};
 pub use model::*;
 pub use role::Role;
 pub use stats::{SceneStats, stats};

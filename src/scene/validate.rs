@@ -10,9 +10,12 @@ use std::fmt;
 use petgraph::graph::UnGraph;
 use petgraph::visit::Bfs;
 
+use super::index::{Indexed, SceneIndex, entries};
 use super::model::*;
 use super::walls::on_shared_wall;
 use crate::ids::Id;
+
+pub use super::index::Kind;
 
 /// One thing wrong with a scene.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,35 +75,12 @@ impl Problem {
     }
 }
 
-/// What an id names, for rules about references (and the editor's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Room,
-    Door,
-    Furniture,
-    Device,
-    Object,
-    Actor,
-}
-
-impl Kind {
-    pub fn noun(self) -> &'static str {
-        match self {
-            Kind::Room => "a room",
-            Kind::Door => "a door",
-            Kind::Furniture => "furniture",
-            Kind::Device => "a device",
-            Kind::Object => "an object",
-            Kind::Actor => "an actor",
-        }
-    }
-}
-
 /// Checks every rule; an empty list means the scene is valid.
 pub fn validate(scene: &Scene) -> Vec<Problem> {
+    let index = SceneIndex::new(scene);
     let mut v = Validator {
         scene,
-        kinds: BTreeMap::new(),
+        ix: index.over(scene),
         problems: Vec::new(),
     };
     v.check_ids();
@@ -114,7 +94,9 @@ pub fn validate(scene: &Scene) -> Vec<Problem> {
 
 struct Validator<'a> {
     scene: &'a Scene,
-    kinds: BTreeMap<&'a Id, Kind>,
+    /// The first definition of each id stands, so references to it are
+    /// judged against it rather than cascading into more problems.
+    ix: Indexed<'a>,
     problems: Vec<Problem>,
 }
 
@@ -132,16 +114,7 @@ impl<'a> Validator<'a> {
                 "scene ids use lower-case letters, digits and _".into(),
             );
         }
-        let all = s
-            .rooms
-            .iter()
-            .map(|r| (&r.id, Kind::Room))
-            .chain(s.doors.iter().map(|d| (&d.id, Kind::Door)))
-            .chain(s.furniture.iter().map(|f| (&f.id, Kind::Furniture)))
-            .chain(s.devices.iter().map(|d| (&d.id, Kind::Device)))
-            .chain(s.objects.iter().map(|o| (&o.id, Kind::Object)))
-            .chain(s.actors.iter().map(|a| (&a.id, Kind::Actor)));
-        for (id, kind) in all {
+        for (id, kind, i) in entries(s) {
             if !Id::is_well_formed(id.as_str()) {
                 self.report(
                     "bad_id",
@@ -149,20 +122,17 @@ impl<'a> Validator<'a> {
                     "ids use lower-case letters, digits and _, starting with a letter".into(),
                 );
             }
-            // The first definition stands, so references to it are judged
-            // against it rather than cascading into more problems.
-            if let Some(prev) = self.kinds.get(id) {
-                self.report(
+            match self.ix.index().get(id) {
+                Some(first) if first != (kind, i) => self.report(
                     "duplicate_id",
                     id,
                     format!(
                         "defined twice (as {} and as {}); ids are unique across the scene",
-                        prev.noun(),
+                        first.0.noun(),
                         kind.noun()
                     ),
-                );
-            } else {
-                self.kinds.insert(id, kind);
+                ),
+                _ => {}
             }
         }
         if s.rooms.is_empty() {
@@ -171,8 +141,8 @@ impl<'a> Validator<'a> {
     }
 
     fn expect(&mut self, owner: &Id, what: &str, target: &Id, kinds: &[Kind]) -> bool {
-        match self.kinds.get(target) {
-            Some(k) if kinds.contains(k) => true,
+        match self.ix.kind_of(target) {
+            Some(k) if kinds.contains(&k) => true,
             Some(k) => {
                 let want: Vec<_> = kinds.iter().map(|k| k.noun()).collect();
                 self.report(
@@ -195,7 +165,7 @@ impl<'a> Validator<'a> {
     }
 
     fn room(&self, id: &Id) -> Option<&'a RoomDef> {
-        self.scene.rooms.iter().find(|r| &r.id == id)
+        self.ix.room(id)
     }
 
     fn check_rooms(&mut self) {
@@ -367,18 +337,7 @@ impl<'a> Validator<'a> {
     }
 
     fn capacity(&self, target: &Id, inside: bool) -> Option<u32> {
-        let s = self.scene;
-        let surfaces = s
-            .furniture
-            .iter()
-            .find(|f| &f.id == target)
-            .map(|f| &f.surfaces)
-            .or_else(|| {
-                s.devices
-                    .iter()
-                    .find(|d| &d.id == target)
-                    .map(|d| &d.surfaces)
-            })?;
+        let surfaces = self.ix.fixture(target)?.surfaces;
         surfaces.iter().find_map(|sf| match (*sf, inside) {
             (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
             _ => None,
@@ -444,11 +403,7 @@ impl<'a> Validator<'a> {
             let (target, cap, what) = match placement {
                 Placement::On(t) => (t, self.capacity(t, false), "On"),
                 Placement::In(t) => (t, self.capacity(t, true), "In"),
-                Placement::HeldBy(a) => (
-                    a,
-                    s.actors.iter().find(|x| &x.id == a).map(|x| x.hands),
-                    "hands",
-                ),
+                Placement::HeldBy(a) => (a, self.ix.actor(a).map(|x| x.hands), "hands"),
             };
             if let Some(cap) = cap.filter(|c| n > *c) {
                 self.report(
@@ -463,19 +418,14 @@ impl<'a> Validator<'a> {
     fn check_actors(&mut self) {
         let s = self.scene;
         for a in &s.actors {
-            if !matches!(self.kinds.get(&a.room), Some(Kind::Room)) {
+            if self.ix.kind_of(&a.room) != Some(Kind::Room) {
                 self.report(
                     "actor_outside_house",
                     &a.id,
                     format!("starts in {}, which is not a room of this scene", a.room),
                 );
             } else if let Some(near) = &a.near {
-                let fixture_room = s
-                    .furniture
-                    .iter()
-                    .find(|f| &f.id == near)
-                    .map(|f| &f.room)
-                    .or_else(|| s.devices.iter().find(|d| &d.id == near).map(|d| &d.room));
+                let fixture_room = self.ix.fixture(near).map(|f| f.room);
                 match fixture_room {
                     None => self.report(
                         "unknown_id",

@@ -18,7 +18,7 @@ use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
 use crate::ids::Id;
-use crate::scene::{Problem, Scene, validate};
+use crate::scene::{Indexed, Problem, Scene, validate};
 use crate::trace::{self, Event, EventKind, Outcome, Value};
 
 use crate::trace::request::{Action, Request};
@@ -171,6 +171,12 @@ impl Simulation {
 
     pub fn scene(&self) -> &Scene {
         &self.registry().scene
+    }
+
+    /// The scene with lookups by id (its index is built once, at spawn).
+    pub fn lookup(&self) -> Indexed<'_> {
+        let r = self.registry();
+        r.index.over(&r.scene)
     }
 
     /// Start time of the latest event.

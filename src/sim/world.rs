@@ -13,7 +13,7 @@ use bevy::prelude::*;
 
 use crate::ids::Id;
 use crate::scene::{
-    self, ActorKind, FieldDef, Openable as OpenDef, Placement, Rect, Scene, Surface,
+    self, ActorKind, FieldDef, Openable as OpenDef, Placement, Rect, Scene, SceneIndex, Surface,
 };
 use crate::trace::{Location, Position, Value};
 
@@ -313,6 +313,8 @@ pub struct Belief {
 #[derive(Resource, Debug)]
 pub struct Registry {
     pub scene: Scene,
+    /// The scene's ids, for [`crate::sim::Simulation::lookup`].
+    pub index: SceneIndex,
     ids: HashMap<Id, Entity>,
     /// Actors in scene order.
     pub actors: Vec<Entity>,
@@ -561,6 +563,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
     world.insert_resource(graph);
     world.insert_resource(Registry {
         scene: scene.clone(),
+        index: SceneIndex::new(scene),
         ids,
         actors,
         robots,

@@ -5,13 +5,16 @@ use super::*;
 
 impl Scripted {
     pub(super) fn bedtime(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            sim,
+            established,
+            ..
+        } = x;
         // Whatever came out of the fridge and is still out (the evening's
         // snack, wherever it ended up) goes back before bed.
         if let Some(fridge) = r.fixture(Role::ColdStorage) {
@@ -21,7 +24,7 @@ impl Scripted {
                     && sim.location(&o.id) != Some(Location::In(fridge.clone()))
             }) {
                 turns.push(turn(
-                    &host,
+                    host,
                     Goal::Fetch {
                         object: o.id.clone(),
                         to: Dest::In(fridge.clone()),
@@ -34,7 +37,7 @@ impl Scripted {
         // A full basket takes no more tonight (clothes would end up on
         // the bathroom counter until morning).
         let mut basket_room = basket.as_ref().map_or(0, |b| sim.free_space(b, true));
-        for h in &humans {
+        for h in humans {
             let sink = washbasin_for(s, r, h);
             if let Some(sink) = &sink {
                 turns.push(turn(
@@ -60,7 +63,7 @@ impl Scripted {
                 .filter(|o| {
                     !matches!(sim.location(&o.id), Some(Location::In(ref r))
                         if Some(r) == basket.as_ref()
-                            || s.devices.iter().any(|d| &d.id == r))
+                            || s.device(r).is_some())
                 })
                 .map(|o| o.id.clone())
                 .collect();
@@ -78,7 +81,7 @@ impl Scripted {
                 ));
             }
         }
-        for h in &humans {
+        for h in humans {
             let p = self.person(h).clone();
             if let Some(g) = p.first_of_each(r, Role::Eyewear).first() {
                 let stand = named_for(s, r.fixtures(Role::Bedside), &p.name).cloned();
@@ -99,23 +102,19 @@ impl Scripted {
             }
         }
         if let Some(th) = r.device(Role::Climate).cloned() {
-            let p = self.person(&host).clone();
+            let p = self.person(host).clone();
             turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: th.clone(),
-                    field: Id::new("target"),
-                    value: Value::Float(p.night_target),
-                },
+                host,
+                operate(th.clone(), "target", Value::Float(p.night_target)),
             ));
             if established || self.rng.random_bool(0.3) {
                 self.stated.push(format!(
                     "{} wants {} degrees at night",
                     p.name, p.night_target
                 ));
-                let claim = preference(&host, &th, "target", Value::Float(p.night_target));
+                let claim = preference(host, &th, "target", Value::Float(p.night_target));
                 turns.push(turn(
-                    &host,
+                    host,
                     say_claims(
                         &[],
                         format!(
@@ -132,11 +131,7 @@ impl Scripted {
         {
             turns.push(turn(
                 robot,
-                Goal::Operate {
-                    device: v.clone(),
-                    field: Id::new("mode"),
-                    value: Value::Text("docked".into()),
-                },
+                operate(v.clone(), "mode", Value::Text("docked".into())),
             ));
         }
         if let Some(dock) = r.fixture(Role::RobotDock) {
@@ -149,20 +144,12 @@ impl Scripted {
         }
         if let Some(light) = r.device(Role::Light) {
             turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: light.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(false),
-                },
+                host,
+                operate(light.clone(), "power", Value::Bool(false)),
             ));
         }
-        for h in &humans {
-            let bed = s
-                .actors
-                .iter()
-                .find(|a| &a.id == h)
-                .and_then(|a| a.near.clone());
+        for h in humans {
+            let bed = s.actor(h).and_then(|a| a.near.clone());
             if let Some(bed) = bed {
                 turns.push(turn(
                     h,
@@ -174,17 +161,14 @@ impl Scripted {
                 // bedroom's suite, an en-suite's, stay as they are; a
                 // studio's main room is no bedroom to shut).
                 let room = s
-                    .furniture
-                    .iter()
-                    .find(|f| f.id == bed)
+                    .furniture(&bed)
                     .map(|f| &f.room)
                     .filter(|r| crate::catalogue::is_bedroom(s, r));
-                for door in room_doors(s, room).into_iter().filter(|d| {
-                    s.doors.iter().any(|x| {
-                        &x.id == d
-                            && ![&x.rooms.0, &x.rooms.1]
-                                .into_iter()
-                                .any(|r| crate::catalogue::only_off_bedrooms(s, r))
+                for door in room_doors(&s, room).into_iter().filter(|d| {
+                    s.door(d).is_some_and(|x| {
+                        ![&x.rooms.0, &x.rooms.1]
+                            .into_iter()
+                            .any(|r| crate::catalogue::only_off_bedrooms(s, r))
                     })
                 }) {
                     turns.push(turn(

@@ -4,10 +4,13 @@ use super::*;
 
 impl Scripted {
     pub(super) fn commitment(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let robot = x.robot;
-        let sim = x.sim;
-        let session = x.session;
+        let &Stage {
+            s,
+            robot,
+            sim,
+            session,
+            ..
+        } = x;
         let due: Vec<usize> = (0..self.commitments.len())
             .filter(|&i| {
                 self.commitments[i].status == CommitmentStatus::Open

@@ -4,10 +4,13 @@ use super::*;
 
 impl Scripted {
     pub(super) fn cooking(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let host = x.host.clone();
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref host,
+            ..
+        } = x;
         let Some(oven) = r.device(Role::Cooking).cloned() else {
             return Ok(());
         };
@@ -34,9 +37,8 @@ impl Scripted {
             _ => vec![],
         };
         let inside = s
-            .devices
-            .iter()
-            .any(|d| d.id == oven && d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
+            .device(&oven)
+            .is_some_and(|d| d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
         if !inside || food.is_empty() {
             // Nothing to cook in it: no dinner from the oven tonight.
             return self.dishwasher_request(x, &cook, turns);
@@ -52,16 +54,10 @@ impl Scripted {
         }
         turns.push(turn(
             &cook,
-            Goal::Operate {
-                device: oven.clone(),
-                field: Id::new("power"),
-                value: Value::Bool(true),
-            },
+            operate(oven.clone(), "power", Value::Bool(true)),
         ));
         let fields = s
-            .devices
-            .iter()
-            .find(|d| d.id == oven)
+            .device(&oven)
             .map(|d| d.fields.clone())
             .unwrap_or_default();
         if let Some(FieldDef::Int { min, max, .. }) = fields.get("temperature") {
@@ -69,11 +65,7 @@ impl Scripted {
             let t = self.rng.random_range(16..=22) * 10;
             turns.push(turn(
                 &cook,
-                Goal::Operate {
-                    device: oven.clone(),
-                    field: Id::new("temperature"),
-                    value: Value::Int(t.clamp(*min, *max)),
-                },
+                operate(oven.clone(), "temperature", Value::Int(t.clamp(*min, *max))),
             ));
         }
         // 20 to 45 minutes in the oven, in five-minute steps.
@@ -81,22 +73,15 @@ impl Scripted {
         if let Some(FieldDef::Timer { max, .. }) = fields.get("timer") {
             turns.push(turn(
                 &cook,
-                Goal::Operate {
-                    device: oven.clone(),
-                    field: Id::new("timer"),
-                    value: Value::Int(cook_secs.min(u64::from(*max)) as i64),
-                },
+                operate(
+                    oven.clone(),
+                    "timer",
+                    Value::Int(cook_secs.min(u64::from(*max)) as i64),
+                ),
             ));
         }
         turns.push(turn(&cook, Goal::Wait { seconds: cook_secs }));
-        turns.push(turn(
-            &cook,
-            Goal::Operate {
-                device: oven,
-                field: Id::new("power"),
-                value: Value::Bool(false),
-            },
-        ));
+        turns.push(turn(&cook, operate(oven, "power", Value::Bool(false))));
         let table = table.expect("a counter at least");
         for o in &food {
             turns.push(turn(
@@ -128,14 +113,15 @@ impl Scripted {
         cook: &Id,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
-        let (s, r, robot, session) = (x.s, x.roles, x.robot, x.session);
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            session,
+            ..
+        } = x;
         if let Some(dw) = r.device(Role::DishWashing).cloned() {
-            let programs = match s
-                .devices
-                .iter()
-                .find(|d| d.id == dw)
-                .and_then(|d| d.fields.get("program"))
-            {
+            let programs = match s.device(&dw).and_then(|d| d.fields.get("program")) {
                 Some(FieldDef::Enum { options, .. }) => options.clone(),
                 _ => vec![],
             };
@@ -143,13 +129,9 @@ impl Scripted {
                 let due = session.start + 2 * H + 30 * M;
                 let text = format!(
                     "Robot, after dinner run the {} on {program}, please.",
-                    kind_of(s, &dw)
+                    kind_name(s, &dw)
                 );
-                let goal = Goal::Operate {
-                    device: dw.clone(),
-                    field: Id::new("program"),
-                    value: Value::Text(program),
-                };
+                let goal = operate(dw.clone(), "program", Value::Text(program));
                 let claims = request_claim(&goal, due).into_iter().collect();
                 self.commitments.push(Commitment {
                     id: format!("c{}", self.commitments.len() + 1),

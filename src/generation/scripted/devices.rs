@@ -8,15 +8,18 @@ impl Scripted {
         x: &Stage,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
+        let &Stage {
+            s,
+            roles: r,
+            ref humans,
+            ref host,
+            ..
+        } = x;
         // Someone else changes devices from wherever they are.
         let other = humans
             .iter()
             .rev()
-            .find(|h| **h != host)
+            .find(|h| *h != host)
             .cloned()
             .unwrap_or(host.clone());
         for (role, field, value) in [
@@ -25,15 +28,10 @@ impl Scripted {
             (Role::Audio, "power", Value::Bool(self.rng.random_bool(0.5))),
         ] {
             if let Some(d) = r.device(role)
-                && s.devices.iter().any(|x| x.id == *d && x.remote)
+                && s.device(d).is_some_and(|x| x.remote)
                 && self.rng.random_bool(0.7)
             {
-                let goal = Goal::Operate {
-                    device: d.clone(),
-                    field: Id::new(field),
-                    value,
-                };
-                turns.push(turn(&other, goal));
+                turns.push(turn(&other, operate(d.clone(), field, value)));
             }
         }
         if let Some(v) = r.device(Role::FloorCleaning)
@@ -41,11 +39,7 @@ impl Scripted {
         {
             turns.push(turn(
                 &other,
-                Goal::Operate {
-                    device: v.clone(),
-                    field: Id::new("mode"),
-                    value: Value::Text("cleaning".into()),
-                },
+                operate(v.clone(), "mode", Value::Text("cleaning".into())),
             ));
         }
         Ok(())

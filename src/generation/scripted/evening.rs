@@ -4,18 +4,21 @@ use super::*;
 
 impl Scripted {
     pub(super) fn evening(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let interrupted = x.interrupted;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            sim,
+            interrupted,
+            established,
+            ..
+        } = x;
         let seats = leisure::seats(s, r);
         if interrupted {
             turns.push(turn(
-                &host,
+                host,
                 say(
                     &[],
                     "Too tired for a film tonight, I'm going to read instead.".into(),
@@ -26,30 +29,19 @@ impl Scripted {
             }
             return Ok(());
         }
-        let p = self.person(&host).clone();
+        let p = self.person(host).clone();
         if let Some(tv) = r.device(Role::Entertainment).cloned() {
+            turns.push(turn(host, operate(tv.clone(), "power", Value::Bool(true))));
             turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: tv.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
-            ));
-            turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: tv.clone(),
-                    field: Id::new("volume"),
-                    value: Value::Int(p.tv_volume),
-                },
+                host,
+                operate(tv.clone(), "volume", Value::Int(p.tv_volume)),
             ));
             if established || self.rng.random_bool(0.3) {
                 self.stated
                     .push(format!("{} likes the tv volume at {}", p.name, p.tv_volume));
-                let claim = preference(&host, &tv, "volume", Value::Int(p.tv_volume));
+                let claim = preference(host, &tv, "volume", Value::Int(p.tv_volume));
                 turns.push(turn(
-                    &host,
+                    host,
                     say_claims(
                         &[],
                         format!("Volume {} is just right for me.", p.tv_volume),
@@ -60,12 +52,8 @@ impl Scripted {
         }
         if let Some(light) = r.device(Role::Light).cloned() {
             turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: light.clone(),
-                    field: Id::new("brightness"),
-                    value: Value::Int(p.brightness),
-                },
+                host,
+                operate(light.clone(), "brightness", Value::Int(p.brightness)),
             ));
         }
         // The afternoon's strays go back, then everyone settles in for
@@ -79,13 +67,13 @@ impl Scripted {
             r.fixture(Role::Seating).cloned(),
         ) {
             turns.push(turn(
-                &host,
+                host,
                 say(
                     &[robot],
                     format!(
                         "Robot, bring the {} to the {}, please.",
                         describe(s, &b),
-                        kind_of(s, &sofa)
+                        kind_name(s, &sofa)
                     ),
                 ),
             ));
@@ -97,7 +85,7 @@ impl Scripted {
                 },
             ));
         }
-        if let Some(other) = humans.iter().find(|h| **h != host).cloned() {
+        if let Some(other) = humans.iter().find(|h| *h != host).cloned() {
             let name = self.person(&other).name.clone();
             let q = pick(
                 &mut self.rng,
@@ -119,8 +107,8 @@ impl Scripted {
                     "Only for a bit, I'm worn out.",
                 ],
             );
-            turns.push(turn(&host, say(&[&other], q)));
-            turns.push(turn(&other, say(&[&host], a.to_string())));
+            turns.push(turn(host, say(&[&other], q)));
+            turns.push(turn(&other, say(&[host], a.to_string())));
         }
         // A snack or a drink brought to the sofa; it goes back at bedtime.
         let snacks: Vec<Id> = r
@@ -144,7 +132,7 @@ impl Scripted {
                 ],
             )
             .replace("{o}", &describe(s, &snack))
-            .replace("{t}", &kind_of(s, &table));
+            .replace("{t}", &kind_name(s, &table));
             turns.push(turn(&asker, say(&[robot], text)));
             turns.push(turn(
                 robot,

@@ -5,14 +5,17 @@ use super::*;
 
 impl Scripted {
     pub(super) fn laundry(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let host = x.host.clone();
-        let sim = x.sim;
-        let session = x.session;
-        let interrupted = x.interrupted;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref host,
+            sim,
+            session,
+            interrupted,
+            established,
+            ..
+        } = x;
         let (Some(washer), Some(basket)) = (
             r.device(Role::Laundry).cloned(),
             r.fixture(Role::LaundryBasket).cloned(),
@@ -36,37 +39,29 @@ impl Scripted {
                     "I'll do the washing another day.",
                 ],
             );
-            turns.push(turn(&host, say(&[], text.to_string())));
+            turns.push(turn(host, say(&[], text.to_string())));
             return Ok(());
         }
         for o in &load {
             turns.push(turn(
-                &host,
+                host,
                 Goal::Fetch {
                     object: o.clone(),
                     to: Dest::In(washer.clone()),
                 },
             ));
         }
-        let p = self.person(&host).clone();
+        let p = self.person(host).clone();
         let (programme, temperature) = p.laundry.clone();
         for (field, value) in [
             ("power", Value::Bool(true)),
             ("program", Value::Text(programme.clone())),
             ("temperature", Value::Int(temperature)),
         ] {
-            if s.devices
-                .iter()
-                .any(|d| d.id == washer && d.fields.contains_key(field))
+            if s.device(&washer)
+                .is_some_and(|d| d.fields.contains_key(field))
             {
-                turns.push(turn(
-                    &host,
-                    Goal::Operate {
-                        device: washer.clone(),
-                        field: Id::new(field),
-                        value,
-                    },
-                ));
+                turns.push(turn(host, operate(washer.clone(), field, value)));
             }
         }
         if established || self.rng.random_bool(0.3) {
@@ -84,10 +79,10 @@ impl Scripted {
             .replace("{p}", &programme)
             .replace("{t}", &temperature.to_string());
             let claims = vec![
-                preference(&host, &washer, "program", Value::Text(programme.clone())),
-                preference(&host, &washer, "temperature", Value::Int(temperature)),
+                preference(host, &washer, "program", Value::Text(programme.clone())),
+                preference(host, &washer, "temperature", Value::Int(temperature)),
             ];
-            turns.push(turn(&host, say_claims(&[], text, claims)));
+            turns.push(turn(host, say_claims(&[], text, claims)));
         }
         // The robot is asked to empty the machine once the programme is
         // done (its cycle in the catalogue, after loading): switch it off,
@@ -96,14 +91,10 @@ impl Scripted {
         // From when the host is free to load it (an earlier session may
         // still be keeping them), with 40 minutes for loading.
         let cycle = cycle_secs(s, &washer, &programme).unwrap_or(2 * H);
-        let begin = x.sim.busy_until(&host).unwrap_or(0).max(session.start);
+        let begin = x.sim.busy_until(host).unwrap_or(0).max(session.start);
         let due = (begin + 40 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
         if due / DAY == session.start / DAY {
-            let mut goals = vec![Goal::Operate {
-                device: washer.clone(),
-                field: Id::new("power"),
-                value: Value::Bool(false),
-            }];
+            let mut goals = vec![operate(washer.clone(), "power", Value::Bool(false))];
             goals.extend(load.iter().map(|o| Goal::Fetch {
                 object: o.clone(),
                 to: home_of_clothes(s, r, &self.belongs, o),
@@ -123,9 +114,9 @@ impl Scripted {
                 "Robot, the wash will be done by {}: please switch the machine off and put the clothes away.",
                 &crate::trace::clock_time(due)[..5]
             );
-            turns.push(turn(&host, say_claims(&[robot], text, claims)));
+            turns.push(turn(host, say_claims(&[robot], text, claims)));
             let ack = pick(&mut self.rng, &["Okay, I will.", "Will do.", "Noted."]);
-            turns.push(turn(robot, say(&[&host], ack.to_string())));
+            turns.push(turn(robot, say(&[host], ack.to_string())));
         }
         Ok(())
     }

@@ -46,14 +46,8 @@ impl Scripted {
 
 /// The seats people sit on for free time: those in the tv's room first,
 /// then the rest, in scene order.
-pub(super) fn seats(s: &Scene, r: &Roles) -> Vec<Id> {
-    let room_of = |id: &Id| {
-        s.furniture
-            .iter()
-            .find(|f| &f.id == id)
-            .map(|f| &f.room)
-            .or_else(|| s.devices.iter().find(|d| &d.id == id).map(|d| &d.room))
-    };
+pub(super) fn seats(s: Indexed<'_>, r: &Roles) -> Vec<Id> {
+    let room_of = |id: &Id| s.fixture(id).map(|f| f.room);
     let tv_room = r.device(Role::Entertainment).and_then(room_of);
     let mut seats: Vec<Id> = r.fixtures(Role::Seating).to_vec();
     seats.sort_by_key(|f| room_of(f) != tv_room);

@@ -5,13 +5,16 @@ use super::*;
 
 impl Scripted {
     pub(super) fn meal(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let established = x.established;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            sim,
+            established,
+            ..
+        } = x;
         let table = r
             .fixture(Role::DiningSurface)
             .or(r.fixture(Role::PrepSurface))
@@ -20,27 +23,18 @@ impl Scripted {
         let Some(table) = table else { return Ok(()) };
         if let Some(coffee) = r.device(Role::HotDrinks).cloned() {
             turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: coffee.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
+                host,
+                operate(coffee.clone(), "power", Value::Bool(true)),
             ));
-            let p = self.person(&host).clone();
+            let p = self.person(host).clone();
             if let (Some(drink), true) = (
                 &p.drink,
-                s.devices
-                    .iter()
-                    .any(|d| d.id == coffee && d.fields.contains_key("drink")),
+                s.device(&coffee)
+                    .is_some_and(|d| d.fields.contains_key("drink")),
             ) {
                 turns.push(turn(
-                    &host,
-                    Goal::Operate {
-                        device: coffee.clone(),
-                        field: Id::new("drink"),
-                        value: Value::Text(drink.clone()),
-                    },
+                    host,
+                    operate(coffee.clone(), "drink", Value::Text(drink.clone())),
                 ));
                 if established || self.rng.random_bool(0.25) {
                     // Words for the moment: morning words only at breakfast.
@@ -66,27 +60,20 @@ impl Scripted {
                     let text = pick(&mut self.rng, lines).replace("{d}", drink);
                     self.stated
                         .push(format!("{} drinks {} {when}", p.name, drink));
-                    let claim = preference(&host, &coffee, "drink", Value::Text(drink.clone()));
-                    turns.push(turn(&host, say_claims(&[robot], text, vec![claim])));
+                    let claim = preference(host, &coffee, "drink", Value::Text(drink.clone()));
+                    turns.push(turn(host, say_claims(&[robot], text, vec![claim])));
                 }
             }
             if let Some(mug) = p.mug.as_ref().filter(|_| sim.free_space(&table, false) > 0) {
                 turns.push(turn(
-                    &host,
+                    host,
                     Goal::Fetch {
                         object: mug.clone(),
                         to: Dest::On(table.clone()),
                     },
                 ));
             }
-            turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: coffee,
-                    field: Id::new("power"),
-                    value: Value::Bool(false),
-                },
-            ));
+            turns.push(turn(host, operate(coffee, "power", Value::Bool(false))));
         }
         // One of each kind of breakfast food, look-alikes (two milks)
         // being a choice someone states.
@@ -100,7 +87,7 @@ impl Scripted {
         // As much food as the table has room for (the mug is on it too).
         let room = sim.free_space(&table, false) as usize;
         let mugs =
-            usize::from(r.device(Role::HotDrinks).is_some() && self.person(&host).mug.is_some());
+            usize::from(r.device(Role::HotDrinks).is_some() && self.person(host).mug.is_some());
         kinds.truncate(room.saturating_sub(mugs).min(3));
         let mut back: Vec<(Id, Dest)> = vec![];
         for (n, cat) in kinds.iter().enumerate() {
@@ -182,7 +169,7 @@ impl Scripted {
             }
         }
         // The mug to the dishwasher, or (none) back to its place.
-        let mug = self.person(&host).mug.clone();
+        let mug = self.person(host).mug.clone();
         let to = match r.device(Role::DishWashing) {
             Some(dw) => Some(Dest::In(dw.clone())),
             None => mug.as_ref().and_then(|m| self.home_of(sim, s, m)),

@@ -4,12 +4,15 @@ use super::*;
 
 impl Scripted {
     pub(super) fn medication(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let interrupted = x.interrupted;
-        let Some((owner, med)) = medication(s, r, &humans) else {
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            interrupted,
+            ..
+        } = x;
+        let Some((owner, med)) = medication(&s, r, humans) else {
             return Ok(());
         };
         let name = self.person(&owner).name.clone();
@@ -53,11 +56,11 @@ impl Scripted {
             ),
         ));
         // Put back wherever it lives, which changes from day to day.
-        let at = s.objects.iter().find(|o| o.id == med).map(|o| &o.at);
+        let at = s.object(&med).map(|o| &o.at);
         let home = match at {
             Some(Placement::In(r)) if self.rng.random_bool(0.7) => Dest::In(r.clone()),
             Some(Placement::On(r)) if self.rng.random_bool(0.7) => Dest::On(r.clone()),
-            _ => match (surfaces(s).choose(&mut self.rng), at) {
+            _ => match (surfaces(&s).choose(&mut self.rng), at) {
                 (Some(top), _) => Dest::On(top.clone()),
                 // No surface to move it to: back where it was.
                 (None, Some(Placement::In(r))) => Dest::In(r.clone()),

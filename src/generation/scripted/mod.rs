@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::catalogue::{Belongs, Roles};
 use crate::ids::Id;
-use crate::scene::{FieldDef, Openable, Placement, Role, Scene, Surface};
+use crate::scene::{FieldDef, Indexed, Openable, Placement, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::{Claim, ClaimMode, DAY, Event, Location, Value};
 
@@ -81,9 +81,11 @@ impl Scripted {
     pub fn new(scene: &Scene, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let roles = Arc::new(Roles::builtin(scene));
+        let index = SceneIndex::new(scene);
+        let ix = index.over(scene);
         let coffee = roles.device(Role::HotDrinks);
         let drinks: Vec<String> = coffee
-            .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
+            .and_then(|d| ix.device(d))
             .and_then(|d| {
                 d.fields.values().find_map(|f| {
                     if let FieldDef::Enum { options, .. } = f {
@@ -96,7 +98,7 @@ impl Scripted {
             .unwrap_or_default();
         let programmes: Vec<String> = roles
             .device(Role::Laundry)
-            .and_then(|d| scene.devices.iter().find(|x| x.id == *d))
+            .and_then(|d| ix.device(d))
             .and_then(|d| match d.fields.get("program") {
                 Some(FieldDef::Enum { options, .. }) => Some(options.clone()),
                 _ => None,
@@ -193,9 +195,9 @@ impl Scripted {
     /// Where `object` is put away: where it started, else the most typical
     /// place for its category, the first with room for it; when all of
     /// those are full on top, inside one of them (a nightstand's drawer).
-    fn home_of(&self, sim: &Simulation, s: &Scene, object: &Id) -> Option<Dest> {
-        let start = s.objects.iter().find(|o| &o.id == object).map(|o| &o.at);
-        let tops = surfaces(s);
+    fn home_of(&self, sim: &Simulation, s: Indexed<'_>, object: &Id) -> Option<Dest> {
+        let start = s.object(object).map(|o| &o.at);
+        let tops = surfaces(&s);
         let homes = self.belongs.homes(object)?;
         let inside_one = || {
             homes
@@ -239,29 +241,24 @@ impl Person {
 }
 
 /// Of `fixtures`, the one whose description names `name` ("Bob's desk").
-fn named_for<'a>(s: &Scene, fixtures: &'a [Id], name: &str) -> Option<&'a Id> {
+fn named_for<'a>(s: Indexed<'_>, fixtures: &'a [Id], name: &str) -> Option<&'a Id> {
     let name = name.to_lowercase();
     fixtures.iter().find(|id| {
-        s.furniture
-            .iter()
-            .any(|f| f.id == **id && f.description.to_lowercase().contains(&name))
+        s.furniture(id)
+            .is_some_and(|f| f.description.to_lowercase().contains(&name))
     })
 }
 
 /// Whether a device's enum field offers `value` (a vacuum's `mode` may not
 /// say "docked"): an activity asks only for what the schema allows.
-fn has_option(s: &Scene, device: &Id, field: &str, value: &str) -> bool {
-    s.devices.iter().any(|d| {
-        &d.id == device
-            && matches!(d.fields.get(field), Some(FieldDef::Enum { options, .. }) if options.iter().any(|o| o == value))
+fn has_option(s: Indexed<'_>, device: &Id, field: &str, value: &str) -> bool {
+    s.device(device).is_some_and(|d| {
+        matches!(d.fields.get(field), Some(FieldDef::Enum { options, .. }) if options.iter().any(|o| o == value))
     })
 }
 
-fn category_of<'a>(s: &'a Scene, object: &Id) -> &'a str {
-    s.objects
-        .iter()
-        .find(|o| &o.id == object)
-        .map_or("", |o| o.category.as_str())
+fn category_of<'a>(s: Indexed<'a>, object: &Id) -> &'a str {
+    s.object(object).map_or("", |o| o.category.as_str())
 }
 
 /// Whose medicine the robot brings, and which: an owned one, else the first
@@ -281,14 +278,14 @@ fn medication(scene: &Scene, r: &Roles, humans: &[Id]) -> Option<(Id, Id)> {
 /// Where a clean piece of clothing goes: towels to a towel rack, owned
 /// clothes into a wardrobe in the owner's bedroom, anything else on a shelf
 /// in the laundry room.
-fn home_of_clothes(scene: &Scene, r: &Roles, belongs: &Belongs, object: &Id) -> Dest {
-    let o = scene.objects.iter().find(|o| &o.id == object);
+fn home_of_clothes(scene: Indexed<'_>, r: &Roles, belongs: &Belongs, object: &Id) -> Dest {
+    let o = scene.object(object);
     // Back where it started, when that is a place of its own (not the
     // basket or the machine it came from).
     let own = |at: &Id| {
         belongs.homes(object).is_some_and(|h| h.contains(at))
             && !r.has(at, Role::LaundryBasket)
-            && !scene.devices.iter().any(|d| &d.id == at)
+            && scene.device(at).is_none()
     };
     match o.map(|o| &o.at) {
         Some(Placement::In(at)) if own(at) => return Dest::In(at.clone()),
@@ -309,7 +306,7 @@ fn home_of_clothes(scene: &Scene, r: &Roles, belongs: &Belongs, object: &Id) -> 
     }
     let bedroom = o
         .and_then(|o| o.owner.as_ref())
-        .and_then(|w| scene.actors.iter().find(|a| &a.id == w))
+        .and_then(|w| scene.actor(w))
         .map(|a| a.room.clone());
     if let Some(w) = bedroom
         .as_ref()
@@ -318,17 +315,14 @@ fn home_of_clothes(scene: &Scene, r: &Roles, belongs: &Belongs, object: &Id) -> 
         return Dest::In(w);
     }
     let washer = r.device(Role::Laundry);
-    let washer_room = washer
-        .and_then(|w| scene.devices.iter().find(|d| d.id == *w))
-        .map(|d| &d.room);
-    let tops = surfaces(scene);
+    let washer_room = washer.and_then(|w| scene.device(w)).map(|d| &d.room);
+    let tops = surfaces(&scene);
     let shelf = tops
         .iter()
         .find(|t| {
             scene
-                .furniture
-                .iter()
-                .any(|f| &f.id == *t && Some(&f.room) == washer_room)
+                .furniture(t)
+                .is_some_and(|f| Some(&f.room) == washer_room)
         })
         .or(tops.first());
     // No surface anywhere: back where it started, else it stays in the machine.
@@ -350,16 +344,11 @@ fn home_of_clothes(scene: &Scene, r: &Roles, belongs: &Belongs, object: &Id) -> 
 /// Where `h` washes: a washbasin in their own en-suite, else one not in
 /// someone else's (a room reached only through another's bedroom), else
 /// the first.
-fn washbasin_for(s: &Scene, r: &Roles, h: &Id) -> Option<Id> {
-    let bedroom = s.actors.iter().find(|a| &a.id == h).map(|a| &a.room);
+fn washbasin_for(s: Indexed<'_>, r: &Roles, h: &Id) -> Option<Id> {
+    let bedroom = s.actor(h).map(|a| &a.room);
     let en_suite_of = |b: &Id| {
-        let room = s
-            .furniture
-            .iter()
-            .find(|f| &f.id == b)
-            .map(|f| &f.room)
-            .or_else(|| s.devices.iter().find(|d| &d.id == b).map(|d| &d.room))?;
-        crate::catalogue::reached_only_from(s, room)
+        let room = s.fixture(b)?.room;
+        crate::catalogue::reached_only_from(&s, room)
     };
     let someone_elses = |room: &Id| {
         Some(room) != bedroom
@@ -396,8 +385,8 @@ fn closed_containers(scene: &Scene) -> Vec<Id> {
 }
 
 /// How long `device` runs `program` for (the catalogue's cycle of its kind).
-fn cycle_secs(s: &Scene, device: &Id, program: &str) -> Option<u64> {
-    let kind = &s.devices.iter().find(|d| &d.id == device)?.kind;
+fn cycle_secs(s: Indexed<'_>, device: &Id, program: &str) -> Option<u64> {
+    let kind = &s.device(device)?.kind;
     crate::catalogue::builtin()
         .device_kind(kind)?
         .cycle_secs(program)
@@ -426,29 +415,17 @@ fn surfaces(scene: &Scene) -> Vec<Id> {
         .collect()
 }
 
-fn describe(scene: &Scene, id: &Id) -> String {
+fn describe(scene: Indexed<'_>, id: &Id) -> String {
     scene
-        .objects
-        .iter()
-        .find(|o| &o.id == id)
-        .map(|o| o.description.clone())
-        .unwrap_or_else(|| id.to_string())
+        .object(id)
+        .map_or_else(|| id.to_string(), |o| o.description.clone())
 }
 
-fn kind_of(scene: &Scene, id: &Id) -> String {
+/// What a fixture is called in speech ("the sofa"); its id if none.
+fn kind_name(scene: Indexed<'_>, id: &Id) -> String {
     scene
-        .furniture
-        .iter()
-        .find(|f| &f.id == id)
-        .map(|f| f.kind.clone())
-        .or_else(|| {
-            scene
-                .devices
-                .iter()
-                .find(|d| &d.id == id)
-                .map(|d| d.kind.clone())
-        })
-        .unwrap_or_else(|| id.to_string())
+        .fixture(id)
+        .map_or_else(|| id.to_string(), |f| f.kind.to_string())
 }
 
 fn say(to: &[&Id], text: String) -> Goal {
@@ -504,6 +481,15 @@ fn turn(actor: &Id, goal: Goal) -> Turn {
         goal,
         not_before: None,
         otherwise: None,
+    }
+}
+
+/// Set `device`'s `field` to `value`.
+fn operate(device: Id, field: &str, value: Value) -> Goal {
+    Goal::Operate {
+        device,
+        field: Id::new(field),
+        value,
     }
 }
 
@@ -802,7 +788,6 @@ impl Backend for Scripted {
         session: &Session,
         sim: &Simulation,
     ) -> Result<Vec<Turn>, GenError> {
-        let s = cx.scene;
         let r = Arc::clone(&self.roles);
         let robot = &cx.robot;
         let interrupted = session
@@ -820,7 +805,7 @@ impl Backend for Scripted {
         let mut turns = Vec::new();
         let host = humans[self.rng.random_range(0..humans.len())].clone();
         let x = Stage {
-            s,
+            s: sim.lookup(),
             roles: &r,
             robot,
             humans,
@@ -947,7 +932,7 @@ impl Backend for Scripted {
 
 /// What every activity's director sees: the session and who is in it.
 pub(super) struct Stage<'a> {
-    pub s: &'a Scene,
+    pub s: Indexed<'a>,
     pub roles: &'a Roles,
     pub robot: &'a Id,
     pub humans: Vec<Id>,
@@ -984,7 +969,7 @@ fn intent_of(kind: &str) -> &'static str {
 
 /// A goal as a task ("put the white shirt in the wardrobe") or, `done`, as
 /// reached ("the white shirt is in the wardrobe").
-fn goal_text(s: &Scene, g: &Goal, done: bool) -> String {
+fn goal_text(s: Indexed<'_>, g: &Goal, done: bool) -> String {
     match g {
         Goal::Fetch {
             object,
@@ -1002,7 +987,7 @@ fn goal_text(s: &Scene, g: &Goal, done: bool) -> String {
                 Dest::On(r) => ("on", r),
                 Dest::In(r) | Dest::Actor(r) => ("in", r),
             };
-            let (o, k) = (describe(s, object), kind_of(s, r));
+            let (o, k) = (describe(s, object), kind_name(s, r));
             if done {
                 format!("the {o} is {rel} the {k}")
             } else {
@@ -1014,7 +999,7 @@ fn goal_text(s: &Scene, g: &Goal, done: bool) -> String {
             field,
             value,
         } => {
-            let d = kind_of(s, device);
+            let d = kind_name(s, device);
             match (value, done) {
                 (Value::Bool(on), _) if field.as_str() == "power" => {
                     let v = if *on { "on" } else { "off" };

@@ -8,11 +8,14 @@ impl Scripted {
         x: &Stage,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let host = x.host.clone();
-        let sim = x.sim;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref host,
+            sim,
+            ..
+        } = x;
         let asker = host.clone();
         let owned: Vec<Id> = self
             .person(&asker)
@@ -76,7 +79,7 @@ impl Scripted {
         }
         // Put down nearby where such a thing belongs, else used for a
         // while and put back in its place.
-        let back = surfaces(s)
+        let back = surfaces(&s)
             .into_iter()
             .filter(|f| {
                 sim.room_of(f) == sim.room_of(&asker)

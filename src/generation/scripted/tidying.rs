@@ -5,16 +5,19 @@ use super::*;
 
 impl Scripted {
     pub(super) fn tidy(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let interrupted = x.interrupted;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            ref host,
+            interrupted,
+            ..
+        } = x;
         // Send the robot away first, so what follows happens out of its sight.
         if let Some(dock) = r.fixture(Role::RobotDock) {
             turns.push(turn(
-                &host,
+                host,
                 say(&[robot], "Robot, go and charge for a while.".into()),
             ));
             turns.push(turn(
@@ -36,11 +39,11 @@ impl Scripted {
             })
             .collect();
         // Not the fridge: it keeps food, not glasses and remotes.
-        let containers: Vec<Id> = closed_containers(s)
+        let containers: Vec<Id> = closed_containers(&s)
             .into_iter()
             .filter(|c| !r.has(c, Role::ColdStorage))
             .collect();
-        let tops = surfaces(s);
+        let tops = surfaces(&s);
         let n = if interrupted {
             1
         } else {
@@ -95,7 +98,7 @@ impl Scripted {
                 },
             };
             turns.push(turn(
-                &host,
+                host,
                 Goal::Fetch {
                     object: o.id.clone(),
                     to: dest.clone(),
@@ -123,7 +126,7 @@ impl Scripted {
             } else {
                 Location::On(told.clone())
             };
-            let listener = humans.iter().find(|h| **h != host).cloned();
+            let listener = humans.iter().find(|h| *h != host).cloned();
             let text = pick(
                 &mut self.rng,
                 &[
@@ -141,12 +144,12 @@ impl Scripted {
                     "on"
                 },
             )
-            .replace("{c}", &kind_of(s, &told));
+            .replace("{c}", &kind_name(s, &told));
             let claim = Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
             // Told to whoever is about now, or kept for the robot.
             match listener {
                 Some(l) if self.rng.random_bool(0.5) => turns.push(turn(
-                    &host,
+                    host,
                     Goal::Say {
                         to: vec![l],
                         text,
@@ -168,14 +171,14 @@ impl Scripted {
         // Then the robot is found and told the rest.
         if !for_robot.is_empty() {
             turns.push(turn(
-                &host,
+                host,
                 Goal::GoTo {
                     target: robot.clone(),
                 },
             ));
             let (texts, claims): (Vec<String>, Vec<Claim>) = for_robot.into_iter().unzip();
             turns.push(turn(
-                &host,
+                host,
                 say_claims(
                     &[robot],
                     format!("Robot, so you know: {}", texts.join(" ")),

@@ -4,12 +4,15 @@ use super::*;
 
 impl Scripted {
     pub(super) fn wake_up(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let r = x.roles;
-        let humans = x.humans.clone();
-        let host = x.host.clone();
-        let sim = x.sim;
-        let session = x.session;
-        for h in &humans {
+        let &Stage {
+            roles: r,
+            ref humans,
+            ref host,
+            sim,
+            session,
+            ..
+        } = x;
+        for h in humans {
             let bath = washbasin_for(x.s, r, h);
             let mut t = turn(
                 h,
@@ -38,13 +41,12 @@ impl Scripted {
                     n => Some(rooms[n - 2].clone()),
                 }
             });
-            let doors: Vec<Id> = room_doors(x.s, bath_room.as_ref())
+            let doors: Vec<Id> = room_doors(&x.s, bath_room.as_ref())
                 .into_iter()
                 .filter(|d| {
-                    x.s.doors.iter().any(|x_| {
-                        &x_.id == d
-                            && (Some(&x_.rooms.0) == came_from.as_ref()
-                                || Some(&x_.rooms.1) == came_from.as_ref())
+                    x.s.door(d).is_some_and(|door| {
+                        Some(&door.rooms.0) == came_from.as_ref()
+                            || Some(&door.rooms.1) == came_from.as_ref()
                     })
                 })
                 .collect();
@@ -86,12 +88,8 @@ impl Scripted {
         }
         if let Some(light) = r.device(Role::Light) {
             turns.push(turn(
-                &host,
-                Goal::Operate {
-                    device: light.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
+                host,
+                operate(light.clone(), "power", Value::Bool(true)),
             ));
         }
         Ok(())

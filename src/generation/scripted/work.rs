@@ -4,12 +4,15 @@ use super::*;
 
 impl Scripted {
     pub(super) fn work(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let s = x.s;
-        let r = x.roles;
-        let robot = x.robot;
-        let humans = x.humans.clone();
-        let session = x.session;
-        let cx = x.cx;
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref humans,
+            session,
+            cx,
+            ..
+        } = x;
         let worker = humans.last().expect("non-empty").clone();
         let p = self.person(&worker).clone();
         let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
@@ -30,11 +33,7 @@ impl Scripted {
         if let Some(lamp) = r.device(Role::TaskLight).or(r.device(Role::Light)) {
             turns.push(turn(
                 &worker,
-                Goal::Operate {
-                    device: lamp.clone(),
-                    field: Id::new("power"),
-                    value: Value::Bool(true),
-                },
+                operate(lamp.clone(), "power", Value::Bool(true)),
             ));
         }
         turns.push(turn(
@@ -65,7 +64,7 @@ impl Scripted {
                     "My back hurts, moving to the {c}.",
                 ],
             )
-            .replace("{c}", &kind_of(s, &couch));
+            .replace("{c}", &kind_name(s, &couch));
             turns.push(turn(&worker, say(&[], text)));
             turns.push(turn(
                 &worker,
@@ -112,7 +111,7 @@ impl Scripted {
             let text = format!(
                 "Robot, please bring my {} to my {} {when}.",
                 describe(s, &thing),
-                kind_of(s, &desk)
+                kind_name(s, &desk)
             );
             let goal = Goal::Fetch {
                 object: thing,

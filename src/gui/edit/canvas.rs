@@ -8,11 +8,11 @@ use bevy_egui::egui::{self, Color32, Pos2, Rect, Sense, Stroke};
 
 use super::{Drag, EditorState, Tool};
 use crate::editor::snap::{self, DOOR_REACH, GRID};
-use crate::editor::{Edit, Kind, kind_of};
+use crate::editor::{Edit, Kind};
 use crate::gui::geometry::fixture;
 use crate::gui::plan::{Fit, Plan, SELECTED};
 use crate::ids::Id;
-use crate::scene::{self, Scene};
+use crate::scene::{self, Indexed};
 
 /// Half the side of a resize handle (points).
 const HANDLE: f32 = 5.0;
@@ -22,10 +22,10 @@ fn v(p: (f32, f32)) -> Vec2 {
 }
 
 /// Where a fixture's handle is drawn: its bottom-right corner.
-fn handle_of(scene: &Scene, fit: &Fit, id: &Id) -> Option<Pos2> {
-    match kind_of(scene, id)? {
+fn handle_of(scene: Indexed<'_>, fit: &Fit, id: &Id) -> Option<Pos2> {
+    match scene.kind_of(id)? {
         Kind::Room => {
-            let r = &scene.rooms.iter().find(|r| &r.id == id)?.rect;
+            let r = &scene.room(id)?.rect;
             Some(fit.p(Vec2::new(r.x + r.w, r.y + r.h)))
         }
         Kind::Furniture | Kind::Device => {
@@ -38,14 +38,14 @@ fn handle_of(scene: &Scene, fit: &Fit, id: &Id) -> Option<Pos2> {
 
 /// The thing's anchor that a drag moves: a room's corner, a fixture's
 /// centre, a door's point; objects and actors move by dropping.
-fn anchor(scene: &Scene, id: &Id) -> Option<Vec2> {
-    match kind_of(scene, id)? {
+fn anchor(scene: Indexed<'_>, id: &Id) -> Option<Vec2> {
+    match scene.kind_of(id)? {
         Kind::Room => {
-            let r = &scene.rooms.iter().find(|r| &r.id == id)?.rect;
+            let r = &scene.room(id)?.rect;
             Some(Vec2::new(r.x, r.y))
         }
         Kind::Door => {
-            let d = scene.doors.iter().find(|d| &d.id == id)?;
+            let d = scene.door(id)?;
             Some(Vec2::new(d.at.0, d.at.1))
         }
         Kind::Furniture | Kind::Device => fixture(scene, id).map(|(c, _, _)| c),
@@ -97,7 +97,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
             let at = fit.m(p);
             match snap::wall_at(st.doc.scene(), (at.x, at.y), DOOR_REACH) {
                 Some((a, b, at)) => {
-                    let id = crate::editor::new_id(st.doc.scene(), "door");
+                    let id = crate::editor::new_id(st.doc.lookup(), "door");
                     if st.apply(Edit::AddDoor {
                         id: id.clone(),
                         rooms: (a, b),
@@ -124,8 +124,8 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
                 (Some(h), Some(sel))
                     if shift
                         && h != sel
-                        && kind_of(st.doc.scene(), h) == Some(Kind::Room)
-                        && kind_of(st.doc.scene(), sel) == Some(Kind::Room) =>
+                        && st.doc.lookup().kind_of(h) == Some(Kind::Room)
+                        && st.doc.lookup().kind_of(sel) == Some(Kind::Room) =>
                 {
                     if !st.also.remove(h) {
                         st.also.insert(h.clone());
@@ -161,7 +161,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
     }
 
     // Paint.
-    let scene = st.doc.scene();
+    let scene = st.doc.lookup();
     let mut plan = Plan::of_scene(scene);
     plan.grid = st.snap.then_some(GRID * 10.0);
     plan.problems = st
@@ -188,7 +188,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
     }
     // What a dragged object or actor would land on.
     if let (Some(drag), Some(p)) = (&st.drag, pointer)
-        && matches!(kind_of(scene, &drag.id), Some(Kind::Object | Kind::Actor))
+        && matches!(scene.kind_of(&drag.id), Some(Kind::Object | Kind::Actor))
     {
         painter.circle_stroke(p, 8.0, Stroke::new(2.0, SELECTED));
         if let Some(target) = plan.hit(&fit, p).filter(|t| t != &drag.id) {
@@ -203,7 +203,7 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
     }
     if st.tool == Tool::Door
         && let Some(p) = response.hover_pos()
-        && let Some((_, _, at)) = snap::wall_at(scene, (fit.m(p).x, fit.m(p).y), DOOR_REACH)
+        && let Some((_, _, at)) = snap::wall_at(&scene, (fit.m(p).x, fit.m(p).y), DOOR_REACH)
     {
         painter.circle_stroke(fit.p(v(at)), 8.0, Stroke::new(2.0, SELECTED));
     }
@@ -211,12 +211,10 @@ pub fn canvas(ui: &mut egui::Ui, st: &mut EditorState) {
 
 /// Centres the view on `id` and zooms in a little if it is far out.
 fn focus(st: &mut EditorState, fit: &Fit, area: Rect, id: &Id) {
-    let scene = st.doc.scene();
-    let centre = match kind_of(scene, id) {
+    let scene = st.doc.lookup();
+    let centre = match scene.kind_of(id) {
         Some(Kind::Room) => scene
-            .rooms
-            .iter()
-            .find(|r| &r.id == id)
+            .room(id)
             .map(|r| Vec2::new(r.rect.x + r.rect.w / 2.0, r.rect.y + r.rect.h / 2.0)),
         Some(Kind::Object | Kind::Actor) => {
             let plan = Plan::of_scene(scene);
@@ -233,7 +231,7 @@ fn focus(st: &mut EditorState, fit: &Fit, area: Rect, id: &Id) {
 }
 
 fn start_drag(st: &mut EditorState, fit: &Fit, p: Pos2) {
-    let scene = st.doc.scene();
+    let scene = st.doc.lookup();
     let on_handle = st
         .selection
         .as_ref()
@@ -251,7 +249,7 @@ fn start_drag(st: &mut EditorState, fit: &Fit, p: Pos2) {
             None => (Id::new(""), false),
         },
     };
-    let grab = anchor(st.doc.scene(), &id).map_or(Vec2::ZERO, |a| fit.m(p) - a);
+    let grab = anchor(st.doc.lookup(), &id).map_or(Vec2::ZERO, |a| fit.m(p) - a);
     if !id.as_str().is_empty() {
         st.doc.begin_group();
     }
@@ -259,11 +257,11 @@ fn start_drag(st: &mut EditorState, fit: &Fit, p: Pos2) {
 }
 
 fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
-    let scene = st.doc.scene();
+    let scene = st.doc.lookup();
     let id = drag.id.clone();
-    let edit = match (kind_of(scene, &id), drag.resize) {
+    let edit = match (scene.kind_of(&id), drag.resize) {
         (Some(Kind::Room), true) => {
-            let r = scene.rooms.iter().find(|r| r.id == id).map(|r| r.rect);
+            let r = scene.room(&id).map(|r| r.rect);
             r.map(|r| {
                 let (w, h) = snap::room_size((r.x, r.y), (m.x, m.y), st.snap);
                 Edit::ResizeRoom {
@@ -273,13 +271,13 @@ fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
             })
         }
         (Some(Kind::Room), false) => {
-            let r = scene.rooms.iter().find(|r| r.id == id).map(|r| r.rect);
+            let r = scene.room(&id).map(|r| r.rect);
             r.map(|r| {
                 let mut moving: Vec<Id> = vec![id.clone()];
                 moving.extend(st.also.iter().cloned());
                 let mut to = m - drag.grab;
                 if st.snap {
-                    to = v(snap::snap_room(scene, &moving, (to.x, to.y), (r.w, r.h)));
+                    to = v(snap::snap_room(&scene, &moving, (to.x, to.y), (r.w, r.h)));
                 }
                 if moving.len() == 1 {
                     Edit::MoveRoom {
@@ -334,8 +332,8 @@ fn drag_to(st: &mut EditorState, drag: Drag, m: Vec2) {
 /// Releasing an object over a receptacle (or a person) places it there;
 /// releasing an actor starts it in that room, or at that fixture.
 fn drop_at(st: &mut EditorState, drag: &Drag, p: Pos2) {
-    let scene = st.doc.scene();
-    let kind = kind_of(scene, &drag.id);
+    let scene = st.doc.lookup();
+    let kind = scene.kind_of(&drag.id);
     if !matches!(kind, Some(Kind::Object | Kind::Actor)) {
         return;
     }
@@ -343,7 +341,7 @@ fn drop_at(st: &mut EditorState, drag: &Drag, p: Pos2) {
         st.status = "dropped on nothing: drop on a receptacle, a person, or a room".into();
         return;
     };
-    let target_kind = kind_of(scene, &target);
+    let target_kind = scene.kind_of(&target);
     let edit = match kind {
         Some(Kind::Object) => match target_kind {
             Some(Kind::Furniture | Kind::Device | Kind::Actor) => Some(Edit::PlaceObject {
@@ -353,15 +351,11 @@ fn drop_at(st: &mut EditorState, drag: &Drag, p: Pos2) {
             }),
             Some(Kind::Object) => {
                 // Dropped on another object: where that one is.
-                let on = scene
-                    .objects
-                    .iter()
-                    .find(|o| o.id == target)
-                    .map(|o| match &o.at {
-                        scene::Placement::On(r)
-                        | scene::Placement::In(r)
-                        | scene::Placement::HeldBy(r) => r.clone(),
-                    });
+                let on = scene.object(&target).map(|o| match &o.at {
+                    scene::Placement::On(r)
+                    | scene::Placement::In(r)
+                    | scene::Placement::HeldBy(r) => r.clone(),
+                });
                 on.map(|on| Edit::PlaceObject {
                     id: drag.id.clone(),
                     on,

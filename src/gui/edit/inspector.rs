@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use bevy_egui::egui::{self, Ui};
 
 use super::{Dialog, EditorState};
-use crate::editor::{Edit, Kind, Prop, kind_of, referrers};
+use crate::editor::{Edit, Kind, Prop, referrers};
 use crate::ids::Id;
 use crate::scene::{ActorKind, FieldDef, Openable, Placement, Role, Surface};
 
@@ -131,7 +131,7 @@ pub fn inspector(ui: &mut Ui, st: &mut EditorState) {
         scene_info(ui, st);
         return;
     };
-    let Some(kind) = kind_of(st.doc.scene(), &id) else {
+    let Some(kind) = st.doc.lookup().kind_of(&id) else {
         st.selection = None;
         return;
     };
@@ -266,7 +266,7 @@ fn set(id: &Id, prop: Prop) -> Edit {
 }
 
 fn room(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
-    let Some(r) = st.doc.scene().rooms.iter().find(|r| &r.id == id).cloned() else {
+    let Some(r) = st.doc.lookup().room(id).cloned() else {
         return;
     };
     row(ui, "name", |ui| {
@@ -310,7 +310,7 @@ fn room(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
 }
 
 fn door(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
-    let Some(d) = st.doc.scene().doors.iter().find(|d| &d.id == id).cloned() else {
+    let Some(d) = st.doc.lookup().door(id).cloned() else {
         return;
     };
     let rooms = ids_of(st, Kind::Room);
@@ -358,7 +358,7 @@ fn door(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
 
 fn fixture(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
     // Furniture and devices alike; a device has `remote` too.
-    let Some(f) = crate::editor::fixture(st.doc.scene(), id) else {
+    let Some(f) = st.doc.lookup().fixture(id) else {
         return;
     };
     let (fkind, room, pos, size, openable, remote) = (
@@ -500,7 +500,7 @@ fn roles_row(ui: &mut Ui, st: &mut EditorState, id: &Id, roles: &[Role], edits: 
 }
 
 fn object(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
-    let Some(o) = st.doc.scene().objects.iter().find(|o| &o.id == id).cloned() else {
+    let Some(o) = st.doc.lookup().object(id).cloned() else {
         return;
     };
     row(ui, "category", |ui| {
@@ -556,7 +556,7 @@ fn object(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
 }
 
 fn actor(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
-    let Some(a) = st.doc.scene().actors.iter().find(|a| &a.id == id).cloned() else {
+    let Some(a) = st.doc.lookup().actor(id).cloned() else {
         return;
     };
     row(ui, "name", |ui| {
@@ -633,7 +633,7 @@ fn actor(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
 /// A device's typed fields: value within its schema, the schema itself,
 /// and adding or removing fields.
 fn fields(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
-    let Some(d) = st.doc.scene().devices.iter().find(|d| &d.id == id).cloned() else {
+    let Some(d) = st.doc.lookup().device(id).cloned() else {
         return;
     };
     ui.separator();

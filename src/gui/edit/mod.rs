@@ -204,14 +204,14 @@ impl EditorState {
 
     /// Drops a selection that an undo or removal made disappear.
     fn forget_missing(&mut self) {
-        let scene = self.doc.scene();
+        let scene = self.doc.lookup();
         if let Some(id) = &self.selection
-            && crate::editor::kind_of(scene, id).is_none()
+            && scene.kind_of(id).is_none()
         {
             self.selection = None;
         }
         self.also
-            .retain(|id| crate::editor::kind_of(self.doc.scene(), id).is_some());
+            .retain(|id| self.doc.lookup().kind_of(id).is_some());
         self.buffers.clear();
     }
 
@@ -237,7 +237,7 @@ impl EditorState {
     /// What the plan showed at a screen point in the last frame.
     pub fn hit_at(&self, p: egui::Pos2) -> Option<Id> {
         let fit = self.fit()?;
-        crate::gui::plan::Plan::of_scene(self.doc.scene()).hit(&fit, p)
+        crate::gui::plan::Plan::of_scene(self.doc.lookup()).hit(&fit, p)
     }
 
     /// The file name shown in the title and status bar: the path as

@@ -7,7 +7,7 @@ use super::canvas::canvas;
 use super::inspector::{ask_delete, ids_of, inspector, kind_name};
 use super::{After, Dialog, EditorState, Tool, Tried};
 use crate::catalogue;
-use crate::editor::{Edit, Kind, OnRemove, kind_of, new_id};
+use crate::editor::{Edit, Kind, OnRemove, new_id};
 use crate::ids::Id;
 use crate::scene::{ActorKind, Placement};
 
@@ -211,25 +211,12 @@ fn menu(ui: &mut Ui, st: &mut EditorState) {
 /// The room the palette adds into: the selected room, or the room of the
 /// selected thing, or the first room.
 fn target_room(st: &EditorState) -> Option<Id> {
-    let s = st.doc.scene();
+    let s = st.doc.lookup();
     let sel = st.selection.as_ref()?;
-    match kind_of(s, sel)? {
+    match s.kind_of(sel)? {
         Kind::Room => Some(sel.clone()),
-        Kind::Furniture => s
-            .furniture
-            .iter()
-            .find(|f| &f.id == sel)
-            .map(|f| f.room.clone()),
-        Kind::Device => s
-            .devices
-            .iter()
-            .find(|d| &d.id == sel)
-            .map(|d| d.room.clone()),
-        Kind::Actor => s
-            .actors
-            .iter()
-            .find(|a| &a.id == sel)
-            .map(|a| a.room.clone()),
+        Kind::Furniture | Kind::Device => s.fixture(sel).map(|f| f.room.clone()),
+        Kind::Actor => s.actor(sel).map(|a| a.room.clone()),
         _ => None,
     }
     .or_else(|| s.rooms.first().map(|r| r.id.clone()))
@@ -238,7 +225,7 @@ fn target_room(st: &EditorState) -> Option<Id> {
 /// Applies the addition `make` gives for a new thing named after `stem`,
 /// and selects it; its id, if it was added.
 fn add(st: &mut EditorState, stem: &str, make: impl FnOnce(Option<Id>) -> Edit) -> Option<Id> {
-    let id = new_id(st.doc.scene(), stem);
+    let id = new_id(st.doc.lookup(), stem);
     st.apply(make(Some(id.clone()))).then(|| {
         st.select(Some(id.clone()));
         id
@@ -309,7 +296,7 @@ fn palette(ui: &mut Ui, st: &mut EditorState) {
         {
             let on = st.selection.clone().filter(|s| {
                 matches!(
-                    kind_of(st.doc.scene(), s),
+                    st.doc.lookup().kind_of(s),
                     Some(Kind::Furniture | Kind::Device)
                 )
             });
@@ -426,7 +413,7 @@ fn problems(ui: &mut Ui, st: &mut EditorState) {
                 );
                 if r.clicked()
                     && let Some(id) = &p.id
-                    && kind_of(st.doc.scene(), id).is_some()
+                    && st.doc.lookup().kind_of(id).is_some()
                 {
                     st.select(Some(id.clone()));
                     st.frame_on = Some(id.clone());
@@ -447,7 +434,7 @@ fn dialogs(ctx: &egui::Context, st: &mut EditorState) {
                 referrers,
                 move_to,
             } => {
-                let kind = kind_of(st.doc.scene(), &id).map_or("Thing", kind_name);
+                let kind = st.doc.lookup().kind_of(&id).map_or("Thing", kind_name);
                 ui.heading(format!("Delete {} {id}?", kind.to_lowercase()));
                 ui.label(format!("{} thing(s) refer to it:", referrers.len()));
                 ui.label(

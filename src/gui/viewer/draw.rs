@@ -23,7 +23,7 @@ pub fn plan(
     robot: bool,
     highlight: &BTreeSet<Id>,
 ) {
-    let scene = &model.pb.scene;
+    let scene = model.pb.lookup();
     let truth = model.pb.state_at(cursor.n);
     let believed: BTreeMap<Key, Value> = (model.pb.beliefs_at(cursor.n).into_iter())
         .map(|(k, (v, _))| (k, v))
@@ -41,7 +41,7 @@ pub fn plan(
             actors.get(&e.actor).copied(),
             actor_points(scene, &after).get(&e.actor).copied(),
         ) {
-            actors.insert(e.actor.clone(), walk(scene, e, from, to, cursor.frac));
+            actors.insert(e.actor.clone(), walk(&scene, e, from, to, cursor.frac));
         }
     }
     if robot {
@@ -77,5 +77,5 @@ pub fn plan(
         plan.legend = "truth: filled = on, ring = inside a container; yellow device = on".into();
     }
     plan.highlight = highlight.clone();
-    plan.paint(&ui.painter_at(area), &Fit::new(scene, area), area);
+    plan.paint(&ui.painter_at(area), &Fit::new(&scene, area), area);
 }

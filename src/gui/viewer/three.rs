@@ -216,7 +216,7 @@ pub fn sync(
     if view.mode != Mode::ThreeD {
         return;
     }
-    let scene = &model.pb.scene;
+    let scene = model.pb.lookup();
     let state = model.pb.state_at(cursor.n);
     let points = actor_points(scene, &state);
     for (a, mut t, mut vis) in &mut actors {

@@ -440,7 +440,7 @@ pub fn ui(
             if let Ok((cam, at)) = camera.single() {
                 let painter = root.painter_at(area);
                 let state = model.pb.state_at(cursor.n);
-                for (id, p) in geometry::actor_points(&model.pb.scene, &state) {
+                for (id, p) in geometry::actor_points(model.pb.lookup(), &state) {
                     if let Ok(v) = cam.world_to_viewport(at, Vec3::new(p.x, 1.4, p.y)) {
                         painter.text(
                             egui::pos2(v.x, v.y),
@@ -452,7 +452,7 @@ pub fn ui(
                     }
                 }
                 for r in &model.pb.scene.rooms {
-                    let c = geometry::room_center(&model.pb.scene, &r.id);
+                    let c = geometry::room_center(model.pb.lookup(), &r.id);
                     if let Ok(v) = cam.world_to_viewport(at, Vec3::new(c.x, 0.1, c.y)) {
                         painter.text(
                             egui::pos2(v.x, v.y),
