@@ -5,7 +5,7 @@
 //! Every request goes through [`exec`], which also checks the world's
 //! invariants after it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use hearth::ids::Id;

@@ -273,7 +273,7 @@ fn known_at_start(ix: &Index) -> BTreeSet<crate::trace::Key> {
         .ok()
         .and_then(|s| {
             s.beliefs(ix.robot.as_str())
-                .map(|b| b.keys().cloned().collect())
+                .map(|b| b.iter().map(|(k, _)| k.clone()).collect())
         })
         .unwrap_or_default()
 }
