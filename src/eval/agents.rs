@@ -278,16 +278,26 @@ impl BuiltIn {
             Query::WhoSaid { entity, attr, .. } | Query::AccordingTo { entity, attr, .. } => {
                 out.extend(get(&t.claims, entity, attr))
             }
+            // What was said, and what was seen of it since: nothing
+            // before the claim bears on it.
             Query::SeenOrTold { claim, entity } => {
                 out.insert(*claim);
-                out.extend(self.seen_of(entity));
+                out.extend(self.seen_of(entity).filter(|x| x > claim));
             }
             Query::Asked { request, entity }
             | Query::Due { request, entity }
             | Query::Status { request, entity } => {
                 out.insert(*request);
-                out.extend(t.requests.get(entity).into_iter().flatten());
-                out.extend(self.seen_of(entity));
+                let since = |x: &u64| x > request;
+                out.extend(
+                    t.requests
+                        .get(entity)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(since),
+                );
+                out.extend(self.seen_of(entity).filter(since));
             }
         }
         out
