@@ -49,6 +49,10 @@ pub struct BenchArgs {
     /// export of one family-apartment trace at each of `--horizons` days.
     #[arg(long)]
     horizon_only: bool,
+    /// Only the built-in agents' ingest and answer rates on one trace of
+    /// `--days` days.
+    #[arg(long)]
+    eval_only: bool,
     /// Horizons, in days, of the cost-against-horizon benchmark.
     #[arg(long, value_delimiter = ',', default_value = "7,14,28,56")]
     horizons: Vec<u32>,
@@ -66,6 +70,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if args.editor_only {
         bench_editor()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.eval_only {
+        bench_eval(&args)?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.horizon_only {

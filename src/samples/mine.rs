@@ -58,8 +58,29 @@ pub(super) struct Candidate<'c> {
     pub(super) family: Family,
     pub(super) template: &'static str,
     pub(super) query: Query,
-    pub(super) phrase: Box<dyn Fn() -> Phrase + 'c>,
+    pub(super) phrase: Phrasing<'c>,
     pub(super) options: Vec<String>,
+}
+
+/// A question's wording, made when it is chosen.
+type Phrasing<'c> = Box<dyn Fn() -> Phrase + 'c>;
+
+impl<'c> Candidate<'c> {
+    fn new(
+        family: Family,
+        template: &'static str,
+        query: Query,
+        phrase: Phrasing<'c>,
+        options: Vec<String>,
+    ) -> Self {
+        Candidate {
+            family,
+            template,
+            query,
+            phrase,
+            options,
+        }
+    }
 }
 
 /// How often each (actor, act) was perceived before the cutoff, kept as
@@ -415,14 +436,8 @@ fn candidates<'c>(
 ) -> Vec<Candidate<'c>> {
     let c = cutoff.event;
     let mut out = Vec::new();
-    let mut push = |family, template, query, phrase: Box<dyn Fn() -> Phrase + 'c>, options| {
-        out.push(Candidate {
-            family,
-            template,
-            query,
-            phrase,
-            options,
-        })
+    let mut push = |family, template, query, phrase: Phrasing<'c>, options| {
+        out.push(Candidate::new(family, template, query, phrase, options))
     };
     let humans = humans(ix);
 
@@ -735,14 +750,8 @@ pub(super) fn heard_candidates<'c>(
     h: &'c Heard,
 ) -> Vec<Candidate<'c>> {
     let mut out = Vec::new();
-    let mut push = |family, template, query, phrase: Box<dyn Fn() -> Phrase + 'c>, options| {
-        out.push(Candidate {
-            family,
-            template,
-            query,
-            phrase,
-            options,
-        })
+    let mut push = |family, template, query, phrase: Phrasing<'c>, options| {
+        out.push(Candidate::new(family, template, query, phrase, options))
     };
     let (entity, attr) = (&h.claim.entity, &h.claim.attr);
     match h.claim.mode {
