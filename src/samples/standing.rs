@@ -203,41 +203,44 @@ impl<'c> Standing<'c> {
             self.day = cutoff.day;
         }
         // What the robot saw of each attribute, and the truth of it.
-        for w in 0..self.watched.len() {
-            let wa = &mut self.watched[w];
-            let seen = advance(wa.seen, &mut wa.seen_at, c, |s| s.event);
+        let mut touched = Vec::new();
+        for (wa, state) in self.watched.iter_mut().zip(&self.state) {
+            if advance(wa.seen, &mut wa.seen_at, c, |s| s.event) {
+                touched.extend(&wa.readers);
+            }
             if advance(wa.changes, &mut wa.changes_at, c, |ch| ch.0) {
                 // Only the state question reads the truth.
-                let state = self.state[w].entry;
-                self.touch(state);
+                touched.push(state.entry);
             }
-            if seen {
-                for r in 0..self.watched[w].readers.len() {
-                    let r = self.watched[w].readers[r];
-                    self.touch(r);
-                }
-            }
+        }
+        for e in touched {
+            self.touch(e);
         }
         // Overwritten values: a new place asks what was before it, until
         // its value comes again.
-        for k in 0..self.places.len() {
-            let (key, p, from) = self.places[k];
-            let mut at = from;
-            advance(p, &mut at, c, |x| x.event);
-            self.places[k].2 = at;
-            for i in from..at {
-                match p[i].prev_same {
+        // (Made after the loop, which holds the places; a value that comes
+        // again before the cutoff drops a place made in the same advance.)
+        let mut new = BTreeMap::new();
+        for (k, (key, p, at)) in self.places.iter_mut().enumerate() {
+            let (key, p, from): (&'c Key, &'c [Place], usize) = (*key, *p, *at);
+            advance(p, at, c, |x| x.event);
+            for (i, place) in p.iter().enumerate().take(*at).skip(from) {
+                match place.prev_same {
                     Some(j) => {
-                        self.before.remove(&(k, j));
+                        if new.remove(&(k, j)).is_none() {
+                            self.before.remove(&(k, j));
+                        }
                     }
                     None if i > 0 => {
-                        let candidate = before_candidate(ix, self.n, &key.0, &key.1, p, i);
-                        let entry = self.entry(&candidate);
-                        self.before.insert((k, i), Slot { candidate, entry });
+                        new.insert((k, i), before_candidate(ix, self.n, &key.0, &key.1, p, i));
                     }
                     None => {}
                 }
             }
+        }
+        for ((k, i), candidate) in new {
+            let entry = self.entry(&candidate);
+            self.before.insert((k, i), Slot { candidate, entry });
         }
         // Claims heard.
         let heard = ix.heard_before(c);
