@@ -53,6 +53,10 @@ pub struct BenchArgs {
     /// family apartment), for profiling and before/after figures.
     #[arg(long)]
     generation_only: bool,
+    /// Only the built-in agents' ingest and answer rates on one trace of
+    /// `--days` days.
+    #[arg(long)]
+    eval_only: bool,
     /// Horizons, in days, of the cost-against-horizon benchmark.
     #[arg(long, value_delimiter = ',', default_value = "7,14,28,56")]
     horizons: Vec<u32>,
@@ -70,6 +74,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     if args.editor_only {
         bench_editor()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.eval_only {
+        bench_eval(&args)?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.horizon_only {
@@ -150,8 +158,8 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
 const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
 
 /// Generation, mining (with every check, as `hearth mine`), evaluation by
-/// five built-in agents and a LongMemEval-S export (serialized, not
-/// written) of the family apartment, seed 1, at each horizon, and each
+/// five built-in agents and the LongMemEval `s` and `m` and LoCoMo exports
+/// (serialized, not written) of the family apartment, seed 1, at each horizon, and each
 /// one's fitted exponent: the slope of log time against log days.
 fn bench_horizon(horizons: &[u32]) -> Result<()> {
     use hearth::eval::agents::{BuiltIn, Strategy};
@@ -163,10 +171,10 @@ fn bench_horizon(horizons: &[u32]) -> Result<()> {
         HORIZON_AGENTS.join(", ")
     );
     println!(
-        "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>10}",
-        "days", "events", "samples", "generate", "mine", "eval", "export-s"
+        "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>9} {:>9} {:>9}",
+        "days", "events", "samples", "generate", "mine", "eval", "export-s", "export-m", "locomo"
     );
-    let mut rows: Vec<[f64; 5]> = Vec::new();
+    let mut rows: Vec<[f64; 7]> = Vec::new();
     for &days in horizons {
         let t0 = Instant::now();
         let mut events = Vec::new();
@@ -195,18 +203,35 @@ fn bench_horizon(horizons: &[u32]) -> Result<()> {
                 Sample::Plan(_) => None,
             })
             .collect();
-        let t0 = Instant::now();
+        // Serialized, not written: the cost of making them.
         let mut sink = std::io::sink();
-        for r in longmemeval_records(&ix, "bench", &qa, Haystack::S, 0) {
+        let mut lme = |size| -> Result<f64> {
+            let t0 = Instant::now();
+            for r in longmemeval_records(&ix, "bench", &qa, size, 0) {
+                serde_json::to_writer(&mut sink, &r)?;
+            }
+            Ok(t0.elapsed().as_secs_f64())
+        };
+        let (export_s, export_m) = (lme(Haystack::S)?, lme(Haystack::M)?);
+        let t0 = Instant::now();
+        for r in hearth::samples::export::locomo_records(&ix, "bench", &qa) {
             serde_json::to_writer(&mut sink, &r)?;
         }
-        let export = t0.elapsed().as_secs_f64();
+        let locomo = t0.elapsed().as_secs_f64();
         println!(
-            "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export:>10.3}",
+            "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export_s:>9.3} {export_m:>9.3} {locomo:>9.3}",
             events.len(),
             mined.len()
         );
-        rows.push([f64::from(days), generate, mine, eval, export]);
+        rows.push([
+            f64::from(days),
+            generate,
+            mine,
+            eval,
+            export_s,
+            export_m,
+            locomo,
+        ]);
     }
     if rows.len() >= 2 {
         let slope = |col: usize| {
@@ -214,11 +239,16 @@ fn bench_horizon(horizons: &[u32]) -> Result<()> {
             fitted_exponent(&pts)
         };
         println!(
-            "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}",
+            "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}, export-m {:.2}, locomo {:.2}",
             slope(1),
             slope(2),
             slope(3),
-            slope(4)
+            slope(4),
+            slope(5),
+            slope(6)
+        );
+        println!(
+            "  (LoCoMo repeats the whole past at every cutoff, and `m` up to 500 sessions per question: their output, and so their cost, grows faster than the days)"
         );
     }
     Ok(())

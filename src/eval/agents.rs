@@ -14,7 +14,8 @@
 //! - `kg`: an STMA-style knowledge graph, top-3 seed entities, 2 hops, the
 //!   40 most recent events reached.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::ids::Id;
@@ -98,6 +99,8 @@ pub struct BuiltIn {
     bm25: Bm25,
     graph: Graph,
     tracks: Tracks,
+    /// ObsMem's indexes of the tracks it was asked of, by route.
+    routed: RefCell<HashMap<String, Routed>>,
 }
 
 impl BuiltIn {
@@ -112,6 +115,7 @@ impl BuiltIn {
             bm25: Bm25::default(),
             graph: Graph::default(),
             tracks: Tracks::default(),
+            routed: RefCell::default(),
         }
     }
 
@@ -135,26 +139,94 @@ impl BuiltIn {
             .collect()
     }
 
-    /// The events this agent brings to a question (`None`: all it holds),
-    /// and their ranking when retrieval ranked them.
-    fn recall(&self, q: &Query, words: &str) -> (Option<Vec<Event>>, Option<Vec<u64>>) {
-        match self.strategy {
-            Strategy::Oracle => (None, None),
-            Strategy::None => (Some(vec![]), None),
+    /// The answer to `q` from the events this agent brings to it, and
+    /// their ranking when retrieval ranked them.
+    fn recall(&self, q: &Query, words: &str, cutoff: &Cutoff) -> Result<Recalled, AgentError> {
+        let scene = self.scene()?;
+        let on = |ix: &Index| answer(ix, cutoff, q).map(|a| (a.answer, a.evidence));
+        // A memory of its own: indexed for this question.
+        let over = |events: &[Event]| on(&Index::with_initial(scene, events, self.initial.clone()));
+        Ok(match self.strategy {
+            Strategy::Oracle => (on(&Index::over(scene, &self.events, &self.indexed)), None),
+            Strategy::None => (over(&[]), None),
             Strategy::Recent(k) => (
-                Some(self.events[self.events.len().saturating_sub(k)..].to_vec()),
+                over(&self.events[self.events.len().saturating_sub(k)..]),
                 None,
             ),
             Strategy::Bm25 => {
                 let top = self.bm25.top(words, 5);
-                (Some(self.by_ids(&top.iter().copied().collect())), Some(top))
+                (
+                    over(&self.by_ids(&top.iter().copied().collect())),
+                    Some(top),
+                )
             }
-            Strategy::ObsMem => (Some(self.by_ids(&self.route(q))), None),
+            Strategy::ObsMem => match self.tracks_of(q) {
+                // Whole tracks only grow: their index is kept and extended.
+                Some((route, lists)) => {
+                    let mut routed = self.routed.borrow_mut();
+                    let r = routed.entry(route).or_insert_with(|| Routed {
+                        events: vec![],
+                        tables: Tables::new(self.initial.clone()),
+                    });
+                    r.extend(self, &lists);
+                    (on(&Index::over(scene, &r.events, &r.tables)), None)
+                }
+                None => (over(&self.by_ids(&self.route(q))), None),
+            },
             Strategy::Kg { seeds, hops, keep } => {
                 let ids = self.graph.retrieve(&q.entities(), seeds, hops, keep);
-                (Some(self.by_ids(&ids.into_iter().collect())), None)
+                (over(&self.by_ids(&ids.into_iter().collect())), None)
             }
+        })
+    }
+
+    /// The tracks ObsMem routes `q` to when its route is whole tracks (see
+    /// [`BuiltIn::route`]), named; `None` when it takes single events too.
+    fn tracks_of(&self, q: &Query) -> Option<(String, Vec<&[u64]>)> {
+        let t = &self.tracks;
+        fn list(l: Option<&Vec<u64>>) -> &[u64] {
+            l.map_or(&[][..], Vec::as_slice)
         }
+        fn key<'m>(m: &'m BTreeMap<Key, Vec<u64>>, e: &Id, a: &Id) -> &'m [u64] {
+            list(m.get(&(e.clone(), a.clone())))
+        }
+        Some(match q {
+            Query::State { entity, attr } | Query::Before { entity, attr, .. } => (
+                format!("state|{entity}|{attr}"),
+                vec![key(&t.state, entity, attr)],
+            ),
+            Query::LastTime { act: a, .. }
+            | Query::Count { act: a, .. }
+            | Query::UsualHour { act: a, .. } => {
+                let k = act_key(a);
+                let l = list(t.acts.get(&k));
+                (format!("act|{k}"), vec![l])
+            }
+            Query::First { a, b, .. } => {
+                let (ka, kb) = (act_key(a), act_key(b));
+                let l = vec![list(t.acts.get(&ka)), list(t.acts.get(&kb))];
+                (format!("first|{ka}|{kb}"), l)
+            }
+            Query::Preference { entity, attr, .. }
+            | Query::WhoPrefers { entity, attr, .. }
+            | Query::WhoSaid { entity, attr, .. }
+            | Query::AccordingTo { entity, attr, .. } => (
+                format!("claims|{entity}|{attr}"),
+                vec![key(&t.claims, entity, attr)],
+            ),
+            Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => (
+                format!("device|{device}|{field}"),
+                vec![key(&t.devices, device, field)],
+            ),
+            Query::UsualPlace { object } => {
+                (format!("place|{object}"), vec![list(t.places.get(object))])
+            }
+            Query::Next { .. }
+            | Query::SeenOrTold { .. }
+            | Query::Asked { .. }
+            | Query::Due { .. }
+            | Query::Status { .. } => return None,
+        })
     }
 
     /// Every observation of any attribute of `entity` (the state track).
@@ -206,33 +278,57 @@ impl BuiltIn {
             Query::WhoSaid { entity, attr, .. } | Query::AccordingTo { entity, attr, .. } => {
                 out.extend(get(&t.claims, entity, attr))
             }
+            // What was said, and what was seen of it since: nothing
+            // before the claim bears on it.
             Query::SeenOrTold { claim, entity } => {
                 out.insert(*claim);
-                out.extend(self.seen_of(entity));
+                out.extend(self.seen_of(entity).filter(|x| x > claim));
             }
             Query::Asked { request, entity }
             | Query::Due { request, entity }
             | Query::Status { request, entity } => {
                 out.insert(*request);
-                out.extend(t.requests.get(entity).into_iter().flatten());
-                out.extend(self.seen_of(entity));
+                let since = |x: &u64| x > request;
+                out.extend(
+                    t.requests
+                        .get(entity)
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(since),
+                );
+                out.extend(self.seen_of(entity).filter(since));
             }
         }
         out
     }
+}
 
-    fn answer_from(
-        &self,
-        memory: Option<&[Event]>,
-        cutoff: &Cutoff,
-        q: &Query,
-    ) -> Result<Option<(Answer, Vec<u64>)>, AgentError> {
-        let scene = self.scene()?;
-        let ix = match memory {
-            None => Index::over(scene, &self.events, &self.indexed),
-            Some(m) => Index::with_initial(scene, m, self.initial.clone()),
-        };
-        Ok(answer(&ix, cutoff, q).map(|a| (a.answer, a.evidence)))
+/// What an agent's memory answers to a question, and the events it
+/// retrieved, ranked, when retrieval ranked them.
+type Recalled = (Option<(Answer, Vec<u64>)>, Option<Vec<u64>>);
+
+/// The events of some of ObsMem's tracks, with their index, kept from
+/// question to question: the tracks only grow, so each question indexes
+/// only what they gained since it was last asked of them.
+struct Routed {
+    events: Vec<Event>,
+    tables: Tables,
+}
+
+impl Routed {
+    /// Takes in the events of `lists` (tracks of `agent`) not yet in.
+    fn extend(&mut self, agent: &BuiltIn, lists: &[&[u64]]) {
+        let last = self.events.last().map_or(0, |e| e.id);
+        // New events come after all older ones, in every track.
+        let new: BTreeSet<u64> = lists
+            .iter()
+            .flat_map(|l| l[l.partition_point(|x| *x <= last)..].iter().copied())
+            .collect();
+        for e in new.into_iter().filter_map(|id| agent.remembered(id)) {
+            self.tables.push(&agent.robot, e);
+            self.events.push(e.clone());
+        }
     }
 }
 
@@ -334,8 +430,7 @@ impl Agent for BuiltIn {
             .query
             .as_ref()
             .ok_or_else(|| AgentError::Other("the built-in agents need the parsed query".into()))?;
-        let (memory, ranked) = self.recall(query, &q.question);
-        let found = self.answer_from(memory.as_deref(), &q.cutoff, query)?;
+        let (found, ranked) = self.recall(query, &q.question, &q.cutoff)?;
         let n = Namer::new(self.scene()?);
         Ok(match found {
             Some((answer, evidence)) => Reply {
@@ -353,12 +448,9 @@ impl Agent for BuiltIn {
         Ok(plan_task(
             &scene,
             t,
-            |q, words| {
-                let (memory, _) = self.recall(q, words);
-                match self.answer_from(memory.as_deref(), &t.cutoff, q).ok()?? {
-                    (Answer::Value { value } | Answer::LastSeen { value, .. }, _) => Some(value),
-                    _ => None,
-                }
+            |q, words| match self.recall(q, words, &t.cutoff).ok()?.0? {
+                (Answer::Value { value } | Answer::LastSeen { value, .. }, _) => Some(value),
+                _ => None,
             },
             // Without the parsed query a built-in cannot tell what to recall.
             |_| None,

@@ -435,15 +435,24 @@ pub fn longmemeval_records<'a>(
     #[allow(clippy::unnecessary_to_owned)]
     samples.to_vec().into_iter().map(move |q| {
         let evidence: BTreeSet<u64> = q.evidence.iter().copied().collect();
-        let past: Vec<(usize, usize, bool)> = history
-            .before(q.cutoff.event)
-            .into_iter()
-            .map(|(si, len)| {
-                let has = history.sessions[si].events[..len]
-                    .iter()
-                    .any(|e| evidence.contains(&e.id));
-                (si, len, has)
+        let before = history.before(q.cutoff.event);
+        // The sessions holding evidence, found by lookup: not every past
+        // event searched for every question.
+        let holding: BTreeSet<usize> = evidence
+            .iter()
+            .filter_map(|&id| {
+                let (si, len) = *before.get(
+                    before
+                        .partition_point(|(si, _)| history.sessions[*si].events[0].id <= id)
+                        .checked_sub(1)?,
+                )?;
+                let events = &history.sessions[si].events[..len];
+                events.binary_search_by_key(&id, |e| e.id).ok().map(|_| si)
             })
+            .collect();
+        let past: Vec<(usize, usize, bool)> = before
+            .into_iter()
+            .map(|(si, len)| (si, len, holding.contains(&si)))
             .collect();
         let chosen = match size.sessions() {
             None => (0..past.len()).collect(),

@@ -42,7 +42,7 @@ pub struct Heard {
 pub struct Place {
     pub event: u64,
     pub value: Value,
-    prev_same: Option<usize>,
+    pub(super) prev_same: Option<usize>,
     next_same: Option<usize>,
 }
 

@@ -14,9 +14,10 @@ use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Event, Location, Value, clock_time};
 
 use super::answer::{Answered, Memo, act_of, answer, moment};
-use super::index::{Index, only_once};
+use super::index::{Heard, Index, Place};
 use super::model::*;
 use super::phrasing::{Phrase, questions};
+use super::standing::{self, Standing};
 use super::text::{Namer, capital};
 use super::unanswerable::{Sources, Unanswerable, absent_variants};
 
@@ -64,12 +65,33 @@ pub fn cutoff_at(e: &Event) -> Cutoff {
 
 /// A question before it is answered. Its wording is made only for the
 /// question chosen: most candidates are never asked.
-struct Candidate<'c> {
-    family: Family,
-    template: &'static str,
-    query: Query,
-    phrase: Box<dyn Fn() -> Phrase + 'c>,
-    options: Vec<String>,
+pub(super) struct Candidate<'c> {
+    pub(super) family: Family,
+    pub(super) template: &'static str,
+    pub(super) query: Query,
+    pub(super) phrase: Phrasing<'c>,
+    pub(super) options: Vec<String>,
+}
+
+/// A question's wording, made when it is chosen.
+type Phrasing<'c> = Box<dyn Fn() -> Phrase + 'c>;
+
+impl<'c> Candidate<'c> {
+    fn new(
+        family: Family,
+        template: &'static str,
+        query: Query,
+        phrase: Phrasing<'c>,
+        options: Vec<String>,
+    ) -> Self {
+        Candidate {
+            family,
+            template,
+            query,
+            phrase,
+            options,
+        }
+    }
 }
 
 /// How often each (actor, act) was perceived before the cutoff, kept as
@@ -144,6 +166,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     // Unanswerable samples are numbered apart (`u0001_abs`), so that the
     // other families keep their ids.
     let (mut answerable, mut unanswerable) = (0, 0);
+    let mut standing = Standing::new(ix, &namer);
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -152,65 +175,54 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
             keys: &keys[..upto],
             tally: &tally,
         };
+        standing.advance(&cutoff, &asked);
         let candidates = candidates(ix, &namer, &firsts, &cutoff, &acts, &mut rng);
-        // Each candidate answered once (a state question is tried as
-        // current and as hidden): its answer, family and key.
+        // Each candidate answered once: its answer, family and key.
         let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
         for family in Family::ALL {
-            let mut of_family: Vec<usize> = Vec::new();
-            for (i, c) in candidates.iter().enumerate() {
-                if !(c.family == family
-                    || (family == Family::HiddenState && c.family == Family::CurrentState))
-                {
+            let (chosen, a) = if standing::standing(family) {
+                let open = standing.open(family);
+                if open.is_empty() {
                     continue;
                 }
-                let found = answers[i].get_or_insert_with(|| {
-                    let a = memo
-                        .answer(ix, &cutoff, &c.query)
-                        .filter(|a| a.answer != Answer::Unknown)?;
-                    // State questions fall into current or hidden by their answer.
-                    let fam = match (&c.query, &a.answer) {
-                        (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
-                        _ => c.family,
-                    };
-                    let key = ask_key(&c.query, &a.answer, fam, &cutoff);
-                    Some((a, fam, key))
-                });
-                if let Some((_, fam, key)) = found
-                    && *fam == family
-                    && !asked.contains(key)
-                {
-                    of_family.push(i);
+                let (c, entry) = open[rng.random_range(0..open.len())];
+                // Only answered entries are open.
+                let Some((a, fam)) = standing.found(entry).cloned() else {
+                    continue;
+                };
+                let chosen = Chosen::new(c, fam, &mut words);
+                standing.asked(entry);
+                (chosen, a)
+            } else {
+                let mut of_family: Vec<usize> = Vec::new();
+                for (i, c) in candidates.iter().enumerate() {
+                    if c.family != family {
+                        continue;
+                    }
+                    let found = answers[i].get_or_insert_with(|| {
+                        let a = memo
+                            .answer(ix, &cutoff, &c.query)
+                            .filter(|a| a.answer != Answer::Unknown)?;
+                        let key = ask_key(&c.query, &a.answer, c.family, &cutoff);
+                        Some((a, key))
+                    });
+                    if found.as_ref().is_some_and(|(_, key)| !asked.contains(key)) {
+                        of_family.push(i);
+                    }
                 }
-            }
-            if of_family.is_empty() {
-                continue;
-            }
-            let i = of_family[rng.random_range(0..of_family.len())];
-            // Only answered candidates were listed.
-            let Some(Some((a, fam, key))) = answers[i].clone() else {
-                continue;
+                if of_family.is_empty() {
+                    continue;
+                }
+                let i = of_family[rng.random_range(0..of_family.len())];
+                // Only answered candidates were listed.
+                let Some(Some((a, _))) = answers[i].clone() else {
+                    continue;
+                };
+                (Chosen::new(&candidates[i], family, &mut words), a)
             };
-            asked.insert(key);
-            let c = &candidates[i];
-            let phrase = (c.phrase)();
-            let phrasing = words.random_range(0..questions(phrase.key).len());
+            asked.insert(ask_key(&chosen.query, &a.answer, chosen.family, &cutoff));
             answerable += 1;
-            out.push(sample(
-                ix,
-                &namer,
-                &cutoff,
-                Chosen {
-                    family: fam,
-                    template: c.template,
-                    query: c.query.clone(),
-                    phrase,
-                    options: c.options.clone(),
-                },
-                a,
-                phrasing,
-                format!("q{answerable:04}"),
-            ));
+            out.push(sample(ix, &namer, &cutoff, chosen, a, format!("q{answerable:04}")));
         }
         // An unanswerable question where that keeps them at most
         // UNANSWERABLE_SHARE of the questions so far: a kind drawn among
@@ -253,10 +265,10 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                 template: w.template,
                 query: q.clone(),
                 phrase: w.phrase,
+                phrasing,
                 options: vec![],
             },
             a,
-            phrasing,
             format!("u{unanswerable:04}_abs"),
         );
         s.hedge = Some(w.why);
@@ -278,9 +290,9 @@ fn known_at_start(ix: &Index) -> BTreeSet<crate::trace::Key> {
         .unwrap_or_default()
 }
 
-/// A candidate's answer, the family it falls in and its ask key; `None`
-/// when the history does not settle it.
-type Found = Option<(Answered, Family, String)>;
+/// A candidate's answer and its ask key; `None` when the history does
+/// not settle it.
+type Found = Option<(Answered, String)>;
 
 /// The key of an (actor, act) pair.
 fn act_key(e: &Event, act: &Act) -> String {
@@ -293,13 +305,29 @@ struct Chosen {
     template: &'static str,
     query: Query,
     phrase: Phrase,
+    phrasing: usize,
     options: Vec<String>,
+}
+
+impl Chosen {
+    /// `c`, asked as a question of `family`, worded with the next of `words`.
+    fn new(c: &Candidate, family: Family, words: &mut ChaCha8Rng) -> Self {
+        let phrase = (c.phrase)();
+        Chosen {
+            family,
+            template: c.template,
+            query: c.query.clone(),
+            phrasing: words.random_range(0..questions(phrase.key).len()),
+            phrase,
+            options: c.options.clone(),
+        }
+    }
 }
 
 /// What makes two samples the same question: the query and its answer,
 /// and for knowledge that lasts (preferences, habits, what was overwritten)
 /// also the day, so that it is asked again at longer retention.
-fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> String {
+pub(super) fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> String {
     let day = match family {
         Family::Preference | Family::Routine | Family::OverwrittenState => cutoff.day,
         _ => 0,
@@ -317,9 +345,9 @@ fn sample(
     cutoff: &Cutoff,
     c: Chosen,
     a: Answered,
-    phrasing: usize,
     id: String,
 ) -> QaSample {
+    let phrasing = c.phrasing;
     let sessions: BTreeSet<String> = a
         .evidence
         .iter()
@@ -495,85 +523,10 @@ fn candidates<'c>(
 ) -> Vec<Candidate<'c>> {
     let c = cutoff.event;
     let mut out = Vec::new();
-    let mut push = |family, template, query, phrase: Box<dyn Fn() -> Phrase + 'c>, options| {
-        out.push(Candidate {
-            family,
-            template,
-            query,
-            phrase,
-            options,
-        })
+    let mut push = |family, template, query, phrase: Phrasing<'c>, options| {
+        out.push(Candidate::new(family, template, query, phrase, options))
     };
     let humans = humans(ix);
-
-    // Current and hidden state: what the robot last saw of each attribute.
-    for (entity, attr) in ix.tables.seen.keys() {
-        let seen = ix.seen_before(&(entity.clone(), attr.clone()), c);
-        let Some(last) = seen.last() else { continue };
-        if matches!(&last.value, Value::Location(Location::HeldBy(h)) if *h == ix.robot) {
-            continue;
-        }
-        let q = Query::State {
-            entity: entity.clone(),
-            attr: attr.clone(),
-        };
-        let template = match attr.as_str() {
-            "location" => "where_is",
-            "open" => "is_open",
-            "power" => "is_on",
-            _ => "device_field",
-        };
-        let phrase = Box::new(move || {
-            Phrase::new(
-                template,
-                &[
-                    ("thing", &n.name(entity)),
-                    ("field", &attr.replace('_', " ")),
-                ],
-            )
-        });
-        push(Family::CurrentState, template, q, phrase, vec![]);
-    }
-
-    // Overwritten state: the place or value before a change the robot saw
-    // (every change to a value taken only once; `answer` drops those with
-    // unseen changes in between).
-    for ((entity, attr), p) in ix.all_places(c) {
-        for i in (1..p.len()).filter(|&i| only_once(p, i)) {
-            let change = p[i].event;
-            let q = Query::Before {
-                entity: entity.clone(),
-                attr: attr.clone(),
-                change,
-            };
-            let phrase = Box::new(move || {
-                let new = &p[i].value;
-                let mover = ix
-                    .event(change)
-                    .filter(|e| {
-                        e.changes
-                            .iter()
-                            .any(|ch| &ch.entity == entity && &ch.attr == attr)
-                    })
-                    .map(|e| e.actor.clone());
-                let (thing, place) = (n.name(entity), n.value(attr, new));
-                match (attr.as_str(), mover) {
-                    ("location", Some(m)) => Phrase::new(
-                        "before_moved_by",
-                        &[("thing", &thing), ("who", &n.name(&m)), ("place", &place)],
-                    ),
-                    ("location", None) => {
-                        Phrase::new("before_moved", &[("thing", &thing), ("place", &place)])
-                    }
-                    (a, _) => Phrase::new(
-                        "before_changed",
-                        &[("what", &n.attribute(entity, a)), ("value", &place)],
-                    ),
-                }
-            });
-            push(Family::OverwrittenState, "before_change", q, phrase, vec![]);
-        }
-    }
 
     // Temporal: when did someone last do something; which came first; what next.
     let mut seen_keys = BTreeSet::new();
@@ -645,141 +598,6 @@ fn candidates<'c>(
                 }),
                 vec![],
             );
-        }
-    }
-
-    // Preferences, facts and requests heard.
-    for h in ix.heard_before(c) {
-        let (entity, attr) = (&h.claim.entity, &h.claim.attr);
-        match h.claim.mode {
-            ClaimMode::Preference => {
-                let Some(holder) = &h.claim.holder else {
-                    continue;
-                };
-                push(
-                    Family::Preference,
-                    "who_prefers",
-                    Query::WhoPrefers {
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                        value: h.claim.value.clone(),
-                    },
-                    Box::new(move || {
-                        Phrase::new(
-                            "who_prefers",
-                            &[
-                                ("attr", &attr.replace('_', " ")),
-                                ("thing", &n.name(entity)),
-                                ("value", &n.value(attr, &h.claim.value)),
-                            ],
-                        )
-                    }),
-                    vec![],
-                );
-                push(
-                    Family::Preference,
-                    "how_likes",
-                    Query::Preference {
-                        holder: holder.clone(),
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                    },
-                    Box::new(move || preference_question(n, holder, entity, attr)),
-                    vec![],
-                );
-            }
-            ClaimMode::Fact => {
-                let told = move || n.value(attr, &h.claim.value);
-                push(
-                    Family::SourceAware,
-                    "who_said",
-                    Query::WhoSaid {
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                        value: h.claim.value.clone(),
-                    },
-                    Box::new(move || {
-                        Phrase::new("who_said", &[("thing", &n.name(entity)), ("told", &told())])
-                    }),
-                    vec![],
-                );
-                push(
-                    Family::SourceAware,
-                    "seen_or_told",
-                    Query::SeenOrTold {
-                        claim: h.event,
-                        entity: entity.clone(),
-                    },
-                    Box::new(move || {
-                        Phrase::new(
-                            "seen_or_told",
-                            &[
-                                ("who", &n.name(&h.speaker)),
-                                ("thing", &n.name(entity)),
-                                ("told", &told()),
-                            ],
-                        )
-                    }),
-                    vec![],
-                );
-                push(
-                    Family::SourceAware,
-                    "according_to",
-                    Query::AccordingTo {
-                        speaker: h.speaker.clone(),
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                    },
-                    Box::new(move || {
-                        Phrase::new(
-                            "according_to",
-                            &[("who", &n.name(&h.speaker)), ("thing", &n.name(entity))],
-                        )
-                    }),
-                    vec![],
-                );
-            }
-            ClaimMode::Request => {
-                let by = move || n.name(&h.speaker);
-                let task = move || request_phrase(n, entity, attr, &h.claim.value);
-                let request = h.event;
-                push(
-                    Family::Commitment,
-                    "what_asked",
-                    Query::Asked {
-                        request,
-                        entity: entity.clone(),
-                    },
-                    Box::new(move || {
-                        let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
-                        Phrase::new(
-                            "what_asked",
-                            &[("when", &when), ("who", &by()), ("thing", &n.name(entity))],
-                        )
-                    }),
-                    vec![],
-                );
-                push(
-                    Family::Commitment,
-                    "when_due",
-                    Query::Due {
-                        request,
-                        entity: entity.clone(),
-                    },
-                    Box::new(move || Phrase::new("when_due", &[("who", &by()), ("task", &task())])),
-                    vec![],
-                );
-                push(
-                    Family::Commitment,
-                    "is_done",
-                    Query::Status {
-                        request,
-                        entity: entity.clone(),
-                    },
-                    Box::new(move || Phrase::new("is_done", &[("who", &by()), ("task", &task())])),
-                    vec![],
-                );
-            }
         }
     }
 
@@ -927,6 +745,231 @@ fn candidates<'c>(
             question,
             vec![],
         );
+    }
+    out
+}
+
+/// "Where is the mug?": the state of `entity.attr`, a current or hidden
+/// state question by its answer ([`super::standing`] asks it once the
+/// robot has seen the attribute, and not in its own hand).
+pub(super) fn state_candidate<'c>(n: &'c Namer, entity: &'c Id, attr: &'c Id) -> Candidate<'c> {
+    let template = match attr.as_str() {
+        "location" => "where_is",
+        "open" => "is_open",
+        "power" => "is_on",
+        _ => "device_field",
+    };
+    Candidate {
+        family: Family::CurrentState,
+        template,
+        query: Query::State {
+            entity: entity.clone(),
+            attr: attr.clone(),
+        },
+        phrase: Box::new(move || {
+            Phrase::new(
+                template,
+                &[
+                    ("thing", &n.name(entity)),
+                    ("field", &attr.replace('_', " ")),
+                ],
+            )
+        }),
+        options: vec![],
+    }
+}
+
+/// "What was it before?": the value of `entity.attr` before the change
+/// the robot saw at `p[i]`, a value the attribute took only once.
+pub(super) fn before_candidate<'c>(
+    ix: &'c Index,
+    n: &'c Namer,
+    entity: &'c Id,
+    attr: &'c Id,
+    p: &'c [Place],
+    i: usize,
+) -> Candidate<'c> {
+    let change = p[i].event;
+    Candidate {
+        family: Family::OverwrittenState,
+        template: "before_change",
+        query: Query::Before {
+            entity: entity.clone(),
+            attr: attr.clone(),
+            change,
+        },
+        phrase: Box::new(move || {
+            let new = &p[i].value;
+            let mover = ix
+                .event(change)
+                .filter(|e| {
+                    e.changes
+                        .iter()
+                        .any(|ch| &ch.entity == entity && &ch.attr == attr)
+                })
+                .map(|e| e.actor.clone());
+            let (thing, place) = (n.name(entity), n.value(attr, new));
+            match (attr.as_str(), mover) {
+                ("location", Some(m)) => Phrase::new(
+                    "before_moved_by",
+                    &[("thing", &thing), ("who", &n.name(&m)), ("place", &place)],
+                ),
+                ("location", None) => {
+                    Phrase::new("before_moved", &[("thing", &thing), ("place", &place)])
+                }
+                (a, _) => Phrase::new(
+                    "before_changed",
+                    &[("what", &n.attribute(entity, a)), ("value", &place)],
+                ),
+            }
+        }),
+        options: vec![],
+    }
+}
+
+/// The questions a claim the robot heard raises, in order: a preference
+/// asks who holds it and how its holder likes it; a fact, who said it,
+/// whether it was seen since and what its speaker says; a request, what
+/// was asked, by when and whether it is done.
+pub(super) fn heard_candidates<'c>(
+    ix: &'c Index,
+    n: &'c Namer,
+    h: &'c Heard,
+) -> Vec<Candidate<'c>> {
+    let mut out = Vec::new();
+    let mut push = |family, template, query, phrase: Phrasing<'c>, options| {
+        out.push(Candidate::new(family, template, query, phrase, options))
+    };
+    let (entity, attr) = (&h.claim.entity, &h.claim.attr);
+    match h.claim.mode {
+        ClaimMode::Preference => {
+            let Some(holder) = &h.claim.holder else {
+                return vec![];
+            };
+            push(
+                Family::Preference,
+                "who_prefers",
+                Query::WhoPrefers {
+                    entity: entity.clone(),
+                    attr: attr.clone(),
+                    value: h.claim.value.clone(),
+                },
+                Box::new(move || {
+                    Phrase::new(
+                        "who_prefers",
+                        &[
+                            ("attr", &attr.replace('_', " ")),
+                            ("thing", &n.name(entity)),
+                            ("value", &n.value(attr, &h.claim.value)),
+                        ],
+                    )
+                }),
+                vec![],
+            );
+            push(
+                Family::Preference,
+                "how_likes",
+                Query::Preference {
+                    holder: holder.clone(),
+                    entity: entity.clone(),
+                    attr: attr.clone(),
+                },
+                Box::new(move || preference_question(n, holder, entity, attr)),
+                vec![],
+            );
+        }
+        ClaimMode::Fact => {
+            let told = move || n.value(attr, &h.claim.value);
+            push(
+                Family::SourceAware,
+                "who_said",
+                Query::WhoSaid {
+                    entity: entity.clone(),
+                    attr: attr.clone(),
+                    value: h.claim.value.clone(),
+                },
+                Box::new(move || {
+                    Phrase::new("who_said", &[("thing", &n.name(entity)), ("told", &told())])
+                }),
+                vec![],
+            );
+            push(
+                Family::SourceAware,
+                "seen_or_told",
+                Query::SeenOrTold {
+                    claim: h.event,
+                    entity: entity.clone(),
+                },
+                Box::new(move || {
+                    Phrase::new(
+                        "seen_or_told",
+                        &[
+                            ("who", &n.name(&h.speaker)),
+                            ("thing", &n.name(entity)),
+                            ("told", &told()),
+                        ],
+                    )
+                }),
+                vec![],
+            );
+            push(
+                Family::SourceAware,
+                "according_to",
+                Query::AccordingTo {
+                    speaker: h.speaker.clone(),
+                    entity: entity.clone(),
+                    attr: attr.clone(),
+                },
+                Box::new(move || {
+                    Phrase::new(
+                        "according_to",
+                        &[("who", &n.name(&h.speaker)), ("thing", &n.name(entity))],
+                    )
+                }),
+                vec![],
+            );
+        }
+        ClaimMode::Request => {
+            let by = move || n.name(&h.speaker);
+            let task = move || request_phrase(n, entity, attr, &h.claim.value);
+            let request = h.event;
+            push(
+                Family::Commitment,
+                "what_asked",
+                Query::Asked {
+                    request,
+                    entity: entity.clone(),
+                },
+                Box::new(move || {
+                    let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
+                    Phrase::new(
+                        "what_asked",
+                        &[("when", &when), ("who", &by()), ("thing", &n.name(entity))],
+                    )
+                }),
+                vec![],
+            );
+            push(
+                Family::Commitment,
+                "when_due",
+                Query::Due {
+                    request,
+                    entity: entity.clone(),
+                },
+                Box::new(move || Phrase::new("when_due", &[("who", &by()), ("task", &task())])),
+                vec![],
+            );
+            push(
+                Family::Commitment,
+                "is_done",
+                Query::Status {
+                    request,
+                    entity: entity.clone(),
+                },
+                Box::new(move || Phrase::new("is_done", &[("who", &by()), ("task", &task())])),
+                vec![],
+            );
+        }
     }
     out
 }

@@ -13,6 +13,7 @@ pub use index::Index;
 pub use model::*;
 pub mod mine;
 pub mod plan;
+mod standing;
 pub mod validate;
 
 use crate::scene::Scene;
