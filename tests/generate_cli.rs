@@ -440,6 +440,10 @@ fn difficulty_flags_are_recorded_and_defaults_change_nothing() {
     assert_eq!(manifest(&b.join("studio-s0"))["difficulty"]["moves"], 3.0);
     let rec: Value = serde_json::from_slice(&fs::read(b.join("batch.json")).unwrap()).unwrap();
     assert_eq!(rec["difficulty"]["moves"], 3.0);
+    // The dataset card says so too.
+    hearth(&["dataset", "card", s(&b)]).ok();
+    let card = fs::read_to_string(b.join("DATASET.md")).unwrap();
+    assert!(card.contains("things moved 3x as often"), "{card}");
     hearth(&[
         "batch",
         "--scenes",
