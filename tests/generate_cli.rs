@@ -423,20 +423,13 @@ fn difficulty_flags_are_recorded_and_defaults_change_nothing() {
     // A batch records them for every trace and in its record, and a resume
     // with other settings is refused.
     let b = t.path().join("b");
-    hearth(&[
-        "batch",
-        "--scenes",
-        "studio",
-        "--seeds",
-        "0",
-        "--days",
-        "1",
-        "--moves",
-        "3",
-        "--out",
-        s(&b),
-    ])
-    .ok();
+    let batch = |extra: &[&str]| {
+        let mut all = vec!["batch", "--scenes", "studio", "--seeds", "0", "--days", "1"];
+        all.extend_from_slice(extra);
+        all.extend_from_slice(&["--out", s(&b)]);
+        hearth(&all)
+    };
+    batch(&["--moves", "3"]).ok();
     assert_eq!(manifest(&b.join("studio-s0"))["difficulty"]["moves"], 3.0);
     let rec: Value = serde_json::from_slice(&fs::read(b.join("batch.json")).unwrap()).unwrap();
     assert_eq!(rec["difficulty"]["moves"], 3.0);
@@ -444,16 +437,5 @@ fn difficulty_flags_are_recorded_and_defaults_change_nothing() {
     hearth(&["dataset", "card", s(&b)]).ok();
     let card = fs::read_to_string(b.join("DATASET.md")).unwrap();
     assert!(card.contains("things moved 3x as often"), "{card}");
-    hearth(&[
-        "batch",
-        "--scenes",
-        "studio",
-        "--seeds",
-        "0",
-        "--days",
-        "1",
-        "--out",
-        s(&b),
-    ])
-    .fails();
+    batch(&[]).fails();
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::ids::Id;
-use crate::scene::{ObjectDef, Placement, Scene, Surface};
+use crate::scene::{ObjectDef, Placement, Scene};
 
 use super::{Catalogue, Spot};
 
@@ -103,26 +103,7 @@ fn fixtures_of<'a>(s: &'a Scene, kind: &'a str) -> impl Iterator<Item = Id> + 'a
 
 /// Objects `receptacle` still has room for on top or inside.
 fn room_left(s: &Scene, receptacle: &Id, inside: bool) -> u32 {
-    let surfaces = s
-        .furniture
-        .iter()
-        .find(|f| &f.id == receptacle)
-        .map(|f| &f.surfaces)
-        .or_else(|| {
-            s.devices
-                .iter()
-                .find(|d| &d.id == receptacle)
-                .map(|d| &d.surfaces)
-        });
-    let capacity: u32 = surfaces
-        .into_iter()
-        .flatten()
-        .map(|sf| match *sf {
-            Surface::On(n) if !inside => n,
-            Surface::In(n) if inside => n,
-            _ => 0,
-        })
-        .sum();
+    let capacity = s.capacity(receptacle, inside).unwrap_or(0);
     let there = s
         .objects
         .iter()

@@ -32,6 +32,26 @@ pub struct Scene {
 }
 
 impl Scene {
+    /// How many objects fit on (`inside` false) or in a fixture or device;
+    /// `None` when it has no such surface or there is no such fixture.
+    pub fn capacity(&self, target: &Id, inside: bool) -> Option<u32> {
+        let surfaces = self
+            .furniture
+            .iter()
+            .find(|f| &f.id == target)
+            .map(|f| &f.surfaces)
+            .or_else(|| {
+                self.devices
+                    .iter()
+                    .find(|d| &d.id == target)
+                    .map(|d| &d.surfaces)
+            })?;
+        surfaces.iter().find_map(|sf| match (*sf, inside) {
+            (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
+            _ => None,
+        })
+    }
+
     /// Ids of the robots, in scene order.
     pub fn robots(&self) -> Vec<Id> {
         self.actors

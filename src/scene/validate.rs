@@ -367,22 +367,7 @@ impl<'a> Validator<'a> {
     }
 
     fn capacity(&self, target: &Id, inside: bool) -> Option<u32> {
-        let s = self.scene;
-        let surfaces = s
-            .furniture
-            .iter()
-            .find(|f| &f.id == target)
-            .map(|f| &f.surfaces)
-            .or_else(|| {
-                s.devices
-                    .iter()
-                    .find(|d| &d.id == target)
-                    .map(|d| &d.surfaces)
-            })?;
-        surfaces.iter().find_map(|sf| match (*sf, inside) {
-            (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
-            _ => None,
-        })
+        self.scene.capacity(target, inside)
     }
 
     fn check_objects(&mut self) {
