@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use hearth::generation::{
-    self, CommitmentStatus, DayNotes, Dest, Generated, Goal, MemoryTarget, ProjectType,
+    self, CommitmentStatus, DayNotes, Dest, Difficulty, Generated, Goal, MemoryTarget, ProjectType,
     scripted::Scripted,
 };
 use hearth::ids::Id;
@@ -403,4 +403,200 @@ fn commitments_are_kept_across_days_or_reported_failed() {
         }
     }
     assert!(carried > 0, "no commitment was carried to a later day");
+}
+
+/// Generates in memory with difficulty axes (look-alikes added to the scene).
+fn run_with(scene: &Scene, seed: u64, days: u32, d: Difficulty) -> (Scene, Vec<Event>, Generated) {
+    let scene =
+        hearth::catalogue::add_lookalikes(scene, hearth::catalogue::builtin(), d.lookalikes);
+    let mut events = Vec::new();
+    let mut backend = Scripted::new(&scene, seed).with_difficulty(d);
+    let generated = generation::generate(&scene, days, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    (scene, events, generated)
+}
+
+fn robot_sees(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| e.outcome.is_ok() && e.observers.contains(&Id::new("robot")))
+        .count()
+}
+
+#[test]
+fn difficulty_defaults_are_the_ordinary_trace_and_bad_values_are_refused() {
+    let scene = builtin("family_apartment");
+    let (events, plan) = run(&scene, 0, 2);
+    let (same_scene, with, plan_with) =
+        run_with(&scene, 0, 2, Difficulty::new(0.0, 0, 1.0).unwrap());
+    assert_eq!(same_scene, scene);
+    assert_eq!(events, with);
+    assert_eq!(plan.plan, plan_with.plan);
+    assert!(Difficulty::default().is_default());
+    for (away, alike, moves) in [
+        (-0.1, 0, 1.0),
+        (0.91, 0, 1.0),
+        (f64::NAN, 0, 1.0),
+        (0.0, 6, 1.0),
+        (0.0, 0, -0.5),
+        (0.0, 0, 5.5),
+        (0.0, 0, f64::NAN),
+    ] {
+        assert!(
+            Difficulty::new(away, alike, moves).is_err(),
+            "{away} {alike} {moves}"
+        );
+    }
+    assert!(Difficulty::new(0.9, 5, 5.0).is_ok());
+}
+
+#[test]
+fn less_presence_means_the_robot_docks_and_perceives_less() {
+    for id in SCENES {
+        let scene = builtin(id);
+        let (base, _) = run(&scene, 1, 2);
+        let d = Difficulty {
+            robot_away: 0.5,
+            ..Difficulty::default()
+        };
+        let (_, away, generated) = run_with(&scene, 1, 2, d);
+        assert!(
+            robot_sees(&away) < robot_sees(&base),
+            "{id}: {} vs {}",
+            robot_sees(&away),
+            robot_sees(&base)
+        );
+        let blocks: Vec<_> = generated
+            .plan
+            .sessions
+            .iter()
+            .filter(|s| s.kind == "robot_away")
+            .collect();
+        assert!(blocks.len() >= 2, "{id}: blocks on each day");
+        for b in &blocks {
+            let until: u64 = b.params["until"].parse().unwrap();
+            // It says it docks, and nothing of the household reaches it
+            // until it says it is back.
+            let said = |e: &&Event, words: &str| {
+                e.actor.as_str() == "robot"
+                    && matches!(&e.action, Action::Say { text, .. } if text.contains(words))
+            };
+            assert!(away.iter().any(
+                |e| e.session.as_deref() == Some(b.id.as_str()) && said(&e, "going to my dock")
+            ));
+            assert!(
+                away.iter()
+                    .any(|e| e.t >= until && said(&e, "back from my dock"))
+            );
+            let docked = away
+                .iter()
+                .filter(|e| {
+                    e.session.as_deref() == Some(b.id.as_str())
+                        && matches!(e.action, Action::Wait { .. })
+                })
+                .map(|e| e.t + e.dur)
+                .next()
+                .expect("it waits at its dock");
+            let from = away
+                .iter()
+                .find(|e| e.session.as_deref() == Some(b.id.as_str()))
+                .map(|e| e.t)
+                .unwrap();
+            // Nothing is said to it or handed to it while it is away.
+            let to_robot = away
+                .iter()
+                .filter(|e| e.t > from && e.t < until)
+                .filter(|e| match &e.action {
+                    Action::Say { to, .. } => to.contains(&Id::new("robot")),
+                    Action::Handoff { to, .. } => to.as_str() == "robot",
+                    _ => false,
+                })
+                .count();
+            assert_eq!(to_robot, 0, "{id}: spoken to while docked in {}", b.id);
+            let busy = away
+                .iter()
+                .filter(|e| e.t > from && e.t < docked.min(until) && e.actor.as_str() == "robot")
+                .filter(|e| e.session.as_deref() != Some(b.id.as_str()))
+                .count();
+            assert_eq!(busy, 0, "{id}: the robot acts while docked in {}", b.id);
+        }
+        // Two blocks of every day are long enough to be real absences.
+        let per_day = Difficulty::new(0.5, 0, 1.0).unwrap().robot_away * 15.0 * 3600.0;
+        let planned: u64 = blocks
+            .iter()
+            .map(|b| b.params["until"].parse::<u64>().unwrap() - b.start)
+            .sum();
+        assert!(planned as f64 >= 2.0 * per_day * 0.95, "{id}: {planned}");
+    }
+}
+
+#[test]
+fn lookalikes_are_new_variants_of_kinds_the_house_has() {
+    for id in SCENES {
+        let scene = builtin(id);
+        let more = hearth::catalogue::add_lookalikes(&scene, hearth::catalogue::builtin(), 2);
+        assert!(more.objects.len() > scene.objects.len(), "{id}");
+        assert_eq!(
+            more,
+            hearth::catalogue::add_lookalikes(&scene, hearth::catalogue::builtin(), 2)
+        );
+        let kinds: BTreeSet<&str> = scene.objects.iter().map(|o| o.category.as_str()).collect();
+        let mut per: BTreeMap<&str, (usize, BTreeSet<String>)> = BTreeMap::new();
+        for o in &more.objects {
+            let e = per.entry(o.category.as_str()).or_default();
+            e.0 += 1;
+            assert!(
+                e.1.insert(o.description.to_lowercase()),
+                "{id}: {} twice",
+                o.description
+            );
+        }
+        for (k, (n, _)) in &per {
+            assert!(kinds.contains(k), "{id}: a new kind {k}");
+            let before = scene.objects.iter().filter(|o| o.category == *k).count();
+            assert!(*n <= before + 2, "{id}: {k} {before} -> {n}");
+        }
+        // A valid household that generates, replays, and has the new objects
+        // in its life.
+        let d = Difficulty {
+            lookalikes: 2,
+            ..Difficulty::default()
+        };
+        let (scene2, events, _) = run_with(&scene, 0, 1, d);
+        assert_eq!(scene2, more);
+        replay(&scene2, &events, |_, _| {});
+    }
+}
+
+#[test]
+fn more_moves_mean_more_things_moved_while_tidying() {
+    let scene = builtin("family_apartment");
+    let moved = |moves: f64| {
+        let d = Difficulty {
+            moves,
+            ..Difficulty::default()
+        };
+        let (_, events, generated) = run_with(&scene, 0, 2, d);
+        let tidy: BTreeSet<&str> = generated
+            .plan
+            .sessions
+            .iter()
+            .filter(|s| s.kind == "tidy")
+            .map(|s| s.id.as_str())
+            .collect();
+        events
+            .iter()
+            .filter(|e| {
+                e.outcome.is_ok()
+                    && e.actor.as_str() != "robot"
+                    && e.session.as_deref().is_some_and(|s| tidy.contains(s))
+                    && matches!(e.action, Action::Place { .. })
+            })
+            .count()
+    };
+    let (none, one, three) = (moved(0.0), moved(1.0), moved(3.0));
+    assert!(none < one && one < three, "{none} {one} {three}");
 }

@@ -123,7 +123,18 @@ fn generate_flags() {
 #[test]
 fn generate_rejects_bad_flags_clearly() {
     let t = tmp();
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["--robot-away", "0.95"],
+            "robot-away must be a share between 0 and 0.9",
+        ),
+        (&["--robot-away", "-0.1"], "robot-away must be a share"),
+        (&["--lookalikes", "6"], "lookalikes must be between 0 and 5"),
+        (
+            &["--moves", "-1"],
+            "moves must be a factor between 0 and 5, not -1",
+        ),
+        (&["--moves", "NaN"], "moves must be a factor"),
         (&["--days", "0"], "--days"),
         (&["--days", "366"], "--days"),
         (&["--days", "three"], "invalid value 'three'"),
@@ -345,7 +356,9 @@ fn one_failed_trace_does_not_stop_the_batch() {
 #[test]
 fn batch_rejects_bad_flags_clearly() {
     let t = tmp();
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 11] = [
+        (&["--robot-away", "2"], "robot-away must be a share"),
+        (&["--moves", "9"], "moves must be a factor"),
         (&["--seeds", "5..2"], "empty seed range"),
         (&["--seeds", "a..3"], "\"a\" is not a number"),
         (&["--seeds", "x"], "write a number or a range"),
@@ -374,4 +387,55 @@ fn batch_rejects_bad_flags_clearly() {
     .fails()
     .stderr_has("broken.ron:1:");
     assert!(!t.path().join("o").exists());
+}
+
+#[test]
+fn difficulty_flags_are_recorded_and_defaults_change_nothing() {
+    let t = tmp();
+    let plain = t.path().join("plain");
+    let zeros = t.path().join("zeros");
+    let hard = t.path().join("hard");
+    let common = ["generate", "--days", "1", "--seed", "2", "--out"];
+    let with = |out: &Path, extra: &[&str]| {
+        let mut all = common.to_vec();
+        all.push(s(out));
+        all.extend_from_slice(extra);
+        hearth(&all).ok();
+    };
+    with(&plain, &[]);
+    // The defaults spelled out are the ordinary trace, byte for byte, and
+    // the manifest says nothing of them.
+    with(
+        &zeros,
+        &["--robot-away", "0", "--lookalikes", "0", "--moves", "1"],
+    );
+    assert_eq!(snapshot(&plain), snapshot(&zeros));
+    assert!(manifest(&plain).get("difficulty").is_none());
+    with(
+        &hard,
+        &["--robot-away", "0.4", "--lookalikes", "2", "--moves", "2"],
+    );
+    let d = &manifest(&hard)["difficulty"];
+    assert_eq!(d["robot_away"], 0.4);
+    assert_eq!(d["lookalikes"], 2);
+    assert_eq!(d["moves"], 2.0);
+    assert_ne!(snapshot(&plain), snapshot(&hard));
+    // A batch records them for every trace and in its record, and a resume
+    // with other settings is refused.
+    let b = t.path().join("b");
+    let batch = |extra: &[&str]| {
+        let mut all = vec!["batch", "--scenes", "studio", "--seeds", "0", "--days", "1"];
+        all.extend_from_slice(extra);
+        all.extend_from_slice(&["--out", s(&b)]);
+        hearth(&all)
+    };
+    batch(&["--moves", "3"]).ok();
+    assert_eq!(manifest(&b.join("studio-s0"))["difficulty"]["moves"], 3.0);
+    let rec: Value = serde_json::from_slice(&fs::read(b.join("batch.json")).unwrap()).unwrap();
+    assert_eq!(rec["difficulty"]["moves"], 3.0);
+    // The dataset card says so too.
+    hearth(&["dataset", "card", s(&b)]).ok();
+    let card = fs::read_to_string(b.join("DATASET.md")).unwrap();
+    assert!(card.contains("things moved 3x as often"), "{card}");
+    batch(&[]).fails();
 }

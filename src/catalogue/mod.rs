@@ -10,6 +10,7 @@
 //! reading another catalogue file is [`crate::store`]'s job.
 
 mod belongs;
+mod lookalikes;
 mod roles;
 mod unknown;
 
@@ -24,6 +25,7 @@ use crate::scene::{FieldDef, Openable, Role, Surface, validate::check_field};
 pub use belongs::{
     Belongs, crossed_bedrooms, is_bedroom, only_off_bedrooms, reached_only_from, room_kind,
 };
+pub use lookalikes::add_lookalikes;
 pub use roles::Roles;
 pub use unknown::{UnknownKind, nearest_kind, unknown_kinds};
 

@@ -58,6 +58,8 @@ pub struct BatchArgs {
     #[arg(long)]
     pub card: bool,
     #[command(flatten)]
+    pub difficulty: crate::generate::DifficultyArgs,
+    #[command(flatten)]
     pub llm: crate::llm_args::LlmArgs,
 }
 
@@ -96,6 +98,7 @@ impl BatchArgs {
             backend: self.llm.spec(&self.backend)?,
             shard,
             compress: self.compress,
+            difficulty: self.difficulty.difficulty()?,
         })
     }
 }

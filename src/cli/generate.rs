@@ -54,7 +54,45 @@ pub struct GenerateArgs {
     #[arg(long)]
     compress: bool,
     #[command(flatten)]
+    difficulty: DifficultyArgs,
+    #[command(flatten)]
     llm: llm_args::LlmArgs,
+}
+
+/// The difficulty axes of `generate` and `batch`; the defaults give the
+/// ordinary trace, byte for byte.
+#[derive(Args)]
+pub struct DifficultyArgs {
+    /// Share of the waking day (07:00-22:00) the robot spends docked, seeing
+    /// only its dock's room, in blocks with docking and undocking events
+    /// (0 to 0.9; scripted backend).
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "SHARE",
+        allow_negative_numbers = true
+    )]
+    robot_away: f64,
+    /// Extra look-alikes per object category the house has (another variant
+    /// of the catalogue beside one of them; 0 to 5).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    lookalikes: u32,
+    /// Factor on how many things people move when they tidy (0 to 5;
+    /// scripted backend).
+    #[arg(
+        long,
+        default_value_t = 1.0,
+        value_name = "FACTOR",
+        allow_negative_numbers = true
+    )]
+    moves: f64,
+}
+
+impl DifficultyArgs {
+    pub fn difficulty(&self) -> Result<hearth::generation::Difficulty> {
+        hearth::generation::Difficulty::new(self.robot_away, self.lookalikes, self.moves)
+            .context("invalid difficulty setting")
+    }
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
@@ -120,6 +158,7 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
         backend,
         replace: args.force,
         compress: args.compress,
+        difficulty: args.difficulty.difficulty()?,
     };
     let result = hearth::jobs::generate_trace(&scene, &out, &opts);
     spinner.finish_and_clear();

@@ -18,6 +18,7 @@ use thiserror::Error;
 
 use super::{BackendSpec, TraceOptions};
 use crate::catalogue;
+use crate::generation::Difficulty;
 use crate::procgen::{self, SceneSpec};
 use crate::scene::{self, Scene};
 use crate::store::{self, StoreError};
@@ -235,6 +236,8 @@ pub struct BatchSpec {
     pub backend: BackendSpec,
     pub shard: Shard,
     pub compress: bool,
+    /// The difficulty axes of every trace.
+    pub difficulty: Difficulty,
 }
 
 impl BatchSpec {
@@ -252,6 +255,7 @@ impl BatchSpec {
             backend: BackendSpec::Scripted,
             shard: Shard::ALL,
             compress: false,
+            difficulty: Difficulty::default(),
         }
     }
 
@@ -357,6 +361,9 @@ pub struct BatchRecord {
     /// before this was recorded read as `false`).
     #[serde(default)]
     pub compress: bool,
+    /// The difficulty axes (absent: the defaults).
+    #[serde(default, skip_serializing_if = "Difficulty::is_default")]
+    pub difficulty: Difficulty,
     /// Every unit's trace directory name, in batch order.
     pub units: Vec<String>,
 }
@@ -384,11 +391,16 @@ fn record(spec: &BatchSpec, units: &[Unit]) -> Result<(), BatchError> {
         backend: spec.backend_name.clone(),
         shards: spec.shard.count,
         compress: spec.compress,
+        difficulty: spec.difficulty,
         units: units.iter().map(|u| u.name.clone()).collect(),
     };
     if spec.out.join(RECORD).exists() {
         let old = read_record(&spec.out)?;
-        if old.units != rec.units || old.days != rec.days || old.backend != rec.backend {
+        if old.units != rec.units
+            || old.days != rec.days
+            || old.backend != rec.backend
+            || old.difficulty != rec.difficulty
+        {
             return Err(BatchError::Other {
                 dir: spec.out.clone(),
                 old: Box::new(old),
@@ -562,6 +574,7 @@ fn run_unit(spec: &BatchSpec, unit: &Unit) -> Result<super::Summary, String> {
         backend: spec.backend.clone(),
         replace: true,
         compress: spec.compress,
+        difficulty: spec.difficulty,
     };
     super::generate_trace(&scene, &spec.out.join(&unit.name), &opts).map_err(|e| chain(&e))
 }

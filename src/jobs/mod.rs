@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::generation::{self, Backend, GenError, scripted::Scripted};
+use crate::generation::{self, Backend, Difficulty, GenError, scripted::Scripted};
 use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
 
 use crate::scene::Scene;
@@ -36,6 +36,10 @@ pub enum JobError {
     Gen(#[from] GenError),
     #[error("days must be between 1 and 365, not {0}")]
     Days(u32),
+    #[error(
+        "--robot-away and --moves need the scripted backend; the LLM backend plans its own days"
+    )]
+    DifficultyBackend,
 }
 
 /// What one generated trace holds.
@@ -58,6 +62,8 @@ pub struct TraceOptions {
     pub backend: BackendSpec,
     pub replace: bool,
     pub compress: bool,
+    /// The difficulty axes (the default: an ordinary trace).
+    pub difficulty: Difficulty,
 }
 
 impl TraceOptions {
@@ -70,6 +76,7 @@ impl TraceOptions {
             backend,
             replace: false,
             compress: false,
+            difficulty: Difficulty::default(),
         }
     }
 
@@ -87,13 +94,35 @@ pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<
         ref backend,
         replace,
         compress,
+        difficulty,
     } = *opts;
     if !(1..=365).contains(&days) {
         return Err(JobError::Days(days));
     }
+    let with_lookalikes;
+    let scene = if difficulty.lookalikes > 0 {
+        with_lookalikes = crate::catalogue::add_lookalikes(
+            scene,
+            crate::catalogue::builtin(),
+            difficulty.lookalikes,
+        );
+        &with_lookalikes
+    } else {
+        scene
+    };
+    let scripted_only = Difficulty {
+        lookalikes: 0,
+        ..difficulty
+    };
+    if matches!(backend, BackendSpec::Llm(_)) && !scripted_only.is_default() {
+        return Err(JobError::DifficultyBackend);
+    }
     // A replayed trace says "openai": it is the same trace, byte for byte.
     let (mut scripted, mut llm) = match backend {
-        BackendSpec::Scripted => (Some(Scripted::new(scene, seed)), None),
+        BackendSpec::Scripted => (
+            Some(Scripted::new(scene, seed).with_difficulty(difficulty)),
+            None,
+        ),
         BackendSpec::Llm(client) => (
             None,
             Some(LlmBackend::new(Arc::clone(client), "openai", seed)),
@@ -132,6 +161,7 @@ pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<
         writer.files(),
     );
     manifest.model = model;
+    manifest.difficulty = difficulty;
     manifest.prompt_hashes = prompts;
     manifest.llm = llm.map(|l| {
         let mut report = l.report().clone();

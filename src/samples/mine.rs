@@ -222,7 +222,14 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
             };
             asked.insert(ask_key(&chosen.query, &a.answer, chosen.family, &cutoff));
             answerable += 1;
-            out.push(sample(ix, &namer, &cutoff, chosen, a, format!("q{answerable:04}")));
+            out.push(sample(
+                ix,
+                &namer,
+                &cutoff,
+                chosen,
+                a,
+                format!("q{answerable:04}"),
+            ));
         }
         // An unanswerable question where that keeps them at most
         // UNANSWERABLE_SHARE of the questions so far: a kind drawn among

@@ -197,6 +197,17 @@ pub struct Fixture<'a> {
     pub remote: Option<bool>,
 }
 
+impl Fixture<'_> {
+    /// How many objects fit on (`inside` false) or in it; `None` when it
+    /// has no such surface.
+    pub fn capacity(&self, inside: bool) -> Option<u32> {
+        self.surfaces.iter().find_map(|sf| match (*sf, inside) {
+            (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
+            _ => None,
+        })
+    }
+}
+
 impl<'a> From<&'a FurnitureDef> for Fixture<'a> {
     fn from(f: &'a FurnitureDef) -> Self {
         Fixture {

@@ -337,11 +337,7 @@ impl<'a> Validator<'a> {
     }
 
     fn capacity(&self, target: &Id, inside: bool) -> Option<u32> {
-        let surfaces = self.ix.fixture(target)?.surfaces;
-        surfaces.iter().find_map(|sf| match (*sf, inside) {
-            (Surface::On(c), false) | (Surface::In(c), true) => Some(c),
-            _ => None,
-        })
+        self.ix.fixture(target)?.capacity(inside)
     }
 
     fn check_objects(&mut self) {

@@ -30,6 +30,12 @@ pub struct BatchSettings {
     pub backend: String,
     #[serde(default)]
     pub units: Vec<String>,
+    /// The difficulty axes of every trace (absent: the defaults).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::generation::Difficulty::is_default"
+    )]
+    pub difficulty: crate::generation::Difficulty,
 }
 
 /// One household's trace as the card describes it.
@@ -292,6 +298,16 @@ impl DatasetCard {
                 s.backend,
                 s.units.len()
             );
+            let d = &s.difficulty;
+            if !d.is_default() {
+                let _ = writeln!(
+                    w,
+                    "Difficulty: the robot docked away {:.0}% of the waking day, {} extra look-alikes per object category, things moved {}x as often as by default.",
+                    100.0 * d.robot_away,
+                    d.lookalikes,
+                    d.moves
+                );
+            }
         }
         let seeds: Vec<String> = self
             .households

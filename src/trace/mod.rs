@@ -334,6 +334,12 @@ pub struct Manifest {
     /// What the LLM calls cost and what was skipped (LLM backends).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<LlmReport>,
+    /// The difficulty axes it was generated with (absent: the defaults).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::generation::Difficulty::is_default"
+    )]
+    pub difficulty: crate::generation::Difficulty,
 }
 
 /// The cost of a trace's LLM calls per stage, and the replies it went on
@@ -463,6 +469,7 @@ impl Manifest {
             counts,
             files,
             llm: None,
+            difficulty: Default::default(),
         }
     }
 }

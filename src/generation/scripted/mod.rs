@@ -30,6 +30,7 @@ mod laundry;
 mod leisure;
 mod meals;
 mod medication;
+mod presence;
 mod requests;
 mod tidying;
 mod wake_up;
@@ -66,6 +67,9 @@ pub struct Scripted {
     stated: Vec<String>,
     /// Due times (trace seconds) that already have a commitment session.
     scheduled: std::collections::BTreeSet<u64>,
+    difficulty: Difficulty,
+    /// Today's blocks (start, end; trace seconds) with the robot docked away.
+    away: Vec<(u64, u64)>,
 }
 
 const H: u64 = 3600;
@@ -153,7 +157,16 @@ impl Scripted {
             commitments: vec![],
             stated: vec![],
             scheduled: Default::default(),
+            difficulty: Difficulty::default(),
+            away: vec![],
         }
+    }
+
+    /// The same backend with the difficulty axes it acts on (robot presence
+    /// and moves; look-alikes are in the scene).
+    pub fn with_difficulty(mut self, difficulty: Difficulty) -> Self {
+        self.difficulty = difficulty;
+        self
     }
 
     fn person(&self, id: &Id) -> &Person {
@@ -743,6 +756,10 @@ impl Backend for Scripted {
         due.dedup();
         self.scheduled.extend(due.iter().map(|at| base + at));
         plan.extend(due.into_iter().map(|at| (at, "commitment", None)));
+        let away = self.away_blocks();
+        plan.extend(away.iter().map(|b| (b.0, "robot_away", None)));
+        plan.extend(away.iter().map(|b| (b.1, "robot_back", None)));
+        self.away = away.iter().map(|b| (base + b.0, base + b.1)).collect();
         plan.sort_by_key(|p| p.0);
         let mut out = Vec::new();
         let mut last_start = base;
@@ -753,14 +770,27 @@ impl Backend for Scripted {
                 Some(Some((id, b))) => (Some(id), b),
                 None => (None, None),
             };
-            let start = (base + at + self.jitter(20)).max(last_start + 5 * M);
+            // A block away starts on time: it is the robot's, not the household's.
+            let start = if kind.starts_with("robot_") {
+                (base + at).max(last_start + M)
+            } else {
+                (base + at + self.jitter(20)).max(last_start + 5 * M)
+            };
             last_start = start;
             let mut params = BTreeMap::new();
+            if kind == "robot_away"
+                && let Some(end) = self.away.iter().find(|b| b.0 == base + at).map(|b| b.1)
+            {
+                params.insert("until".into(), end.to_string());
+            }
             if let Some(b) = b {
                 params.insert("beat".into(), format!("{b:?}").to_lowercase());
             }
             let participants = match kind {
-                "medication" | "work" | "commitment" | "find_request" => vec![cx.robot.clone()],
+                "medication" | "work" | "commitment" | "find_request" | "robot_away"
+                | "robot_back" => {
+                    vec![cx.robot.clone()]
+                }
                 _ => cx.humans.clone(),
             };
             out.push(Session {
@@ -830,7 +860,20 @@ impl Backend for Scripted {
             "leisure" => self.leisure(&x, &mut turns)?,
             "remote_devices" => self.remote_devices(&x, &mut turns)?,
             "bedtime" => self.bedtime(&x, &mut turns)?,
+            "robot_away" => self.robot_away(&x, &mut turns),
+            "robot_back" => presence::robot_back(&x, &mut turns),
             _ => {}
+        }
+        if session.kind != "robot_away" && self.is_away(session.start) {
+            presence::without_robot(&mut turns, robot);
+            // Nothing asked of it now reached it (kept, for unique ids, as failed).
+            for c in self
+                .commitments
+                .iter_mut()
+                .filter(|c| c.asked_in == session.id)
+            {
+                c.status = CommitmentStatus::Failed;
+            }
         }
         Ok(turns)
     }
@@ -963,6 +1006,8 @@ fn intent_of(kind: &str) -> &'static str {
             "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed"
         }
         "laundry" => "a load of washing; the robot is asked to empty the machine later",
+        "robot_away" => "the robot docks away for a while and sees only its dock's room",
+        "robot_back" => "the robot is back from its dock",
         _ => "household life",
     }
 }

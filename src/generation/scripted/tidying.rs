@@ -49,6 +49,12 @@ impl Scripted {
         } else {
             2 + self.rng.random_range(0..2)
         };
+        // The moves axis scales the round; the default draws and moves as ever.
+        let n = if self.difficulty.moves == 1.0 {
+            n
+        } else {
+            (n as f64 * self.difficulty.moves).round() as i32
+        };
         let mut for_robot = vec![];
         let mut misplaced: Option<(Id, Id)> = None;
         for _ in 0..n {
