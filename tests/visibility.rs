@@ -399,7 +399,7 @@ fn beliefs_list_in_key_order_and_hold_no_key_nobody_can_perceive() {
     assert!(keys.len() > 10, "the robot has looked around: {keys:?}");
     assert!(keys.windows(2).all(|w| w[0] < w[1]), "strictly ordered");
     assert_eq!(b.len(), keys.len());
-    assert!((&b).into_iter().eq(b.iter()));
+    assert!(b.into_iter().eq(b.iter()));
     // Keys outside the table: an unknown entity, an attribute the entity
     // does not have, and a real key nobody has seen yet.
     assert!(b.get(&(Id::new("ghost_1"), Id::new("location"))).is_none());

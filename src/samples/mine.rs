@@ -31,7 +31,7 @@ const PHRASING_STREAM: u64 = 0x7068_7261_7365;
 /// has 6% abstention questions and LoCoMo 22% adversarial ones).
 pub const UNANSWERABLE_SHARE: (usize, usize) = (1, 10);
 
-const UNANSWERABLE_STREAM: u64 = 0x6162_7374_6169_6e;
+const UNANSWERABLE_STREAM: u64 = 0x0061_6273_7461_696e;
 const UNANSWERABLE_WORDS: u64 = 0x6162_7377_6f72_6473;
 
 /// Sessions at the start of a trace with too little history to ask about.

@@ -225,16 +225,12 @@ impl<'c> Standing<'c> {
             let (key, p, from): (&'c Key, &'c [Place], usize) = (*key, *p, *at);
             advance(p, at, c, |x| x.event);
             for (i, place) in p.iter().enumerate().take(*at).skip(from) {
-                match place.prev_same {
-                    Some(j) => {
-                        if new.remove(&(k, j)).is_none() {
-                            self.before.remove(&(k, j));
-                        }
+                if let Some(j) = place.prev_same {
+                    if new.remove(&(k, j)).is_none() {
+                        self.before.remove(&(k, j));
                     }
-                    None if i > 0 => {
-                        new.insert((k, i), before_candidate(ix, self.n, &key.0, &key.1, p, i));
-                    }
-                    None => {}
+                } else if i > 0 {
+                    new.insert((k, i), before_candidate(ix, self.n, &key.0, &key.1, p, i));
                 }
             }
         }
