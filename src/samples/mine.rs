@@ -19,7 +19,7 @@ use super::model::*;
 use super::phrasing::{Phrase, questions};
 use super::standing::{self, Standing};
 use super::text::{Namer, capital};
-use super::unanswerable::{Sources, Unanswerable, absent_variants};
+use super::unanswerable::{Sources, Unanswerable, absent_variants, unseen_at_start};
 
 /// Mixed into the seed for the phrasing stream.
 const PHRASING_STREAM: u64 = 0x7068_7261_7365;
@@ -157,10 +157,10 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     let mut abstain = ChaCha8Rng::seed_from_u64(seed ^ UNANSWERABLE_STREAM);
     let mut abstain_words = ChaCha8Rng::seed_from_u64(seed ^ UNANSWERABLE_WORDS);
     let absent = absent_variants(ix.scene);
-    let known_at_start = known_at_start(ix);
+    let unseen_at_start = unseen_at_start(ix);
     let sources = Sources {
         absent: &absent,
-        known_at_start: &known_at_start,
+        unseen_at_start: &unseen_at_start,
         humans: &humans,
     };
     // Unanswerable samples are numbered apart (`u0001_abs`), so that the
@@ -283,18 +283,6 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         out.push(s);
     }
     out
-}
-
-/// The keys the robot perceived before the first event (its starting
-/// view): known without any event, so never unanswerable.
-fn known_at_start(ix: &Index) -> BTreeSet<crate::trace::Key> {
-    crate::sim::Simulation::new(ix.scene.clone())
-        .ok()
-        .and_then(|s| {
-            s.beliefs(ix.robot.as_str())
-                .map(|b| b.iter().map(|(k, _)| k.clone()).collect())
-        })
-        .unwrap_or_default()
 }
 
 /// A candidate's answer and its ask key; `None` when the history does

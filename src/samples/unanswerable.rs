@@ -169,9 +169,37 @@ pub struct Worded {
 /// What the candidates of one cutoff are drawn from, fixed per trace.
 pub struct Sources<'a> {
     pub absent: &'a [Absent],
-    /// Keys the robot perceived at the start, before any event.
-    pub known_at_start: &'a BTreeSet<Key>,
+    /// The state keys a question may ask about that the robot did not
+    /// perceive at the start ([`unseen_at_start`]).
+    pub unseen_at_start: &'a [Key],
     pub humans: &'a BTreeSet<&'a Id>,
+}
+
+/// The state keys a question may ask about (objects' locations, the
+/// other attributes of furniture and devices) that the robot did not
+/// perceive in its first view of the house, before any event: the same
+/// for every cutoff, so worked out once.
+pub fn unseen_at_start(ix: &Index) -> Vec<Key> {
+    let known: BTreeSet<Key> = crate::sim::Simulation::new(ix.scene.clone())
+        .ok()
+        .and_then(|s| {
+            s.beliefs(ix.robot.as_str())
+                .map(|b| b.iter().map(|(k, _)| k.clone()).collect())
+        })
+        .unwrap_or_default();
+    let objects: BTreeSet<&Id> = ix.scene.objects.iter().map(|o| &o.id).collect();
+    let fixtures: BTreeSet<&Id> = crate::scene::fixtures(ix.scene).map(|f| f.id).collect();
+    ix.tables
+        .initial
+        .keys()
+        .filter(|(e, a)| match a.as_str() {
+            "location" => objects.contains(e),
+            "position" => false,
+            _ => fixtures.contains(e),
+        })
+        .filter(|k| !known.contains(*k))
+        .cloned()
+        .collect()
 }
 
 /// The state template of an attribute (as the current-state family words it).
@@ -226,24 +254,9 @@ impl Unanswerable {
     /// seen doing), each in a fixed order.
     pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Unanswerable>; 4] {
         let absent = (0..src.absent.len()).map(Unanswerable::Absent).collect();
-        let objects: BTreeSet<&Id> = ix.scene.objects.iter().map(|o| &o.id).collect();
-        let fixtures: BTreeSet<&Id> = ix
-            .scene
-            .devices
+        let unseen = src
+            .unseen_at_start
             .iter()
-            .map(|d| &d.id)
-            .chain(ix.scene.furniture.iter().map(|f| &f.id))
-            .collect();
-        let unseen = ix
-            .tables
-            .initial
-            .keys()
-            .filter(|(e, a)| match a.as_str() {
-                "location" => objects.contains(e),
-                "position" => false,
-                _ => fixtures.contains(e),
-            })
-            .filter(|k| !src.known_at_start.contains(*k))
             .filter(|(e, a)| {
                 unsupported(
                     ix,
