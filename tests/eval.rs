@@ -79,6 +79,31 @@ fn the_oracle_answers_everything_and_none_stays_near_chance() {
             );
             assert_eq!(s.session_any5, 1.0, "{scene_id} {seed}: {}", f.name());
         }
+        // World accuracy: right exactly where the robot's knowledge was the
+        // truth (wrong on every hidden state, for which it cannot know);
+        // no mark on questions about its own knowledge.
+        let qa: BTreeMap<&str, &samples::QaSample> = samples
+            .iter()
+            .filter_map(|s| match s {
+                Sample::Qa(q) => Some((q.id.as_str(), q)),
+                Sample::Plan(_) => None,
+            })
+            .collect();
+        for r in &oracle.questions {
+            let q = qa[r.id.as_str()];
+            let expected = match q.family {
+                Family::SourceAware | Family::Unanswerable => None,
+                _ => Some(q.world.is_none()),
+            };
+            assert_eq!(r.world, expected, "{scene_id} {seed}: {}", q.id);
+        }
+        if let Some(stale) = oracle.by_family.get(&Family::HiddenState) {
+            assert_eq!(stale.world, Some(0.0), "{scene_id} {seed}");
+        }
+        assert!(
+            oracle.qa.world.is_some_and(|w| w > 0.5),
+            "{scene_id} {seed}"
+        );
         assert!(oracle.plan.n > 0, "{scene_id}: no planning tasks");
         assert_eq!(
             oracle.plan.success,

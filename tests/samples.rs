@@ -423,6 +423,57 @@ fn the_checks_catch_broken_samples() {
         }
     };
     assert!(!broken(&flip).is_empty(), "current and hidden swapped");
+    // A world answer where the robot's view is current, or a wrong one.
+    let truth = Answer::Value {
+        value: loc_on("nowhere"),
+    };
+    assert!(!broken(&|q| q.world = Some(truth.clone())).is_empty());
+}
+
+/// World answers: what an observer who missed nothing would answer, set
+/// exactly where it differs from what the robot could know, and never on
+/// questions about the robot's own knowledge.
+#[test]
+fn world_answers_say_what_was_true_where_the_robot_missed_it() {
+    let (_t, trace) = hand_built();
+    let ev = &trace.events;
+    let ix = Index::new(&trace.scene, ev);
+    let all = Index::all_seeing(&trace.scene, ev, ix.tables.initial.clone());
+    // Alice's move into the cabinet: unseen by the robot, not by the world.
+    let unseen = &ev[find(ev, "alice", "place", |e| e.t >= 36000) as usize - 1];
+    assert!(!ix.robot_saw(unseen) && all.robot_saw(unseen));
+    let mut hidden = 0;
+    for seed in 0..4 {
+        let (scene, events) = generated("family_apartment", seed, 3);
+        let ix = Index::new(&scene, &events);
+        for s in mine(&scene, &events, seed) {
+            let Sample::Qa(q) = s else { continue };
+            match q.family {
+                Family::SourceAware | Family::Unanswerable | Family::CurrentState => {
+                    assert_eq!(q.world, None, "{}", q.id)
+                }
+                Family::HiddenState => {
+                    hidden += 1;
+                    let Query::State { entity, attr } = &q.query else {
+                        panic!("{}: a hidden state that is not a state", q.id)
+                    };
+                    let now = ix.truth(&(entity.clone(), attr.clone()), q.cutoff.event);
+                    assert_eq!(
+                        q.world,
+                        now.map(|v| Answer::Value { value: v.clone() }),
+                        "{}",
+                        q.id
+                    );
+                }
+                _ => {
+                    if let Some(w) = &q.world {
+                        assert!(!hearth::eval::same_answer(w, &q.answer), "{}", q.id)
+                    }
+                }
+            }
+        }
+    }
+    assert!(hidden > 0, "no hidden-state question to check");
 }
 
 /// The unanswerable family: in every trace at about one question in ten,

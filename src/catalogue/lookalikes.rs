@@ -10,8 +10,9 @@ use crate::scene::{ObjectDef, Placement, Scene};
 use super::{Catalogue, Spot};
 
 /// `scene` with up to `per_category` more objects of every object category
-/// it has, in the order the scene lists them. Each takes an unused variant
-/// of the catalogue and the owner of the first of its kind, and goes on or
+/// it has, in the order the scene lists them. Each takes the unused variant
+/// of the catalogue most like the first of its kind, and that one's owner
+/// (so its owner now has several alike), and goes on or
 /// in a receptacle with room: where one of its kind is, else a receptacle
 /// kind it is found at. A category out of variants or room gets fewer.
 /// Deterministic: no draw.
@@ -43,10 +44,18 @@ pub fn add_lookalikes(scene: &Scene, cat: &Catalogue, per_category: u32) -> Scen
                 .filter(|o| o.category == category)
                 .collect();
             let used: BTreeSet<String> = kin.iter().map(|o| o.description.to_lowercase()).collect();
+            // The unused variant most like the first of its kind (most words
+            // in common; the catalogue's order among equals): "the blue
+            // ceramic mug" beside "the blue ceramic mug with a chipped
+            // handle" is what a reader confuses.
+            let like = kin.first().map_or("", |o| o.description.as_str());
             let Some(variant) = c
                 .variants
                 .iter()
-                .find(|v| !used.contains(&v.to_lowercase()))
+                .filter(|v| !used.contains(&v.to_lowercase()))
+                .enumerate()
+                .max_by_key(|(i, v)| (shared_words(v, like), std::cmp::Reverse(*i)))
+                .map(|(_, v)| v)
             else {
                 break;
             };
@@ -86,6 +95,17 @@ pub fn add_lookalikes(scene: &Scene, cat: &Catalogue, per_category: u32) -> Scen
         }
     }
     out
+}
+
+/// How many distinct words `a` and `b` have in common, ignoring case.
+fn shared_words(a: &str, b: &str) -> usize {
+    let words = |s: &str| -> BTreeSet<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    words(a).intersection(&words(b)).count()
 }
 
 /// Furniture and devices of `kind`, in scene order.

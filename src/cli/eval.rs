@@ -328,6 +328,9 @@ pub fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
     };
     if !llm_answers {
         row("all QA", &|r| format!("{:.3}", r.qa.exact));
+        row("world accuracy", &|r| {
+            r.qa.world.map_or("-".into(), |w| format!("{w:.3}"))
+        });
     }
     if reports.iter().any(|r| r.qa.judge.is_some()) {
         row("judge (0-1)", &|r| {

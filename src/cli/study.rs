@@ -268,5 +268,10 @@ fn print_summary(s: &Summary, costs: &[Cost]) {
         print!(" {:>w$}", cell(Some(&a.all)));
     }
     println!();
+    print!("{:<20}", "world accuracy");
+    for a in &s.agents {
+        print!(" {:>w$}", cell(Some(&a.world)));
+    }
+    println!();
     cost_rows(s.agents.iter().map(|a| a.agent.as_str()), costs, w);
 }

@@ -25,10 +25,11 @@ use crate::samples::model::*;
 use crate::samples::narrate::narrate;
 use crate::samples::plan::holds;
 use crate::samples::text::Namer;
+use crate::samples::world;
 use crate::scene::Scene;
 use crate::sim::{ReplayError, Simulation};
+use crate::trace::Event;
 use crate::trace::request::{Action, Request};
-use crate::trace::{Event, Value};
 
 /// One event as the robot perceived it: what it revealed only if the robot
 /// saw that, and the event in words.
@@ -207,38 +208,7 @@ pub trait Agent {
     fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError>;
 }
 
-/// Whether two answers agree as scored: state values regardless of the
-/// staleness flag, times to the minute, everything else exactly.
-pub fn same_answer(a: &Answer, b: &Answer) -> bool {
-    let value = |x: &Answer| match x {
-        Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value.clone()),
-        _ => None,
-    };
-    match (a, b) {
-        (
-            Answer::Time {
-                day: d1, time: t1, ..
-            },
-            Answer::Time {
-                day: d2, time: t2, ..
-            },
-        ) => d1 == d2 && t1 == t2,
-        _ => match (value(a), value(b)) {
-            (Some(x), Some(y)) => same_value(&x, &y),
-            (None, None) => a == b,
-            _ => false,
-        },
-    }
-}
-
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
-            (*x as f64 - y).abs() < 1e-9
-        }
-        _ => a == b,
-    }
-}
+pub use crate::samples::answer::same_answer;
 
 /// One question's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -246,6 +216,11 @@ pub struct QaResult {
     pub id: String,
     pub family: Family,
     pub exact: bool,
+    /// Whether the answer is what was true (the sample's world answer; see
+    /// [`crate::samples::world`]): none for questions about the robot's
+    /// own knowledge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<bool>,
     pub session_any5: bool,
     pub event_r5: f64,
     /// The agent's answer in words, and the evidence that counted.
@@ -281,6 +256,10 @@ pub struct PlanResult {
 pub struct QaScores {
     pub n: usize,
     pub exact: f64,
+    /// World accuracy: the share of questions about the household answered
+    /// as things were, not as the robot could know them (none without any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<f64>,
     pub session_any5: f64,
     pub event_r5: f64,
     /// Mean judge score over 3, and the share scored 3 (judged runs only).
@@ -331,9 +310,12 @@ impl Report {
             let m = found.len().max(1) as f64;
             let judged: Vec<u8> = rs.iter().filter_map(|r| r.judge).collect();
             let j = judged.len() as f64;
+            let world: Vec<bool> = rs.iter().filter_map(|r| r.world).collect();
             QaScores {
                 n: rs.len(),
                 exact: rs.iter().filter(|r| r.exact).count() as f64 / n,
+                world: (!world.is_empty())
+                    .then(|| world.iter().filter(|w| **w).count() as f64 / world.len() as f64),
                 session_any5: found.iter().filter(|r| r.session_any5).count() as f64 / m,
                 event_r5: found.iter().map(|r| r.event_r5).sum::<f64>() / m,
                 judge: (!judged.is_empty())
@@ -379,6 +361,7 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
         id: q.id.clone(),
         family: q.family,
         exact: false,
+        world: world::asks_the_world(q.family).then_some(false),
         session_any5: false,
         event_r5: 0.0,
         text: String::new(),
@@ -393,6 +376,10 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
                 .answer
                 .as_ref()
                 .is_some_and(|a| same_answer(a, &q.answer));
+            let truth = q.world.as_ref().unwrap_or(&q.answer);
+            out.world = out
+                .world
+                .map(|_| reply.answer.as_ref().is_some_and(|a| same_answer(a, truth)));
             // The first five distinct ids before the cutoff count.
             let mut top: Vec<u64> = Vec::new();
             for e in reply.evidence.iter().filter(|e| **e < q.cutoff.event) {

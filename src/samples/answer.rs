@@ -489,3 +489,36 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         }
     }
 }
+
+/// Whether two answers agree as scored: state values regardless of the
+/// staleness flag, times to the minute, everything else exactly.
+pub fn same_answer(a: &Answer, b: &Answer) -> bool {
+    let value = |x: &Answer| match x {
+        Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value.clone()),
+        _ => None,
+    };
+    match (a, b) {
+        (
+            Answer::Time {
+                day: d1, time: t1, ..
+            },
+            Answer::Time {
+                day: d2, time: t2, ..
+            },
+        ) => d1 == d2 && t1 == t2,
+        _ => match (value(a), value(b)) {
+            (Some(x), Some(y)) => same_value(&x, &y),
+            (None, None) => a == b,
+            _ => false,
+        },
+    }
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
+            (*x as f64 - y).abs() < 1e-9
+        }
+        _ => a == b,
+    }
+}

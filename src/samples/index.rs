@@ -91,6 +91,9 @@ pub struct Tables {
     claims: BTreeMap<(ClaimMode, Id, Id), Vec<usize>>,
     /// Events indexed so far.
     len: usize,
+    /// Indexes every event as perceived (an observer who misses nothing):
+    /// the world as it was, for what is true beside what the robot knew.
+    all_seeing: bool,
 }
 
 impl Tables {
@@ -114,7 +117,8 @@ impl Tables {
     pub fn push(&mut self, robot: &Id, e: &Event) {
         let pos = self.len;
         self.len += 1;
-        let observed = e.observers.contains(robot);
+        let observed = self.all_seeing || e.observers.contains(robot);
+        let revealed = self.all_seeing || e.revealed_to.contains(robot);
         if e.outcome.is_ok() {
             for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
                 let key = (c.entity.clone(), c.attr.clone());
@@ -140,12 +144,12 @@ impl Tables {
                 }
             }
         }
-        if e.revealed_to.contains(robot) {
+        if revealed {
             for f in e.reveals.iter().filter(|f| f.attr.as_str() != "position") {
                 self.see((f.entity.clone(), f.attr.clone()), e.id, &f.value);
             }
         }
-        if e.outcome.is_ok() && (observed || e.revealed_to.contains(robot)) {
+        if e.outcome.is_ok() && (observed || revealed) {
             self.visible.push(pos);
             if let Some(act) = act_of(&e.action) {
                 self.by_act
@@ -234,6 +238,22 @@ impl<'a> Index<'a> {
         ix
     }
 
+    /// As [`Index::with_initial`], as an observer who perceived every event
+    /// would index them: what was true, not what the robot knew.
+    pub fn all_seeing(scene: &'a Scene, events: &'a [Event], initial: Arc<State>) -> Self {
+        let mut ix = Index {
+            scene,
+            events: &[],
+            robot: robot_of(scene),
+            tables: Cow::Owned(Tables {
+                all_seeing: true,
+                ..Tables::new(initial)
+            }),
+        };
+        ix.extend(events);
+        ix
+    }
+
     /// An index over `events` from tables kept by the caller, which indexed
     /// exactly these events.
     pub fn over(scene: &'a Scene, events: &'a [Event], tables: &'a Tables) -> Self {
@@ -289,7 +309,9 @@ impl<'a> Index<'a> {
     /// Whether the robot perceived event `e` (saw or heard it, or saw what
     /// it revealed).
     pub fn robot_saw(&self, e: &Event) -> bool {
-        e.observers.contains(&self.robot) || e.revealed_to.contains(&self.robot)
+        self.tables.all_seeing
+            || e.observers.contains(&self.robot)
+            || e.revealed_to.contains(&self.robot)
     }
 
     /// The positions in `list` (in event order, none when absent) of

@@ -364,6 +364,7 @@ fn sample(
         options: c.options,
         query: c.query,
         answer: a.answer,
+        world: None,
         evidence_age: evidence_age(ix, &a.evidence, cutoff),
         evidence: a.evidence,
         sessions: sessions.into_iter().collect(),

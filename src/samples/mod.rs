@@ -15,6 +15,7 @@ pub mod mine;
 pub mod plan;
 mod standing;
 pub mod validate;
+pub mod world;
 
 use crate::scene::Scene;
 use crate::trace::Event;
@@ -22,7 +23,8 @@ use crate::trace::Event;
 /// Mines every QA sample and planning task of a trace.
 pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
     let ix = Index::new(scene, events);
-    let qa = mine::mine_qa(&ix, seed);
+    let mut qa = mine::mine_qa(&ix, seed);
+    world::settle(&ix, &mut qa);
     let tasks = plan::mine_tasks(&ix, seed, 1);
     qa.into_iter()
         .map(Sample::Qa)

@@ -294,6 +294,12 @@ pub struct QaSample {
     /// someone else said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adversarial_answer: Option<String>,
+    /// What was true at the cutoff, where it differs from `answer` (which
+    /// is what the robot could know): the answer of an observer who
+    /// perceived every event (see [`super::world`]). None for questions
+    /// about the robot's own knowledge (source-aware, unanswerable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<Answer>,
     /// Events that support the answer: before the cutoff, seen by the robot.
     pub evidence: Vec<u64>,
     /// Seconds from the latest evidence event to the cutoff: how old what

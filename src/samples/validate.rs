@@ -1,7 +1,8 @@
 //! The validity checks every sample passes: evidence before the cutoff and
 //! perceived by the robot; the reference answer is what the indexes give at
 //! the cutoff, also when everything after the cutoff is cut off; state
-//! answers agree with the simulator's own record of the robot's beliefs
+//! answers agree with the simulator's own record of the robot's beliefs,
+//! and their world answers with its state
 //! (and an unanswerable state question has none, not even from the
 //! robot's first view of the house); a
 //! planning task is unsatisfied at its cutoff and its reference plan reaches
@@ -166,6 +167,20 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                                 s,
                                 "current/hidden does not match the truth at the cutoff".into(),
                             );
+                        }
+                        // What was true is the simulator's state, and is
+                        // recorded exactly when the robot's view is stale.
+                        let world = q.world.as_ref().map(|w| match w {
+                            Answer::Value { value } => Some(value),
+                            _ => None,
+                        });
+                        let truth = if hidden {
+                            state.get(&key).map(Some)
+                        } else {
+                            None
+                        };
+                        if world != truth {
+                            fail(s, format!("world answer {:?} is not the truth", q.world));
                         }
                     }
                 }

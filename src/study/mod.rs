@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::eval::QaResult;
 use crate::samples::mine::evidence_age;
-use crate::samples::{Family, Index, QaSample, Sample};
+use crate::samples::{Family, Index, QaSample, Sample, world};
 use bootstrap::{Resamples, Stat};
 
 /// Upper ends (seconds, exclusive) of the evidence-age bins; the last bin
@@ -126,6 +126,9 @@ pub struct Run {
     pub household: Household,
     pub questions: Vec<QuestionFacts>,
     pub exact: Vec<Vec<bool>>,
+    /// Each agent's world marks (see [`crate::samples::world`]): none for
+    /// questions about the robot's own knowledge.
+    pub world: Vec<Vec<Option<bool>>>,
 }
 
 impl Run {
@@ -135,14 +138,30 @@ impl Run {
         questions: Vec<QuestionFacts>,
         results: &[&[QaResult]],
     ) -> Self {
-        let exact = results
-            .iter()
-            .map(|rs| {
-                let by_id: BTreeMap<&str, bool> =
-                    rs.iter().map(|r| (r.id.as_str(), r.exact)).collect();
-                questions
-                    .iter()
-                    .map(|q| by_id.get(q.id.as_str()).copied().unwrap_or(false))
+        let marks = |mark: &dyn Fn(&QaResult) -> bool| -> Vec<Vec<Option<bool>>> {
+            results
+                .iter()
+                .map(|rs| {
+                    let by_id: BTreeMap<&str, &QaResult> =
+                        rs.iter().map(|r| (r.id.as_str(), r)).collect();
+                    questions
+                        .iter()
+                        .map(|q| by_id.get(q.id.as_str()).map(|r| mark(r)))
+                        .collect()
+                })
+                .collect()
+        };
+        let exact = marks(&|r| r.exact)
+            .into_iter()
+            .map(|m| m.into_iter().map(|x| x.unwrap_or(false)).collect())
+            .collect();
+        // A question about the household the agent failed on counts as wrong.
+        let world = marks(&|r| r.world.unwrap_or(false))
+            .into_iter()
+            .map(|m| {
+                m.into_iter()
+                    .zip(&questions)
+                    .map(|(x, q)| world::asks_the_world(q.family).then(|| x.unwrap_or(false)))
                     .collect()
             })
             .collect();
@@ -150,6 +169,7 @@ impl Run {
             household,
             questions,
             exact,
+            world,
         }
     }
 }
@@ -184,6 +204,10 @@ pub struct AgentSummary {
     pub by_horizon: Vec<Binned>,
     /// Each household's own accuracy, in household order.
     pub by_household: Vec<f64>,
+    /// World accuracy (answers as things were; see
+    /// [`crate::samples::world`]), pooled, and per household.
+    pub world: Stat,
+    pub world_by_household: Vec<f64>,
 }
 
 /// `hearth eval --batch`'s `summary.json`: deterministic for the same
@@ -250,6 +274,21 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
                         marks.iter().filter(|x| **x).count() as f64 / marks.len().max(1) as f64
                     })
                     .collect(),
+                world: boot
+                    .stat(
+                        &runs
+                            .iter()
+                            .map(|r| world_counts(&r.world[a]))
+                            .collect::<Vec<_>>(),
+                    )
+                    .unwrap_or_else(empty),
+                world_by_household: runs
+                    .iter()
+                    .map(|r| {
+                        let (ok, n) = world_counts(&r.world[a]);
+                        ok as f64 / n.max(1) as f64
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -267,6 +306,14 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
         households: runs.iter().map(|r| r.household.clone()).collect(),
         agents,
     }
+}
+
+/// (right, asked) of one household's world marks.
+fn world_counts(marks: &[Option<bool>]) -> (u64, u64) {
+    marks
+        .iter()
+        .flatten()
+        .fold((0, 0), |(ok, n), w| (ok + u64::from(*w), n + 1))
 }
 
 fn empty() -> Stat {
@@ -328,11 +375,13 @@ mod tests {
                 household: household("h0"),
                 questions: qs.clone(),
                 exact: vec![vec![true, false, true], vec![false; 3]],
+                world: vec![vec![Some(true), Some(false), None], vec![Some(false); 3]],
             },
             Run {
                 household: household("h1"),
                 questions: qs,
                 exact: vec![vec![true, true, false], vec![false; 3]],
+                world: vec![vec![Some(false), Some(false), Some(false)], vec![None; 3]],
             },
         ];
         let agents = ["good".to_string(), "bad".to_string()];
@@ -351,6 +400,11 @@ mod tests {
         assert_eq!(ages, [("<1 h", 2), ("1-3 d", 2)]);
         assert_eq!(good.by_horizon[1].label, "day 2");
         assert_eq!(good.by_household, [2.0 / 3.0, 2.0 / 3.0]);
+        // World marks pool only the questions that have one.
+        assert_eq!(good.world.n, 5);
+        assert!((good.world.mean - 0.2).abs() < 1e-12);
+        assert_eq!(good.world_by_household, [0.5, 0.0]);
+        assert_eq!((s.agents[1].world.n, s.agents[1].world.households), (3, 1));
         assert_eq!(s.agents[1].all.mean, 0.0);
         assert_eq!(summarize(&agents, &runs, 200, 1), s, "deterministic");
         // Nothing evaluated: zero questions, no cells.

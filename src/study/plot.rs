@@ -323,7 +323,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
     };
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "Household accuracy against the robot's presence (share of others' events it perceived)",
+            "Accuracy (filled) and world accuracy (hollow) against the robot's presence",
             ("sans-serif", 24),
         )
         .margin(20)
@@ -333,7 +333,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc("robot presence")
+        .x_desc("robot presence (share of others' events it perceived)")
         .y_desc("exact accuracy")
         .y_label_formatter(&accuracy_label)
         .label_style(("sans-serif", 15))
@@ -351,13 +351,23 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
             .map_err(e)?
             .label(a.agent.clone())
             .legend(move |(x, y)| Circle::new((x + 6, y), 5, c.filled()));
-        if let Some((m, b)) = fit(&pts) {
-            chart
-                .draw_series(LineSeries::new(
-                    [(lo, m * lo + b), (hi, m * hi + b)],
-                    c.stroke_width(1),
-                ))
-                .map_err(e)?;
+        let world: Vec<(f64, f64)> = xs
+            .iter()
+            .copied()
+            .zip(a.world_by_household.iter().copied())
+            .collect();
+        chart
+            .draw_series(world.iter().map(|p| Circle::new(*p, 5, c.stroke_width(2))))
+            .map_err(e)?;
+        for pts in [&pts, &world] {
+            if let Some((m, b)) = fit(pts) {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(lo, m * lo + b), (hi, m * hi + b)],
+                        c.stroke_width(1),
+                    ))
+                    .map_err(e)?;
+            }
         }
     }
     legend(&mut chart).map_err(e)

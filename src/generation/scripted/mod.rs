@@ -28,6 +28,7 @@ mod devices;
 mod evening;
 mod laundry;
 mod leisure;
+mod lookalikes;
 mod meals;
 mod medication;
 mod presence;
@@ -51,10 +52,16 @@ struct Person {
     laundry: (String, i64),
     /// Everything this person uses, as (category → objects they own).
     owned: BTreeMap<String, Vec<Id>>,
+    /// With look-alikes: which of their own of a category they use today
+    /// (category → object), drawn each morning; else the first of each.
+    today: BTreeMap<String, Id>,
 }
 
 pub struct Scripted {
     rng: ChaCha8Rng,
+    /// The look-alike axis's own draws (which mug today), on a stream of
+    /// their own so the household's other draws stay as they are.
+    kin: ChaCha8Rng,
     /// The scene's fixtures, devices and objects by role; shared so that a
     /// stage can hold it while drawing from `rng`.
     roles: Arc<Roles>,
@@ -76,6 +83,8 @@ const H: u64 = 3600;
 const M: u64 = 60;
 /// A commitment session also takes up commitments due this soon after it.
 const EARLY: u64 = 30 * M;
+/// The stream of [`Scripted::kin`].
+const KIN_STREAM: u64 = 0x6b696e;
 
 fn pick<'a, T>(rng: &mut ChaCha8Rng, xs: &'a [T]) -> &'a T {
     xs.choose(rng).expect("non-empty template list")
@@ -145,11 +154,15 @@ impl Scripted {
                         *[30, 40, 60].choose(&mut rng).expect("non-empty"),
                     ),
                     owned,
+                    today: BTreeMap::new(),
                 }
             })
             .collect();
+        let mut kin = ChaCha8Rng::seed_from_u64(seed);
+        kin.set_stream(KIN_STREAM);
         Scripted {
             rng,
+            kin,
             roles,
             belongs: Belongs::new(scene, crate::catalogue::builtin()),
             misplacements: vec![],
@@ -242,12 +255,16 @@ impl Scripted {
 }
 
 impl Person {
-    /// The first owned object of each category playing `role`, in category
-    /// order (a laptop and a notebook, not two notebooks).
+    /// The owned object of each category playing `role` in use today (the
+    /// first, unless look-alikes gave a choice), in category order (a
+    /// laptop and a notebook, not two notebooks).
     fn first_of_each(&self, r: &Roles, role: Role) -> Vec<Id> {
         self.owned
-            .values()
-            .filter_map(|v| v.iter().find(|o| r.has(o, role)))
+            .iter()
+            .filter_map(|(c, v)| {
+                let first = v.iter().find(|o| r.has(o, role))?;
+                Some(self.today.get(c).unwrap_or(first))
+            })
             .cloned()
             .collect()
     }
@@ -756,6 +773,9 @@ impl Backend for Scripted {
         due.dedup();
         self.scheduled.extend(due.iter().map(|at| base + at));
         plan.extend(due.into_iter().map(|at| (at, "commitment", None)));
+        if self.difficulty.lookalikes > 0 {
+            self.choose_kin();
+        }
         let away = self.away_blocks();
         plan.extend(away.iter().map(|b| (b.0, "robot_away", None)));
         plan.extend(away.iter().map(|b| (b.1, "robot_back", None)));

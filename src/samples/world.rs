@@ -1,0 +1,42 @@
+//! What was true, beside what the robot could know. A question's reference
+//! answer is what the robot perceived (the last place it saw the keys, the
+//! last time it saw Bob cook); its world answer is what an observer who
+//! perceived every event would give (where the keys are, when Bob last
+//! cooked). They differ exactly where the robot missed something, so world
+//! accuracy, scored against the world answer, is what the robot's absences
+//! cost a household: it falls as the robot sees less of the day, for every
+//! reader, the oracle included.
+
+use super::answer::{Memo, same_answer};
+use super::index::Index;
+use super::model::{Answer, Family, QaSample, Query};
+
+/// Whether a family asks about the household rather than about the robot's
+/// own knowledge: not where it learnt something (source-aware), and not
+/// whether it knows at all (unanswerable).
+pub fn asks_the_world(f: Family) -> bool {
+    !matches!(f, Family::SourceAware | Family::Unanswerable)
+}
+
+/// Sets each question's [`QaSample::world`]: the answer from every event
+/// before its cutoff, where it differs from the reference answer. A state's
+/// world answer is its true value at the cutoff.
+pub fn settle(ix: &Index, qa: &mut [QaSample]) {
+    let all = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());
+    let mut order: Vec<usize> = (0..qa.len())
+        .filter(|&i| asks_the_world(qa[i].family))
+        .collect();
+    // A memo answers at cutoffs that never go back.
+    order.sort_by_key(|&i| qa[i].cutoff.event);
+    let mut memo = Memo::default();
+    for i in order {
+        let q = &qa[i];
+        let world = match &q.query {
+            Query::State { entity, attr } => all
+                .truth(&(entity.clone(), attr.clone()), q.cutoff.event)
+                .map(|v| Answer::Value { value: v.clone() }),
+            query => memo.answer(&all, &q.cutoff, query).map(|a| a.answer),
+        };
+        qa[i].world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
+    }
+}
