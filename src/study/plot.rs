@@ -334,7 +334,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
     chart
         .configure_mesh()
         .x_desc("robot presence (share of others' events it perceived)")
-        .y_desc("exact accuracy")
+        .y_desc("accuracy (filled), world accuracy (hollow)")
         .y_label_formatter(&accuracy_label)
         .label_style(("sans-serif", 15))
         .draw()
