@@ -339,23 +339,16 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .label_style(("sans-serif", 15))
         .draw()
         .map_err(e)?;
+    let against =
+        |ys: &[f64]| -> Vec<(f64, f64)> { xs.iter().copied().zip(ys.iter().copied()).collect() };
     for (j, a) in s.agents.iter().enumerate() {
         let c = colour(j);
-        let pts: Vec<(f64, f64)> = xs
-            .iter()
-            .copied()
-            .zip(a.by_household.iter().copied())
-            .collect();
+        let (pts, world) = (against(&a.by_household), against(&a.world_by_household));
         chart
             .draw_series(pts.iter().map(|p| Circle::new(*p, 5, c.filled())))
             .map_err(e)?
             .label(a.agent.clone())
             .legend(move |(x, y)| Circle::new((x + 6, y), 5, c.filled()));
-        let world: Vec<(f64, f64)> = xs
-            .iter()
-            .copied()
-            .zip(a.world_by_household.iter().copied())
-            .collect();
         chart
             .draw_series(world.iter().map(|p| Circle::new(*p, 5, c.stroke_width(2))))
             .map_err(e)?;
