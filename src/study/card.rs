@@ -230,7 +230,7 @@ impl DatasetCard {
         let _ = writeln!(w, "## Composition\n");
         let _ = writeln!(
             w,
-            "Each trace directory holds `scene.ron` (the household), `events.jsonl` (every event with its state changes and who perceived it), `manifest.json`, `plan.json`, `notes.jsonl` and `samples.jsonl` (questions and tasks, each with its cutoff, structured answer and evidence events).\n"
+            "Each trace directory holds `scene.ron` (the household), `events.jsonl` (every event with its state changes and who perceived it), `manifest.json`, `plan.json`, `notes.jsonl` and `samples.jsonl` (questions and tasks, each with its cutoff, structured answer and evidence events; the answer is what the robot could know from what it perceived, and `world`, where it differs, what was true).\n"
         );
         let _ = writeln!(
             w,
