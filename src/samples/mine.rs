@@ -138,7 +138,8 @@ struct Acts<'a, 'k> {
 }
 
 /// Mines QA samples at every cutoff: at most one per family per cutoff,
-/// never the same question with the same answer twice.
+/// never the same question with the same answer twice; each with its world
+/// answer ([`super::world`]).
 pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // A stream of its own, so that the wording never changes which
@@ -282,6 +283,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         s.adversarial_answer = (!w.adversarial.is_empty()).then_some(w.adversarial);
         out.push(s);
     }
+    super::world::settle(ix, &mut out);
     out
 }
 

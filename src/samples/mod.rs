@@ -23,8 +23,7 @@ use crate::trace::Event;
 /// Mines every QA sample and planning task of a trace.
 pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
     let ix = Index::new(scene, events);
-    let mut qa = mine::mine_qa(&ix, seed);
-    world::settle(&ix, &mut qa);
+    let qa = mine::mine_qa(&ix, seed);
     let tasks = plan::mine_tasks(&ix, seed, 1);
     qa.into_iter()
         .map(Sample::Qa)
