@@ -15,7 +15,7 @@ use super::answer::answer;
 use super::index::Index;
 use super::mine::evidence_age;
 use super::model::*;
-use super::plan::{holds, reference_plan};
+use super::plan::{holds, reference_plan, spare_at};
 
 /// A sample that fails a check.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +45,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
         }];
     };
     let mut replayed = 0usize;
+    let mut spare: Option<Simulation> = None;
     // The trace as an agent at the current cutoff may know it: nothing
     // after. It grows with the cutoffs.
     let mut past = Index::with_initial(ix.scene, &[], ix.tables.initial.clone());
@@ -173,7 +174,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                     if p.goals.iter().all(|g| holds(&sim, g)) {
                         fail(s, "the goals already hold at the cutoff".into());
                     }
-                    let mut fresh = sim.fork();
+                    let fresh = spare_at(&mut spare, &sim);
                     for (i, req) in p.reference_plan.iter().enumerate() {
                         let e = fresh.execute(req.clone());
                         if let Some(r) = e.outcome.rejection() {
@@ -181,11 +182,11 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                             break;
                         }
                     }
-                    if !p.goals.iter().all(|g| holds(&fresh, g)) {
+                    if !p.goals.iter().all(|g| holds(fresh, g)) {
                         fail(s, "the reference plan does not reach the goals".into());
                     }
                     // The reference plan is reproducible from the cutoff.
-                    if reference_plan(&mut sim.fork(), &p.actor, &p.goals).as_ref()
+                    if reference_plan(spare_at(&mut spare, &sim), &p.actor, &p.goals).as_ref()
                         != Some(&p.reference_plan)
                     {
                         fail(s, "the reference plan is not what the planner gives".into());
