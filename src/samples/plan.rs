@@ -175,20 +175,6 @@ pub fn reference_plan(sim: &mut Simulation, actor: &Id, goals: &[Prop]) -> Optio
     goals.iter().all(|p| holds(sim, p)).then_some(plan)
 }
 
-/// `spare` (forked from `sim` the first time) in `sim`'s current state.
-pub(crate) fn spare_at<'s>(
-    spare: &'s mut Option<Simulation>,
-    sim: &Simulation,
-) -> &'s mut Simulation {
-    match spare {
-        Some(s) => {
-            s.copy_from(sim);
-            s
-        }
-        None => spare.insert(sim.fork()),
-    }
-}
-
 /// Mines planning tasks: at most one pair per cutoff, numbered from
 /// `first`.
 pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
@@ -242,7 +228,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             continue;
         };
         // The plan runs on a copy at the cutoff, so the running replay goes on.
-        let Some(plan) = reference_plan(spare_at(&mut spare, &sim), &ix.robot, &d.goals) else {
+        let Some(plan) = reference_plan(sim.fork_into(&mut spare), &ix.robot, &d.goals) else {
             continue;
         };
         done.insert(serde_json::to_string(&d.goals).unwrap_or_default());

@@ -15,7 +15,7 @@ use super::answer::answer;
 use super::index::Index;
 use super::mine::evidence_age;
 use super::model::*;
-use super::plan::{holds, reference_plan, spare_at};
+use super::plan::{holds, reference_plan};
 
 /// A sample that fails a check.
 #[derive(Debug, Clone, PartialEq)]
@@ -174,7 +174,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                     if p.goals.iter().all(|g| holds(&sim, g)) {
                         fail(s, "the goals already hold at the cutoff".into());
                     }
-                    let fresh = spare_at(&mut spare, &sim);
+                    let fresh = sim.fork_into(&mut spare);
                     for (i, req) in p.reference_plan.iter().enumerate() {
                         let e = fresh.execute(req.clone());
                         if let Some(r) = e.outcome.rejection() {
@@ -186,7 +186,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                         fail(s, "the reference plan does not reach the goals".into());
                     }
                     // The reference plan is reproducible from the cutoff.
-                    if reference_plan(spare_at(&mut spare, &sim), &p.actor, &p.goals).as_ref()
+                    if reference_plan(sim.fork_into(&mut spare), &p.actor, &p.goals).as_ref()
                         != Some(&p.reference_plan)
                     {
                         fail(s, "the reference plan is not what the planner gives".into());

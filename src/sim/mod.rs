@@ -208,6 +208,19 @@ impl Simulation {
         copy
     }
 
+    /// `spare` in this simulation's current state: forked the first time,
+    /// then put in the state with [`Simulation::copy_from`]. For plans run
+    /// from one cutoff after another on the same spare.
+    pub fn fork_into<'s>(&self, spare: &'s mut Option<Simulation>) -> &'s mut Simulation {
+        match spare {
+            Some(s) => {
+                s.copy_from(self);
+                s
+            }
+            None => spare.insert(self.fork()),
+        }
+    }
+
     /// Puts this simulation in `src`'s current state, as [`Simulation::fork`]
     /// would give it, without a spawn: for a spare run again and again from
     /// cutoffs (requests only change components, never add or remove them).
