@@ -24,7 +24,7 @@ use crate::samples::answer::{act_of, answer};
 use crate::samples::index::Tables;
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
-use crate::samples::text::Namer;
+use crate::samples::text::{Namer, Names};
 use crate::scene::Scene;
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
@@ -91,6 +91,8 @@ struct Tracks {
 pub struct BuiltIn {
     strategy: Strategy,
     scene: Option<Scene>,
+    /// What naming its answers needs, made once per trace.
+    names: Option<Names>,
     initial: Arc<State>,
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
@@ -108,6 +110,7 @@ impl BuiltIn {
         BuiltIn {
             strategy,
             scene: None,
+            names: None,
             initial: Arc::default(),
             events: vec![],
             indexed: Tables::default(),
@@ -359,6 +362,7 @@ impl Agent for BuiltIn {
             .next()
             .unwrap_or_else(|| Id::new("robot"));
         self.scene = Some(scene.clone());
+        self.names = Some(Names::new(scene));
         Ok(())
     }
 
@@ -431,7 +435,11 @@ impl Agent for BuiltIn {
             .as_ref()
             .ok_or_else(|| AgentError::Other("the built-in agents need the parsed query".into()))?;
         let (found, ranked) = self.recall(query, &q.question, &q.cutoff)?;
-        let n = Namer::new(self.scene()?);
+        let scene = self.scene()?;
+        let n = match &self.names {
+            Some(names) => Namer::with(scene, names),
+            None => Namer::new(scene),
+        };
         Ok(match found {
             Some((answer, evidence)) => Reply {
                 text: answer_text(&n, query, &answer, &q.options),
