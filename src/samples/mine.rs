@@ -3,6 +3,7 @@
 //! one chosen per family with the seeded RNG, worded from templates.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::io::Write;
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -327,11 +328,13 @@ pub(super) fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) ->
         Family::Preference | Family::Routine | Family::OverwrittenState => cutoff.day,
         _ => 0,
     };
-    format!(
-        "{}|{}|{day}",
-        serde_json::to_string(q).unwrap_or_default(),
-        serde_json::to_string(a).unwrap_or_default()
-    )
+    // One buffer, written in place: keys are made for every candidate.
+    let mut key = Vec::with_capacity(256);
+    let _ = serde_json::to_writer(&mut key, q);
+    key.push(b'|');
+    let _ = serde_json::to_writer(&mut key, a);
+    let _ = write!(key, "|{day}");
+    String::from_utf8(key).unwrap_or_default()
 }
 
 fn sample(

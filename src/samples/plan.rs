@@ -205,11 +205,16 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
         if !sim.held_by(&ix.robot).is_empty() {
             continue;
         }
-        let state = sim.state();
+        // The whole state, made only if a draft gets as far as needing it.
+        let state = std::cell::OnceCell::new();
         let drafts: Vec<Draft> = drafts(ix, &n, &cutoff, &mut memo)
             .into_iter()
             .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
-            .filter(|d| d.goals.iter().all(|p| knowable(ix, &cutoff, &state, p)))
+            .filter(|d| {
+                d.goals
+                    .iter()
+                    .all(|p| knowable(ix, &cutoff, state.get_or_init(|| sim.state()), p))
+            })
             .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.

@@ -65,7 +65,8 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
         }
         past.extend(&ix.events[..replayed]);
         let beliefs = sim.beliefs(ix.robot.as_str());
-        let state = sim.state();
+        // The whole state, made only if a state question needs it.
+        let state = std::cell::OnceCell::new();
         for s in group {
             let cut = s.cutoff();
             if (cut.t, cut.day) != (at.t, at.day) {
@@ -160,7 +161,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                             ),
                             None => fail(s, "the robot holds no belief about it".into()),
                         }
-                        if (state.get(&key) != Some(value)) != hidden
+                        if (state.get_or_init(|| sim.state()).get(&key) != Some(value)) != hidden
                             || hidden != (q.family == Family::HiddenState)
                         {
                             fail(
