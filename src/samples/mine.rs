@@ -20,7 +20,7 @@ use super::model::*;
 use super::phrasing::{Phrase, questions};
 use super::standing::{self, Standing};
 use super::text::{Namer, capital};
-use super::unanswerable::{Sources, Unanswerable, absent_variants, unseen_at_start};
+use super::unanswerable::{Sources, Sweep, Unanswerable, absent_variants, unseen_at_start};
 
 /// Mixed into the seed for the phrasing stream.
 const PHRASING_STREAM: u64 = 0x7068_7261_7365;
@@ -168,6 +168,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     // other families keep their ids.
     let (mut answerable, mut unanswerable) = (0, 0);
     let mut standing = Standing::new(ix, &namer);
+    let mut sweep = Sweep::default();
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -239,20 +240,20 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         if (unanswerable + 1) * den > (answerable + unanswerable + 1) * num {
             continue;
         }
-        let open: Vec<Vec<(Unanswerable, Query, String)>> =
-            Unanswerable::candidates(ix, &sources, cutoff.event)
-                .into_iter()
-                .map(|kind| {
-                    kind.into_iter()
-                        .filter_map(|u| {
-                            let q = u.query(&sources);
-                            let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
-                            (!asked.contains(&key)).then_some((u, q, key))
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .filter(|k| !k.is_empty())
-                .collect();
+        let open: Vec<Vec<(Unanswerable, Query, String)>> = sweep
+            .candidates(ix, &sources, cutoff.event)
+            .into_iter()
+            .map(|kind| {
+                kind.into_iter()
+                    .filter_map(|u| {
+                        let q = u.query(&sources);
+                        let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
+                        (!asked.contains(&key)).then_some((u, q, key))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|k| !k.is_empty())
+            .collect();
         let Some(kind) = open.choose(&mut abstain) else {
             continue;
         };
