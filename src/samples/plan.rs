@@ -26,17 +26,20 @@ use super::text::{Namer, capital};
 const MAX_STEPS: u32 = 40;
 
 /// A task before its plan is found.
-struct Draft {
+struct Draft<'a> {
     family: Family,
     target: MemoryTarget,
     template: &'static str,
-    acquisition: String,
-    utilisation: String,
+    /// The acquisition and utilisation instructions, worded only for the
+    /// draft chosen: most drafts never become tasks.
+    words: Words<'a>,
     goals: Vec<Prop>,
     /// What must be remembered to know the goal's value.
     remember: Option<Query>,
     evidence: Vec<u64>,
 }
+
+type Words<'a> = Box<dyn Fn() -> [String; 2] + 'a>;
 
 /// Whether `p` holds in `sim`.
 pub fn holds(sim: &Simulation, p: &Prop) -> bool {
@@ -243,9 +246,10 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             .iter()
             .filter_map(|e| ix.session_of(*e).map(String::from))
             .collect();
+        let [acquisition, utilisation] = (d.words)();
         for (role, instruction) in [
-            (PairRole::Acquisition, &d.acquisition),
-            (PairRole::Utilisation, &d.utilisation),
+            (PairRole::Acquisition, acquisition),
+            (PairRole::Utilisation, utilisation),
         ] {
             out.push(PlanTask {
                 id: format!("t{:04}", first + out.len()),
@@ -253,7 +257,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
                 memory_target: d.target,
                 template: format!("plan/{}", d.template),
                 cutoff: cutoff.clone(),
-                instruction: instruction.clone(),
+                instruction,
                 actor: ix.robot.clone(),
                 goals: d.goals.clone(),
                 remember: d.remember.clone(),
@@ -271,7 +275,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
 }
 
 /// Candidate tasks at a cutoff, from what the robot knows then.
-fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft> {
+fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft<'a>> {
     let c = cutoff.event;
     let mut out = Vec::new();
     let mut seen_pref = BTreeSet::new();
@@ -289,17 +293,21 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
                 let Some(goal) = prop(entity, attr, value) else {
                     continue;
                 };
-                let what = format!("the {} of {}", attr.replace('_', " "), n.name(entity));
                 out.push(Draft {
                     family: Family::Preference,
                     target: MemoryTarget::Preference,
                     template: "preferred_setting",
-                    acquisition: format!(
-                        "{} likes {what} to be {}. Please set it that way.",
-                        n.name(holder),
-                        n.value(attr, value)
-                    ),
-                    utilisation: format!("Please set {what} the way {} likes it.", n.name(holder)),
+                    words: Box::new(move || {
+                        let what = format!("the {} of {}", attr.replace('_', " "), n.name(entity));
+                        [
+                            format!(
+                                "{} likes {what} to be {}. Please set it that way.",
+                                n.name(holder),
+                                n.value(attr, value)
+                            ),
+                            format!("Please set {what} the way {} likes it.", n.name(holder)),
+                        ]
+                    }),
                     goals: vec![goal],
                     remember: Some(Query::Preference {
                         holder: holder.clone(),
@@ -322,16 +330,20 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
                     family: Family::Commitment,
                     target: MemoryTarget::PlanningDependency,
                     template: "do_as_asked",
-                    acquisition: format!(
-                        "{} asked you to {}. Please do it now.",
-                        n.name(&h.speaker),
-                        request_phrase(n, entity, attr, value)
-                    ),
-                    utilisation: format!(
-                        "Please do what {} asked you to do with {}.",
-                        n.name(&h.speaker),
-                        n.name(entity)
-                    ),
+                    words: Box::new(move || {
+                        [
+                            format!(
+                                "{} asked you to {}. Please do it now.",
+                                n.name(&h.speaker),
+                                request_phrase(n, entity, attr, value)
+                            ),
+                            format!(
+                                "Please do what {} asked you to do with {}.",
+                                n.name(&h.speaker),
+                                n.name(entity)
+                            ),
+                        ]
+                    }),
                     goals: vec![goal],
                     remember: Some(Query::Asked {
                         request: h.event,
@@ -357,16 +369,21 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
         let Some(goal) = prop(object, &Id::new("location"), value) else {
             continue;
         };
+        let value = value.clone();
         out.push(Draft {
             family: Family::Routine,
             target: MemoryTarget::Routine,
             template: "usual_place",
-            acquisition: format!(
-                "Please put {} {}.",
-                n.name(object),
-                n.value("location", value)
-            ),
-            utilisation: format!("Please put {} back where it usually goes.", n.name(object)),
+            words: Box::new(move || {
+                [
+                    format!(
+                        "Please put {} {}.",
+                        n.name(object),
+                        n.value("location", &value)
+                    ),
+                    format!("Please put {} back where it usually goes.", n.name(object)),
+                ]
+            }),
             goals: vec![goal],
             remember: Some(q),
             evidence: a.evidence,
@@ -397,21 +414,26 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
         let Answer::Value { value } = &a.answer else {
             continue;
         };
+        let (value, who) = (value.clone(), owner.clone());
         out.push(Draft {
             family: Family::CurrentState,
             target: MemoryTarget::ObjectLocation,
             template: "bring_owner",
-            acquisition: format!(
-                "Please bring {} {}; it is {}.",
-                n.name(&owner),
-                n.name(&o.id),
-                n.value("location", value)
-            ),
-            utilisation: capital(&format!(
-                "please bring {} their {}.",
-                n.name(&owner),
-                o.category
-            )),
+            words: Box::new(move || {
+                [
+                    format!(
+                        "Please bring {} {}; it is {}.",
+                        n.name(&who),
+                        n.name(&o.id),
+                        n.value("location", &value)
+                    ),
+                    capital(&format!(
+                        "please bring {} their {}.",
+                        n.name(&who),
+                        o.category
+                    )),
+                ]
+            }),
             goals: vec![Prop::HeldBy {
                 object: o.id.clone(),
                 actor: owner,
