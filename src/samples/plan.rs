@@ -181,19 +181,13 @@ pub fn reference_plan(sim: &mut Simulation, actor: &Id, goals: &[Prop]) -> Optio
 /// Mines planning tasks: at most one pair per cutoff, numbered from
 /// `first`.
 pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c);
-    let n = Namer::new(ix.scene);
-    let mut done: BTreeSet<String> = BTreeSet::new();
     let mut out = Vec::new();
     let mut sim = match Simulation::new(ix.scene.clone()) {
         Ok(s) => s,
         Err(_) => return out,
     };
     let mut replayed = 0usize;
-    let mut memo = Memo::default();
-    // Plans run on this spare, put in the cutoff's state each time: a
-    // fork's state without a spawn per plan.
-    let mut spare: Option<Simulation> = None;
+    let mut miner = TaskMiner::new(ix, seed, first);
     for cutoff in cutoffs(ix) {
         // Keep a running replay up to the cutoff for the "already satisfied" test.
         while replayed + 1 < cutoff.event as usize {
@@ -202,21 +196,62 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             }
             replayed += 1;
         }
+        out.extend(miner.at(&cutoff, &sim));
+    }
+    out
+}
+
+/// Mining planning tasks cutoff by cutoff, from a replay the caller keeps
+/// (see [`mine_tasks`]; mining with its checks shares one replay).
+pub struct TaskMiner<'a> {
+    ix: &'a Index<'a>,
+    first: usize,
+    rng: ChaCha8Rng,
+    n: Namer<'a>,
+    /// The goals of the tasks made so far.
+    done: BTreeSet<String>,
+    made: usize,
+    memo: Memo,
+    /// Plans run on this spare, put in the cutoff's state each time: a
+    /// fork's state without a spawn per plan.
+    spare: Option<Simulation>,
+}
+
+impl<'a> TaskMiner<'a> {
+    pub fn new(ix: &'a Index<'a>, seed: u64, first: usize) -> Self {
+        TaskMiner {
+            ix,
+            first,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c),
+            n: Namer::new(ix.scene),
+            done: BTreeSet::new(),
+            made: 0,
+            memo: Memo::default(),
+            spare: None,
+        }
+    }
+
+    /// The pair of tasks at `cutoff`, if any, with `sim` in the state just
+    /// before it; cutoffs come in order.
+    pub fn at(&mut self, cutoff: &Cutoff, sim: &Simulation) -> Vec<PlanTask> {
+        let ix = self.ix;
+        let mut out = Vec::new();
         // The robot's hand must be free, and what a plan needs to know (where
         // the objects are, whether containers are open) must be what the
         // robot last saw: then a perfect memory can succeed.
         if !sim.held_by(&ix.robot).is_empty() {
-            continue;
+            return out;
         }
         // The whole state, made only if a draft gets as far as needing it.
         let state = std::cell::OnceCell::new();
-        let drafts: Vec<Draft> = drafts(ix, &n, &cutoff, &mut memo)
+        let done = &self.done;
+        let drafts: Vec<Draft> = drafts(ix, &self.n, cutoff, &mut self.memo)
             .into_iter()
-            .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
+            .filter(|d| !d.goals.iter().all(|p| holds(sim, p)))
             .filter(|d| {
                 d.goals
                     .iter()
-                    .all(|p| knowable(ix, &cutoff, state.get_or_init(|| sim.state()), p))
+                    .all(|p| knowable(ix, cutoff, state.get_or_init(|| sim.state()), p))
             })
             .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
             .collect();
@@ -226,21 +261,22 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             .iter()
             .copied()
             .collect::<Vec<_>>()
-            .choose(&mut rng)
+            .choose(&mut self.rng)
             .copied()
         else {
-            continue;
+            return out;
         };
         let of_family: Vec<&Draft> = drafts.iter().filter(|d| d.family == family).collect();
-        let Some(d) = of_family.choose(&mut rng) else {
-            continue;
+        let Some(d) = of_family.choose(&mut self.rng) else {
+            return out;
         };
         // The plan runs on a copy at the cutoff, so the running replay goes on.
-        let Some(plan) = reference_plan(sim.fork_into(&mut spare), &ix.robot, &d.goals) else {
-            continue;
+        let Some(plan) = reference_plan(sim.fork_into(&mut self.spare), &ix.robot, &d.goals) else {
+            return out;
         };
-        done.insert(serde_json::to_string(&d.goals).unwrap_or_default());
-        let pair = format!("m{:03}", out.len() / 2 + 1);
+        self.done
+            .insert(serde_json::to_string(&d.goals).unwrap_or_default());
+        let pair = format!("m{:03}", self.made / 2 + 1);
         let sessions: BTreeSet<String> = d
             .evidence
             .iter()
@@ -252,7 +288,7 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             (PairRole::Utilisation, utilisation),
         ] {
             out.push(PlanTask {
-                id: format!("t{:04}", first + out.len()),
+                id: format!("t{:04}", self.first + self.made),
                 family: d.family,
                 memory_target: d.target,
                 template: format!("plan/{}", d.template),
@@ -269,9 +305,10 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
                     role,
                 }),
             });
+            self.made += 1;
         }
+        out
     }
-    out
 }
 
 /// Candidate tasks at a cutoff, from what the robot knows then.
