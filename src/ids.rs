@@ -9,9 +9,27 @@ use serde::{Deserialize, Serialize};
 
 /// A scene-wide unique id. Cheap to clone (shared string), ordered by its
 /// text so that maps keyed by ids iterate deterministically.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct Id(Arc<str>);
+
+/// Read straight into the shared string (serde's `Arc<str>` goes through
+/// a `String` first): a trace is mostly ids.
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+        impl serde::de::Visitor<'_> for IdVisitor {
+            type Value = Id;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an id (a string)")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Id, E> {
+                Ok(Id::new(s))
+            }
+        }
+        d.deserialize_str(IdVisitor)
+    }
+}
 
 impl Id {
     pub fn new(s: &str) -> Self {
@@ -104,6 +122,23 @@ mod tests {
         assert!(!Id::is_well_formed("Mug"));
         assert!(!Id::is_well_formed(""));
         assert!(!Id::is_well_formed("mug-2"));
+    }
+
+    #[test]
+    fn ids_read_from_strings_only() {
+        let id: Id = serde_json::from_str(r#""mug_2""#).unwrap();
+        assert_eq!(id, Id::new("mug_2"));
+        // Escapes are read, as a string's.
+        let id: Id = serde_json::from_str(r#""mug\u005f2""#).unwrap();
+        assert_eq!(id.as_str(), "mug_2");
+        let keyed: std::collections::BTreeMap<Id, u8> =
+            serde_json::from_str(r#"{"b":2,"a":1}"#).unwrap();
+        assert_eq!(keyed.keys().map(Id::as_str).collect::<Vec<_>>(), ["a", "b"]);
+        let id: Id = ron::from_str(r#""fridge_1""#).unwrap();
+        assert_eq!(id.as_str(), "fridge_1");
+        assert!(serde_json::from_str::<Id>("3").is_err());
+        assert!(serde_json::from_str::<Id>("null").is_err());
+        assert_eq!(serde_json::to_string(&Id::new("a_b")).unwrap(), r#""a_b""#);
     }
 
     #[test]

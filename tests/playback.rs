@@ -103,3 +103,32 @@ fn a_fork_is_the_replayed_state_and_goes_on_the_same_way() {
         assert_eq!(again.state(), fork.state());
     }
 }
+
+#[test]
+fn a_spare_put_in_a_state_goes_on_as_a_fork_would() {
+    let (scene, events) = trace("family_apartment", 2, 2);
+    let mut sim = Simulation::new(scene.clone()).unwrap();
+    let mut spare: Option<Simulation> = None;
+    let mut checked = 0;
+    for (i, e) in events.iter().enumerate() {
+        sim.replay_event(e).unwrap();
+        if i % 89 != 40 {
+            continue;
+        }
+        // The spare was left wherever the last use took it (later events
+        // replayed into it), and is put in this state again.
+        let reused = sim.fork_into(&mut spare);
+        assert_eq!(reused.state(), sim.state(), "state after {} events", i + 1);
+        assert_eq!(reused.beliefs("robot"), sim.beliefs("robot"));
+        assert_eq!(reused.now(), sim.now());
+        let mut fork = sim.fork();
+        for later in &events[i + 1..(i + 60).min(events.len())] {
+            reused.replay_event(later).unwrap();
+            fork.replay_event(later).unwrap();
+        }
+        assert_eq!(reused.state(), fork.state());
+        assert_eq!(reused.beliefs("robot"), fork.beliefs("robot"));
+        checked += 1;
+    }
+    assert!(checked > 5, "only {checked} states checked");
+}

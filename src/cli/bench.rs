@@ -164,7 +164,7 @@ const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
 fn bench_horizon(horizons: &[u32]) -> Result<()> {
     use hearth::eval::agents::{BuiltIn, Strategy};
     use hearth::samples::export::{Haystack, longmemeval_records};
-    use hearth::samples::{Index, Sample, validate};
+    use hearth::samples::{Index, Sample};
     let s = scene::parse("family_apartment", scene::default_source())?;
     println!(
         "cost against horizon, family apartment seed 1, one thread (s; agents: {}):",
@@ -185,16 +185,21 @@ fn bench_horizon(horizons: &[u32]) -> Result<()> {
         })?;
         let generate = t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
-        let mined = hearth::samples::mine(&s, &events, 0);
+        // As `hearth mine` and `hearth eval` do it.
         let ix = Index::new(&s, &events);
-        let invalid = validate::check(&ix, &mined);
+        let (mined, invalid) = hearth::samples::mine_checked(&ix, 0);
         let mine = t0.elapsed().as_secs_f64();
         anyhow::ensure!(invalid.is_empty(), "{} invalid samples", invalid.len());
         let t0 = Instant::now();
-        for name in HORIZON_AGENTS {
-            let mut agent = BuiltIn::new(Strategy::parse(name).expect("built in"));
-            black_box(hearth::eval::evaluate(&ix, &mined, &mut agent));
-        }
+        let mut agents: Vec<BuiltIn> = HORIZON_AGENTS
+            .iter()
+            .map(|name| BuiltIn::new(Strategy::parse(name).expect("built in")))
+            .collect();
+        let mut each: Vec<&mut dyn hearth::eval::Agent> = agents
+            .iter_mut()
+            .map(|a| a as &mut dyn hearth::eval::Agent)
+            .collect();
+        black_box(hearth::eval::evaluate_all(&ix, &mined, &mut each));
         let eval = t0.elapsed().as_secs_f64();
         let qa: Vec<&hearth::samples::QaSample> = mined
             .iter()

@@ -12,7 +12,7 @@ use hearth::eval::agents::{BUILT_IN, BuiltIn, Strategy};
 use hearth::eval::external::External;
 use hearth::eval::predictions::Format;
 use hearth::eval::words::{WORDS_ONLY, WordsOnly};
-use hearth::eval::{Agent, PlanResult, QaResult, Report, evaluate};
+use hearth::eval::{Agent, PlanResult, QaResult, Report, evaluate_all};
 use hearth::llm::LlmClient;
 use hearth::samples::{Family, Index, Sample};
 use hearth::store;
@@ -128,37 +128,44 @@ pub struct AgentRun {
     pub tokens: Option<u64>,
 }
 
-/// Runs `agent` over one trace's samples, then the LLM answerer and judge
-/// if asked.
-pub fn run_agent(
-    agent: &mut dyn Agent,
+/// Runs `agents` over one trace's samples together (what they share is
+/// made once: see [`evaluate_all`]), then the LLM answerer and judge if
+/// asked, agent by agent.
+pub fn run_agents(
+    agents: &mut [Box<dyn Agent>],
     ix: &Index,
     samples: &[Sample],
     llm: Option<&Arc<LlmClient>>,
     args: &EvalArgs,
-) -> Result<AgentRun> {
-    let mut timed = Timed::new(agent);
-    let (mut qa, plans) = evaluate(ix, samples, &mut timed);
-    let latencies = timed.latencies;
-    let mut tokens = None;
-    if let Some(client) = llm {
-        let spent = |s: hearth::llm::Stats| s.prompt_tokens + s.completion_tokens;
-        let before = spent(client.stats());
-        if args.answerer == "llm" {
-            hearth::eval::llm::answer(client, ix, samples, &mut qa, 0)
-                .context("answering through the LLM")?;
+) -> Result<Vec<AgentRun>> {
+    let mut timed: Vec<Timed> = agents.iter_mut().map(|a| Timed::new(a.as_mut())).collect();
+    let results = {
+        let mut each: Vec<&mut dyn Agent> = timed.iter_mut().map(|t| t as &mut dyn Agent).collect();
+        evaluate_all(ix, samples, &mut each)
+    };
+    let mut runs = Vec::new();
+    for ((mut qa, plans), timed) in results.into_iter().zip(timed) {
+        let mut tokens = None;
+        if let Some(client) = llm {
+            let spent = |s: hearth::llm::Stats| s.prompt_tokens + s.completion_tokens;
+            let before = spent(client.stats());
+            if args.answerer == "llm" {
+                hearth::eval::llm::answer(client, ix, samples, &mut qa, 0)
+                    .context("answering through the LLM")?;
+            }
+            if args.judge {
+                hearth::eval::llm::judge(client, samples, &mut qa, 0).context("judging answers")?;
+            }
+            tokens = Some(spent(client.stats()) - before);
         }
-        if args.judge {
-            hearth::eval::llm::judge(client, samples, &mut qa, 0).context("judging answers")?;
-        }
-        tokens = Some(spent(client.stats()) - before);
+        runs.push(AgentRun {
+            qa,
+            plans,
+            latencies: timed.latencies,
+            tokens,
+        });
     }
-    Ok(AgentRun {
-        qa,
-        plans,
-        latencies,
-        tokens,
-    })
+    Ok(runs)
 }
 
 /// The agents to run, and the LLM client they share if any needs one.
@@ -202,36 +209,45 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         traces.push((dir.display().to_string(), trace, samples));
     }
     let bar = indicatif::ProgressBar::new((agents.len() * traces.len()) as u64);
-    let mut reports = Vec::new();
-    let mut costs = Vec::new();
+    let n = agents.len();
+    let (mut qa, mut plans): (Vec<Vec<QaResult>>, Vec<Vec<PlanResult>>) =
+        (vec![vec![]; n], vec![vec![]; n]);
+    let (mut latencies, mut tokens) = (vec![Vec::new(); n], vec![None::<u64>; n]);
     // Each agent's results per trace, for --predictions.
-    let mut per_trace: Vec<Vec<Vec<QaResult>>> = Vec::new();
-    for agent in &mut agents {
-        let (mut qa, mut plans): (Vec<QaResult>, Vec<PlanResult>) = (vec![], vec![]);
-        let (mut latencies, mut tokens) = (Vec::new(), None::<u64>);
-        let mut words = Vec::new();
-        for (name, trace, samples) in &traces {
-            bar.set_message(format!("{} on {name}", agent.name()));
-            let ix = Index::new(&trace.scene, &trace.events);
-            let run = run_agent(agent.as_mut(), &ix, samples, llm.as_ref(), &args)?;
-            latencies.extend(run.latencies);
-            tokens = run.tokens.map(|t| t + tokens.unwrap_or(0));
+    let mut per_trace: Vec<Vec<Vec<QaResult>>> = vec![Vec::new(); n];
+    for (name, trace, samples) in &traces {
+        bar.set_message(name.clone());
+        let ix = Index::new(&trace.scene, &trace.events);
+        let runs = run_agents(&mut agents, &ix, samples, llm.as_ref(), &args)?;
+        for (a, run) in runs.into_iter().enumerate() {
+            latencies[a].extend(run.latencies);
+            tokens[a] = run.tokens.map(|t| t + tokens[a].unwrap_or(0));
             if !args.predictions.is_empty() {
-                words.push(run.qa.clone());
+                per_trace[a].push(run.qa.clone());
             }
-            qa.extend(run.qa);
-            plans.extend(run.plans);
-            bar.inc(1);
+            qa[a].extend(run.qa);
+            plans[a].extend(run.plans);
         }
-        costs.push(Cost::new(&agent.name(), &latencies, tokens));
-        per_trace.push(words);
-        reports.push(Report::new(
-            agent.name(),
-            traces.iter().map(|t| t.0.clone()).collect(),
-            qa,
-            plans,
-        ));
+        bar.inc(n as u64);
     }
+    let costs: Vec<Cost> = agents
+        .iter()
+        .zip(&latencies)
+        .zip(&tokens)
+        .map(|((agent, l), t)| Cost::new(&agent.name(), l, *t))
+        .collect();
+    let reports: Vec<Report> = agents
+        .iter()
+        .zip(qa.into_iter().zip(plans))
+        .map(|(agent, (qa, plans))| {
+            Report::new(
+                agent.name(),
+                traces.iter().map(|t| t.0.clone()).collect(),
+                qa,
+                plans,
+            )
+        })
+        .collect();
     bar.finish_and_clear();
     print_table(&reports, args.answerer == "llm", &costs);
     let out = args

@@ -39,10 +39,8 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
     let spinner = indicatif::ProgressBar::new_spinner()
         .with_message(format!("mining {}", args.trace.display()));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let mut mined = samples::mine(&trace.scene, &trace.events, args.seed);
-    spinner.set_message("checking every sample");
     let ix = Index::new(&trace.scene, &trace.events);
-    let invalid = samples::validate::check(&ix, &mined);
+    let (mut mined, invalid) = samples::mine_checked(&ix, args.seed);
     spinner.finish_and_clear();
     if !invalid.is_empty() {
         for i in invalid.iter().take(20) {

@@ -18,7 +18,7 @@ use hearth::study::cost::Cost;
 use hearth::study::load::{self, trace_name};
 use hearth::study::{self as st, Household, Run, Summary};
 
-use crate::eval::{EvalArgs, cost_rows, run_agent, setup};
+use crate::eval::{EvalArgs, cost_rows, run_agents, setup};
 
 #[derive(Subcommand)]
 pub enum DatasetCommand {
@@ -159,8 +159,10 @@ pub fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
         let ix = Index::new(&l.trace.scene, &l.trace.events);
         let facts = st::question_facts(&ix, &l.samples);
         let mut results = Vec::new();
-        for (a, agent) in agents.iter_mut().enumerate() {
-            let r = run_agent(agent.as_mut(), &ix, &l.samples, llm.as_ref(), args)?;
+        for (a, r) in run_agents(&mut agents, &ix, &l.samples, llm.as_ref(), args)?
+            .into_iter()
+            .enumerate()
+        {
             latencies[a].extend(r.latencies);
             tokens[a] = r.tokens.map(|x| x + tokens[a].unwrap_or(0));
             results.push(r.qa);

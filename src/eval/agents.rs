@@ -24,7 +24,7 @@ use crate::samples::answer::{act_of, answer};
 use crate::samples::index::Tables;
 use crate::samples::mine::answer_text;
 use crate::samples::model::*;
-use crate::samples::text::Namer;
+use crate::samples::text::{Namer, Names};
 use crate::scene::Scene;
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
@@ -91,6 +91,8 @@ struct Tracks {
 pub struct BuiltIn {
     strategy: Strategy,
     scene: Option<Scene>,
+    /// What naming its answers needs, made once per trace.
+    names: Option<Names>,
     initial: Arc<State>,
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
@@ -101,6 +103,15 @@ pub struct BuiltIn {
     tracks: Tracks,
     /// ObsMem's indexes of the tracks it was asked of, by route.
     routed: RefCell<HashMap<String, Routed>>,
+    /// The last memory indexed for a question (see [`BuiltIn::over`]).
+    last: RefCell<Option<Memory>>,
+}
+
+/// Events brought to a question, by id, with their index.
+struct Memory {
+    ids: Vec<u64>,
+    events: Vec<Event>,
+    tables: Tables,
 }
 
 impl BuiltIn {
@@ -108,6 +119,7 @@ impl BuiltIn {
         BuiltIn {
             strategy,
             scene: None,
+            names: None,
             initial: Arc::default(),
             events: vec![],
             indexed: Tables::default(),
@@ -116,6 +128,7 @@ impl BuiltIn {
             graph: Graph::default(),
             tracks: Tracks::default(),
             routed: RefCell::default(),
+            last: RefCell::default(),
         }
     }
 
@@ -131,12 +144,34 @@ impl BuiltIn {
         Some(&self.events[i])
     }
 
-    /// The remembered events of `ids`, in order.
-    fn by_ids(&self, ids: &BTreeSet<u64>) -> Vec<Event> {
-        ids.iter()
-            .filter_map(|id| self.remembered(*id))
-            .cloned()
-            .collect()
+    /// `on` a memory of the remembered events of `ids` (in order), indexed
+    /// for it. The last such memory is kept: the questions of one cutoff
+    /// often bring the same events (recent's always do).
+    fn over<R>(&self, ids: Vec<u64>, on: impl FnOnce(&Index) -> R) -> Result<R, AgentError> {
+        let scene = self.scene()?;
+        let mut last = self.last.borrow_mut();
+        let m = match last.take() {
+            Some(m) if m.ids == ids => m,
+            _ => {
+                let events: Vec<Event> = ids
+                    .iter()
+                    .filter_map(|id| self.remembered(*id))
+                    .cloned()
+                    .collect();
+                let mut tables = Tables::new(self.initial.clone());
+                for e in &events {
+                    tables.push(&self.robot, e);
+                }
+                Memory {
+                    ids,
+                    events,
+                    tables,
+                }
+            }
+        };
+        let r = on(&Index::over(scene, &m.events, &m.tables));
+        *last = Some(m);
+        Ok(r)
     }
 
     /// The answer to `q` from the events this agent brings to it, and
@@ -144,21 +179,17 @@ impl BuiltIn {
     fn recall(&self, q: &Query, words: &str, cutoff: &Cutoff) -> Result<Recalled, AgentError> {
         let scene = self.scene()?;
         let on = |ix: &Index| answer(ix, cutoff, q).map(|a| (a.answer, a.evidence));
-        // A memory of its own: indexed for this question.
-        let over = |events: &[Event]| on(&Index::with_initial(scene, events, self.initial.clone()));
         Ok(match self.strategy {
             Strategy::Oracle => (on(&Index::over(scene, &self.events, &self.indexed)), None),
-            Strategy::None => (over(&[]), None),
-            Strategy::Recent(k) => (
-                over(&self.events[self.events.len().saturating_sub(k)..]),
-                None,
-            ),
+            Strategy::None => (self.over(vec![], on)?, None),
+            Strategy::Recent(k) => {
+                let window = &self.events[self.events.len().saturating_sub(k)..];
+                (self.over(window.iter().map(|e| e.id).collect(), on)?, None)
+            }
             Strategy::Bm25 => {
                 let top = self.bm25.top(words, 5);
-                (
-                    over(&self.by_ids(&top.iter().copied().collect())),
-                    Some(top),
-                )
+                let ids: BTreeSet<u64> = top.iter().copied().collect();
+                (self.over(ids.into_iter().collect(), on)?, Some(top))
             }
             Strategy::ObsMem => match self.tracks_of(q) {
                 // Whole tracks only grow: their index is kept and extended.
@@ -171,11 +202,15 @@ impl BuiltIn {
                     r.extend(self, &lists);
                     (on(&Index::over(scene, &r.events, &r.tables)), None)
                 }
-                None => (over(&self.by_ids(&self.route(q))), None),
+                None => (self.over(self.route(q).into_iter().collect(), on)?, None),
             },
             Strategy::Kg { seeds, hops, keep } => {
-                let ids = self.graph.retrieve(&q.entities(), seeds, hops, keep);
-                (over(&self.by_ids(&ids.into_iter().collect())), None)
+                let ids: BTreeSet<u64> = self
+                    .graph
+                    .retrieve(&q.entities(), seeds, hops, keep)
+                    .into_iter()
+                    .collect();
+                (self.over(ids.into_iter().collect(), on)?, None)
             }
         })
     }
@@ -359,6 +394,7 @@ impl Agent for BuiltIn {
             .next()
             .unwrap_or_else(|| Id::new("robot"));
         self.scene = Some(scene.clone());
+        self.names = Some(Names::new(scene));
         Ok(())
     }
 
@@ -431,7 +467,11 @@ impl Agent for BuiltIn {
             .as_ref()
             .ok_or_else(|| AgentError::Other("the built-in agents need the parsed query".into()))?;
         let (found, ranked) = self.recall(query, &q.question, &q.cutoff)?;
-        let n = Namer::new(self.scene()?);
+        let scene = self.scene()?;
+        let n = match &self.names {
+            Some(names) => Namer::with(scene, names),
+            None => Namer::new(scene),
+        };
         Ok(match found {
             Some((answer, evidence)) => Reply {
                 text: answer_text(&n, query, &answer, &q.options),

@@ -407,9 +407,10 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
 }
 
 /// Executes `plan` from `at_cutoff`, the state just before the task's
-/// cutoff (or why there is none).
+/// cutoff (or why there is none); the simulation is left where the plan
+/// took it.
 pub fn execute_plan(
-    at_cutoff: Result<Simulation, String>,
+    at_cutoff: Result<&mut Simulation, String>,
     t: &PlanTask,
     plan: Result<Vec<Request>, AgentError>,
 ) -> PlanResult {
@@ -429,7 +430,7 @@ pub fn execute_plan(
             return out;
         }
     };
-    let mut sim = match at_cutoff {
+    let sim = match at_cutoff {
         Ok(s) => s,
         Err(e) => {
             out.error = Some(e);
@@ -460,7 +461,7 @@ pub fn execute_plan(
     } else {
         accepted as f64 / plan.len() as f64
     };
-    let held = t.goals.iter().filter(|g| holds(&sim, g)).count();
+    let held = t.goals.iter().filter(|g| holds(sim, g)).count();
     out.complete = held as f64 / t.goals.len().max(1) as f64;
     out.success = held == t.goals.len();
     out
@@ -474,23 +475,40 @@ pub fn evaluate(
     samples: &[Sample],
     agent: &mut dyn Agent,
 ) -> (Vec<QaResult>, Vec<PlanResult>) {
+    evaluate_all(ix, samples, &mut [agent]).remove(0)
+}
+
+/// [`evaluate`] for several agents at once, each with the results it
+/// would have alone: what they all take is made once for them (the
+/// observations narrated, the replay to each plan's cutoff), and every
+/// plan runs on one spare simulation put in the cutoff's state.
+pub fn evaluate_all(
+    ix: &Index,
+    samples: &[Sample],
+    agents: &mut [&mut dyn Agent],
+) -> Vec<(Vec<QaResult>, Vec<PlanResult>)> {
     let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
     for s in samples {
         by_cutoff.entry(s.cutoff().event).or_default().push(s);
     }
-    let (mut qa, mut plans) = (Vec::new(), Vec::new());
-    let mut broken = agent.reset(ix.scene).err();
+    let mut out: Vec<(Vec<QaResult>, Vec<PlanResult>)> =
+        agents.iter().map(|_| (Vec::new(), Vec::new())).collect();
+    let mut broken: Vec<Option<AgentError>> =
+        agents.iter_mut().map(|a| a.reset(ix.scene).err()).collect();
+    let parsed: Vec<bool> = agents.iter().map(|a| a.parsed_query()).collect();
     let mut fed = 1;
-    let parsed = agent.parsed_query();
-    // One running replay: plans run on a fork of it at their cutoff.
+    // One running replay: plans run from its state at their cutoff.
     let mut sim = Simulation::new(ix.scene.clone()).map_err(|p| ReplayError::Scene(p.len()));
+    let mut spare: Option<Simulation> = None;
     let mut replayed = 0;
     for (cutoff, group) in by_cutoff {
-        if broken.is_none() {
-            for o in observations(ix, fed, cutoff) {
-                if let Err(e) = agent.observe(&o) {
-                    broken = Some(e);
-                    break;
+        if broken.iter().any(Option::is_none) {
+            let seen = observations(ix, fed, cutoff);
+            for (agent, broken) in agents.iter_mut().zip(&mut broken) {
+                if broken.is_none()
+                    && let Some(e) = seen.iter().find_map(|o| agent.observe(o).err())
+                {
+                    *broken = Some(e);
                 }
             }
             fed = cutoff;
@@ -498,23 +516,21 @@ pub fn evaluate(
         for s in group {
             match s {
                 Sample::Qa(q) => {
-                    let reply = match &broken {
-                        Some(e) => Err(e.clone()),
-                        None => agent.answer(&QuestionIn {
-                            id: q.id.clone(),
-                            question: q.question.clone(),
-                            options: q.options.clone(),
-                            query: parsed.then(|| q.query.clone()),
-                            cutoff: q.cutoff.clone(),
-                        }),
-                    };
-                    qa.push(score(ix, q, reply));
+                    for (a, agent) in agents.iter_mut().enumerate() {
+                        let reply = match &broken[a] {
+                            Some(e) => Err(e.clone()),
+                            None => agent.answer(&QuestionIn {
+                                id: q.id.clone(),
+                                question: q.question.clone(),
+                                options: q.options.clone(),
+                                query: parsed[a].then(|| q.query.clone()),
+                                cutoff: q.cutoff.clone(),
+                            }),
+                        };
+                        out[a].0.push(score(ix, q, reply));
+                    }
                 }
                 Sample::Plan(t) => {
-                    let plan = match &broken {
-                        Some(e) => Err(e.clone()),
-                        None => agent.plan(&TaskIn::of(t, parsed)),
-                    };
                     while let Ok(s) = &mut sim
                         && let Some(e) = ix.events.get(replayed).filter(|e| e.id < cutoff)
                     {
@@ -523,14 +539,20 @@ pub fn evaluate(
                         }
                         replayed += 1;
                     }
-                    let at_cutoff = sim
-                        .as_ref()
-                        .map(Simulation::fork)
-                        .map_err(|e| e.to_string());
-                    plans.push(execute_plan(at_cutoff, t, plan));
+                    for (a, agent) in agents.iter_mut().enumerate() {
+                        let plan = match &broken[a] {
+                            Some(e) => Err(e.clone()),
+                            None => agent.plan(&TaskIn::of(t, parsed[a])),
+                        };
+                        let at_cutoff = match &sim {
+                            Ok(s) => Ok(s.fork_into(&mut spare)),
+                            Err(e) => Err(e.to_string()),
+                        };
+                        out[a].1.push(execute_plan(at_cutoff, t, plan));
+                    }
                 }
             }
         }
     }
-    (qa, plans)
+    out
 }

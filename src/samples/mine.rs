@@ -3,6 +3,7 @@
 //! one chosen per family with the seeded RNG, worded from templates.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::io::Write;
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -19,7 +20,7 @@ use super::model::*;
 use super::phrasing::{Phrase, questions};
 use super::standing::{self, Standing};
 use super::text::{Namer, capital};
-use super::unanswerable::{Sources, Unanswerable, absent_variants, unseen_at_start};
+use super::unanswerable::{Sources, Sweep, Unanswerable, absent_variants, unseen_at_start};
 
 /// Mixed into the seed for the phrasing stream.
 const PHRASING_STREAM: u64 = 0x7068_7261_7365;
@@ -168,6 +169,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     // other families keep their ids.
     let (mut answerable, mut unanswerable) = (0, 0);
     let mut standing = Standing::new(ix, &namer);
+    let mut sweep = Sweep::default();
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -239,20 +241,20 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         if (unanswerable + 1) * den > (answerable + unanswerable + 1) * num {
             continue;
         }
-        let open: Vec<Vec<(Unanswerable, Query, String)>> =
-            Unanswerable::candidates(ix, &sources, cutoff.event)
-                .into_iter()
-                .map(|kind| {
-                    kind.into_iter()
-                        .filter_map(|u| {
-                            let q = u.query(&sources);
-                            let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
-                            (!asked.contains(&key)).then_some((u, q, key))
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .filter(|k| !k.is_empty())
-                .collect();
+        let open: Vec<Vec<(Unanswerable, Query, String)>> = sweep
+            .candidates(ix, &sources, cutoff.event)
+            .into_iter()
+            .map(|kind| {
+                kind.into_iter()
+                    .filter_map(|u| {
+                        let q = u.query(&sources);
+                        let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
+                        (!asked.contains(&key)).then_some((u, q, key))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|k| !k.is_empty())
+            .collect();
         let Some(kind) = open.choose(&mut abstain) else {
             continue;
         };
@@ -329,11 +331,13 @@ pub(super) fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) ->
         Family::Preference | Family::Routine | Family::OverwrittenState => cutoff.day,
         _ => 0,
     };
-    format!(
-        "{}|{}|{day}",
-        serde_json::to_string(q).unwrap_or_default(),
-        serde_json::to_string(a).unwrap_or_default()
-    )
+    // One buffer, written in place: keys are made for every candidate.
+    let mut key = Vec::with_capacity(256);
+    let _ = serde_json::to_writer(&mut key, q);
+    key.push(b'|');
+    let _ = serde_json::to_writer(&mut key, a);
+    let _ = write!(key, "|{day}");
+    String::from_utf8(key).unwrap_or_default()
 }
 
 fn sample(

@@ -18,6 +18,7 @@ pub mod validate;
 pub mod world;
 
 use crate::scene::Scene;
+use crate::sim::Simulation;
 use crate::trace::Event;
 
 /// Mines every QA sample and planning task of a trace.
@@ -29,6 +30,60 @@ pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
         .map(Sample::Qa)
         .chain(tasks.into_iter().map(Sample::Plan))
         .collect()
+}
+
+/// [`mine`] over `ix` with [`validate::check`] run as each cutoff passes:
+/// the same samples and findings, with one replay of the trace serving
+/// both the planning tasks and the checks.
+pub fn mine_checked(ix: &Index, seed: u64) -> (Vec<Sample>, Vec<validate::Invalid>) {
+    let qa: Vec<Sample> = mine::mine_qa(ix, seed)
+        .into_iter()
+        .map(Sample::Qa)
+        .collect();
+    let Ok(mut sim) = Simulation::new(ix.scene.clone()) else {
+        let why = "the scene does not load".to_string();
+        let sample = String::new();
+        return (qa, vec![validate::Invalid { sample, why }]);
+    };
+    let mut miner = plan::TaskMiner::new(ix, seed, 1);
+    let mut checker = validate::Checker::new(ix);
+    let mut tasks: Vec<Sample> = Vec::new();
+    let mut next = 0;
+    let mut replayed = 0usize;
+    for cutoff in mine::cutoffs(ix) {
+        let from = next;
+        while qa
+            .get(next)
+            .is_some_and(|s| s.cutoff().event == cutoff.event)
+        {
+            next += 1;
+        }
+        while replayed + 1 < cutoff.event as usize {
+            if let Err(e) = sim.replay_event(&ix.events[replayed]) {
+                // What is left cannot be checked (nor planned).
+                qa[from..]
+                    .iter()
+                    .for_each(|s| checker.fail(s, e.to_string()));
+                return (qa.into_iter().chain(tasks).collect(), checker.bad);
+            }
+            replayed += 1;
+        }
+        let made: Vec<Sample> = miner
+            .at(&cutoff, &sim)
+            .into_iter()
+            .map(Sample::Plan)
+            .collect();
+        let group: Vec<&Sample> = qa[from..next].iter().chain(&made).collect();
+        if !group.is_empty() {
+            checker.group(cutoff.event, &group, &sim);
+        }
+        tasks.extend(made);
+    }
+    // Every question is asked at a cutoff: none is left unchecked.
+    for s in &qa[next..] {
+        checker.fail(s, "its cutoff is not a cutoff of the trace".into());
+    }
+    (qa.into_iter().chain(tasks).collect(), checker.bad)
 }
 pub mod export;
 pub mod narrate;

@@ -26,17 +26,20 @@ use super::text::{Namer, capital};
 const MAX_STEPS: u32 = 40;
 
 /// A task before its plan is found.
-struct Draft {
+struct Draft<'a> {
     family: Family,
     target: MemoryTarget,
     template: &'static str,
-    acquisition: String,
-    utilisation: String,
+    /// The acquisition and utilisation instructions, worded only for the
+    /// draft chosen: most drafts never become tasks.
+    words: Words<'a>,
     goals: Vec<Prop>,
     /// What must be remembered to know the goal's value.
     remember: Option<Query>,
     evidence: Vec<u64>,
 }
+
+type Words<'a> = Box<dyn Fn() -> [String; 2] + 'a>;
 
 /// Whether `p` holds in `sim`.
 pub fn holds(sim: &Simulation, p: &Prop) -> bool {
@@ -178,16 +181,13 @@ pub fn reference_plan(sim: &mut Simulation, actor: &Id, goals: &[Prop]) -> Optio
 /// Mines planning tasks: at most one pair per cutoff, numbered from
 /// `first`.
 pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c);
-    let n = Namer::new(ix.scene);
-    let mut done: BTreeSet<String> = BTreeSet::new();
     let mut out = Vec::new();
     let mut sim = match Simulation::new(ix.scene.clone()) {
         Ok(s) => s,
         Err(_) => return out,
     };
     let mut replayed = 0usize;
-    let mut memo = Memo::default();
+    let mut miner = TaskMiner::new(ix, seed, first);
     for cutoff in cutoffs(ix) {
         // Keep a running replay up to the cutoff for the "already satisfied" test.
         while replayed + 1 < cutoff.event as usize {
@@ -196,17 +196,63 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             }
             replayed += 1;
         }
+        out.extend(miner.at(&cutoff, &sim));
+    }
+    out
+}
+
+/// Mining planning tasks cutoff by cutoff, from a replay the caller keeps
+/// (see [`mine_tasks`]; mining with its checks shares one replay).
+pub struct TaskMiner<'a> {
+    ix: &'a Index<'a>,
+    first: usize,
+    rng: ChaCha8Rng,
+    n: Namer<'a>,
+    /// The goals of the tasks made so far.
+    done: BTreeSet<String>,
+    made: usize,
+    memo: Memo,
+    /// Plans run on this spare, put in the cutoff's state each time: a
+    /// fork's state without a spawn per plan.
+    spare: Option<Simulation>,
+}
+
+impl<'a> TaskMiner<'a> {
+    pub fn new(ix: &'a Index<'a>, seed: u64, first: usize) -> Self {
+        TaskMiner {
+            ix,
+            first,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c),
+            n: Namer::new(ix.scene),
+            done: BTreeSet::new(),
+            made: 0,
+            memo: Memo::default(),
+            spare: None,
+        }
+    }
+
+    /// The pair of tasks at `cutoff`, if any, with `sim` in the state just
+    /// before it; cutoffs come in order.
+    pub fn at(&mut self, cutoff: &Cutoff, sim: &Simulation) -> Vec<PlanTask> {
+        let ix = self.ix;
+        let mut out = Vec::new();
         // The robot's hand must be free, and what a plan needs to know (where
         // the objects are, whether containers are open) must be what the
         // robot last saw: then a perfect memory can succeed.
         if !sim.held_by(&ix.robot).is_empty() {
-            continue;
+            return out;
         }
-        let state = sim.state();
-        let drafts: Vec<Draft> = drafts(ix, &n, &cutoff, &mut memo)
+        // The whole state, made only if a draft gets as far as needing it.
+        let state = std::cell::OnceCell::new();
+        let done = &self.done;
+        let drafts: Vec<Draft> = drafts(ix, &self.n, cutoff, &mut self.memo)
             .into_iter()
-            .filter(|d| !d.goals.iter().all(|p| holds(&sim, p)))
-            .filter(|d| d.goals.iter().all(|p| knowable(ix, &cutoff, &state, p)))
+            .filter(|d| !d.goals.iter().all(|p| holds(sim, p)))
+            .filter(|d| {
+                d.goals
+                    .iter()
+                    .all(|p| knowable(ix, cutoff, state.get_or_init(|| sim.state()), p))
+            })
             .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.
@@ -215,37 +261,39 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
             .iter()
             .copied()
             .collect::<Vec<_>>()
-            .choose(&mut rng)
+            .choose(&mut self.rng)
             .copied()
         else {
-            continue;
+            return out;
         };
         let of_family: Vec<&Draft> = drafts.iter().filter(|d| d.family == family).collect();
-        let Some(d) = of_family.choose(&mut rng) else {
-            continue;
+        let Some(d) = of_family.choose(&mut self.rng) else {
+            return out;
         };
         // The plan runs on a copy at the cutoff, so the running replay goes on.
-        let Some(plan) = reference_plan(&mut sim.fork(), &ix.robot, &d.goals) else {
-            continue;
+        let Some(plan) = reference_plan(sim.fork_into(&mut self.spare), &ix.robot, &d.goals) else {
+            return out;
         };
-        done.insert(serde_json::to_string(&d.goals).unwrap_or_default());
-        let pair = format!("m{:03}", out.len() / 2 + 1);
+        self.done
+            .insert(serde_json::to_string(&d.goals).unwrap_or_default());
+        let pair = format!("m{:03}", self.made / 2 + 1);
         let sessions: BTreeSet<String> = d
             .evidence
             .iter()
             .filter_map(|e| ix.session_of(*e).map(String::from))
             .collect();
+        let [acquisition, utilisation] = (d.words)();
         for (role, instruction) in [
-            (PairRole::Acquisition, &d.acquisition),
-            (PairRole::Utilisation, &d.utilisation),
+            (PairRole::Acquisition, acquisition),
+            (PairRole::Utilisation, utilisation),
         ] {
             out.push(PlanTask {
-                id: format!("t{:04}", first + out.len()),
+                id: format!("t{:04}", self.first + self.made),
                 family: d.family,
                 memory_target: d.target,
                 template: format!("plan/{}", d.template),
                 cutoff: cutoff.clone(),
-                instruction: instruction.clone(),
+                instruction,
                 actor: ix.robot.clone(),
                 goals: d.goals.clone(),
                 remember: d.remember.clone(),
@@ -257,13 +305,14 @@ pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
                     role,
                 }),
             });
+            self.made += 1;
         }
+        out
     }
-    out
 }
 
 /// Candidate tasks at a cutoff, from what the robot knows then.
-fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft> {
+fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft<'a>> {
     let c = cutoff.event;
     let mut out = Vec::new();
     let mut seen_pref = BTreeSet::new();
@@ -281,17 +330,21 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
                 let Some(goal) = prop(entity, attr, value) else {
                     continue;
                 };
-                let what = format!("the {} of {}", attr.replace('_', " "), n.name(entity));
                 out.push(Draft {
                     family: Family::Preference,
                     target: MemoryTarget::Preference,
                     template: "preferred_setting",
-                    acquisition: format!(
-                        "{} likes {what} to be {}. Please set it that way.",
-                        n.name(holder),
-                        n.value(attr, value)
-                    ),
-                    utilisation: format!("Please set {what} the way {} likes it.", n.name(holder)),
+                    words: Box::new(move || {
+                        let what = format!("the {} of {}", attr.replace('_', " "), n.name(entity));
+                        [
+                            format!(
+                                "{} likes {what} to be {}. Please set it that way.",
+                                n.name(holder),
+                                n.value(attr, value)
+                            ),
+                            format!("Please set {what} the way {} likes it.", n.name(holder)),
+                        ]
+                    }),
                     goals: vec![goal],
                     remember: Some(Query::Preference {
                         holder: holder.clone(),
@@ -314,16 +367,20 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
                     family: Family::Commitment,
                     target: MemoryTarget::PlanningDependency,
                     template: "do_as_asked",
-                    acquisition: format!(
-                        "{} asked you to {}. Please do it now.",
-                        n.name(&h.speaker),
-                        request_phrase(n, entity, attr, value)
-                    ),
-                    utilisation: format!(
-                        "Please do what {} asked you to do with {}.",
-                        n.name(&h.speaker),
-                        n.name(entity)
-                    ),
+                    words: Box::new(move || {
+                        [
+                            format!(
+                                "{} asked you to {}. Please do it now.",
+                                n.name(&h.speaker),
+                                request_phrase(n, entity, attr, value)
+                            ),
+                            format!(
+                                "Please do what {} asked you to do with {}.",
+                                n.name(&h.speaker),
+                                n.name(entity)
+                            ),
+                        ]
+                    }),
                     goals: vec![goal],
                     remember: Some(Query::Asked {
                         request: h.event,
@@ -349,16 +406,21 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
         let Some(goal) = prop(object, &Id::new("location"), value) else {
             continue;
         };
+        let value = value.clone();
         out.push(Draft {
             family: Family::Routine,
             target: MemoryTarget::Routine,
             template: "usual_place",
-            acquisition: format!(
-                "Please put {} {}.",
-                n.name(object),
-                n.value("location", value)
-            ),
-            utilisation: format!("Please put {} back where it usually goes.", n.name(object)),
+            words: Box::new(move || {
+                [
+                    format!(
+                        "Please put {} {}.",
+                        n.name(object),
+                        n.value("location", &value)
+                    ),
+                    format!("Please put {} back where it usually goes.", n.name(object)),
+                ]
+            }),
             goals: vec![goal],
             remember: Some(q),
             evidence: a.evidence,
@@ -389,21 +451,26 @@ fn drafts(ix: &Index, n: &Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft>
         let Answer::Value { value } = &a.answer else {
             continue;
         };
+        let (value, who) = (value.clone(), owner.clone());
         out.push(Draft {
             family: Family::CurrentState,
             target: MemoryTarget::ObjectLocation,
             template: "bring_owner",
-            acquisition: format!(
-                "Please bring {} {}; it is {}.",
-                n.name(&owner),
-                n.name(&o.id),
-                n.value("location", value)
-            ),
-            utilisation: capital(&format!(
-                "please bring {} their {}.",
-                n.name(&owner),
-                o.category
-            )),
+            words: Box::new(move || {
+                [
+                    format!(
+                        "Please bring {} {}; it is {}.",
+                        n.name(&who),
+                        n.name(&o.id),
+                        n.value("location", &value)
+                    ),
+                    capital(&format!(
+                        "please bring {} their {}.",
+                        n.name(&who),
+                        o.category
+                    )),
+                ]
+            }),
             goals: vec![Prop::HeldBy {
                 object: o.id.clone(),
                 actor: owner,

@@ -1,6 +1,7 @@
 //! Names and phrases for questions and answers: every entity is named so
 //! that a reader of the scene can tell which one is meant.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::ids::Id;
@@ -9,23 +10,50 @@ use crate::trace::{Location, Value, clock_time, day_of};
 
 pub struct Namer<'a> {
     scene: &'a Scene,
-    index: SceneIndex,
-    /// How many fixtures there are of each kind, and of each kind in each
-    /// room: a fixture is named by its kind alone when it is the only one.
-    kinds: BTreeMap<(&'a str, Option<&'a Id>), usize>,
+    names: Cow<'a, Names>,
 }
 
-impl<'a> Namer<'a> {
-    pub fn new(scene: &'a Scene) -> Self {
-        let mut kinds = BTreeMap::new();
+/// What naming needs besides the scene, worked out once per scene: kept
+/// by a reader that names things again and again (an agent answering).
+#[derive(Debug, Clone)]
+pub struct Names {
+    index: SceneIndex,
+    /// For each furniture, then each device (scene order): how many
+    /// fixtures there are of its kind, and of its kind in its room. A
+    /// fixture is named by its kind alone when it is the only one.
+    same: Vec<(usize, usize)>,
+}
+
+impl Names {
+    pub fn new(scene: &Scene) -> Self {
+        let mut kinds: BTreeMap<(&str, Option<&Id>), usize> = BTreeMap::new();
         for f in fixtures(scene) {
             *kinds.entry((f.kind, None)).or_default() += 1;
             *kinds.entry((f.kind, Some(f.room))).or_default() += 1;
         }
+        let same = fixtures(scene)
+            .map(|f| (kinds[&(f.kind, None)], kinds[&(f.kind, Some(f.room))]))
+            .collect();
+        Names {
+            index: SceneIndex::new(scene),
+            same,
+        }
+    }
+}
+
+impl<'a> Namer<'a> {
+    pub fn new(scene: &'a Scene) -> Self {
         Namer {
             scene,
-            index: SceneIndex::new(scene),
-            kinds,
+            names: Cow::Owned(Names::new(scene)),
+        }
+    }
+
+    /// A namer of `scene` from its `names`, made by the caller once.
+    pub fn with(scene: &'a Scene, names: &'a Names) -> Self {
+        Namer {
+            scene,
+            names: Cow::Borrowed(names),
         }
     }
 
@@ -34,7 +62,7 @@ impl<'a> Namer<'a> {
     pub fn name(&self, id: &Id) -> String {
         let s = self.scene;
         // One lookup: names are asked for every event narrated.
-        let f: Fixture = match self.index.get(id) {
+        let (f, nth): (Fixture, usize) = match self.names.index.get(id) {
             Some((Kind::Actor, i)) => {
                 let a = &s.actors[i];
                 return if a.kind == crate::scene::ActorKind::Robot {
@@ -56,13 +84,12 @@ impl<'a> Namer<'a> {
                     self.name(&d.rooms.1)
                 );
             }
-            Some((Kind::Furniture, i)) => (&s.furniture[i]).into(),
-            Some((Kind::Device, i)) => (&s.devices[i]).into(),
+            Some((Kind::Furniture, i)) => ((&s.furniture[i]).into(), i),
+            Some((Kind::Device, i)) => ((&s.devices[i]).into(), s.furniture.len() + i),
             None => return id.to_string(),
         };
         let (kind, room, description) = (f.kind, f.room, f.description);
-        let same_kind = self.kinds[&(kind, None)];
-        let same_room = self.kinds[&(kind, Some(room))];
+        let (same_kind, same_room) = self.names.same[nth];
         if same_kind == 1 {
             format!("the {kind}")
         } else if same_room == 1 {

@@ -251,88 +251,10 @@ impl Unanswerable {
     }
 
     /// The candidates at `cutoff`, by kind (absent, unseen, not told, not
-    /// seen doing), each in a fixed order.
+    /// seen doing), each in a fixed order, worked out from scratch (see
+    /// [`Sweep`], which keeps them across cutoffs).
     pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Unanswerable>; 4] {
-        let absent = (0..src.absent.len()).map(Unanswerable::Absent).collect();
-        let unseen = src
-            .unseen_at_start
-            .iter()
-            .filter(|(e, a)| {
-                unsupported(
-                    ix,
-                    cutoff,
-                    &Query::State {
-                        entity: e.clone(),
-                        attr: a.clone(),
-                    },
-                )
-            })
-            .map(|(e, a)| Unanswerable::Unseen {
-                entity: e.clone(),
-                attr: a.clone(),
-            })
-            .collect();
-        // Claims heard from one person, asked of another who made none.
-        let mut told = Vec::new();
-        let mut keys = BTreeSet::new();
-        for h in ix.heard_before(cutoff) {
-            let (entity, attr) = (&h.claim.entity, &h.claim.attr);
-            let by = match h.claim.mode {
-                ClaimMode::Fact => &h.speaker,
-                ClaimMode::Preference => match &h.claim.holder {
-                    Some(holder) => holder,
-                    None => continue,
-                },
-                ClaimMode::Request => continue,
-            };
-            for p in src.humans.iter().filter(|p| **p != by) {
-                if !keys.insert((h.claim.mode, (*p).clone(), entity.clone(), attr.clone())) {
-                    continue;
-                }
-                let c = if h.claim.mode == ClaimMode::Fact {
-                    Unanswerable::NotSaid {
-                        speaker: (*p).clone(),
-                        said: h.event,
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                    }
-                } else {
-                    Unanswerable::NotPreferred {
-                        holder: (*p).clone(),
-                        said: h.event,
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                    }
-                };
-                if unsupported(ix, cutoff, &c.query(src)) {
-                    told.push(c);
-                }
-            }
-        }
-        // Acts seen done by one person, asked of another never seen doing
-        // them (the latest sixty acts, as `when_last` takes).
-        let mut not_done = Vec::new();
-        let mut acts = BTreeSet::new();
-        for (e, act) in ix.acts(cutoff).rev().take(60) {
-            if !src.humans.contains(&e.actor) {
-                continue;
-            }
-            for p in src.humans.iter().filter(|p| ***p != e.actor) {
-                let key = serde_json::to_string(&(p, act)).unwrap_or_default();
-                if !acts.insert(key) {
-                    continue;
-                }
-                let c = Unanswerable::NotDone {
-                    actor: (*p).clone(),
-                    done: e.id,
-                    act: act.clone(),
-                };
-                if unsupported(ix, cutoff, &c.query(src)) {
-                    not_done.push(c);
-                }
-            }
-        }
-        [absent, unseen, told, not_done]
+        Sweep::default().candidates(ix, src, cutoff)
     }
 
     /// The question in words, its trap and why nothing is known.
@@ -469,5 +391,173 @@ impl Unanswerable {
                 }
             }
         }
+    }
+}
+
+/// [`Unanswerable::candidates`] kept across cutoffs that only go forward.
+/// Whether something bears on a question ([`unsupported`]) only changes
+/// from no to yes as the past grows, so a candidate once supported is
+/// dropped for good; the claims heard are walked once, each as its cutoff
+/// passes, not all again at every cutoff.
+#[derive(Default)]
+pub struct Sweep {
+    /// The start's unseen keys still unsupported, in order (`None`
+    /// before the first call).
+    unseen: Option<Vec<Key>>,
+    /// The not-told candidates still unsupported, in order of the claim
+    /// that first gave each.
+    told: Vec<Unanswerable>,
+    /// Every (mode, person, entity, attr) a not-told candidate was made of.
+    told_keys: BTreeSet<(ClaimMode, Id, Id, Id)>,
+    /// Claims heard so far taken in.
+    heard: usize,
+}
+
+impl Sweep {
+    /// The candidates at `cutoff`, which is no earlier than the last one.
+    pub fn candidates(&mut self, ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Unanswerable>; 4] {
+        let absent = (0..src.absent.len()).map(Unanswerable::Absent).collect();
+        let state_unsupported = |(e, a): &Key| {
+            unsupported(
+                ix,
+                cutoff,
+                &Query::State {
+                    entity: e.clone(),
+                    attr: a.clone(),
+                },
+            )
+        };
+        let unseen = self
+            .unseen
+            .get_or_insert_with(|| src.unseen_at_start.to_vec());
+        unseen.retain(state_unsupported);
+        let unseen = unseen
+            .iter()
+            .map(|(e, a)| Unanswerable::Unseen {
+                entity: e.clone(),
+                attr: a.clone(),
+            })
+            .collect();
+        // Claims heard from one person, asked of another who made none.
+        let heard = ix.heard_before(cutoff);
+        for h in &heard[self.heard.min(heard.len())..] {
+            let (entity, attr) = (&h.claim.entity, &h.claim.attr);
+            let by = match h.claim.mode {
+                ClaimMode::Fact => &h.speaker,
+                ClaimMode::Preference => match &h.claim.holder {
+                    Some(holder) => holder,
+                    None => continue,
+                },
+                ClaimMode::Request => continue,
+            };
+            for p in src.humans.iter().filter(|p| **p != by) {
+                if !self.told_keys.insert((
+                    h.claim.mode,
+                    (*p).clone(),
+                    entity.clone(),
+                    attr.clone(),
+                )) {
+                    continue;
+                }
+                self.told.push(if h.claim.mode == ClaimMode::Fact {
+                    Unanswerable::NotSaid {
+                        speaker: (*p).clone(),
+                        said: h.event,
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    }
+                } else {
+                    Unanswerable::NotPreferred {
+                        holder: (*p).clone(),
+                        said: h.event,
+                        entity: entity.clone(),
+                        attr: attr.clone(),
+                    }
+                });
+            }
+        }
+        self.heard = self.heard.max(heard.len());
+        self.told.retain(|c| unsupported(ix, cutoff, &c.query(src)));
+        let told = self.told.clone();
+        // Acts seen done by one person, asked of another never seen doing
+        // them (the latest sixty acts, as `when_last` takes).
+        let mut not_done = Vec::new();
+        let mut acts = BTreeSet::new();
+        for (e, act) in ix.acts(cutoff).rev().take(60) {
+            if !src.humans.contains(&e.actor) {
+                continue;
+            }
+            for p in src.humans.iter().filter(|p| ***p != e.actor) {
+                let key = serde_json::to_string(&(p, act)).unwrap_or_default();
+                if !acts.insert(key) {
+                    continue;
+                }
+                let c = Unanswerable::NotDone {
+                    actor: (*p).clone(),
+                    done: e.id,
+                    act: act.clone(),
+                };
+                if unsupported(ix, cutoff, &c.query(src)) {
+                    not_done.push(c);
+                }
+            }
+        }
+        [absent, unseen, told, not_done]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::mine::cutoffs;
+
+    #[test]
+    fn the_sweep_keeps_the_candidates_worked_out_at_each_cutoff() {
+        let src = crate::scene::BUILTIN
+            .iter()
+            .find(|(i, _)| *i == "family_apartment")
+            .expect("a built-in scene")
+            .1;
+        let scene = crate::scene::parse("family_apartment", src).expect("it parses");
+        let mut events = Vec::new();
+        let mut backend = crate::generation::scripted::Scripted::new(&scene, 3);
+        crate::generation::generate(&scene, 4, &mut backend, &mut |e| {
+            events.push(e.clone());
+            Ok(())
+        })
+        .expect("it generates");
+        let ix = Index::new(&scene, &events);
+        let absent = absent_variants(&scene);
+        let unseen = unseen_at_start(&ix);
+        let humans: BTreeSet<&Id> = scene
+            .actors
+            .iter()
+            .filter(|a| a.kind == crate::scene::ActorKind::Human)
+            .map(|a| &a.id)
+            .collect();
+        let sources = Sources {
+            absent: &absent,
+            unseen_at_start: &unseen,
+            humans: &humans,
+        };
+        let mut sweep = Sweep::default();
+        let (mut told, mut first_told, mut unseen_dropped) = (0, 0, false);
+        for (k, cutoff) in cutoffs(&ix).iter().enumerate() {
+            // Asked now and then, as mining does, so that some cutoffs are skipped.
+            if k % 3 == 1 {
+                continue;
+            }
+            let kept = sweep.candidates(&ix, &sources, cutoff.event);
+            let scratch = Unanswerable::candidates(&ix, &sources, cutoff.event);
+            assert_eq!(kept, scratch, "at cutoff {}", cutoff.event);
+            if first_told == 0 {
+                first_told = kept[2].len();
+            }
+            told = told.max(kept[2].len());
+            unseen_dropped |= kept[1].len() < unseen.len();
+        }
+        // The kinds that are kept did grow and shrink along the way.
+        assert!(told > first_told, "not-told candidates never grew");
+        assert!(unseen_dropped, "no unseen key was ever seen");
     }
 }

@@ -27,13 +27,6 @@ pub struct Invalid {
 
 /// Checks every sample against the full trace in `ix`.
 pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
-    let mut bad = Vec::new();
-    let mut fail = |s: &Sample, why: String| {
-        bad.push(Invalid {
-            sample: s.id().to_string(),
-            why,
-        })
-    };
     // Samples by cutoff, so one running replay serves them all.
     let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
     for s in samples {
@@ -46,26 +39,78 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
         }];
     };
     let mut replayed = 0usize;
-    // The trace as an agent at the current cutoff may know it: nothing
-    // after. It grows with the cutoffs.
-    let mut past = Index::with_initial(ix.scene, &[], ix.tables.initial.clone());
+    let mut checker = Checker::new(ix);
     for (&c, group) in &by_cutoff {
+        // A cutoff not in the trace fails its samples; nothing to replay to.
+        if ix.event(c).is_none() {
+            checker.group(c, group, &sim);
+            continue;
+        }
+        while replayed + 1 < c as usize {
+            if let Err(e) = sim.replay_event(&ix.events[replayed]) {
+                group.iter().for_each(|s| checker.fail(s, e.to_string()));
+                return checker.bad;
+            }
+            replayed += 1;
+        }
+        checker.group(c, group, &sim);
+    }
+    checker.bad
+}
+
+/// The checks of the samples of one cutoff after another, given a replay
+/// the caller keeps (see [`check`]; mining with its checks shares one).
+pub struct Checker<'a> {
+    ix: &'a Index<'a>,
+    /// The trace as an agent at the current cutoff may know it: nothing
+    /// after. It grows with the cutoffs.
+    past: Index<'a>,
+    /// Plans run on this spare, put in the cutoff's state each time.
+    spare: Option<Simulation>,
+    pub bad: Vec<Invalid>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(ix: &'a Index<'a>) -> Self {
+        Checker {
+            ix,
+            past: Index::with_initial(ix.scene, &[], ix.tables.initial.clone()),
+            spare: None,
+            bad: Vec::new(),
+        }
+    }
+
+    pub fn fail(&mut self, s: &Sample, why: String) {
+        self.bad.push(Invalid {
+            sample: s.id().to_string(),
+            why,
+        })
+    }
+
+    /// Checks the samples of cutoff `c`, with `sim` in the state just
+    /// before it (every event before `c` replayed); cutoffs come in order.
+    pub fn group(&mut self, c: u64, group: &[&Sample], sim: &Simulation) {
+        let ix = self.ix;
+        let mut bad = Vec::new();
+        let mut fail = |s: &Sample, why: String| {
+            bad.push(Invalid {
+                sample: s.id().to_string(),
+                why,
+            })
+        };
         let Some(at) = ix.event(c) else {
             group
                 .iter()
                 .for_each(|s| fail(s, format!("cutoff event {c} is not in the trace")));
-            continue;
+            self.bad.extend(bad);
+            return;
         };
-        while replayed + 1 < c as usize {
-            if let Err(e) = sim.replay_event(&ix.events[replayed]) {
-                group.iter().for_each(|s| fail(s, e.to_string()));
-                return bad;
-            }
-            replayed += 1;
-        }
-        past.extend(&ix.events[..replayed]);
+        let replayed = (c as usize).saturating_sub(1).min(ix.events.len());
+        self.past.extend(&ix.events[..replayed]);
+        let (past, spare) = (&self.past, &mut self.spare);
         let beliefs = sim.beliefs(ix.robot.as_str());
-        let state = sim.state();
+        // The whole state, made only if a state question needs it.
+        let state = std::cell::OnceCell::new();
         for s in group {
             let cut = s.cutoff();
             if (cut.t, cut.day) != (at.t, at.day) {
@@ -160,7 +205,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                             ),
                             None => fail(s, "the robot holds no belief about it".into()),
                         }
-                        if (state.get(&key) != Some(value)) != hidden
+                        if (state.get_or_init(|| sim.state()).get(&key) != Some(value)) != hidden
                             || hidden != (q.family == Family::HiddenState)
                         {
                             fail(
@@ -188,7 +233,7 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                     if p.goals.iter().all(|g| holds(&sim, g)) {
                         fail(s, "the goals already hold at the cutoff".into());
                     }
-                    let mut fresh = sim.fork();
+                    let fresh = sim.fork_into(spare);
                     for (i, req) in p.reference_plan.iter().enumerate() {
                         let e = fresh.execute(req.clone());
                         if let Some(r) = e.outcome.rejection() {
@@ -196,11 +241,11 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                             break;
                         }
                     }
-                    if !p.goals.iter().all(|g| holds(&fresh, g)) {
+                    if !p.goals.iter().all(|g| holds(fresh, g)) {
                         fail(s, "the reference plan does not reach the goals".into());
                     }
                     // The reference plan is reproducible from the cutoff.
-                    if reference_plan(&mut sim.fork(), &p.actor, &p.goals).as_ref()
+                    if reference_plan(sim.fork_into(spare), &p.actor, &p.goals).as_ref()
                         != Some(&p.reference_plan)
                     {
                         fail(s, "the reference plan is not what the planner gives".into());
@@ -208,6 +253,6 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
                 }
             }
         }
+        self.bad.extend(bad);
     }
-    bad
 }

@@ -204,13 +204,35 @@ impl Simulation {
     pub fn fork(&self) -> Simulation {
         let mut copy =
             Simulation::new(self.scene().clone()).expect("a running simulation's scene is valid");
-        let src = self.world();
-        let dst = copy.app.world_mut();
-        for (id, &e) in self.registry().ids() {
+        copy.copy_from(self);
+        copy
+    }
+
+    /// `spare` in this simulation's current state: forked the first time,
+    /// then put in the state with [`Simulation::copy_from`]. For plans run
+    /// from one cutoff after another on the same spare.
+    pub fn fork_into<'s>(&self, spare: &'s mut Option<Simulation>) -> &'s mut Simulation {
+        match spare {
+            Some(s) => {
+                s.copy_from(self);
+                s
+            }
+            None => spare.insert(self.fork()),
+        }
+    }
+
+    /// Puts this simulation in `src`'s current state, as [`Simulation::fork`]
+    /// would give it, without a spawn: for a spare run again and again from
+    /// cutoffs (requests only change components, never add or remove them).
+    /// Both must be spawns of the same scene.
+    pub fn copy_from(&mut self, src: &Simulation) {
+        let src = src.world();
+        let dst = self.app.world_mut();
+        for (id, &e) in src.resource::<Registry>().ids() {
             assert_eq!(
                 dst.resource::<Registry>().get(id),
                 Some(e),
-                "a fresh spawn gives every id the same entity"
+                "a spawn of the same scene gives every id the same entity"
             );
             copy_component::<Placed>(src, dst, e);
             copy_component::<Receptacle>(src, dst, e);
@@ -223,7 +245,7 @@ impl Simulation {
         }
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
         *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
-        copy
+        *dst.resource_mut::<Step>() = Step::default();
     }
 
     /// Re-executes one recorded event (see [`Simulation::replay`]).

@@ -46,7 +46,11 @@ impl EventsHeader {
 
 /// A value of an attribute: a device field, an open flag, an object's
 /// location or an actor's position.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Written untagged; read by its own visitor (what `#[serde(untagged)]`
+/// would accept, without buffering every value first: reading a trace is
+/// mostly reading values).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     Bool(bool),
@@ -55,6 +59,81 @@ pub enum Value {
     Text(String),
     Location(Location),
     Position(Position),
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a bool, number, string, location ({\"on\": id}) or position ({\"room\": id})")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::Int(i))
+    }
+
+    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
+        // As untagged would: an integer too large for i64 is a float.
+        Ok(i64::try_from(u).map_or(Value::Float(u as f64), Value::Int))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(Value::Float(x))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::Text(s.to_string()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::Text(s))
+    }
+
+    /// A location is a map of one entry (`on`, `in` or `held_by`); else a
+    /// position, with a `room` and perhaps `near` (other keys ignored).
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut entries: Vec<(String, Option<Id>)> = Vec::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if matches!(k.as_str(), "on" | "in" | "held_by" | "room" | "near") {
+                let v = map.next_value::<Option<Id>>()?;
+                entries.push((k, v));
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                entries.push((k, None));
+            }
+        }
+        if let [(k, Some(id))] = entries.as_slice() {
+            let id = id.clone();
+            match k.as_str() {
+                "on" => return Ok(Value::Location(Location::On(id))),
+                "in" => return Ok(Value::Location(Location::In(id))),
+                "held_by" => return Ok(Value::Location(Location::HeldBy(id))),
+                _ => {}
+            }
+        }
+        let field = |name: &str| entries.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        match field("room") {
+            Some(Some(room)) => Ok(Value::Position(Position {
+                room: room.clone(),
+                near: field("near").cloned().flatten(),
+            })),
+            _ => Err(serde::de::Error::custom(
+                "data did not match any variant of untagged enum Value",
+            )),
+        }
+    }
 }
 
 impl fmt::Display for Value {
@@ -518,6 +597,75 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Value` as `#[serde(untagged)]` derives it: what its own reader must match.
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(untagged)]
+    enum Untagged {
+        Bool(bool),
+        Int(i64),
+        Float(f64),
+        Text(String),
+        Location(Location),
+        Position(Position),
+    }
+
+    impl From<Untagged> for Value {
+        fn from(u: Untagged) -> Value {
+            match u {
+                Untagged::Bool(b) => Value::Bool(b),
+                Untagged::Int(i) => Value::Int(i),
+                Untagged::Float(x) => Value::Float(x),
+                Untagged::Text(s) => Value::Text(s),
+                Untagged::Location(l) => Value::Location(l),
+                Untagged::Position(p) => Value::Position(p),
+            }
+        }
+    }
+
+    #[test]
+    fn values_read_as_untagged_reads_them() {
+        for js in [
+            "true",
+            "-3",
+            "42",
+            "18446744073709551615",
+            "2.5",
+            "1e3",
+            "\"warm\"",
+            "\"\"",
+            r#"{"on":"table_1"}"#,
+            r#"{"in":"fridge_1"}"#,
+            r#"{"held_by":"alice"}"#,
+            r#"{"room":"kitchen"}"#,
+            r#"{"room":"kitchen","near":"sink_1"}"#,
+            r#"{"near":"sink_1","room":"kitchen"}"#,
+            r#"{"room":"kitchen","near":null}"#,
+            r#"{"room":"kitchen","other":[1,{"x":2}]}"#,
+            r#"{"on":"table_1","room":"kitchen"}"#,
+            // Not values: both refuse them.
+            "null",
+            "[1,2]",
+            "{}",
+            r#"{"on":null}"#,
+            r#"{"on":3}"#,
+            r#"{"under":"table_1"}"#,
+            r#"{"near":"sink_1"}"#,
+            r#"{"room":null}"#,
+        ] {
+            let ours = serde_json::from_str::<Value>(js).ok();
+            let derived = serde_json::from_str::<Untagged>(js).ok().map(Value::from);
+            assert_eq!(ours, derived, "{js}");
+        }
+        // Written as ever, so read back the same.
+        let v = Value::Position(Position {
+            room: Id::new("kitchen"),
+            near: None,
+        });
+        let js = serde_json::to_string(&v).unwrap();
+        assert_eq!(js, r#"{"room":"kitchen"}"#);
+        assert_eq!(serde_json::from_str::<Value>(&js).unwrap(), v);
+    }
 
     #[test]
     fn outcome_round_trips() {
