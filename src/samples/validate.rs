@@ -205,7 +205,8 @@ impl<'a> Checker<'a> {
                             ),
                             None => fail(s, "the robot holds no belief about it".into()),
                         }
-                        if (state.get_or_init(|| sim.state()).get(&key) != Some(value)) != hidden
+                        let now = state.get_or_init(|| sim.state()).get(&key);
+                        if (now != Some(value)) != hidden
                             || hidden != (q.family == Family::HiddenState)
                         {
                             fail(
@@ -219,11 +220,7 @@ impl<'a> Checker<'a> {
                             Answer::Value { value } => Some(value),
                             _ => None,
                         });
-                        let truth = if hidden {
-                            state.get(&key).map(Some)
-                        } else {
-                            None
-                        };
+                        let truth = if hidden { Some(now) } else { None };
                         if world != truth {
                             fail(s, format!("world answer {:?} is not the truth", q.world));
                         }
