@@ -7,7 +7,7 @@
 //! cost a household: it falls as the robot sees less of the day, for every
 //! reader, the oracle included.
 
-use super::answer::{Memo, same_answer};
+use super::answer::{answer, same_answer};
 use super::index::Index;
 use super::model::{Answer, Family, QaSample, Query};
 
@@ -23,20 +23,13 @@ pub fn asks_the_world(f: Family) -> bool {
 /// world answer is its true value at the cutoff.
 pub fn settle(ix: &Index, qa: &mut [QaSample]) {
     let all = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());
-    let mut order: Vec<usize> = (0..qa.len())
-        .filter(|&i| asks_the_world(qa[i].family))
-        .collect();
-    // A memo answers at cutoffs that never go back.
-    order.sort_by_key(|&i| qa[i].cutoff.event);
-    let mut memo = Memo::default();
-    for i in order {
-        let q = &qa[i];
+    for q in qa.iter_mut().filter(|q| asks_the_world(q.family)) {
         let world = match &q.query {
             Query::State { entity, attr } => all
                 .truth(&(entity.clone(), attr.clone()), q.cutoff.event)
                 .map(|v| Answer::Value { value: v.clone() }),
-            query => memo.answer(&all, &q.cutoff, query).map(|a| a.answer),
+            query => answer(&all, &q.cutoff, query).map(|a| a.answer),
         };
-        qa[i].world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
+        q.world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
     }
 }
