@@ -7,7 +7,11 @@
 //! then costs what arrived since the last one and a look at the live
 //! questions' flags, not the whole past answered again.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+// Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
+// these keys; they are only looked up, never iterated into output.
+use bevy::platform::collections::{HashMap, HashSet};
 
 use crate::ids::Id;
 use crate::trace::{ClaimMode, Location, Value};
