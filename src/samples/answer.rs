@@ -2,7 +2,11 @@
 //! Mining and the validity checks both call [`answer`]; the checks call it
 //! again on the trace cut at the cutoff, so no answer can use the future.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+// Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
+// these keys; they are only looked up, never iterated into output.
+use bevy::platform::collections::HashMap;
 
 use crate::ids::Id;
 use crate::trace::request::{Action, Relation};

@@ -2,7 +2,11 @@
 //! candidate questions of every family that the robot's history settles,
 //! one chosen per family with the seeded RNG, worded from templates.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+// Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
+// these keys; they are only looked up, never iterated into output.
+use bevy::platform::collections::{HashMap, HashSet};
 use std::io::Write;
 
 use rand::seq::IndexedRandom;

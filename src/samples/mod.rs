@@ -85,6 +85,26 @@ pub fn mine_checked(ix: &Index, seed: u64) -> (Vec<Sample>, Vec<validate::Invali
     }
     (qa.into_iter().chain(tasks).collect(), checker.bad)
 }
+/// Four days of the family apartment (seed 3), for the tests that check
+/// what is kept across cutoffs against what is worked out at each.
+#[cfg(test)]
+pub(crate) fn four_days() -> (Scene, Vec<Event>) {
+    let src = crate::scene::BUILTIN
+        .iter()
+        .find(|(i, _)| *i == "family_apartment")
+        .expect("a built-in scene")
+        .1;
+    let scene = crate::scene::parse("family_apartment", src).expect("it parses");
+    let mut events = Vec::new();
+    let mut backend = crate::generation::scripted::Scripted::new(&scene, 3);
+    crate::generation::generate(&scene, 4, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .expect("it generates");
+    (scene, events)
+}
+
 pub mod export;
 pub mod narrate;
 pub mod phrasing;

@@ -7,7 +7,11 @@
 //! then costs what arrived since the last one and a look at the live
 //! questions' flags, not the whole past answered again.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+// Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
+// these keys; they are only looked up, never iterated into output.
+use bevy::platform::collections::{HashMap, HashSet};
 
 use crate::ids::Id;
 use crate::trace::{ClaimMode, Location, Value};
@@ -434,19 +438,7 @@ mod tests {
 
     #[test]
     fn kept_questions_are_those_worked_out_at_each_cutoff() {
-        let src = crate::scene::BUILTIN
-            .iter()
-            .find(|(i, _)| *i == "family_apartment")
-            .expect("a built-in scene")
-            .1;
-        let scene = crate::scene::parse("family_apartment", src).expect("it parses");
-        let mut events = Vec::new();
-        let mut backend = crate::generation::scripted::Scripted::new(&scene, 3);
-        crate::generation::generate(&scene, 4, &mut backend, &mut |e| {
-            events.push(e.clone());
-            Ok(())
-        })
-        .expect("it generates");
+        let (scene, events) = crate::samples::four_days();
         let ix = Index::new(&scene, &events);
         let n = Namer::new(&scene);
         let mut standing = Standing::new(&ix, &n);

@@ -513,19 +513,7 @@ mod tests {
 
     #[test]
     fn the_sweep_keeps_the_candidates_worked_out_at_each_cutoff() {
-        let src = crate::scene::BUILTIN
-            .iter()
-            .find(|(i, _)| *i == "family_apartment")
-            .expect("a built-in scene")
-            .1;
-        let scene = crate::scene::parse("family_apartment", src).expect("it parses");
-        let mut events = Vec::new();
-        let mut backend = crate::generation::scripted::Scripted::new(&scene, 3);
-        crate::generation::generate(&scene, 4, &mut backend, &mut |e| {
-            events.push(e.clone());
-            Ok(())
-        })
-        .expect("it generates");
+        let (scene, events) = crate::samples::four_days();
         let ix = Index::new(&scene, &events);
         let absent = absent_variants(&scene);
         let unseen = unseen_at_start(&ix);
