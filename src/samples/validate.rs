@@ -143,7 +143,7 @@ impl<'a> Checker<'a> {
             match s {
                 Sample::Qa(q) => {
                     let full = answer(ix, cut, &q.query);
-                    let cut_short = answer(&past, cut, &q.query);
+                    let cut_short = answer(past, cut, &q.query);
                     if full != cut_short {
                         fail(
                             s,
@@ -227,7 +227,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 Sample::Plan(p) => {
-                    if p.goals.iter().all(|g| holds(&sim, g)) {
+                    if p.goals.iter().all(|g| holds(sim, g)) {
                         fail(s, "the goals already hold at the cutoff".into());
                     }
                     let fresh = sim.fork_into(spare);
