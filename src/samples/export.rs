@@ -126,16 +126,21 @@ impl<'a> History<'a> {
         History { sessions, said }
     }
 
-    /// The sessions before `cutoff` (the last one cut at it), as indexes
-    /// and the number of their events before it.
-    fn before(&self, cutoff: u64) -> Vec<(usize, usize)> {
-        let k = self.sessions.partition_point(|s| s.events[0].id < cutoff);
-        (0..k)
-            .map(|i| {
-                let ev = &self.sessions[i].events;
-                (i, ev.partition_point(|e| e.id < cutoff))
-            })
-            .collect()
+    /// How many sessions begin before `cutoff` (the last of them is cut at
+    /// it).
+    fn before(&self, cutoff: u64) -> usize {
+        self.sessions.partition_point(|s| s.events[0].id < cutoff)
+    }
+
+    /// How many events of session `si` come before `cutoff`.
+    fn cut(&self, si: usize, cutoff: u64) -> usize {
+        self.sessions[si].events.partition_point(|e| e.id < cutoff)
+    }
+
+    /// The sessions before `cutoff`, each with the number of its events
+    /// before it.
+    fn upto(&self, cutoff: u64) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.before(cutoff)).map(move |si| (si, self.cut(si, cutoff)))
     }
 }
 
@@ -269,7 +274,6 @@ pub fn locomo_records<'a>(
         .collect();
     let history = History::new(ix, &n);
     by_cutoff.into_iter().map(move |(cutoff, qs)| {
-        let sessions = history.before(cutoff);
         let mut conversation = Map::new();
         conversation.insert(
             "speaker_a".into(),
@@ -279,7 +283,7 @@ pub fn locomo_records<'a>(
         let (mut event_summary, mut observation, mut session_summary) =
             (Map::new(), Map::new(), Map::new());
         let mut dia: BTreeMap<u64, String> = BTreeMap::new();
-        for (i, &(si, len)) in sessions.iter().enumerate() {
+        for (i, (si, len)) in history.upto(cutoff).enumerate() {
             let k = i + 1;
             let s = &history.sessions[si];
             let events = &s.events[..len];
@@ -377,22 +381,24 @@ impl Haystack {
     }
 }
 
-/// The sessions (indexes into `past`, in order) of a haystack of at most
-/// `size`: every evidence session, the sessions next to each of them and
-/// the latest one before the cutoff, then distractors drawn from the rest
-/// with a stream of the question's own (same question, same haystack).
-fn pick(past: &[(usize, bool)], size: usize, seed: u64, question: &str) -> Vec<usize> {
+/// The sessions (indexes among the `past` sessions before the cutoff, in
+/// order) of a haystack of at most `size`: every evidence session
+/// (`holding`, sorted), the sessions next to each of them and the latest
+/// one before the cutoff, then distractors drawn from the rest with a
+/// stream of the question's own (same question, same haystack). It costs
+/// what it keeps, not the length of the past.
+fn pick(past: usize, holding: &[usize], size: usize, seed: u64, question: &str) -> Vec<usize> {
     use rand::SeedableRng;
-    if past.len() <= size {
-        return (0..past.len()).collect();
+    if past <= size {
+        return (0..past).collect();
     }
-    let mut kept: BTreeSet<usize> = (0..past.len()).filter(|i| past[*i].1).collect();
-    let near: Vec<usize> = kept
+    let mut kept: BTreeSet<usize> = holding.iter().copied().collect();
+    let near: Vec<usize> = holding
         .iter()
         .flat_map(|&i| [i.checked_sub(1), Some(i + 1)])
         .flatten()
-        .chain([past.len() - 1])
-        .filter(|i| *i < past.len())
+        .chain([past - 1])
+        .filter(|i| *i < past)
         .collect();
     for i in near {
         if kept.len() >= size {
@@ -400,17 +406,20 @@ fn pick(past: &[(usize, bool)], size: usize, seed: u64, question: &str) -> Vec<u
         }
         kept.insert(i);
     }
-    let rest: Vec<usize> = (0..past.len()).filter(|i| !kept.contains(i)).collect();
-    let want = size.saturating_sub(kept.len()).min(rest.len());
+    let rest = past - kept.len();
+    let want = size.saturating_sub(kept.len()).min(rest);
     // FNV-1a of the question id: a stream per question, whatever else is exported.
     let h = question.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ h);
+    let skip: Vec<usize> = kept.iter().copied().collect();
+    // The `i`-th session not kept, counting past the kept ones below it.
+    let unkept = |i: usize| skip.iter().fold(i, |x, &k| if k <= x { x + 1 } else { x });
     kept.extend(
-        rand::seq::index::sample(&mut rng, rest.len(), want)
+        rand::seq::index::sample(&mut rng, rest, want)
             .into_iter()
-            .map(|i| rest[i]),
+            .map(unkept),
     );
     kept.into_iter().collect()
 }
@@ -435,39 +444,33 @@ pub fn longmemeval_records<'a>(
     #[allow(clippy::unnecessary_to_owned)]
     samples.to_vec().into_iter().map(move |q| {
         let evidence: BTreeSet<u64> = q.evidence.iter().copied().collect();
-        let before = history.before(q.cutoff.event);
+        // Sessions before the cutoff: whole but for the last, cut at it.
+        let past = history.before(q.cutoff.event);
+        let len = |si: usize| history.cut(si, q.cutoff.event);
         // The sessions holding evidence, found by lookup: not every past
         // event searched for every question.
-        let holding: BTreeSet<usize> = evidence
+        let holding: Vec<usize> = evidence
             .iter()
             .filter_map(|&id| {
-                let (si, len) = *before.get(
-                    before
-                        .partition_point(|(si, _)| history.sessions[*si].events[0].id <= id)
-                        .checked_sub(1)?,
-                )?;
-                let events = &history.sessions[si].events[..len];
+                let si = history.sessions[..past]
+                    .partition_point(|s| s.events[0].id <= id)
+                    .checked_sub(1)?;
+                let events = &history.sessions[si].events[..len(si)];
                 events.binary_search_by_key(&id, |e| e.id).ok().map(|_| si)
             })
-            .collect();
-        let past: Vec<(usize, usize, bool)> = before
+            .collect::<BTreeSet<usize>>()
             .into_iter()
-            .map(|(si, len)| (si, len, holding.contains(&si)))
             .collect();
         let chosen = match size.sessions() {
-            None => (0..past.len()).collect(),
-            Some(k) => pick(
-                &past.iter().map(|p| (p.0, p.2)).collect::<Vec<_>>(),
-                k,
-                seed,
-                &q.id,
-            ),
+            None => (0..past).collect(),
+            Some(k) => pick(past, &holding, k, seed, &q.id),
         };
         let mut ids = Vec::new();
         let mut answer_ids = Vec::new();
         let mut dates = Vec::new();
         let mut haystack = Vec::new();
-        for (si, len, has) in chosen.into_iter().map(|i| past[i]) {
+        for si in chosen {
+            let (len, has) = (len(si), holding.binary_search(&si).is_ok());
             let s = &history.sessions[si];
             let id = if has {
                 format!("answer_{name}_{}", s.id)
