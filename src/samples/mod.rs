@@ -85,6 +85,7 @@ pub fn mine_checked(ix: &Index, seed: u64) -> (Vec<Sample>, Vec<validate::Invali
     }
     (qa.into_iter().chain(tasks).collect(), checker.bad)
 }
+
 /// Four days of the family apartment (seed 3), for the tests that check
 /// what is kept across cutoffs against what is worked out at each.
 #[cfg(test)]

@@ -138,33 +138,21 @@ impl Run {
         questions: Vec<QuestionFacts>,
         results: &[&[QaResult]],
     ) -> Self {
-        let marks = |mark: &dyn Fn(&QaResult) -> bool| -> Vec<Vec<Option<bool>>> {
-            results
-                .iter()
-                .map(|rs| {
-                    let by_id: BTreeMap<&str, &QaResult> =
-                        rs.iter().map(|r| (r.id.as_str(), r)).collect();
-                    questions
-                        .iter()
-                        .map(|q| by_id.get(q.id.as_str()).map(|r| mark(r)))
-                        .collect()
-                })
-                .collect()
-        };
-        let exact = marks(&|r| r.exact)
-            .into_iter()
-            .map(|m| m.into_iter().map(|x| x.unwrap_or(false)).collect())
-            .collect();
-        // A question about the household the agent failed on counts as wrong.
-        let world = marks(&|r| r.world.unwrap_or(false))
-            .into_iter()
-            .map(|m| {
-                m.into_iter()
-                    .zip(&questions)
-                    .map(|(x, q)| world::asks_the_world(q.family).then(|| x.unwrap_or(false)))
-                    .collect()
-            })
-            .collect();
+        let (mut exact, mut world) = (Vec::new(), Vec::new());
+        for rs in results {
+            let by_id: BTreeMap<&str, &QaResult> = rs.iter().map(|r| (r.id.as_str(), r)).collect();
+            let found = || questions.iter().map(|q| (q, by_id.get(q.id.as_str())));
+            exact.push(found().map(|(_, r)| r.is_some_and(|r| r.exact)).collect());
+            // A question about the household with no result counts as wrong.
+            world.push(
+                found()
+                    .map(|(q, r)| match r {
+                        Some(r) => r.world,
+                        None => world::asks_the_world(q.family).then_some(false),
+                    })
+                    .collect(),
+            );
+        }
         Run {
             household,
             questions,
