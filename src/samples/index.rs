@@ -228,27 +228,26 @@ impl<'a> Index<'a> {
     /// As [`Index::new`], with the scene's initial state computed once by
     /// the caller.
     pub fn with_initial(scene: &'a Scene, events: &'a [Event], initial: Arc<State>) -> Self {
-        let mut ix = Index {
-            scene,
-            events: &[],
-            robot: robot_of(scene),
-            tables: Cow::Owned(Tables::new(initial)),
-        };
-        ix.extend(events);
-        ix
+        Self::growing(scene, events, Tables::new(initial))
     }
 
     /// As [`Index::with_initial`], as an observer who perceived every event
     /// would index them: what was true, not what the robot knew.
     pub fn all_seeing(scene: &'a Scene, events: &'a [Event], initial: Arc<State>) -> Self {
+        let tables = Tables {
+            all_seeing: true,
+            ..Tables::new(initial)
+        };
+        Self::growing(scene, events, tables)
+    }
+
+    /// `events` indexed into empty `tables`, which the index owns.
+    fn growing(scene: &'a Scene, events: &'a [Event], tables: Tables) -> Self {
         let mut ix = Index {
             scene,
             events: &[],
             robot: robot_of(scene),
-            tables: Cow::Owned(Tables {
-                all_seeing: true,
-                ..Tables::new(initial)
-            }),
+            tables: Cow::Owned(tables),
         };
         ix.extend(events);
         ix
