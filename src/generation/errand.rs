@@ -51,7 +51,10 @@ pub fn next_in(
                 // Someone busy behind it (a shower): wait until they are done.
                 Some((door, side)) if side == here.room => {
                     match far_side(sim, &door, &side).and_then(|r| wait_for_users(sim, actor, &r)) {
-                        Some(seconds) if seconds < 3600 => Action::Wait { seconds },
+                        Some(seconds) if seconds < 3600 => Action::Wait {
+                            seconds,
+                            standby: false,
+                        },
                         _ => Action::Open { target: door },
                     }
                 }
@@ -86,11 +89,14 @@ pub fn next_in(
                 claims: claims.clone(),
             })
         }
-        Goal::Wait { seconds } => {
+        Goal::Wait { seconds, standby } => {
             if last_skill == Some("wait") {
                 return Proposal::Done;
             }
-            act(Action::Wait { seconds: *seconds })
+            act(Action::Wait {
+                seconds: *seconds,
+                standby: *standby,
+            })
         }
         Goal::GoTo { target } => {
             // Done on arrival (a walk to the near side of a closed door is not).
@@ -304,7 +310,10 @@ fn fetch(
                 && near(&r)
                 && let Some(seconds) = wait_for_users(sim, actor, &here.room)
             {
-                return act(Action::Wait { seconds });
+                return act(Action::Wait {
+                    seconds,
+                    standby: false,
+                });
             }
             let inside = matches!(truth, Location::In(_));
             if !near(&r) && !sloppy {

@@ -229,8 +229,12 @@ pub enum Goal {
     Inspect {
         target: Id,
     },
+    /// Let time pass; in `standby`, perceiving nothing of it (the robot
+    /// docked away).
     Wait {
         seconds: u64,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        standby: bool,
     },
     /// Open or close a door, cabinet or appliance and leave it so.
     SetOpen {

@@ -79,6 +79,10 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
             ],
             &[("t", n.name(target))],
         ),
+        Action::Inspect { target } if n.is_room(target) => say(
+            &["looked around {t}", "had a look round {t}"],
+            &[("t", n.name(target))],
+        ),
         Action::Inspect { target } => say(
             &[
                 "looked closely at {t}",
@@ -88,7 +92,17 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
             ],
             &[("t", n.name(target))],
         ),
-        Action::Wait { seconds } => say(
+        Action::Wait {
+            seconds,
+            standby: true,
+        } => say(
+            &[
+                "went into standby for {m} minutes",
+                "switched its sensors off for {m} minutes",
+            ],
+            &[("m", seconds.div_ceil(60).to_string())],
+        ),
+        Action::Wait { seconds, .. } => say(
             &[
                 "waited {m} minutes",
                 "waited for {m} minutes",
@@ -175,8 +189,15 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
 fn base_phrase(n: &Namer, a: &Action) -> String {
     match a {
         Action::NavigateTo { target } => format!("go to {}", n.name(target)),
+        Action::Inspect { target } if n.is_room(target) => {
+            format!("look around {}", n.name(target))
+        }
         Action::Inspect { target } => format!("look closely at {}", n.name(target)),
-        Action::Wait { seconds } => format!("wait {seconds} seconds"),
+        Action::Wait {
+            seconds,
+            standby: true,
+        } => format!("go into standby for {seconds} seconds"),
+        Action::Wait { seconds, .. } => format!("wait {seconds} seconds"),
         a => act_of(a).map_or_else(
             || a.skill_name().into(),
             |act| verb_phrase(n, &act, Tense::Base),

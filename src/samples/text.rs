@@ -57,6 +57,11 @@ impl<'a> Namer<'a> {
         }
     }
 
+    /// Whether `id` is a room.
+    pub fn is_room(&self, id: &Id) -> bool {
+        matches!(self.names.index.get(id), Some((Kind::Room, _)))
+    }
+
     /// "Alice", "the robot", "the blue mug", "the fridge", "the nightstand in
     /// the master bedroom".
     pub fn name(&self, id: &Id) -> String {

@@ -119,6 +119,7 @@ impl Plan {
 const PICK_SECS: u64 = 4;
 const OPEN_SECS: u64 = 2;
 const INSPECT_SECS: u64 = 3;
+const LOOK_AROUND_SECS: u64 = 5;
 const DEVICE_SECS: u64 = 2;
 const HANDOFF_SECS: u64 = 3;
 /// Speech rate for utterance durations: 150 words a minute.
@@ -361,15 +362,31 @@ impl WorldView<'_, '_> {
             }
             Action::Inspect { target } => {
                 let e = self.resolve(target, "thing", |e| {
-                    self.fixtures.contains(e) || self.items.contains(e) || self.is_actor(e)
+                    self.fixtures.contains(e)
+                        || self.items.contains(e)
+                        || self.is_actor(e)
+                        || self.rooms.contains(e)
                 })?;
+                // Looking around the room one is in shows all of it.
+                if self.rooms.contains(e) {
+                    if e != at.room {
+                        return Err(reject(
+                            "not_colocated",
+                            format!("{who} is not in {target}"),
+                            format!("navigate_to {target} first"),
+                        ));
+                    }
+                    let mut plan = Plan::new(LOOK_AROUND_SECS, vec![]);
+                    plan.reveal = Reveal::Room(e);
+                    return Ok(plan);
+                }
                 if !(self.fixtures.contains(e) || self.items.contains(e) || self.is_actor(e))
                     || e == actor
                 {
                     return Err(reject(
                         "bad_target",
                         format!("{target} cannot be inspected"),
-                        "inspect furniture, a device, an object or another actor".into(),
+                        "inspect furniture, a device, an object, another actor or the room you are in".into(),
                     ));
                 }
                 if self.room_of(e) != Some(at.room) {
@@ -701,7 +718,7 @@ impl WorldView<'_, '_> {
                     vec![],
                 ))
             }
-            Action::Wait { seconds } => {
+            Action::Wait { seconds, .. } => {
                 if *seconds == 0 || *seconds > DAY {
                     return Err(reject(
                         "bad_wait",
@@ -777,6 +794,7 @@ pub fn apply_step(
     mut openables: Query<&mut Openable>,
     mut devices: Query<&mut Device>,
     mut positions: Query<(&mut At, &mut Busy)>,
+    mut standby: Query<&mut Standby>,
 ) {
     if step.request.is_none() {
         return;
@@ -839,5 +857,15 @@ pub fn apply_step(
     }
     if let Some(actor) = step.actor {
         positions.get_mut(actor).expect("resolved actor").1.0 = step.t + step.dur;
+        if let Some(Request {
+            action: Action::Wait { standby: true, .. },
+            ..
+        }) = &step.request
+        {
+            *standby.get_mut(actor).expect("resolved actor") = Standby {
+                until: step.t + step.dur,
+                looked: false,
+            };
+        }
     }
 }

@@ -241,6 +241,7 @@ impl Simulation {
             copy_component::<Device>(src, dst, e);
             copy_component::<At>(src, dst, e);
             copy_component::<Busy>(src, dst, e);
+            copy_component::<Standby>(src, dst, e);
             copy_component::<Beliefs>(src, dst, e);
         }
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
@@ -556,7 +557,8 @@ impl Simulation {
     /// - each object is in exactly one place, listed by that place;
     /// - capacities of surfaces and hands are kept;
     /// - device values fit their schemas;
-    /// - every actor's beliefs about what it can see are true.
+    /// - every actor's beliefs about what it can see are true (once it has
+    ///   looked around after a standby).
     pub fn check_invariants(&mut self) -> Result<(), Vec<String>> {
         let mut errors = Vec::new();
         let world = self.app.world_mut();
@@ -614,7 +616,19 @@ impl Simulation {
                 }
             }
         }
-        let actors: Vec<Id> = self.scene().actors.iter().map(|a| a.id.clone()).collect();
+        // Back from standby, an actor knows its room once it has looked.
+        let actors: Vec<Id> = self
+            .scene()
+            .actors
+            .iter()
+            .map(|a| a.id.clone())
+            .filter(|a| {
+                self.registry()
+                    .get(a)
+                    .and_then(|e| self.world().get::<Standby>(e))
+                    .is_none_or(|s| s.looked)
+            })
+            .collect();
         for a in actors {
             let visible = self.visible_to(&a).unwrap_or_default();
             let beliefs = self.beliefs(&a).expect("actors have beliefs");

@@ -12,10 +12,14 @@
 //! - perceivers learn the new value of every change;
 //! - arriving in a room shows everything visible there (to everyone in it);
 //!   opening a container shows its contents; inspecting shows the target;
-//! - nothing inside a closed container is ever visible.
+//! - nothing inside a closed container is ever visible;
+//! - an actor in standby (a robot docked away) perceives nothing but its
+//!   own actions until its wait ends; looking around its room afterwards
+//!   (inspecting the room) brings its view of the room up to date.
 //!
 //! Together these keep one invariant, checked by the property tests: every
-//! actor's belief about everything visible from where it stands is true.
+//! actor's belief about everything visible from where it stands is true
+//! (for an actor back from standby, once it has looked around).
 
 use bevy::prelude::*;
 
@@ -259,7 +263,12 @@ fn perceive_seen(
 
 /// System: work out the observers and reveals of the step and update the
 /// perceivers' beliefs.
-pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query<&mut Beliefs>) {
+pub fn perceive_step(
+    view: WorldView,
+    mut step: ResMut<Step>,
+    mut beliefs: Query<&mut Beliefs>,
+    mut standby: Query<&mut Standby>,
+) {
     if step.request.is_none() {
         return;
     }
@@ -270,7 +279,13 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
     step.reveals.clear();
     step.changes.clear();
     let Some(actor) = step.actor else { return };
-    let present = view.actors_in(&view.event_rooms(&step, actor));
+    // Actors in standby perceive nothing but what they do themselves.
+    let awake = |a: &Entity| standby.get(*a).is_ok_and(|s| s.perceives(t));
+    let present: Vec<Entity> = view
+        .actors_in(&view.event_rooms(&step, actor))
+        .into_iter()
+        .filter(awake)
+        .collect();
     step.observers = view
         .registry
         .actors
@@ -296,7 +311,13 @@ pub fn perceive_step(view: WorldView, mut step: ResMut<Step>, mut beliefs: Query
         Reveal::Nothing => return,
         Reveal::Room(room) => {
             view.room_facts(room, &mut seen);
-            view.actors_in(&[room])
+            let who: Vec<Entity> = view.actors_in(&[room]).into_iter().filter(awake).collect();
+            for &a in &who {
+                if let Ok(mut s) = standby.get_mut(a) {
+                    s.looked = true;
+                }
+            }
+            who
         }
         Reveal::Contents(c) => {
             if let Some(inside) = view.receptacles.get(c).ok().and_then(|r| r.inside.as_ref()) {

@@ -203,6 +203,7 @@ impl RandomRequests {
                 } else {
                     self.rng.random_range(0..2) * 100_000
                 },
+                standby: self.rng.random_bool(0.25),
             },
         };
         let mut req = Request::new(&actor, action);

@@ -133,6 +133,31 @@ pub struct Hands(pub Vec<Entity>);
 #[derive(Component, Debug, Clone, Copy, Default)]
 pub struct Busy(pub u64);
 
+/// An actor's standby (a robot docked with its sensors off): until `until`
+/// it perceives nothing of what others do, and until it next looks around
+/// its room (`looked`) its view of it may be out of date.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Standby {
+    pub until: u64,
+    pub looked: bool,
+}
+
+impl Default for Standby {
+    fn default() -> Self {
+        Standby {
+            until: 0,
+            looked: true,
+        }
+    }
+}
+
+impl Standby {
+    /// Whether the actor perceives what happens at `t`.
+    pub fn perceives(&self, t: u64) -> bool {
+        t >= self.until
+    }
+}
+
 /// Every (entity, attribute) an actor can perceive, fixed when the scene
 /// is spawned: objects' `location`, actors' `position`, `open` of what
 /// opens and devices' fields. Ordered by (entity id, attribute), the order
@@ -485,7 +510,14 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             hands: a.hands,
         };
         let e = world
-            .spawn((key(&a.id), actor, at, Hands::default(), Busy::default()))
+            .spawn((
+                key(&a.id),
+                actor,
+                at,
+                Hands::default(),
+                Busy::default(),
+                Standby::default(),
+            ))
             .id();
         ids.insert(a.id.clone(), e);
         actors.push(e);

@@ -32,7 +32,8 @@ pub enum Action {
     NavigateTo {
         target: Id,
     },
-    /// Look closely at a fixture, device, object or actor.
+    /// Look closely at a fixture, device, object or actor, or look around
+    /// the room the actor is in.
     Inspect {
         target: Id,
     },
@@ -69,8 +70,12 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         claims: Vec<Claim>,
     },
+    /// Let time pass. In `standby` (a robot charging with its sensors off)
+    /// the actor perceives nothing of what others do until the wait ends.
     Wait {
         seconds: u64,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        standby: bool,
     },
 }
 

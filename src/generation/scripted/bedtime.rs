@@ -49,9 +49,7 @@ impl Scripted {
                 // Teeth and a wash: 5 to 9 minutes.
                 turns.push(turn(
                     h,
-                    Goal::Wait {
-                        seconds: 5 * M + self.jitter(4),
-                    },
+                    wait(5 * M + self.jitter(4)),
                 ));
             }
             // Worn clothes into the basket, most nights.

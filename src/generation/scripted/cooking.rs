@@ -80,7 +80,7 @@ impl Scripted {
                 ),
             ));
         }
-        turns.push(turn(&cook, Goal::Wait { seconds: cook_secs }));
+        turns.push(turn(&cook, wait(cook_secs)));
         turns.push(turn(&cook, operate(oven, "power", Value::Bool(false))));
         let table = table.expect("a counter at least");
         for o in &food {

@@ -198,7 +198,7 @@ impl Scripted {
                 },
             ));
             let seconds = self.rng.random_range(lo..=hi) * M;
-            turns.push(turn(h, Goal::Wait { seconds }));
+            turns.push(turn(h, wait(seconds)));
         }
     }
 }

@@ -514,6 +514,14 @@ fn turn(actor: &Id, goal: Goal) -> Turn {
     }
 }
 
+/// Let `seconds` pass, perceiving as usual.
+fn wait(seconds: u64) -> Goal {
+    Goal::Wait {
+        seconds,
+        standby: false,
+    }
+}
+
 /// Set `device`'s `field` to `value`.
 fn operate(device: Id, field: &str, value: Value) -> Goal {
     Goal::Operate {

@@ -1,6 +1,7 @@
 //! The robot-presence axis: blocks of the waking day in which the robot is
-//! docked away and perceives only its dock's room. The household goes on
-//! without it: its turns, and what is said or handed to it, are left out.
+//! docked away in standby, perceiving nothing, and on its return looks
+//! around its dock's room. The household goes on without it: its turns,
+//! and what is said or handed to it, are left out.
 
 use super::*;
 
@@ -36,8 +37,8 @@ impl Scripted {
         self.away.iter().any(|(s, e)| (*s..*e).contains(&t))
     }
 
-    /// The robot says it docks, goes to its dock and waits there until the
-    /// block ends (its own session then says it is back: were that a turn
+    /// The robot says it docks, goes to its dock and waits there in standby
+    /// until the block ends (its own session then says it is back: were that a turn
     /// here, the clock would jump past everything the block is for).
     pub(super) fn robot_away(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
         let robot = x.robot;
@@ -69,12 +70,22 @@ impl Scripted {
             },
         ));
         let seconds = until.saturating_sub(x.session.start).max(M);
-        turns.push(turn(robot, Goal::Wait { seconds }));
+        turns.push(turn(
+            robot,
+            Goal::Wait {
+                seconds,
+                standby: true,
+            },
+        ));
     }
 }
 
-/// The robot says it is back from its dock.
+/// The robot looks around the room it stood in (what changed there while
+/// it was in standby) and says it is back.
 pub(super) fn robot_back(x: &Stage, turns: &mut Vec<Turn>) {
+    if let Some(here) = x.sim.position(x.robot) {
+        turns.push(turn(x.robot, Goal::Inspect { target: here.room }));
+    }
     turns.push(turn(x.robot, say(&[], "I'm back from my dock.".into())));
 }
 

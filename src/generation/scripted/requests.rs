@@ -67,7 +67,7 @@ impl Scripted {
         if let (true, Some(fridge)) = (r.has(&obj, Role::Perishable), r.fixture(Role::ColdStorage))
         {
             let seconds = self.rng.random_range(10..=20) * M;
-            turns.push(turn(&asker, Goal::Wait { seconds }));
+            turns.push(turn(&asker, wait(seconds)));
             turns.push(turn(
                 &asker,
                 Goal::Fetch {
@@ -91,7 +91,7 @@ impl Scripted {
             Some(b) => Some(Dest::On(b.clone())),
             None => {
                 let seconds = self.rng.random_range(10..=20) * M;
-                turns.push(turn(&asker, Goal::Wait { seconds }));
+                turns.push(turn(&asker, wait(seconds)));
                 self.home_of(sim, s, &obj)
             }
         };

@@ -61,9 +61,7 @@ impl Scripted {
             }
             turns.push(turn(
                 h,
-                Goal::Wait {
-                    seconds: 12 * M + self.jitter(8),
-                },
+                wait(12 * M + self.jitter(8)),
             ));
             // Bathrooms are shut only while in use.
             for d in &doors {
@@ -80,9 +78,7 @@ impl Scripted {
                 turns.push(turn(h, Goal::GoTo { target: c.clone() }));
                 turns.push(turn(
                     h,
-                    Goal::Wait {
-                        seconds: 5 * M + self.jitter(5),
-                    },
+                    wait(5 * M + self.jitter(5)),
                 ));
             }
         }

@@ -44,9 +44,7 @@ impl Scripted {
         ));
         turns.push(turn(
             &worker,
-            Goal::Wait {
-                seconds: 30 * M + self.jitter(30),
-            },
+            wait(30 * M + self.jitter(30)),
         ));
         // Some days the work moves to the sofa, laptop and all.
         let laptop = p.first_of_each(r, Role::WorkGear).first().cloned();
@@ -76,9 +74,7 @@ impl Scripted {
             // Done there, it goes back to the desk.
             turns.push(turn(
                 &worker,
-                Goal::Wait {
-                    seconds: 20 * M + self.jitter(20),
-                },
+                wait(20 * M + self.jitter(20)),
             ));
             turns.push(turn(
                 &worker,
