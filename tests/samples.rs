@@ -306,7 +306,7 @@ fn an_event_after_the_cutoff_changes_no_answer() {
     let full = Index::new(&trace.scene, ev);
     let cut = Index::new(&trace.scene, &ev[..s5.event as usize - 1]);
     // Every query the full trace can ask, answered from the past alone.
-    let mined = mine::mine_qa(&full, 3);
+    let mined = mine::mine_qa(&full, 3, Asking::Robot);
     assert!(!mined.is_empty());
     for q in mined.iter().filter(|q| q.cutoff.event <= s5.event) {
         let c = &q.cutoff;
@@ -345,7 +345,7 @@ fn no_sample_fails_the_validity_checks_on_generated_traces() {
             // both, as `hearth mine` does) gives the same samples.
             if seed < 3 {
                 assert_eq!(
-                    mine_checked(&ix, seed),
+                    mine_checked(&ix, seed, Asking::Robot),
                     (samples, invalid),
                     "{scene_id} {seed}"
                 );

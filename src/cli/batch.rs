@@ -233,7 +233,7 @@ fn write_card(dir: &std::path::Path) -> Result<()> {
         );
         return Ok(());
     }
-    hearth::study::load::write_card(dir)?;
+    hearth::study::load::write_card(dir, hearth::samples::Asking::Robot)?;
     println!("dataset card: {}", dir.join("DATASET.md").display());
     Ok(())
 }

@@ -52,6 +52,11 @@ pub struct EvalArgs {
     /// Samples file inside each trace directory.
     #[arg(long, default_value = "samples.jsonl")]
     pub samples: String,
+    /// With --batch: what the questions of traces mined now are drawn from,
+    /// `robot` or `household` (see `hearth mine --help`); a samples file
+    /// already there must have been mined so.
+    #[arg(long, default_value = "robot")]
+    pub ask: hearth::samples::Asking,
     /// Where to write the JSON report [default: eval-report.json in the first trace].
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use hearth::samples::{self, Family, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
+use hearth::samples::{self, Asking, Family, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
 use hearth::store;
 
 #[derive(Args)]
@@ -22,6 +22,12 @@ pub struct MineArgs {
     /// Seed of the cutoff and template choices.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// What questions are drawn from: `robot` (what it perceived) or
+    /// `household` (what happened, seen or not: a question about what the
+    /// robot missed has "not known" for its answer and the truth for its
+    /// world answer).
+    #[arg(long, default_value = "robot")]
+    pub ask: Asking,
     /// Rephrase every question through the LLM (`--backend openai` records,
     /// `replay` reuses the cache); answers are never touched.
     #[arg(long)]
@@ -40,7 +46,7 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
         .with_message(format!("mining {}", args.trace.display()));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let ix = Index::new(&trace.scene, &trace.events);
-    let (mut mined, invalid) = samples::mine_checked(&ix, args.seed);
+    let (mut mined, invalid) = samples::mine_checked(&ix, args.seed, args.ask);
     spinner.finish_and_clear();
     if !invalid.is_empty() {
         for i in invalid.iter().take(20) {
@@ -78,6 +84,7 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
         schema_version: hearth::trace::SCHEMA_VERSION,
         scene: trace.scene.id.clone(),
         seed: args.seed,
+        ask: args.ask,
     };
     store::write_samples(&out, &header, &mined)
         .with_context(|| format!("writing {}", out.display()))?;

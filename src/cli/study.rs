@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use hearth::eval::predictions::{self, Format};
 use hearth::eval::{PlanResult, QaResult, Report};
-use hearth::samples::{Family, Index, QaSample, Sample};
+use hearth::samples::{Asking, Family, Index, QaSample, Sample};
 use hearth::store::{self, Trace};
 use hearth::study::cost::Cost;
 use hearth::study::load::{self, trace_name};
@@ -29,13 +29,17 @@ pub enum DatasetCommand {
     Card {
         /// The batch's --out directory.
         dir: PathBuf,
+        /// What the questions of traces mined now are drawn from: `robot`
+        /// or `household` (see `hearth mine --help`).
+        #[arg(long, default_value = "robot")]
+        ask: Asking,
     },
 }
 
 pub fn dataset(c: DatasetCommand) -> Result<ExitCode> {
     match c {
-        DatasetCommand::Card { dir } => {
-            let card = load::write_card(&dir)?;
+        DatasetCommand::Card { dir, ask } => {
+            let card = load::write_card(&dir, ask)?;
             println!(
                 "wrote {} and {}: {} households, {} days, {} events, {} questions, {} tasks",
                 dir.join("DATASET.md").display(),
@@ -145,7 +149,7 @@ pub fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
     let mut trace_names = Vec::new();
     for t in &traces {
         bar.set_message(t.display().to_string());
-        let l = load::load(t, &args.samples)?;
+        let l = load::load(t, &args.samples, args.ask)?;
         if l.mined {
             // Not `bar.println`: it prints nothing when stderr is no terminal.
             bar.suspend(|| {

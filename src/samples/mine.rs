@@ -145,7 +145,7 @@ struct Acts<'a, 'k> {
 /// Mines QA samples at every cutoff: at most one per family per cutoff,
 /// never the same question with the same answer twice; each with its world
 /// answer ([`super::world`]).
-pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
+pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // A stream of its own, so that the wording never changes which
     // questions are asked.
@@ -155,8 +155,14 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     let mut asked: HashSet<String> = HashSet::new();
     let mut out = Vec::new();
     let humans = humans(ix);
-    let firsts = Firsts::new(ix, &humans);
-    let all_acts: Vec<(&Event, &Act)> = ix.acts(u64::MAX).collect();
+    let everything = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());
+    let household = ask == Asking::Household;
+    // Where acts and habits are drawn from: what the robot perceived, or
+    // everything that happened.
+    let drawn = if household { &everything } else { ix };
+    let firsts = Firsts::new(drawn, &humans);
+    let all_acts: Vec<(&Event, &Act)> = drawn.acts(u64::MAX).collect();
+    let mut world_memo = Memo::default();
     let keys: Vec<String> = all_acts.iter().map(|(e, a)| act_key(e, a)).collect();
     let mut tally = Tally::default();
     let mut memo = Memo::default();
@@ -172,7 +178,7 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
     // Unanswerable samples are numbered apart (`u0001_abs`), so that the
     // other families keep their ids.
     let (mut answerable, mut unanswerable) = (0, 0);
-    let mut standing = Standing::new(ix, &namer);
+    let mut standing = Standing::new(ix, &namer, household.then_some(&unseen_at_start[..]));
     let mut sweep = Sweep::default();
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
@@ -188,7 +194,20 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
         for family in Family::ALL {
             let (chosen, a) = if standing::standing(family) {
-                let open = standing.open(family);
+                // Asked of the household, where things are is asked
+                // whether or not the robot's view is current: two draws
+                // among all state questions, so stale and unknown answers
+                // come as often as the robot missed the changes.
+                let open = if household
+                    && matches!(family, Family::CurrentState | Family::HiddenState)
+                {
+                    let mut o = standing.open(Family::CurrentState);
+                    o.extend(standing.open(Family::HiddenState));
+                    o.sort_by_key(|(_, entry)| *entry);
+                    o
+                } else {
+                    standing.open(family)
+                };
                 if open.is_empty() {
                     continue;
                 }
@@ -209,7 +228,23 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
                     let found = answers[i].get_or_insert_with(|| {
                         let a = memo
                             .answer(ix, &cutoff, &c.query)
-                            .filter(|a| a.answer != Answer::Unknown)?;
+                            .filter(|a| a.answer != Answer::Unknown)
+                            .or_else(|| {
+                                // Asked of the household: what happened
+                                // out of the robot's sight is not known (a
+                                // choice between two is not asked so: it
+                                // would invite a guess).
+                                if !household || !c.options.is_empty() {
+                                    return None;
+                                }
+                                let world = world_memo.answer(&everything, &cutoff, &c.query);
+                                world
+                                    .is_some_and(|w| w.answer != Answer::Unknown)
+                                    .then(|| Answered {
+                                        answer: Answer::Unknown,
+                                        evidence: vec![],
+                                    })
+                            })?;
                         let key = ask_key(&c.query, &a.answer, c.family, &cutoff);
                         Some((a, key))
                     });
@@ -229,14 +264,15 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
             };
             asked.insert(ask_key(&chosen.query, &a.answer, chosen.family, &cutoff));
             answerable += 1;
-            out.push(sample(
-                ix,
-                &namer,
-                &cutoff,
-                chosen,
-                a,
-                format!("q{answerable:04}"),
-            ));
+            // The robot missed it (asked of the household): an abstention
+            // question, as LongMemEval marks them.
+            let missed = a.answer == Answer::Unknown;
+            let id = format!("q{answerable:04}{}", if missed { "_abs" } else { "" });
+            let mut s = sample(ix, &namer, &cutoff, chosen, a, id);
+            if missed {
+                s.hedge = Some(MISSED.into());
+            }
+            out.push(s);
         }
         // An unanswerable question where that keeps them at most
         // UNANSWERABLE_SHARE of the questions so far: a kind drawn among
@@ -289,9 +325,12 @@ pub fn mine_qa(ix: &Index, seed: u64) -> Vec<QaSample> {
         s.adversarial_answer = (!w.adversarial.is_empty()).then_some(w.adversarial);
         out.push(s);
     }
-    super::world::settle(ix, &mut out);
+    super::world::settle(&everything, &namer, &mut out);
     out
 }
+
+/// Why a household question the robot missed is not known.
+pub const MISSED: &str = "The robot did not see or hear anything that settles it.";
 
 /// A candidate's answer and its ask key; `None` when the history does
 /// not settle it.

@@ -21,10 +21,16 @@ use crate::scene::Scene;
 use crate::sim::Simulation;
 use crate::trace::Event;
 
-/// Mines every QA sample and planning task of a trace.
+/// Mines every QA sample and planning task of a trace, asking about what
+/// the robot perceived.
 pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
+    mine_asking(scene, events, seed, Asking::Robot)
+}
+
+/// [`mine`], with the questions drawn from `ask`.
+pub fn mine_asking(scene: &Scene, events: &[Event], seed: u64, ask: Asking) -> Vec<Sample> {
     let ix = Index::new(scene, events);
-    let qa = mine::mine_qa(&ix, seed);
+    let qa = mine::mine_qa(&ix, seed, ask);
     let tasks = plan::mine_tasks(&ix, seed, 1);
     qa.into_iter()
         .map(Sample::Qa)
@@ -35,8 +41,12 @@ pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
 /// [`mine`] over `ix` with [`validate::check`] run as each cutoff passes:
 /// the same samples and findings, with one replay of the trace serving
 /// both the planning tasks and the checks.
-pub fn mine_checked(ix: &Index, seed: u64) -> (Vec<Sample>, Vec<validate::Invalid>) {
-    let qa: Vec<Sample> = mine::mine_qa(ix, seed)
+pub fn mine_checked(
+    ix: &Index,
+    seed: u64,
+    ask: Asking,
+) -> (Vec<Sample>, Vec<validate::Invalid>) {
+    let qa: Vec<Sample> = mine::mine_qa(ix, seed, ask)
         .into_iter()
         .map(Sample::Qa)
         .collect();

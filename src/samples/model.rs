@@ -400,4 +400,51 @@ pub struct SamplesHeader {
     pub scene: Id,
     /// Seed of the cutoff and template choices.
     pub seed: u64,
+    /// What the questions are drawn from.
+    #[serde(default, skip_serializing_if = "Asking::is_robot")]
+    pub ask: Asking,
+}
+
+/// What questions are drawn from. Either way the reference answer is what
+/// the robot could know and the world answer what was true.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Asking {
+    /// What the robot perceived: its memory is asked about what it saw, so
+    /// a robot that sees less is asked about less (the default).
+    #[default]
+    Robot,
+    /// What happened in the household, whether or not the robot saw it:
+    /// when, how often and what people did, where things are. A question
+    /// about what the robot missed keeps its family, has "not known" for
+    /// its reference answer and the truth for its world answer, and an
+    /// `_abs` id; so a robot that sees less answers fewer of them right.
+    Household,
+}
+
+impl Asking {
+    pub fn is_robot(&self) -> bool {
+        *self == Asking::Robot
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Asking::Robot => "robot",
+            Asking::Household => "household",
+        }
+    }
+}
+
+impl std::str::FromStr for Asking {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "robot" => Ok(Asking::Robot),
+            "household" => Ok(Asking::Household),
+            _ => Err(format!(
+                "unknown question source {s:?}: use robot or household"
+            )),
+        }
+    }
 }

@@ -91,6 +91,10 @@ pub(super) struct Standing<'c> {
     /// Entries asked today whose key holds the day.
     asked_today: Vec<usize>,
     day: u32,
+    /// Asked of the household ([`super::Asking::Household`]): attributes
+    /// the robot did not see even in its first view of the house have a
+    /// state question too, whose answer is unknown until it sees them.
+    household: HashSet<&'c Key>,
 }
 
 /// Families whose ask key holds the day (see [`ask_key`]).
@@ -136,7 +140,9 @@ fn advance<T>(list: &[T], at: &mut usize, cutoff: u64, event: impl Fn(&T) -> u64
 }
 
 impl<'c> Standing<'c> {
-    pub(super) fn new(ix: &'c Index<'c>, n: &'c Namer<'c>) -> Self {
+    /// Standing questions of the robot's index `ix`; with `household` (the
+    /// keys the robot did not see at the start), also the state of those.
+    pub(super) fn new(ix: &'c Index<'c>, n: &'c Namer<'c>, household: Option<&'c [Key]>) -> Self {
         let mut s = Standing {
             ix,
             n,
@@ -154,8 +160,18 @@ impl<'c> Standing<'c> {
             timed: Vec::new(),
             asked_today: Vec::new(),
             day: 0,
+            household: household.into_iter().flatten().collect(),
         };
-        for (key, seen) in &ix.tables.seen {
+        let mut keys: BTreeMap<&'c Key, &'c [Seen]> = ix
+            .tables
+            .seen
+            .iter()
+            .map(|(k, seen)| (k, seen.as_slice()))
+            .collect();
+        for k in household.into_iter().flatten() {
+            keys.entry(k).or_insert(&[]);
+        }
+        for (key, seen) in keys {
             let candidate = state_candidate(n, &key.0, &key.1);
             let entry = s.entry(&candidate);
             s.by_key.insert(key, s.watched.len());
@@ -334,13 +350,32 @@ impl<'c> Standing<'c> {
                 {
                     None
                 }
-                q => answer(ix, cutoff, q).filter(|a| a.answer != Answer::Unknown).map(|a| {
-                    let family = match (q, &a.answer) {
-                        (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
-                        _ => e.family,
-                    };
-                    (a, family)
-                }),
+                q => answer(ix, cutoff, q)
+                    .filter(|a| a.answer != Answer::Unknown)
+                    .map(|a| {
+                        let family = match (q, &a.answer) {
+                            (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
+                            _ => e.family,
+                        };
+                        (a, family)
+                    })
+                    .or_else(|| match q {
+                        // Asked of the household: where it is, though the
+                        // robot never saw it.
+                        Query::State { entity, attr }
+                            if self.household.contains(&(entity.clone(), attr.clone()))
+                                && ix.truth(&(entity.clone(), attr.clone()), cutoff.event).is_some() =>
+                        {
+                            Some((
+                                Answered {
+                                    answer: Answer::Unknown,
+                                    evidence: vec![],
+                                },
+                                Family::HiddenState,
+                            ))
+                        }
+                        _ => None,
+                    }),
             };
             let was_asked = found
                 .as_ref()
@@ -441,7 +476,7 @@ mod tests {
         let (scene, events) = crate::samples::four_days();
         let ix = Index::new(&scene, &events);
         let n = Namer::new(&scene);
-        let mut standing = Standing::new(&ix, &n);
+        let mut standing = Standing::new(&ix, &n, None);
         let mut asked = HashSet::new();
         let mut open = 0;
         for (k, cutoff) in cutoffs(&ix).iter().enumerate() {

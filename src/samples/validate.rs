@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::sim::Simulation;
 
-use super::answer::answer;
+use super::answer::{Answered, answer};
 use super::index::Index;
 use super::mine::evidence_age;
 use super::model::*;
@@ -150,7 +150,17 @@ impl<'a> Checker<'a> {
                             "the answer changes when the trace after the cutoff is removed".into(),
                         );
                     }
+                    // Asked of the household about what the robot missed:
+                    // nothing it perceived answers it, what was true does.
+                    let missed = unknown && q.family != Family::Unanswerable;
+                    if missed && q.world.is_none() {
+                        fail(s, "not known to the robot, yet no world answer".into());
+                    }
+                    if unknown != q.id.ends_with("_abs") {
+                        fail(s, "an `_abs` id is for, and only for, unknown answers".into());
+                    }
                     match full {
+                        None | Some(Answered { answer: Answer::Unknown, .. }) if missed => {}
                         Some(a) if a.answer == q.answer && a.evidence == q.evidence => {}
                         Some(a) => fail(
                             s,
@@ -167,7 +177,7 @@ impl<'a> Checker<'a> {
                             format!("evidence age {:?} is not the evidence's", q.evidence_age),
                         );
                     }
-                    if unknown != (q.family == Family::Unanswerable) {
+                    if unknown && !missed && q.family != Family::Unanswerable {
                         fail(
                             s,
                             format!("a {} question answered {:?}", q.family.name(), q.answer),
@@ -186,6 +196,14 @@ impl<'a> Checker<'a> {
                                         b.value, b.event
                                     ),
                                 );
+                            }
+                            let now = state.get_or_init(|| sim.state()).get(&key).cloned();
+                            let world = q.world.as_ref().and_then(|w| match w {
+                                Answer::Value { value } => Some(value.clone()),
+                                _ => None,
+                            });
+                            if missed && world != now {
+                                fail(s, format!("world answer {:?} is not the truth", q.world));
                             }
                             continue;
                         }

@@ -9,7 +9,9 @@
 
 use super::answer::{answer, same_answer};
 use super::index::Index;
+use super::mine::answer_text;
 use super::model::{Answer, Family, QaSample, Query};
+use super::text::Namer;
 
 /// Whether a family asks about the household rather than about the robot's
 /// own knowledge: not where it learnt something (source-aware), and not
@@ -21,8 +23,10 @@ pub fn asks_the_world(f: Family) -> bool {
 /// Sets each question's [`QaSample::world`]: the answer from every event
 /// before its cutoff, where it differs from the reference answer. A state's
 /// world answer is its true value at the cutoff.
-pub fn settle(ix: &Index, qa: &mut [QaSample]) {
-    let all = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());
+/// `all` is the all-seeing index of the trace. A question the robot
+/// missed (reference answer unknown) takes its world answer, worded, as
+/// its adversarial answer: what only a guess could give.
+pub fn settle(all: &Index, n: &Namer, qa: &mut [QaSample]) {
     for q in qa.iter_mut().filter(|q| asks_the_world(q.family)) {
         let world = match &q.query {
             Query::State { entity, attr } => all
@@ -31,5 +35,11 @@ pub fn settle(ix: &Index, qa: &mut [QaSample]) {
             query => answer(&all, &q.cutoff, query).map(|a| a.answer),
         };
         q.world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
+        if q.answer == Answer::Unknown {
+            q.adversarial_answer = q
+                .world
+                .as_ref()
+                .map(|w| answer_text(n, &q.query, w, &q.options));
+        }
     }
 }

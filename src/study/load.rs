@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use super::card::{BatchSettings, DatasetCard, HouseholdCard, TraceInput, card};
 use super::{kind_of, presence, question_facts};
-use crate::samples::{self, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
+use crate::samples::{self, Asking, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
 use crate::store::{self, StoreError, Trace};
 
 #[derive(Debug, Error)]
@@ -29,6 +29,15 @@ pub enum StudyError {
         invalid: usize,
         total: usize,
         first: String,
+    },
+    #[error(
+        "{} holds questions asked of the {found}, not of the {wanted}: pass --ask {found}, or give another --samples file to mine into",
+        path.display(), found = found.name(), wanted = wanted.name()
+    )]
+    Asked {
+        path: PathBuf,
+        found: Asking,
+        wanted: Asking,
     },
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -111,13 +120,21 @@ pub fn trace_name(dir: &Path, scene: &str) -> String {
 }
 
 /// Reads the trace in `dir` and its samples file `samples` (mined with
-/// seed 0, checked and written there first if there is none).
-pub fn load(dir: &Path, samples: &str) -> Result<Loaded, StudyError> {
+/// seed 0 asking `ask`, checked and written there first if there is none;
+/// one there must have been asked so too).
+pub fn load(dir: &Path, samples: &str, ask: Asking) -> Result<Loaded, StudyError> {
     let trace = store::read_trace(dir)?;
     let path = dir.join(samples);
     let name = trace_name(dir, trace.scene.id.as_str());
     if path.exists() {
-        let (_, samples) = store::read_samples(&path)?;
+        let (header, samples) = store::read_samples(&path)?;
+        if header.ask != ask {
+            return Err(StudyError::Asked {
+                path,
+                found: header.ask,
+                wanted: ask,
+            });
+        }
         return Ok(Loaded {
             name,
             trace,
@@ -125,7 +142,7 @@ pub fn load(dir: &Path, samples: &str) -> Result<Loaded, StudyError> {
             mined: false,
         });
     }
-    let mined = samples::mine(&trace.scene, &trace.events, 0);
+    let mined = samples::mine_asking(&trace.scene, &trace.events, 0, ask);
     let invalid = samples::validate::check(&Index::new(&trace.scene, &trace.events), &mined);
     if let Some(first) = invalid.first() {
         return Err(StudyError::Invalid {
@@ -140,6 +157,7 @@ pub fn load(dir: &Path, samples: &str) -> Result<Loaded, StudyError> {
         schema_version: crate::trace::SCHEMA_VERSION,
         scene: trace.scene.id.clone(),
         seed: 0,
+        ask,
     };
     store::write_samples(&path, &header, &mined)?;
     Ok(Loaded {
@@ -179,12 +197,12 @@ pub fn trace_input(l: &Loaded) -> TraceInput {
 }
 
 /// Writes `DATASET.md` and `dataset.json` into the batch directory `dir`
-/// (mining traces that have no samples yet); returns the card.
-pub fn write_card(dir: &Path) -> Result<DatasetCard, StudyError> {
+/// (mining traces that have no samples yet, asking `ask`); returns the card.
+pub fn write_card(dir: &Path, ask: Asking) -> Result<DatasetCard, StudyError> {
     let settings = batch_settings(dir)?;
     let inputs = batch_traces(dir)?
         .iter()
-        .map(|t| load(t, "samples.jsonl").map(|l| trace_input(&l)))
+        .map(|t| load(t, "samples.jsonl", ask).map(|l| trace_input(&l)))
         .collect::<Result<Vec<_>, _>>()?;
     let name = trace_name(dir, "dataset");
     let c = card(&name, settings, &inputs);
@@ -224,6 +242,6 @@ mod tests {
         std::fs::write(dir.join(RECORD), "[1, 2").unwrap();
         let err = batch_traces(dir).unwrap_err();
         assert!(err.to_string().contains("is not a batch record"), "{err}");
-        assert!(matches!(write_card(dir), Err(StudyError::Record { .. })));
+        assert!(matches!(write_card(dir, Asking::Robot), Err(StudyError::Record { .. })));
     }
 }
