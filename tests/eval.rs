@@ -544,3 +544,38 @@ fn the_eval_command_compares_agents() {
         .fails()
         .stderr_has("unknown agent \"gpt\"");
 }
+
+/// The presence axis, asked of the household: a robot docked away for more
+/// of the day answers fewer questions about the house rightly, however
+/// good its memory. World accuracy falls for the oracle, obsmem and bm25,
+/// while the oracle stays exact on what it could know.
+#[test]
+fn less_presence_lowers_world_accuracy_when_asked_of_the_household() {
+    let agents = ["oracle", "obsmem", "bm25"];
+    let mut world = [[0.0; 3]; 2];
+    for (i, away) in [0.0, 0.6].into_iter().enumerate() {
+        for (scene_id, seed) in [("family_apartment", 1), ("large_house", 2), ("studio", 3)] {
+            let d = hearth::generation::Difficulty {
+                robot_away: away,
+                ..Default::default()
+            };
+            let (scene, events) = generated_with(scene_id, seed, 2, d);
+            let samples = samples::mine_asking(&scene, &events, seed, samples::Asking::Household);
+            for (j, a) in agents.iter().enumerate() {
+                let r = run(a, &scene, &events, &samples);
+                if *a == "oracle" {
+                    assert_eq!(r.qa.exact, 1.0, "{scene_id} at {away}");
+                }
+                world[i][j] += r.qa.world.expect("world questions") / 3.0;
+            }
+        }
+    }
+    for (j, a) in agents.iter().enumerate() {
+        assert!(
+            world[1][j] < world[0][j],
+            "{a}: world accuracy {:.3} at 0.6 away, {:.3} at 0",
+            world[1][j],
+            world[0][j]
+        );
+    }
+}

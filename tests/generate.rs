@@ -487,19 +487,45 @@ fn less_presence_means_the_robot_docks_and_perceives_less() {
             assert!(away.iter().any(
                 |e| e.session.as_deref() == Some(b.id.as_str()) && said(&e, "going to my dock")
             ));
-            assert!(
-                away.iter()
-                    .any(|e| e.t >= until && said(&e, "back from my dock"))
-            );
-            let docked = away
+            // Back, it looks around the room it stood in, then says so.
+            let back = away
                 .iter()
-                .filter(|e| {
+                .position(|e| e.t >= until && said(&e, "back from my dock"))
+                .expect("it says it is back");
+            let look = away[..back]
+                .iter()
+                .rev()
+                .find(|e| e.actor.as_str() == "robot")
+                .expect("it acted before");
+            assert!(
+                matches!(&look.action, Action::Inspect { target }
+                    if scene.rooms.iter().any(|r| &r.id == target)),
+                "{id}: {:?} before it says it is back",
+                look.action
+            );
+            assert!(!look.reveals.is_empty() && look.revealed_to.contains(&Id::new("robot")));
+            let wait = away
+                .iter()
+                .find(|e| {
                     e.session.as_deref() == Some(b.id.as_str())
                         && matches!(e.action, Action::Wait { .. })
                 })
-                .map(|e| e.t + e.dur)
-                .next()
                 .expect("it waits at its dock");
+            assert!(
+                matches!(wait.action, Action::Wait { standby: true, .. }),
+                "{id}: docked away in standby"
+            );
+            let docked = wait.t + wait.dur;
+            // In standby it perceives nothing others do.
+            let perceived = away
+                .iter()
+                .filter(|e| e.t > wait.t && e.t < docked && e.actor.as_str() != "robot")
+                .filter(|e| {
+                    e.observers.contains(&Id::new("robot"))
+                        || e.revealed_to.contains(&Id::new("robot"))
+                })
+                .count();
+            assert_eq!(perceived, 0, "{id}: perceived in standby in {}", b.id);
             let from = away
                 .iter()
                 .find(|e| e.session.as_deref() == Some(b.id.as_str()))

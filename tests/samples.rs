@@ -1012,3 +1012,64 @@ fn longmemeval_haystacks_have_the_size_asked_for() {
     .fails()
     .stderr_has("no family \"nonsense\"");
 }
+
+/// Asked of the household, questions about what the robot missed are asked
+/// too: with "not known" for their answer, the truth for their world answer
+/// (and their trap), an `_abs` id; they pass the checks, which catch such a
+/// question without its world answer or without its id. Asked of the robot
+/// (the default), there are none.
+#[test]
+fn household_questions_include_what_the_robot_missed() {
+    let d = hearth::generation::Difficulty {
+        robot_away: 0.5,
+        ..Default::default()
+    };
+    for scene_id in ["family_apartment", "studio"] {
+        let (scene, events) = generated_with(scene_id, 1, 2, d);
+        let ix = Index::new(&scene, &events);
+        let (asked, invalid) = mine_checked(&ix, 1, Asking::Household);
+        assert!(invalid.is_empty(), "{scene_id}: {invalid:#?}");
+        let missed: Vec<&QaSample> = asked
+            .iter()
+            .filter_map(|s| match s {
+                Sample::Qa(q) if q.answer == Answer::Unknown && q.family != Family::Unanswerable => {
+                    Some(q)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(missed.len() >= 10, "{scene_id}: {} missed", missed.len());
+        let families: std::collections::BTreeSet<Family> =
+            missed.iter().map(|q| q.family).collect();
+        assert!(
+            families.contains(&Family::HiddenState) && families.contains(&Family::Temporal),
+            "{scene_id}: {families:?}"
+        );
+        for q in &missed {
+            assert!(q.id.ends_with("_abs") && q.evidence.is_empty(), "{}", q.id);
+            assert!(q.world.is_some(), "{}", q.id);
+            assert_eq!(q.hedge.as_deref(), Some(mine::MISSED), "{}", q.id);
+            assert!(q.adversarial_answer.is_some(), "{}", q.id);
+            assert!(q.options.is_empty(), "{}: a choice asked unknown", q.id);
+        }
+        let robot = mine(&scene, &events, 1);
+        assert!(
+            robot.iter().all(|s| match s {
+                Sample::Qa(q) => q.answer != Answer::Unknown || q.family == Family::Unanswerable,
+                Sample::Plan(_) => true,
+            }),
+            "{scene_id}: asked of the robot, every answerable question is known"
+        );
+        let broken = |f: &dyn Fn(&mut QaSample)| {
+            let mut q = missed[0].clone();
+            f(&mut q);
+            check(&ix, &[Sample::Qa(q)])
+        };
+        assert!(broken(&|_| {}).is_empty());
+        assert!(!broken(&|q| q.world = None).is_empty(), "no world answer");
+        assert!(
+            !broken(&|q| q.id = q.id.trim_end_matches("_abs").into()).is_empty(),
+            "no _abs id"
+        );
+    }
+}

@@ -413,3 +413,68 @@ fn beliefs_list_in_key_order_and_hold_no_key_nobody_can_perceive() {
         sim.state()[&(Id::new("robot"), Id::new("position"))]
     );
 }
+
+#[test]
+fn in_standby_the_robot_perceives_nothing_until_it_looks_around() {
+    let mut sim = apartment();
+    go(&mut sim, "robot", "dining_table_1");
+    go(&mut sim, "alice", "counter_1");
+    let wait = exec(
+        &mut sim,
+        r#"{"actor":"robot","skill":"wait","args":{"seconds":600,"standby":true}}"#,
+    );
+    // Alice takes the bread beside the robot while its sensors are off.
+    let e = exec(
+        &mut sim,
+        r#"{"actor":"alice","skill":"pick","args":{"object":"bread_1"}}"#,
+    );
+    assert!(e.t < wait.t + wait.dur);
+    assert_eq!(ids(&e.observers), ["alice"]);
+    assert_eq!(
+        believed(&sim, "robot", "bread_1", "location"),
+        loc("on", "counter_1")
+    );
+    // Looking at another room is refused; around its own, it sees the change.
+    sim.advance_to(wait.t + wait.dur);
+    let elsewhere = sim.execute(
+        Request::from_json(r#"{"actor":"robot","skill":"inspect","args":{"target":"bathroom"}}"#)
+            .unwrap(),
+    );
+    assert_eq!(
+        elsewhere.outcome.rejection().map(|r| r.code.as_str()),
+        Some("not_colocated")
+    );
+    let look = exec(
+        &mut sim,
+        r#"{"actor":"robot","skill":"inspect","args":{"target":"kitchen"}}"#,
+    );
+    assert!(look.revealed_to.contains(&Id::new("robot")));
+    assert_eq!(
+        believed(&sim, "robot", "bread_1", "location"),
+        loc("held_by", "alice")
+    );
+    // Awake again, it sees what happens beside it.
+    let e = exec(
+        &mut sim,
+        r#"{"actor":"alice","skill":"place","args":{"object":"bread_1","target":"dining_table_1","relation":"on"}}"#,
+    );
+    assert_eq!(ids(&e.observers), ["alice", "robot"]);
+}
+
+#[test]
+fn an_ordinary_wait_perceives_and_is_written_as_before() {
+    let mut sim = apartment();
+    go(&mut sim, "robot", "dining_table_1");
+    go(&mut sim, "alice", "counter_1");
+    let wait = exec(
+        &mut sim,
+        r#"{"actor":"robot","skill":"wait","args":{"seconds":600}}"#,
+    );
+    let json = serde_json::to_string(&wait.action).unwrap();
+    assert!(!json.contains("standby"), "{json}");
+    let e = exec(
+        &mut sim,
+        r#"{"actor":"alice","skill":"pick","args":{"object":"bread_1"}}"#,
+    );
+    assert_eq!(ids(&e.observers), ["alice", "robot"]);
+}

@@ -194,14 +194,26 @@ pub fn generated(
     seed: u64,
     days: u32,
 ) -> (hearth::scene::Scene, Vec<hearth::trace::Event>) {
+    generated_with(scene_id, seed, days, Default::default())
+}
+
+/// [`generated`] on the difficulty axes `d` (look-alikes added to the scene).
+pub fn generated_with(
+    scene_id: &str,
+    seed: u64,
+    days: u32,
+    d: hearth::generation::Difficulty,
+) -> (hearth::scene::Scene, Vec<hearth::trace::Event>) {
     let src = hearth::scene::BUILTIN
         .iter()
         .find(|(i, _)| *i == scene_id)
         .unwrap_or_else(|| panic!("no built-in scene {scene_id}"))
         .1;
     let scene = hearth::scene::parse(scene_id, src).unwrap();
+    let scene =
+        hearth::catalogue::add_lookalikes(&scene, hearth::catalogue::builtin(), d.lookalikes);
     let mut events = Vec::new();
-    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
+    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed).with_difficulty(d);
     hearth::generation::generate(&scene, days, &mut backend, &mut |e| {
         events.push(e.clone());
         Ok(())
