@@ -306,12 +306,21 @@ const CASES: &[Case] = &[
         hint: &["room"],
         fix: None,
     },
+    // A room is looked around from inside it.
+    Case {
+        code: "not_colocated",
+        setup: &[],
+        bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"kitchen"}}"#,
+        message: &["kitchen"],
+        hint: &["navigate_to kitchen first"],
+        fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#]),
+    },
     Case {
         code: "bad_target",
         setup: &[],
-        bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"hallway"}}"#,
-        message: &["hallway"],
-        hint: &["inspect furniture"],
+        bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"door_lily"}}"#,
+        message: &["door_lily"],
+        hint: &["inspect furniture", "the room you are in"],
         fix: None,
     },
     Case {

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::{AGE_BINS, QuestionFacts};
-use crate::samples::{Family, Sample};
+use crate::samples::{Asking, Family, Sample};
 
 /// The batch's own record (`batch.json`), read loosely: the fields the
 /// card shows, whatever else it holds.
@@ -119,6 +119,9 @@ pub struct DatasetCard {
     pub horizon: Vec<Bin>,
     pub scoring: Vec<String>,
     pub licence: String,
+    /// What the questions were drawn from (robot, the default, is left out).
+    #[serde(default, skip_serializing_if = "Asking::is_robot")]
+    pub ask: Asking,
 }
 
 pub const CARD_SCHEMA: &str = "hearth.dataset";
@@ -182,6 +185,7 @@ pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) 
         scoring: scoring_commands(first),
         licence: LICENCE.into(),
         households: hs,
+        ask: Asking::Robot,
     }
 }
 
@@ -232,6 +236,12 @@ impl DatasetCard {
             w,
             "Each trace directory holds `scene.ron` (the household), `events.jsonl` (every event with its state changes and who perceived it), `manifest.json`, `plan.json`, `notes.jsonl` and `samples.jsonl` (questions and tasks, each with its cutoff, structured answer and evidence events; the answer is what the robot could know from what it perceived, and `world`, where it differs, what was true).\n"
         );
+        if self.ask == Asking::Household {
+            let _ = writeln!(
+                w,
+                "The questions are drawn from what happened in the household, seen or not (`--ask household`): a question about something the robot missed has \"No information available.\" for its answer, an `_abs` id, and what was true for its `world` answer.\n"
+            );
+        }
         let _ = writeln!(
             w,
             "| trace | kind | rooms | people | objects | days | events | robot presence | questions | tasks |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"

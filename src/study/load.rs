@@ -205,7 +205,10 @@ pub fn write_card(dir: &Path, ask: Asking) -> Result<DatasetCard, StudyError> {
         .map(|t| load(t, "samples.jsonl", ask).map(|l| trace_input(&l)))
         .collect::<Result<Vec<_>, _>>()?;
     let name = trace_name(dir, "dataset");
-    let c = card(&name, settings, &inputs);
+    let c = DatasetCard {
+        ask,
+        ..card(&name, settings, &inputs)
+    };
     let mut json = serde_json::to_string_pretty(&c).expect("cards serialize");
     json.push('\n');
     store::write_atomic(&dir.join("dataset.json"), json.as_bytes())?;
