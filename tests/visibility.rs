@@ -456,7 +456,7 @@ fn in_standby_the_robot_perceives_nothing_until_it_looks_around() {
     // Awake again, it sees what happens beside it.
     let e = exec(
         &mut sim,
-        r#"{"actor":"alice","skill":"place","args":{"object":"bread_1","target":"dining_table_1","relation":"on"}}"#,
+        r#"{"actor":"alice","skill":"place","args":{"object":"bread_1","target":"counter_1","relation":"on"}}"#,
     );
     assert_eq!(ids(&e.observers), ["alice", "robot"]);
 }
