@@ -1032,7 +1032,9 @@ fn household_questions_include_what_the_robot_missed() {
         let missed: Vec<&QaSample> = asked
             .iter()
             .filter_map(|s| match s {
-                Sample::Qa(q) if q.answer == Answer::Unknown && q.family != Family::Unanswerable => {
+                Sample::Qa(q)
+                    if q.answer == Answer::Unknown && q.family != Family::Unanswerable =>
+                {
                     Some(q)
                 }
                 _ => None,

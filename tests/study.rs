@@ -614,12 +614,28 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
     assert_eq!(std::fs::read(results.join("summary.json")).unwrap(), first);
     // Samples asked of the robot are not read as asked of the household;
     // a file of their own is mined so, and the oracle stays exact on it.
-    hearth(&["eval", "--batch", s(&batch), "--agent", "oracle", "--ask", "household"])
-        .fails()
-        .stderr_has("asked of the robot, not of the household: pass --ask robot");
-    hearth(&["eval", "--batch", s(&batch), "--agent", "oracle", "--ask", "everyone"])
-        .fails()
-        .stderr_has("use robot or household");
+    hearth(&[
+        "eval",
+        "--batch",
+        s(&batch),
+        "--agent",
+        "oracle",
+        "--ask",
+        "household",
+    ])
+    .fails()
+    .stderr_has("asked of the robot, not of the household: pass --ask robot");
+    hearth(&[
+        "eval",
+        "--batch",
+        s(&batch),
+        "--agent",
+        "oracle",
+        "--ask",
+        "everyone",
+    ])
+    .fails()
+    .stderr_has("use robot or household");
     let house = batch.join("household");
     hearth(&[
         "eval",
@@ -640,7 +656,11 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
     assert_eq!(summary["agents"][0]["all"]["mean"], 1.0);
     let header = std::fs::read_to_string(batch.join("studio-s0/household.jsonl")).unwrap();
     assert!(
-        header.lines().next().unwrap().contains(r#""ask":"household""#),
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .contains(r#""ask":"household""#),
         "{}",
         header.lines().next().unwrap()
     );

@@ -187,7 +187,8 @@ fn bench_horizon(horizons: &[u32]) -> Result<()> {
         let t0 = Instant::now();
         // As `hearth mine` and `hearth eval` do it.
         let ix = Index::new(&s, &events);
-        let (mined, invalid) = hearth::samples::mine_checked(&ix, 0, hearth::samples::Asking::Robot);
+        let (mined, invalid) =
+            hearth::samples::mine_checked(&ix, 0, hearth::samples::Asking::Robot);
         let mine = t0.elapsed().as_secs_f64();
         anyhow::ensure!(invalid.is_empty(), "{} invalid samples", invalid.len());
         let t0 = Instant::now();

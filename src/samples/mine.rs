@@ -198,16 +198,15 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                 // whether or not the robot's view is current: two draws
                 // among all state questions, so stale and unknown answers
                 // come as often as the robot missed the changes.
-                let open = if household
-                    && matches!(family, Family::CurrentState | Family::HiddenState)
-                {
-                    let mut o = standing.open(Family::CurrentState);
-                    o.extend(standing.open(Family::HiddenState));
-                    o.sort_by_key(|(_, entry)| *entry);
-                    o
-                } else {
-                    standing.open(family)
-                };
+                let open =
+                    if household && matches!(family, Family::CurrentState | Family::HiddenState) {
+                        let mut o = standing.open(Family::CurrentState);
+                        o.extend(standing.open(Family::HiddenState));
+                        o.sort_by_key(|(_, entry)| *entry);
+                        o
+                    } else {
+                        standing.open(family)
+                    };
                 if open.is_empty() {
                     continue;
                 }
@@ -238,12 +237,12 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                                     return None;
                                 }
                                 let world = world_memo.answer(&everything, &cutoff, &c.query);
-                                world
-                                    .is_some_and(|w| w.answer != Answer::Unknown)
-                                    .then(|| Answered {
+                                world.is_some_and(|w| w.answer != Answer::Unknown).then(|| {
+                                    Answered {
                                         answer: Answer::Unknown,
                                         evidence: vec![],
-                                    })
+                                    }
+                                })
                             })?;
                         let key = ask_key(&c.query, &a.answer, c.family, &cutoff);
                         Some((a, key))

@@ -41,11 +41,7 @@ pub fn mine_asking(scene: &Scene, events: &[Event], seed: u64, ask: Asking) -> V
 /// [`mine`] over `ix` with [`validate::check`] run as each cutoff passes:
 /// the same samples and findings, with one replay of the trace serving
 /// both the planning tasks and the checks.
-pub fn mine_checked(
-    ix: &Index,
-    seed: u64,
-    ask: Asking,
-) -> (Vec<Sample>, Vec<validate::Invalid>) {
+pub fn mine_checked(ix: &Index, seed: u64, ask: Asking) -> (Vec<Sample>, Vec<validate::Invalid>) {
     let qa: Vec<Sample> = mine::mine_qa(ix, seed, ask)
         .into_iter()
         .map(Sample::Qa)

@@ -157,10 +157,17 @@ impl<'a> Checker<'a> {
                         fail(s, "not known to the robot, yet no world answer".into());
                     }
                     if unknown != q.id.ends_with("_abs") {
-                        fail(s, "an `_abs` id is for, and only for, unknown answers".into());
+                        fail(
+                            s,
+                            "an `_abs` id is for, and only for, unknown answers".into(),
+                        );
                     }
                     match full {
-                        None | Some(Answered { answer: Answer::Unknown, .. }) if missed => {}
+                        None
+                        | Some(Answered {
+                            answer: Answer::Unknown,
+                            ..
+                        }) if missed => {}
                         Some(a) if a.answer == q.answer && a.evidence == q.evidence => {}
                         Some(a) => fail(
                             s,

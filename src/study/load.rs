@@ -245,6 +245,9 @@ mod tests {
         std::fs::write(dir.join(RECORD), "[1, 2").unwrap();
         let err = batch_traces(dir).unwrap_err();
         assert!(err.to_string().contains("is not a batch record"), "{err}");
-        assert!(matches!(write_card(dir, Asking::Robot), Err(StudyError::Record { .. })));
+        assert!(matches!(
+            write_card(dir, Asking::Robot),
+            Err(StudyError::Record { .. })
+        ));
     }
 }

@@ -47,10 +47,7 @@ impl Scripted {
                     },
                 ));
                 // Teeth and a wash: 5 to 9 minutes.
-                turns.push(turn(
-                    h,
-                    wait(5 * M + self.jitter(4)),
-                ));
+                turns.push(turn(h, wait(5 * M + self.jitter(4))));
             }
             // Worn clothes into the basket, most nights.
             let worn: Vec<Id> = s

@@ -59,10 +59,7 @@ impl Scripted {
                     },
                 ));
             }
-            turns.push(turn(
-                h,
-                wait(12 * M + self.jitter(8)),
-            ));
+            turns.push(turn(h, wait(12 * M + self.jitter(8))));
             // Bathrooms are shut only while in use.
             for d in &doors {
                 turns.push(turn(
@@ -76,10 +73,7 @@ impl Scripted {
             // Then to the counter, to make their breakfast: 5 to 10 minutes.
             if let Some(c) = r.fixture(Role::PrepSurface) {
                 turns.push(turn(h, Goal::GoTo { target: c.clone() }));
-                turns.push(turn(
-                    h,
-                    wait(5 * M + self.jitter(5)),
-                ));
+                turns.push(turn(h, wait(5 * M + self.jitter(5))));
             }
         }
         if let Some(light) = r.device(Role::Light) {

@@ -42,10 +42,7 @@ impl Scripted {
                 target: desk.clone(),
             },
         ));
-        turns.push(turn(
-            &worker,
-            wait(30 * M + self.jitter(30)),
-        ));
+        turns.push(turn(&worker, wait(30 * M + self.jitter(30))));
         // Some days the work moves to the sofa, laptop and all.
         let laptop = p.first_of_each(r, Role::WorkGear).first().cloned();
         let couch = r
@@ -72,10 +69,7 @@ impl Scripted {
                 },
             ));
             // Done there, it goes back to the desk.
-            turns.push(turn(
-                &worker,
-                wait(20 * M + self.jitter(20)),
-            ));
+            turns.push(turn(&worker, wait(20 * M + self.jitter(20))));
             turns.push(turn(
                 &worker,
                 Goal::Fetch {
