@@ -118,6 +118,22 @@ fn print_mix(mined: &[Sample]) {
         );
     }
     println!("{:<18} {:>6}", "QA total", total);
+    // Asked of the household: questions about what the robot missed.
+    let missed = mined
+        .iter()
+        .filter(|s| {
+            matches!(s, Sample::Qa(q) if q.answer == samples::Answer::Unknown
+                && q.family != Family::Unanswerable)
+        })
+        .count();
+    if missed > 0 {
+        println!(
+            "{:<18} {:>6} {:>5.1}%  (answer not known, world answer the truth)",
+            "missed by robot",
+            missed,
+            100.0 * missed as f64 / total.max(1) as f64
+        );
+    }
     let tasks: usize = plans.values().sum();
     let by: Vec<String> = plans
         .iter()

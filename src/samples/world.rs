@@ -32,7 +32,7 @@ pub fn settle(all: &Index, n: &Namer, qa: &mut [QaSample]) {
             Query::State { entity, attr } => all
                 .truth(&(entity.clone(), attr.clone()), q.cutoff.event)
                 .map(|v| Answer::Value { value: v.clone() }),
-            query => answer(&all, &q.cutoff, query).map(|a| a.answer),
+            query => answer(all, &q.cutoff, query).map(|a| a.answer),
         };
         q.world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
         if q.answer == Answer::Unknown {
