@@ -614,42 +614,30 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
     assert_eq!(std::fs::read(results.join("summary.json")).unwrap(), first);
     // Samples asked of the robot are not read as asked of the household;
     // a file of their own is mined so, and the oracle stays exact on it.
-    hearth(&[
-        "eval",
-        "--batch",
-        s(&batch),
-        "--agent",
-        "oracle",
-        "--ask",
-        "household",
-    ])
-    .fails()
-    .stderr_has("asked of the robot, not of the household: pass --ask robot");
-    hearth(&[
-        "eval",
-        "--batch",
-        s(&batch),
-        "--agent",
-        "oracle",
-        "--ask",
-        "everyone",
-    ])
-    .fails()
-    .stderr_has("use robot or household");
+    let asking = |ask: &str, more: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--batch",
+            s(&batch),
+            "--agent",
+            "oracle",
+            "--ask",
+            ask,
+        ];
+        args.extend(more);
+        hearth(&args)
+    };
+    asking("household", &[])
+        .fails()
+        .stderr_has("asked of the robot, not of the household: pass --ask robot");
+    asking("everyone", &[])
+        .fails()
+        .stderr_has("use robot or household");
     let house = batch.join("household");
-    hearth(&[
-        "eval",
-        "--batch",
-        s(&batch),
-        "--agent",
-        "oracle",
-        "--ask",
+    asking(
         "household",
-        "--samples",
-        "household.jsonl",
-        "--out",
-        s(&house),
-    ])
+        &["--samples", "household.jsonl", "--out", s(&house)],
+    )
     .ok();
     let summary: Json =
         serde_json::from_slice(&std::fs::read(house.join("summary.json")).unwrap()).unwrap();
