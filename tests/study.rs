@@ -633,6 +633,9 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
     asking("everyone", &[])
         .fails()
         .stderr_has("use robot or household");
+    hearth(&["dataset", "card", s(&batch), "--ask", "household"])
+        .fails()
+        .stderr_has("pass --ask robot");
     let house = batch.join("household");
     asking(
         "household",

@@ -428,6 +428,20 @@ mod tests {
         ] {
             assert!(md.contains(section), "{section} missing from\n{md}");
         }
+        // Asked of the household, the card says so (and only then).
+        assert!(!md.contains("--ask household"));
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(!json.contains("\"ask\""), "{json}");
+        let household = DatasetCard {
+            ask: Asking::Household,
+            ..c
+        };
+        assert!(household.markdown().contains("(`--ask household`)"));
+        assert!(
+            serde_json::to_string(&household)
+                .unwrap()
+                .contains(r#""ask":"household""#)
+        );
         // An empty batch still has a card, saying so.
         let empty = card("none", None, &[]);
         assert_eq!(empty.households.len(), 0);
