@@ -655,6 +655,22 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
         "{}",
         header.lines().next().unwrap()
     );
+    hearth(&[
+        "dataset",
+        "card",
+        s(&batch),
+        "--ask",
+        "household",
+        "--samples",
+        "household.jsonl",
+    ])
+    .ok();
+    let md = std::fs::read_to_string(batch.join("DATASET.md")).unwrap();
+    assert!(md.contains("(`--ask household`)"));
+    assert!(
+        md.contains("hearth eval --batch . --ask household --samples household.jsonl"),
+        "{md}"
+    );
 
     // The card.
     hearth(&["dataset", "card", s(&batch)])

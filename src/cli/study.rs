@@ -33,13 +33,17 @@ pub enum DatasetCommand {
         /// or `household` (see `hearth mine --help`).
         #[arg(long, default_value = "robot")]
         ask: Asking,
+        /// Samples file inside each trace directory (mined there first if
+        /// there is none).
+        #[arg(long, default_value = "samples.jsonl")]
+        samples: String,
     },
 }
 
 pub fn dataset(c: DatasetCommand) -> Result<ExitCode> {
     match c {
-        DatasetCommand::Card { dir, ask } => {
-            let card = load::write_card(&dir, ask)?;
+        DatasetCommand::Card { dir, ask, samples } => {
+            let card = load::write_card(&dir, &samples, ask)?;
             println!(
                 "wrote {} and {}: {} households, {} days, {} events, {} questions, {} tasks",
                 dir.join("DATASET.md").display(),

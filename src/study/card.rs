@@ -182,7 +182,7 @@ pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) 
                 count,
             })
             .collect(),
-        scoring: scoring_commands(first),
+        scoring: scoring_commands(first, "samples.jsonl", Asking::Robot),
         licence: LICENCE.into(),
         households: hs,
         ask: Asking::Robot,
@@ -190,16 +190,30 @@ pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) 
 }
 
 /// How to score an agent on trace `t` of the batch, by hearth and by the
-/// two projects' own scorers.
-pub fn scoring_commands(t: &str) -> Vec<String> {
+/// two projects' own scorers, from each trace's samples file `samples`
+/// (asked as `ask`).
+pub fn scoring_commands(t: &str, samples: &str, ask: Asking) -> Vec<String> {
+    let (batch, trace, export) = if ask == Asking::Robot && samples == "samples.jsonl" {
+        Default::default()
+    } else {
+        (
+            format!(" --ask {} --samples {samples}", ask.name()),
+            format!(" --samples {samples}"),
+            format!(" --samples {t}/{samples}"),
+        )
+    };
     vec![
-        "hearth eval --batch . --agent oracle,none,recent,bm25,obsmem,kg,bm25-words".into(),
-        format!("hearth export --trace {t} --format longmemeval --out {t}/export-longmemeval.json"),
-        format!("hearth eval --trace {t} --agent obsmem --predictions longmemeval"),
+        format!(
+            "hearth eval --batch .{batch} --agent oracle,none,recent,bm25,obsmem,kg,bm25-words"
+        ),
+        format!(
+            "hearth export --trace {t}{export} --format longmemeval --out {t}/export-longmemeval.json"
+        ),
+        format!("hearth eval --trace {t}{trace} --agent obsmem --predictions longmemeval"),
         format!(
             "python3 src/evaluation/evaluate_qa.py gpt-4o {t}/predictions-obsmem-longmemeval.jsonl {t}/export-longmemeval.json   # in LongMemEval's repository"
         ),
-        format!("hearth eval --trace {t} --agent obsmem --predictions locomo"),
+        format!("hearth eval --trace {t}{trace} --agent obsmem --predictions locomo"),
         format!(
             "python3 -c \"import json; from task_eval.evaluation import eval_question_answering as ev; d = json.load(open('{t}/predictions-locomo.json')); s = [x for r in d for x in ev(r['qa'], 'obsmem_prediction')[0]]; print(sum(s) / len(s))\"   # in LoCoMo's repository"
         ),

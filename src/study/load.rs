@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::card::{BatchSettings, DatasetCard, HouseholdCard, TraceInput, card};
+use super::card::{BatchSettings, DatasetCard, HouseholdCard, TraceInput, card, scoring_commands};
 use super::{kind_of, presence, question_facts};
 use crate::samples::{self, Asking, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
 use crate::store::{self, StoreError, Trace};
@@ -197,17 +197,21 @@ pub fn trace_input(l: &Loaded) -> TraceInput {
 }
 
 /// Writes `DATASET.md` and `dataset.json` into the batch directory `dir`
-/// (mining traces that have no samples yet, asking `ask`); returns the card.
-pub fn write_card(dir: &Path, ask: Asking) -> Result<DatasetCard, StudyError> {
+/// from each trace's samples file `samples` (mined first, asking `ask`,
+/// where there is none); returns the card.
+pub fn write_card(dir: &Path, samples: &str, ask: Asking) -> Result<DatasetCard, StudyError> {
     let settings = batch_settings(dir)?;
     let inputs = batch_traces(dir)?
         .iter()
-        .map(|t| load(t, "samples.jsonl", ask).map(|l| trace_input(&l)))
+        .map(|t| load(t, samples, ask).map(|l| trace_input(&l)))
         .collect::<Result<Vec<_>, _>>()?;
     let name = trace_name(dir, "dataset");
+    let c = card(&name, settings, &inputs);
+    let first = c.households.first().map_or("TRACE", |h| h.trace.as_str());
     let c = DatasetCard {
         ask,
-        ..card(&name, settings, &inputs)
+        scoring: scoring_commands(first, samples, ask),
+        ..c
     };
     let mut json = serde_json::to_string_pretty(&c).expect("cards serialize");
     json.push('\n');
@@ -246,7 +250,7 @@ mod tests {
         let err = batch_traces(dir).unwrap_err();
         assert!(err.to_string().contains("is not a batch record"), "{err}");
         assert!(matches!(
-            write_card(dir, Asking::Robot),
+            write_card(dir, "samples.jsonl", Asking::Robot),
             Err(StudyError::Record { .. })
         ));
     }
