@@ -63,9 +63,9 @@ pub struct GenerateArgs {
 /// ordinary trace, byte for byte.
 #[derive(Args)]
 pub struct DifficultyArgs {
-    /// Share of the waking day (07:00-22:00) the robot spends docked, seeing
-    /// only its dock's room, in blocks with docking and undocking events
-    /// (0 to 0.9; scripted backend).
+    /// Share of the waking day (07:00-22:00) the robot spends docked in
+    /// standby, perceiving nothing, in blocks with docking and undocking
+    /// events (0 to 0.9; scripted backend).
     #[arg(
         long,
         default_value_t = 0.0,

@@ -33,8 +33,8 @@ use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Difficulty {
-    /// Share of the waking day (07:00 to 22:00) the robot spends docked,
-    /// perceiving only its dock's room; 0 to [`Difficulty::MAX_AWAY`].
+    /// Share of the waking day (07:00 to 22:00) the robot spends docked in
+    /// standby, perceiving nothing; 0 to [`Difficulty::MAX_AWAY`].
     pub robot_away: f64,
     /// Extra objects per category the house has, each a catalogue variant
     /// it lacks; 0 to [`Difficulty::MAX_LOOKALIKES`].

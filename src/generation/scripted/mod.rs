@@ -1034,7 +1034,7 @@ fn intent_of(kind: &str) -> &'static str {
             "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed"
         }
         "laundry" => "a load of washing; the robot is asked to empty the machine later",
-        "robot_away" => "the robot docks away for a while and sees only its dock's room",
+        "robot_away" => "the robot docks away in standby for a while and perceives nothing",
         "robot_back" => "the robot is back from its dock",
         _ => "household life",
     }
