@@ -1069,6 +1069,39 @@ fn household_questions_include_what_the_robot_missed() {
         };
         assert!(broken(&|_| {}).is_empty());
         assert!(!broken(&|q| q.world = None).is_empty(), "no world answer");
+        assert!(!broken(&|q| q.hedge = None).is_empty(), "no hedge");
+        // A missed question the robot could not have missed: a value it saw.
+        let seen = asked
+            .iter()
+            .find_map(|s| match s {
+                Sample::Qa(q) if q.answer != Answer::Unknown && q.world.is_some() => Some(q),
+                _ => None,
+            })
+            .expect("a question with a world answer");
+        let mut dressed = seen.clone();
+        dressed.answer = Answer::Unknown;
+        dressed.evidence.clear();
+        dressed.evidence_age = None;
+        dressed.id.push_str("_abs");
+        dressed.hedge = Some(mine::MISSED.into());
+        dressed.adversarial_answer = Some("Somewhere.".into());
+        assert!(
+            !check(&ix, &[Sample::Qa(dressed)]).is_empty(),
+            "{}",
+            seen.id
+        );
+        // A missed act with the wrong world answer.
+        let temporal = missed
+            .iter()
+            .find(|q| q.family == Family::Temporal)
+            .expect("a missed temporal question");
+        let mut wrong = (*temporal).clone();
+        wrong.world = Some(Answer::Count { count: 99 });
+        assert!(
+            !check(&ix, &[Sample::Qa(wrong)]).is_empty(),
+            "{}",
+            temporal.id
+        );
         assert!(
             !broken(&|q| q.id = q.id.trim_end_matches("_abs").into()).is_empty(),
             "no _abs id"

@@ -430,6 +430,11 @@ fn in_standby_the_robot_perceives_nothing_until_it_looks_around() {
     );
     assert!(e.t < wait.t + wait.dur);
     assert_eq!(ids(&e.observers), ["alice"]);
+    // Bob walking in shows the kitchen to him, not to the robot.
+    let walk = go(&mut sim, "bob", "dining_table_1");
+    assert!(walk.revealed_to.contains(&Id::new("bob")));
+    assert!(!walk.observers.contains(&Id::new("robot")));
+    assert!(!walk.revealed_to.contains(&Id::new("robot")));
     assert_eq!(
         believed(&sim, "robot", "bread_1", "location"),
         loc("on", "counter_1")

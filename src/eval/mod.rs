@@ -302,11 +302,9 @@ impl Report {
         let scores = |rs: &[&QaResult]| {
             let n = rs.len().max(1) as f64;
             // Retrieval is scored on questions with evidence to find: not
-            // on unanswerable ones (as LongMemEval leaves out `_abs`).
-            let found: Vec<&&QaResult> = rs
-                .iter()
-                .filter(|r| r.family != Family::Unanswerable)
-                .collect();
+            // on abstention ones, unanswerable or missed by the robot (as
+            // LongMemEval leaves out `_abs`).
+            let found: Vec<&&QaResult> = rs.iter().filter(|r| !r.id.ends_with("_abs")).collect();
             let m = found.len().max(1) as f64;
             let judged: Vec<u8> = rs.iter().filter_map(|r| r.judge).collect();
             let j = judged.len() as f64;

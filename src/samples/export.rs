@@ -3,9 +3,10 @@
 //! LongMemEval (`xiaowu0162/LongMemEval`). Field names and formats follow
 //! those projects; each record also carries `hearth_*` fields that map it
 //! back to the sample and the trace events. The answer is the sample's
-//! canonical short answer; unanswerable questions are LoCoMo category 5
-//! (with `adversarial_answer`) and LongMemEval abstention questions (their
-//! ids end in `_abs`).
+//! canonical short answer; questions whose answer is not known (the
+//! unanswerable family, and household questions the robot missed) are LoCoMo
+//! category 5 (with `adversarial_answer`) and LongMemEval abstention
+//! questions (their ids end in `_abs`).
 //!
 //! The history is what the robot perceived before each sample's cutoff,
 //! grouped by session: utterances it heard in the speaker's words, actions
@@ -52,7 +53,8 @@ pub struct LocomoQa {
     pub answer: String,
     pub evidence: Vec<String>,
     /// LoCoMo's scorer's numbers: 1 multi-hop, 2 temporal, 3 open-domain
-    /// (unused), 4 single-hop, 5 adversarial (the unanswerable family).
+    /// (unused), 4 single-hop, 5 adversarial (answer not known: the
+    /// unanswerable family, and household questions the robot missed).
     pub category: u8,
     /// For category 5, the wrong answer a confused memory would give.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -225,25 +225,21 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                         continue;
                     }
                     let found = answers[i].get_or_insert_with(|| {
-                        let a = memo
-                            .answer(ix, &cutoff, &c.query)
-                            .filter(|a| a.answer != Answer::Unknown)
-                            .or_else(|| {
-                                // Asked of the household: what happened
-                                // out of the robot's sight is not known (a
-                                // choice between two is not asked so: it
-                                // would invite a guess).
-                                if !household || !c.options.is_empty() {
-                                    return None;
-                                }
-                                let world = world_memo.answer(&everything, &cutoff, &c.query);
-                                world.is_some_and(|w| w.answer != Answer::Unknown).then(|| {
-                                    Answered {
-                                        answer: Answer::Unknown,
-                                        evidence: vec![],
-                                    }
-                                })
-                            })?;
+                        let a = memo.answer(ix, &cutoff, &c.query)?;
+                        // Asked of the household, what happened out of the
+                        // robot's sight, where nothing it perceived bears
+                        // on it, is not known, if an observer of every
+                        // event knows it (never a choice between two: that
+                        // would invite a guess).
+                        if a.answer == Answer::Unknown
+                            && (!household
+                                || !c.options.is_empty()
+                                || !world_memo
+                                    .answer(&everything, &cutoff, &c.query)
+                                    .is_some_and(|w| w.answer != Answer::Unknown))
+                        {
+                            return None;
+                        }
                         let key = ask_key(&c.query, &a.answer, c.family, &cutoff);
                         Some((a, key))
                     });
@@ -303,6 +299,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         };
         let w = u.word(ix, &namer, &sources, cutoff.event);
         asked.insert(key.clone());
+        standing.asked_elsewhere(q);
         unanswerable += 1;
         let phrasing = abstain_words.random_range(0..questions(w.phrase.key).len());
         let mut s = sample(

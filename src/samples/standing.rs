@@ -269,6 +269,14 @@ impl<'c> Standing<'c> {
             for r in readers {
                 self.touch(r);
             }
+            // A state nobody showed the robot is no longer unknown once it
+            // is told of it (asked of the household).
+            let key = (h.claim.entity.clone(), h.claim.attr.clone());
+            if self.household.contains(&key)
+                && let Some(&w) = self.by_key.get(&key)
+            {
+                self.touch(self.state[w].entry);
+            }
             for candidate in heard_candidates(ix, self.n, h) {
                 let q = serde_json::to_string(&candidate.query).unwrap_or_default();
                 let entry = match self.by_query.get(&q) {
@@ -350,32 +358,28 @@ impl<'c> Standing<'c> {
                 {
                     None
                 }
-                q => answer(ix, cutoff, q)
-                    .filter(|a| a.answer != Answer::Unknown)
-                    .map(|a| {
+                q => match answer(ix, cutoff, q) {
+                    Some(a) if a.answer != Answer::Unknown => {
                         let family = match (q, &a.answer) {
                             (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
                             _ => e.family,
                         };
-                        (a, family)
-                    })
-                    .or_else(|| match q {
-                        // Asked of the household: where it is, though the
-                        // robot never saw it.
+                        Some((a, family))
+                    }
+                    // Asked of the household: where it is, though nothing
+                    // the robot perceived bears on it, not even its first
+                    // view of the house.
+                    Some(a) => match q {
                         Query::State { entity, attr }
                             if self.household.contains(&(entity.clone(), attr.clone()))
                                 && ix.truth(&(entity.clone(), attr.clone()), cutoff.event).is_some() =>
                         {
-                            Some((
-                                Answered {
-                                    answer: Answer::Unknown,
-                                    evidence: vec![],
-                                },
-                                Family::HiddenState,
-                            ))
+                            Some((a, Family::HiddenState))
                         }
                         _ => None,
-                    }),
+                    },
+                    None => None,
+                },
             };
             let was_asked = found
                 .as_ref()
@@ -406,6 +410,26 @@ impl<'c> Standing<'c> {
             })
             .map(|s| (&s.candidate, s.entry))
             .collect()
+    }
+
+    /// Marks asked the household's state question of `q`, asked as
+    /// another family (an unanswerable one, with the same ask key) while
+    /// its answer is unknown.
+    pub(super) fn asked_elsewhere(&mut self, q: &Query) {
+        let Query::State { entity, attr } = q else {
+            return;
+        };
+        let Some(&w) = self.by_key.get(&(entity.clone(), attr.clone())) else {
+            return;
+        };
+        let entry = self.state[w].entry;
+        if self.entries[entry]
+            .found
+            .as_ref()
+            .is_some_and(|(a, _)| a.answer == Answer::Unknown)
+        {
+            self.asked(entry);
+        }
     }
 
     /// The answer of an open entry and the family it falls in.

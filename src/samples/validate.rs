@@ -8,11 +8,12 @@
 //! planning task is unsatisfied at its cutoff and its reference plan reaches
 //! the goals through the executor.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use crate::sim::Simulation;
 
-use super::answer::{Answered, answer};
+use super::answer::answer;
 use super::index::Index;
 use super::mine::evidence_age;
 use super::model::*;
@@ -67,6 +68,9 @@ pub struct Checker<'a> {
     past: Index<'a>,
     /// Plans run on this spare, put in the cutoff's state each time.
     spare: Option<Simulation>,
+    /// What an observer of every event knows, made for the first question
+    /// the robot missed.
+    all: OnceCell<Index<'a>>,
     pub bad: Vec<Invalid>,
 }
 
@@ -76,6 +80,7 @@ impl<'a> Checker<'a> {
             ix,
             past: Index::with_initial(ix.scene, &[], ix.tables.initial.clone()),
             spare: None,
+            all: OnceCell::new(),
             bad: Vec::new(),
         }
     }
@@ -107,7 +112,7 @@ impl<'a> Checker<'a> {
         };
         let replayed = (c as usize).saturating_sub(1).min(ix.events.len());
         self.past.extend(&ix.events[..replayed]);
-        let (past, spare) = (&self.past, &mut self.spare);
+        let (past, spare, all) = (&self.past, &mut self.spare, &self.all);
         let beliefs = sim.beliefs(ix.robot.as_str());
         // The whole state, made only if a state question needs it.
         let state = std::cell::OnceCell::new();
@@ -162,12 +167,10 @@ impl<'a> Checker<'a> {
                             "an `_abs` id is for, and only for, unknown answers".into(),
                         );
                     }
+                    if missed {
+                        check_missed(ix, all, q, &mut fail);
+                    }
                     match full {
-                        None
-                        | Some(Answered {
-                            answer: Answer::Unknown,
-                            ..
-                        }) if missed => {}
                         Some(a) if a.answer == q.answer && a.evidence == q.evidence => {}
                         Some(a) => fail(
                             s,
@@ -276,5 +279,41 @@ impl<'a> Checker<'a> {
             }
         }
         self.bad.extend(bad);
+    }
+}
+
+/// The checks of a question asked of the household about something the
+/// robot missed: no choice, the hedge and trap it is given, and the world
+/// answer an observer of every event gives at its cutoff (a state's is
+/// checked against the simulator's state apart).
+fn check_missed<'a>(
+    ix: &'a Index<'a>,
+    all: &OnceCell<Index<'a>>,
+    q: &QaSample,
+    fail: &mut impl FnMut(&Sample, String),
+) {
+    let s = &Sample::Qa(q.clone());
+    if !q.options.is_empty() {
+        fail(s, "a two-way choice asked as not known".into());
+    }
+    if q.hedge.as_deref() != Some(super::mine::MISSED) || q.adversarial_answer.is_none() {
+        fail(
+            s,
+            "not known to the robot, without its hedge or trap".into(),
+        );
+    }
+    if matches!(q.query, Query::State { .. }) {
+        return;
+    }
+    let all = all.get_or_init(|| Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone()));
+    let world = answer(all, &q.cutoff, &q.query).map(|a| a.answer);
+    if world != q.world {
+        fail(
+            s,
+            format!(
+                "world answer {:?}, but every event gives {world:?}",
+                q.world
+            ),
+        );
     }
 }
