@@ -463,7 +463,7 @@ fn in_standby_the_robot_perceives_nothing_until_it_looks_around() {
         &mut sim,
         r#"{"actor":"alice","skill":"place","args":{"object":"bread_1","target":"counter_1","relation":"on"}}"#,
     );
-    assert_eq!(ids(&e.observers), ["alice", "robot"]);
+    assert_eq!(ids(&e.observers), ["alice", "bob", "robot"]);
 }
 
 #[test]
