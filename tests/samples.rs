@@ -1070,6 +1070,10 @@ fn household_questions_include_what_the_robot_missed() {
         assert!(broken(&|_| {}).is_empty());
         assert!(!broken(&|q| q.world = None).is_empty(), "no world answer");
         assert!(!broken(&|q| q.hedge = None).is_empty(), "no hedge");
+        assert!(
+            !broken(&|q| q.family = Family::SourceAware).is_empty(),
+            "where the robot learnt it cannot be missed"
+        );
         // A missed question the robot could not have missed: a value it saw.
         let seen = asked
             .iter()

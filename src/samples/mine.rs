@@ -194,19 +194,10 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
         for family in Family::ALL {
             let (chosen, a) = if standing::standing(family) {
-                // Asked of the household, where things are is asked
-                // whether or not the robot's view is current: two draws
-                // among all state questions, so stale and unknown answers
-                // come as often as the robot missed the changes.
-                let open =
-                    if household && matches!(family, Family::CurrentState | Family::HiddenState) {
-                        let mut o = standing.open(Family::CurrentState);
-                        o.extend(standing.open(Family::HiddenState));
-                        o.sort_by_key(|(_, entry)| *entry);
-                        o
-                    } else {
-                        standing.open(family)
-                    };
+                // Asked of the household, the state questions of a cutoff
+                // are two draws among all of them, so stale and unknown
+                // answers come as often as the robot missed the changes.
+                let open = standing.open(family);
                 if open.is_empty() {
                     continue;
                 }

@@ -95,6 +95,8 @@ pub(super) struct Standing<'c> {
     /// the robot did not see even in its first view of the house have a
     /// state question too, whose answer is unknown until it sees them.
     household: HashSet<&'c Key>,
+    /// Asked of the household: the two state families are drawn together.
+    pooled: bool,
 }
 
 /// Families whose ask key holds the day (see [`ask_key`]).
@@ -161,6 +163,7 @@ impl<'c> Standing<'c> {
             asked_today: Vec::new(),
             day: 0,
             household: household.into_iter().flatten().collect(),
+            pooled: household.is_some(),
         };
         let mut keys: BTreeMap<&'c Key, &'c [Seen]> = ix
             .tables
@@ -397,16 +400,25 @@ impl<'c> Standing<'c> {
     /// The questions of `family` that may be asked at the cutoff, in
     /// candidate order: answered, in the family, not asked yet. Each with
     /// its entry, for [`Standing::found`] and [`Standing::asked`].
+    ///
+    /// Asked of the household, the two state families are one draw: where
+    /// a thing is, whether or not the robot's view of it is current.
     pub(super) fn open(&self, family: Family) -> Vec<(&Candidate<'c>, usize)> {
+        let state = matches!(family, Family::CurrentState | Family::HiddenState);
         let slots: Box<dyn Iterator<Item = &Slot<'c>>> = match family {
-            Family::CurrentState | Family::HiddenState => Box::new(self.state.iter()),
+            _ if state => Box::new(self.state.iter()),
             Family::OverwrittenState => Box::new(self.before.values()),
             f => Box::new(self.claims.get(&f).into_iter().flatten()),
         };
+        let pooled = state && self.pooled;
         slots
             .filter(|s| {
                 let e = &self.entries[s.entry];
-                !e.asked && e.found.as_ref().is_some_and(|(_, f)| *f == family)
+                !e.asked
+                    && e.found.as_ref().is_some_and(|(_, f)| {
+                        *f == family
+                            || (pooled && matches!(f, Family::CurrentState | Family::HiddenState))
+                    })
             })
             .map(|s| (&s.candidate, s.entry))
             .collect()
