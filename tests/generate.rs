@@ -516,6 +516,8 @@ fn less_presence_means_the_robot_docks_and_perceives_less() {
                 "{id}: docked away in standby"
             );
             let docked = wait.t + wait.dur;
+            // However late it docks, it is back when the block ends.
+            assert_eq!(docked, until, "{id}: standby ends with {}", b.id);
             // In standby it perceives nothing others do.
             let perceived = away
                 .iter()

@@ -89,13 +89,24 @@ pub fn next_in(
                 claims: claims.clone(),
             })
         }
-        Goal::Wait { seconds, standby } => {
+        Goal::Wait { seconds } => {
             if last_skill == Some("wait") {
                 return Proposal::Done;
             }
             act(Action::Wait {
                 seconds: *seconds,
-                standby: *standby,
+                standby: false,
+            })
+        }
+        Goal::Standby { until } => {
+            // The wait starts when the actor is free: sized then.
+            let start = sim.now().max(sim.busy_until(actor).unwrap_or(0));
+            if last_skill == Some("wait") || start >= *until {
+                return Proposal::Done;
+            }
+            act(Action::Wait {
+                seconds: until - start,
+                standby: true,
             })
         }
         Goal::GoTo { target } => {

@@ -229,12 +229,13 @@ pub enum Goal {
     Inspect {
         target: Id,
     },
-    /// Let time pass; in `standby`, perceiving nothing of it (the robot
-    /// docked away).
     Wait {
         seconds: u64,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        standby: bool,
+    },
+    /// Wait in standby, perceiving nothing, until `until` (trace seconds),
+    /// however late the wait starts: the robot docked away.
+    Standby {
+        until: u64,
     },
     /// Open or close a door, cabinet or appliance and leave it so.
     SetOpen {

@@ -516,10 +516,7 @@ fn turn(actor: &Id, goal: Goal) -> Turn {
 
 /// Let `seconds` pass, perceiving as usual.
 fn wait(seconds: u64) -> Goal {
-    Goal::Wait {
-        seconds,
-        standby: false,
-    }
+    Goal::Wait { seconds }
 }
 
 /// Set `device`'s `field` to `value`.

@@ -69,14 +69,7 @@ impl Scripted {
                 target: dock.clone(),
             },
         ));
-        let seconds = until.saturating_sub(x.session.start).max(M);
-        turns.push(turn(
-            robot,
-            Goal::Wait {
-                seconds,
-                standby: true,
-            },
-        ));
+        turns.push(turn(robot, Goal::Standby { until }));
     }
 }
 
