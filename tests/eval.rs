@@ -555,7 +555,7 @@ fn less_presence_lowers_world_accuracy_when_asked_of_the_household() {
     let mut world = [[0.0; 3]; 2];
     for (i, away) in [0.0, 0.6].into_iter().enumerate() {
         for (scene_id, seed) in [("family_apartment", 1), ("large_house", 2), ("studio", 3)] {
-            let d = hearth::generation::Difficulty {
+            let d = hearth::trace::Difficulty {
                 robot_away: away,
                 ..Default::default()
             };

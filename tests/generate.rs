@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use hearth::generation::{
-    self, CommitmentStatus, DayNotes, Dest, Difficulty, Generated, Goal, MemoryTarget, ProjectType,
+    self, CommitmentStatus, DayNotes, Dest, Generated, Goal, MemoryTarget, ProjectType,
     scripted::Scripted,
 };
 use hearth::ids::Id;
 use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
 use hearth::trace::request::Action;
-use hearth::trace::{DAY, Event, Location, Value};
+use hearth::trace::{DAY, Difficulty, Event, Location, Value};
 
 const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];
 

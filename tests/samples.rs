@@ -1020,7 +1020,7 @@ fn longmemeval_haystacks_have_the_size_asked_for() {
 /// (the default), there are none.
 #[test]
 fn household_questions_include_what_the_robot_missed() {
-    let d = hearth::generation::Difficulty {
+    let d = hearth::trace::Difficulty {
         robot_away: 0.5,
         ..Default::default()
     };

@@ -89,8 +89,8 @@ pub struct DifficultyArgs {
 }
 
 impl DifficultyArgs {
-    pub fn difficulty(&self) -> Result<hearth::generation::Difficulty> {
-        hearth::generation::Difficulty::new(self.robot_away, self.lookalikes, self.moves)
+    pub fn difficulty(&self) -> Result<hearth::trace::Difficulty> {
+        hearth::trace::Difficulty::new(self.robot_away, self.lookalikes, self.moves)
             .context("invalid difficulty setting")
     }
 }

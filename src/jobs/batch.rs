@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use super::{BackendSpec, TraceOptions};
 use crate::catalogue;
-use crate::generation::Difficulty;
+use crate::trace::Difficulty;
 use crate::procgen::{self, SceneSpec};
 use crate::scene::{self, Scene};
 use crate::store::{self, StoreError};

@@ -10,7 +10,8 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::generation::{self, Backend, Difficulty, GenError, scripted::Scripted};
+use crate::generation::{self, Backend, GenError, scripted::Scripted};
+use crate::trace::Difficulty;
 use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
 
 use crate::scene::Scene;

@@ -33,9 +33,9 @@ pub struct BatchSettings {
     /// The difficulty axes of every trace (absent: the defaults).
     #[serde(
         default,
-        skip_serializing_if = "crate::generation::Difficulty::is_default"
+        skip_serializing_if = "crate::trace::Difficulty::is_default"
     )]
-    pub difficulty: crate::generation::Difficulty,
+    pub difficulty: crate::trace::Difficulty,
 }
 
 /// One household's trace as the card describes it.

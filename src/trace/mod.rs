@@ -12,9 +12,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+mod difficulty;
 pub mod request;
 mod state;
 
+pub use difficulty::{Difficulty, DifficultyError};
 pub use state::{Key, State};
 
 use crate::ids::Id;
@@ -416,9 +418,9 @@ pub struct Manifest {
     /// The difficulty axes it was generated with (absent: the defaults).
     #[serde(
         default,
-        skip_serializing_if = "crate::generation::Difficulty::is_default"
+        skip_serializing_if = "Difficulty::is_default"
     )]
-    pub difficulty: crate::generation::Difficulty,
+    pub difficulty: Difficulty,
 }
 
 /// The cost of a trace's LLM calls per stage, and the replies it went on

@@ -202,7 +202,7 @@ pub fn generated_with(
     scene_id: &str,
     seed: u64,
     days: u32,
-    d: hearth::generation::Difficulty,
+    d: hearth::trace::Difficulty,
 ) -> (hearth::scene::Scene, Vec<hearth::trace::Event>) {
     let src = hearth::scene::BUILTIN
         .iter()

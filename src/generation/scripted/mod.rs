@@ -17,7 +17,7 @@ use crate::catalogue::{Belongs, Roles};
 use crate::ids::Id;
 use crate::scene::{FieldDef, Indexed, Openable, Placement, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
-use crate::trace::{Claim, ClaimMode, DAY, Event, Location, Value};
+use crate::trace::{Claim, ClaimMode, DAY, Difficulty, Event, Location, Value};
 
 use super::*;
 
