@@ -22,3 +22,4 @@ pub mod store;
 pub mod study;
 pub mod timeuse;
 pub mod trace;
+pub mod workflow;

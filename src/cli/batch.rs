@@ -233,7 +233,7 @@ fn write_card(dir: &std::path::Path) -> Result<()> {
         );
         return Ok(());
     }
-    hearth::study::load::write_card(dir, "samples.jsonl", hearth::samples::Asking::Robot)?;
+    hearth::workflow::study::write_card(dir, "samples.jsonl", hearth::samples::Asking::Robot)?;
     println!("dataset card: {}", dir.join("DATASET.md").display());
     Ok(())
 }

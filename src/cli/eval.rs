@@ -1,22 +1,25 @@
-//! `hearth eval`: memory agents scored on mined samples.
+//! `hearth eval`: memory agents scored on mined samples, on traces or
+//! across a batch's households (`--batch`: intervals and plots).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 
-use hearth::eval::agents::{BUILT_IN, BuiltIn, Strategy};
-use hearth::eval::external::External;
+use hearth::eval::Report;
 use hearth::eval::predictions::Format;
-use hearth::eval::words::{WORDS_ONLY, WordsOnly};
-use hearth::eval::{Agent, PlanResult, QaResult, Report, evaluate_all};
 use hearth::llm::LlmClient;
-use hearth::samples::{Family, Index, Sample};
-use hearth::store;
-use hearth::study::cost::{Cost, Timed};
+use hearth::samples::Family;
+use hearth::study::Summary;
+use hearth::study::bootstrap::Stat;
+use hearth::study::cost::Cost;
+use hearth::workflow::evaluate::{self, AgentSpec, Answerer, EvalOptions, TraceSamples};
+use hearth::workflow::predictions;
+use hearth::workflow::study::{self, BatchRequest, Step};
 
 #[derive(Args)]
 pub struct EvalArgs {
@@ -83,195 +86,52 @@ pub struct EvalArgs {
     pub llm: crate::llm_args::LlmArgs,
 }
 
-/// Splits `a,b,cmd:"x, y"` at commas outside quotes.
-fn agent_names(spec: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    for c in spec.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            c => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out.into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-fn make_agent(name: &str, timeout: u64, give_query: bool) -> Result<Box<dyn Agent>> {
-    if let Some(cmd) = name.strip_prefix("cmd:") {
-        if cmd.trim().is_empty() {
-            bail!("cmd: needs a command, e.g. cmd:\"python3 examples/agent.py\"");
-        }
-        let agent = External::new(cmd, Duration::from_secs(timeout));
-        return Ok(Box::new(if give_query {
-            agent.with_query()
+/// The agents' specs, the evaluation options, and the LLM client if
+/// answering or judging needs one.
+fn setup(args: &EvalArgs) -> Result<(Vec<AgentSpec>, EvalOptions, Option<Arc<LlmClient>>)> {
+    let specs = AgentSpec::parse_list(&args.agent)?;
+    let opts = EvalOptions {
+        give_query: args.give_query,
+        agent_timeout: Duration::from_secs(args.agent_timeout),
+        answerer: if args.answerer == "llm" {
+            Answerer::Llm
         } else {
-            agent
-        }));
-    }
-    if name == WORDS_ONLY {
-        return Ok(Box::new(WordsOnly::default()));
-    }
-    match Strategy::parse(name) {
-        Some(s) => Ok(Box::new(BuiltIn::new(s))),
-        None => bail!(
-            "unknown agent {name:?}: use one of {}, {WORDS_ONLY} or cmd:\"program\"",
-            BUILT_IN.join(", ")
-        ),
-    }
-}
-
-/// One agent on one trace: its results, answer latencies and the LLM
-/// tokens spent answering and judging.
-pub struct AgentRun {
-    pub qa: Vec<QaResult>,
-    pub plans: Vec<PlanResult>,
-    pub latencies: Vec<Duration>,
-    pub tokens: Option<u64>,
-}
-
-/// Runs `agents` over one trace's samples together (what they share is
-/// made once: see [`evaluate_all`]), then the LLM answerer and judge if
-/// asked, agent by agent.
-pub fn run_agents(
-    agents: &mut [Box<dyn Agent>],
-    ix: &Index,
-    samples: &[Sample],
-    llm: Option<&Arc<LlmClient>>,
-    args: &EvalArgs,
-) -> Result<Vec<AgentRun>> {
-    let mut timed: Vec<Timed> = agents.iter_mut().map(|a| Timed::new(a.as_mut())).collect();
-    let results = {
-        let mut each: Vec<&mut dyn Agent> = timed.iter_mut().map(|t| t as &mut dyn Agent).collect();
-        evaluate_all(ix, samples, &mut each)
+            Answerer::Rules
+        },
+        judge: args.judge,
     };
-    let mut runs = Vec::new();
-    for ((mut qa, plans), timed) in results.into_iter().zip(timed) {
-        let mut tokens = None;
-        if let Some(client) = llm {
-            let spent = |s: hearth::llm::Stats| s.prompt_tokens + s.completion_tokens;
-            let before = spent(client.stats());
-            if args.answerer == "llm" {
-                hearth::eval::llm::answer(client, ix, samples, &mut qa, 0)
-                    .context("answering through the LLM")?;
-            }
-            if args.judge {
-                hearth::eval::llm::judge(client, samples, &mut qa, 0).context("judging answers")?;
-            }
-            tokens = Some(spent(client.stats()) - before);
-        }
-        runs.push(AgentRun {
-            qa,
-            plans,
-            latencies: timed.latencies,
-            tokens,
-        });
-    }
-    Ok(runs)
-}
-
-/// The agents to run, and the LLM client they share if any needs one.
-type Agents = (Vec<Box<dyn Agent>>, Option<Arc<LlmClient>>);
-
-/// The agents asked for, and the LLM client if answering or judging needs one.
-pub fn setup(args: &EvalArgs) -> Result<Agents> {
-    let names = agent_names(&args.agent);
-    if names.is_empty() {
-        bail!("no agent given");
-    }
-    let agents = names
-        .iter()
-        .map(|n| make_agent(n, args.agent_timeout, args.give_query))
-        .collect::<Result<_>>()?;
-    let llm = if args.judge || args.answerer == "llm" {
+    let llm = if opts.needs_llm() {
         args.llm.client(&args.backend)?
     } else {
         None
     };
-    Ok((agents, llm))
+    Ok((specs, opts, llm))
 }
 
 pub fn run(args: EvalArgs) -> Result<ExitCode> {
     if let Some(dir) = &args.batch {
-        return crate::study::run_batch(&args, dir);
+        return run_batch(&args, dir);
     }
-    let (mut agents, llm) = setup(&args)?;
-    let mut traces = Vec::new();
-    for dir in &args.trace {
-        let trace = store::read_trace(dir)?;
-        let path = dir.join(&args.samples);
-        if !path.exists() {
-            bail!(
-                "no samples at {}: run `hearth mine --trace {}` first",
-                path.display(),
-                dir.display()
-            );
-        }
-        let (_, samples) = store::read_samples(&path)?;
-        traces.push((dir.display().to_string(), trace, samples));
-    }
-    let bar = indicatif::ProgressBar::new((agents.len() * traces.len()) as u64);
-    let n = agents.len();
-    let (mut qa, mut plans): (Vec<Vec<QaResult>>, Vec<Vec<PlanResult>>) =
-        (vec![vec![]; n], vec![vec![]; n]);
-    let (mut latencies, mut tokens) = (vec![Vec::new(); n], vec![None::<u64>; n]);
-    // Each agent's results per trace, for --predictions.
-    let mut per_trace: Vec<Vec<Vec<QaResult>>> = vec![Vec::new(); n];
-    for (name, trace, samples) in &traces {
-        bar.set_message(name.clone());
-        let ix = Index::new(&trace.scene, &trace.events);
-        let runs = run_agents(&mut agents, &ix, samples, llm.as_ref(), &args)?;
-        for (a, run) in runs.into_iter().enumerate() {
-            latencies[a].extend(run.latencies);
-            tokens[a] = run.tokens.map(|t| t + tokens[a].unwrap_or(0));
-            if !args.predictions.is_empty() {
-                per_trace[a].push(run.qa.clone());
-            }
-            qa[a].extend(run.qa);
-            plans[a].extend(run.plans);
-        }
-        bar.inc(n as u64);
-    }
-    let costs: Vec<Cost> = agents
+    let (specs, opts, llm) = setup(&args)?;
+    let traces = args
+        .trace
         .iter()
-        .zip(&latencies)
-        .zip(&tokens)
-        .map(|((agent, l), t)| Cost::new(&agent.name(), l, *t))
-        .collect();
-    let reports: Vec<Report> = agents
-        .iter()
-        .zip(qa.into_iter().zip(plans))
-        .map(|(agent, (qa, plans))| {
-            Report::new(
-                agent.name(),
-                traces.iter().map(|t| t.0.clone()).collect(),
-                qa,
-                plans,
-            )
-        })
-        .collect();
+        .map(|dir| TraceSamples::read(dir, Path::new(&args.samples)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bar = indicatif::ProgressBar::new(traces.len() as u64);
+    let e = evaluate::evaluate_traces(&traces, &specs, llm.as_ref(), &opts, &mut |dir| {
+        bar.set_message(dir.display().to_string());
+        bar.inc(1);
+    })?;
     bar.finish_and_clear();
-    print_table(&reports, args.answerer == "llm", &costs);
+    print_table(&e.reports, opts.answerer == Answerer::Llm, &e.costs);
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| args.trace[0].join("eval-report.json"));
-    std::fs::write(&out, serde_json::to_vec_pretty(&reports)?)
+    let cost_path = evaluate::write_reports(&out, &e.reports, &e.costs)
         .with_context(|| format!("writing {}", out.display()))?;
-    // `eval-report.json` → `eval-cost.json`; any other `X.json` → `X-cost.json`.
-    let stem = out
-        .file_stem()
-        .map_or("eval".into(), |s| s.to_string_lossy());
-    let cost_path = out.with_file_name(match stem.strip_suffix("-report") {
-        Some(base) => format!("{base}-cost.json"),
-        None => format!("{stem}-cost.json"),
-    });
-    std::fs::write(&cost_path, serde_json::to_vec_pretty(&costs)?)
-        .with_context(|| format!("writing {}", cost_path.display()))?;
-    for r in &reports {
+    for r in &e.reports {
         for e in r
             .questions
             .iter()
@@ -292,17 +152,9 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
             );
         }
     }
-    let dir = out.parent().unwrap_or(std::path::Path::new("."));
+    let dir = out.parent().unwrap_or(Path::new("."));
     for format in &args.predictions {
-        let agents: Vec<String> = reports.iter().map(|r| r.agent.clone()).collect();
-        for path in crate::study::write_predictions(
-            *format,
-            dir,
-            &args.trace,
-            &traces,
-            &agents,
-            &per_trace,
-        )? {
+        for path in predictions::write(*format, dir, &traces, &e.tally.agents, &e.tally.qa)? {
             println!("wrote {}", path.display());
         }
     }
@@ -314,7 +166,85 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
+/// `hearth eval --batch DIR`.
+fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
+    let (specs, opts, llm) = setup(args)?;
+    let out = args.out.clone().unwrap_or_else(|| dir.join("results"));
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {msg}",
+        )
+        .expect("valid template"),
+    );
+    let req = BatchRequest {
+        dir,
+        samples: &args.samples,
+        ask: args.ask,
+        agents: &specs,
+        opts,
+        resamples: args.resamples as usize,
+        bootstrap_seed: args.bootstrap_seed,
+    };
+    let results = study::evaluate_batch(&req, llm.as_ref(), &mut |step| match step {
+        Step::Trace { dir, index, total } => {
+            bar.set_length(total as u64);
+            bar.set_position(index as u64);
+            bar.set_message(dir.display().to_string());
+        }
+        // Not `bar.println`: it prints nothing when stderr is no terminal.
+        Step::Mined { path, samples } => {
+            bar.suspend(|| println!("mined {samples} samples into {}", path.display()))
+        }
+    })?;
+    bar.finish_and_clear();
+    print_summary(&results.summary, &results.costs);
+    let written = study::write_batch(&out, &results)?;
+    println!(
+        "{} households; wrote {} files into {} (summary.json, plots *.png and *.svg; answer cost in eval-cost.json)",
+        results.summary.households.len(),
+        written.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table: per family and agent the mean and its interval.
+fn print_summary(s: &Summary, costs: &[Cost]) {
+    let w = 19;
+    let cell = |st: Option<&Stat>| {
+        st.map_or("-".into(), |st| {
+            format!("{:.3} [{:.2},{:.2}]", st.mean, st.lo, st.hi)
+        })
+    };
+    print!("{:<20}", format!("{} households", s.households.len()));
+    for a in &s.agents {
+        print!(" {:>w$}", a.agent.chars().take(w).collect::<String>());
+    }
+    println!();
+    for f in Family::ALL {
+        if s.agents.iter().all(|a| !a.by_family.contains_key(&f)) {
+            continue;
+        }
+        print!("{:<20}", f.name());
+        for a in &s.agents {
+            print!(" {:>w$}", cell(a.by_family.get(&f)));
+        }
+        println!();
+    }
+    print!("{:<20}", "all QA");
+    for a in &s.agents {
+        print!(" {:>w$}", cell(Some(&a.all)));
+    }
+    println!();
+    print!("{:<20}", "world accuracy");
+    for a in &s.agents {
+        print!(" {:>w$}", cell(Some(&a.world)));
+    }
+    println!();
+    cost_rows(s.agents.iter().map(|a| a.agent.as_str()), costs, w);
+}
+
+fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
     let w = 10;
     print!("{:<20}", "exact accuracy");
     for r in reports {
@@ -374,7 +304,7 @@ pub fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
 }
 
 /// The cost rows under a table of agents (wall-clock: not in the report).
-pub fn cost_rows<'a>(agents: impl Iterator<Item = &'a str>, costs: &[Cost], w: usize) {
+fn cost_rows<'a>(agents: impl Iterator<Item = &'a str>, costs: &[Cost], w: usize) {
     let agents: Vec<&str> = agents.collect();
     let row = |label: &str, f: &dyn Fn(&Cost) -> String| {
         print!("{label:<20}");

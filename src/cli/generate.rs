@@ -7,9 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use hearth::sim::Simulation;
-use hearth::store::{self, TraceWriter};
-use hearth::trace::{Counts, Manifest};
+use hearth::store;
 
 use crate::llm_args;
 
@@ -98,36 +96,8 @@ impl DifficultyArgs {
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let scene = store::resolve_scene(&args.scene)?;
     let requests = store::read_script(&args.script)?;
-    let robots = scene.robots();
-    let mut writer = TraceWriter::create(&args.out, &scene, args.force)?;
-    let mut sim = Simulation::new(scene.clone())
-        .map_err(|p| anyhow::anyhow!("scene {} is invalid: {} problems", scene.id, p.len()))?;
-    let mut counts = Counts::default();
-    let mut last_t = 0;
-    for item in requests {
-        let req = match item {
-            store::ScriptItem::Session(s) => {
-                sim.set_session(s);
-                continue;
-            }
-            store::ScriptItem::Request(req) => req,
-        };
-        let event = sim.execute(req);
-        counts.add(&event, &robots);
-        last_t = event.t + event.dur;
-        writer.event(&event)?;
-    }
-    let manifest = Manifest::new(
-        &scene,
-        "script",
-        None,
-        hearth::trace::day_of(last_t),
-        counts.clone(),
-        writer.files(),
-    );
-    let dest = writer
-        .finish(&manifest)
-        .with_context(|| format!("finishing {}", args.out.display()))?;
+    let (dest, counts) = hearth::jobs::run_script(&scene, requests, &args.out, args.force)
+        .with_context(|| format!("running the script into {}", args.out.display()))?;
     println!(
         "wrote {}: {} events ({} rejected), {} changes, {} unseen by the robot",
         dest.display(),

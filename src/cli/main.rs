@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod batch;
 mod bench;
+mod dataset;
 #[cfg(feature = "gui")]
 mod edit;
 mod eval;
@@ -16,7 +17,6 @@ mod generate;
 mod llm_args;
 mod samples;
 mod scene;
-mod study;
 mod trace;
 #[cfg(feature = "gui")]
 mod view;
@@ -56,7 +56,7 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Describe a batch as a dataset: `hearth dataset card DIR`.
     #[command(subcommand)]
-    Dataset(study::DatasetCommand),
+    Dataset(dataset::DatasetCommand),
     /// Replay a trace in a window: 2D plan, 3D view, the robot's view, samples.
     #[cfg(feature = "gui")]
     View(view::ViewArgs),
@@ -141,7 +141,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Mine(args) => samples::run(args),
         Command::Export(args) => samples::export(args),
         Command::Eval(args) => eval::run(args),
-        Command::Dataset(c) => study::dataset(c),
+        Command::Dataset(c) => dataset::dataset(c),
         Command::Trace(c) => trace::run(c),
         #[cfg(feature = "gui")]
         Command::View(args) => view::run(args),

@@ -8,8 +8,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use hearth::samples::{self, Asking, Family, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
+use hearth::samples::{self, Asking, Family, Index, Sample};
 use hearth::store;
+use hearth::workflow::WorkflowError;
+use hearth::workflow::mine;
+use hearth::workflow::traces::trace_name;
 
 #[derive(Args)]
 pub struct MineArgs {
@@ -45,48 +48,26 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
     let spinner = indicatif::ProgressBar::new_spinner()
         .with_message(format!("mining {}", args.trace.display()));
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let ix = Index::new(&trace.scene, &trace.events);
-    let (mut mined, invalid) = samples::mine_checked(&ix, args.seed, args.ask);
+    let mined = mine::mine(&trace, &args.trace, args.seed, args.ask);
     spinner.finish_and_clear();
-    if !invalid.is_empty() {
-        for i in invalid.iter().take(20) {
-            eprintln!("invalid {}: {}", i.sample, i.why);
+    let mut mined = match mined {
+        Err(WorkflowError::Invalid { invalid, total, .. }) => {
+            for i in invalid.iter().take(20) {
+                eprintln!("invalid {}: {}", i.sample, i.why);
+            }
+            bail!(
+                "{} of {total} samples fail the validity checks; nothing written (this is a bug in hearth: please report it with the trace)",
+                invalid.len()
+            );
         }
-        bail!(
-            "{} of {} samples fail the validity checks; nothing written (this is a bug in hearth: please report it with the trace)",
-            invalid.len(),
-            mined.len()
-        );
-    }
+        r => r?,
+    };
     if args.rephrase {
         let client = args.llm.client(&args.backend)?.expect("an LLM backend");
-        let questions: Vec<String> = mined
-            .iter()
-            .filter_map(|s| match s {
-                Sample::Qa(q) => Some(q.question.clone()),
-                Sample::Plan(_) => None,
-            })
-            .collect();
-        let new = hearth::llm::backend::rephrase(&client, &questions, args.seed)
-            .context("rephrasing questions")?;
-        let mut new = new.into_iter();
-        for s in &mut mined {
-            if let Sample::Qa(q) = s
-                && let Some(n) = new.next().filter(|n| !n.trim().is_empty())
-            {
-                q.template_question = Some(std::mem::replace(&mut q.question, n));
-            }
-        }
+        mine::rephrase(&client, &mut mined, args.seed)?;
     }
     let out = args.out.unwrap_or_else(|| args.trace.join("samples.jsonl"));
-    let header = SamplesHeader {
-        schema: SAMPLES_SCHEMA.into(),
-        schema_version: hearth::trace::SCHEMA_VERSION,
-        scene: trace.scene.id.clone(),
-        seed: args.seed,
-        ask: args.ask,
-    };
-    store::write_samples(&out, &header, &mined)
+    mine::write(&out, &trace, args.seed, args.ask, &mined)
         .with_context(|| format!("writing {}", out.display()))?;
     print_mix(&mined);
     println!(
@@ -209,14 +190,7 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
     let path = args
         .samples
         .unwrap_or_else(|| args.trace.join("samples.jsonl"));
-    if !path.exists() {
-        bail!(
-            "no samples at {}: run `hearth mine --trace {}` first",
-            path.display(),
-            args.trace.display()
-        );
-    }
-    let (_, samples) = store::read_samples(&path)?;
+    let samples = mine::read(&args.trace, &path)?;
     let qa: Vec<&samples::QaSample> = samples
         .iter()
         .filter_map(|s| match s {
@@ -227,12 +201,7 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
     let ix = Index::new(&trace.scene, &trace.events);
-    let name = args
-        .trace
-        .canonicalize()
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| trace.scene.id.to_string());
+    let name = trace_name(&args.trace, trace.scene.id.as_str());
     let label = match args.format {
         Format::Locomo => "locomo",
         Format::Longmemeval => "longmemeval",

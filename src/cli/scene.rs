@@ -10,7 +10,7 @@ use clap::Args;
 
 use hearth::editor::{self, Document};
 use hearth::procgen::{self, SceneSpec};
-use hearth::scene::{self, ActorKind};
+use hearth::scene;
 use hearth::store;
 
 #[derive(Args)]
@@ -210,34 +210,9 @@ pub fn list() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The one-line description of a scene (`scene list`, `check`, `generate`).
 pub fn summary(s: &scene::Scene) -> String {
-    let humans = s
-        .actors
-        .iter()
-        .filter(|a| a.kind == ActorKind::Human)
-        .count();
-    let categories: std::collections::BTreeSet<_> = s.objects.iter().map(|o| &o.category).collect();
-    let openable = s
-        .furniture
-        .iter()
-        .filter(|f| f.openable != scene::Openable::No)
-        .count()
-        + s.devices
-            .iter()
-            .filter(|d| d.openable != scene::Openable::No)
-            .count();
-    format!(
-        "{} rooms, {} doors, {} furniture, {} devices, {} objects in {} categories, {} openable, {} humans, {} robots",
-        s.rooms.len(),
-        s.doors.len(),
-        s.furniture.len(),
-        s.devices.len(),
-        s.objects.len(),
-        categories.len(),
-        openable,
-        humans,
-        s.actors.len() - humans
-    )
+    scene::stats(s).summary()
 }
 
 /// Warnings on standard error, one line each, for fixture kinds that play

@@ -1,17 +1,17 @@
 //! `hearth trace lint`: plausibility rules over finished traces;
 //! `hearth trace stats`: a day in numbers, against time-use bands.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 use hearth::ids::Id;
-use hearth::lint::{self, Finding, Rule};
+use hearth::lint::Rule;
 use hearth::timeuse::{self, Activity};
-use serde::Serialize;
+use hearth::workflow::check;
 
 #[derive(Subcommand)]
 pub enum TraceCommand {
@@ -61,103 +61,12 @@ fn rules_help() -> String {
     s
 }
 
-#[derive(Serialize)]
-struct TraceFindings {
-    dir: PathBuf,
-    findings: Vec<Finding>,
-}
-
-#[derive(Serialize)]
-struct Report {
-    traces: Vec<TraceFindings>,
-    counts: BTreeMap<&'static str, usize>,
-    total: usize,
-    /// Events and findings by who wrote the events (`llm`, `script`), for
-    /// traces of an LLM backend; findings about no event are left out.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    by_source: BTreeMap<&'static str, SourceFindings>,
-}
-
-#[derive(Serialize, Default)]
-struct SourceFindings {
-    events: usize,
-    findings: usize,
-    counts: BTreeMap<&'static str, usize>,
-}
-
-/// Adds `events` and their `findings` to `by_source`, by each event's source.
-fn by_source(
-    events: &[hearth::trace::Event],
-    findings: &[Finding],
-    out: &mut BTreeMap<&'static str, SourceFindings>,
-) {
-    let source_of = |id: u64| {
-        events
-            .get(id.wrapping_sub(1) as usize)
-            .and_then(|e| e.source)
-            .map(hearth::trace::Source::name)
-    };
-    for e in events {
-        if let Some(s) = e.source {
-            out.entry(s.name()).or_default().events += 1;
-        }
-    }
-    for f in findings {
-        if let Some(s) = f.event.and_then(source_of) {
-            let g = out.entry(s).or_default();
-            g.findings += 1;
-            *g.counts.entry(f.rule).or_default() += 1;
-        }
-    }
-}
-
-/// The trace directories under `dir`: itself if finished, else its
-/// finished children in name order.
-fn trace_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
-    if dir.join("manifest.json").exists() {
-        return Ok(vec![dir.to_path_buf()]);
-    }
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("manifest.json").exists())
-        .collect();
-    out.sort();
-    anyhow::ensure!(!out.is_empty(), "{} holds no finished trace", dir.display());
-    Ok(out)
-}
-
-/// The misplacements `plan.json` says were meant (none without a plan).
-fn planned_misplacements(dir: &Path) -> Result<BTreeSet<(Id, Id)>> {
-    Ok(hearth::store::read_plan(dir)?
-        .map(|p| p.deliberate())
-        .unwrap_or_default())
-}
-
 pub fn run(command: TraceCommand) -> Result<ExitCode> {
     let args = match command {
         TraceCommand::Lint(args) => args,
         TraceCommand::Stats(args) => return stats(args),
     };
-    let mut traces = Vec::new();
-    let mut sources = BTreeMap::new();
-    for d in &args.dirs {
-        for dir in trace_dirs(d)? {
-            let t = hearth::store::read_trace(&dir)?;
-            let deliberate = planned_misplacements(&dir)?;
-            let findings = lint::lint_planned(&t.scene, &t.events, &deliberate)
-                .with_context(|| format!("linting {}", dir.display()))?;
-            by_source(&t.events, &findings, &mut sources);
-            traces.push(TraceFindings { dir, findings });
-        }
-    }
-    let all: Vec<Finding> = traces.iter().flat_map(|t| t.findings.clone()).collect();
-    let report = Report {
-        counts: lint::counts(&all),
-        total: all.len(),
-        traces,
-        by_source: sources,
-    };
+    let report = check::lint_traces(&args.dirs)?;
     let mut out = String::new();
     if args.json {
         out = serde_json::to_string(&report)? + "\n";
@@ -204,46 +113,6 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
     })
 }
 
-#[derive(Serialize)]
-struct TraceStats {
-    dir: PathBuf,
-    stats: timeuse::Stats,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    compare: Vec<timeuse::Comparison>,
-}
-
-#[derive(Serialize)]
-struct StatsReport {
-    traces: Vec<TraceStats>,
-    /// Means over every person-day of every trace.
-    mean_hours: BTreeMap<&'static str, f64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    compare: Vec<timeuse::Comparison>,
-}
-
-/// Session ids to kinds from the trace's `plan.json`, if it has one.
-fn session_kinds(dir: &Path) -> Result<BTreeMap<String, String>> {
-    let path = dir.join("plan.json");
-    if !path.exists() {
-        return Ok(BTreeMap::new());
-    }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let plan: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
-    Ok(plan["sessions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| {
-            Some((
-                s["id"].as_str()?.to_string(),
-                s["kind"].as_str()?.to_string(),
-            ))
-        })
-        .collect())
-}
-
 fn hours_row(
     label: &str,
     means: &BTreeMap<Activity, f64>,
@@ -261,36 +130,9 @@ fn hours_row(
 
 fn stats(args: StatsArgs) -> Result<ExitCode> {
     let t = timeuse::builtin();
-    let mut traces = Vec::new();
-    for d in &args.dirs {
-        for dir in trace_dirs(d)? {
-            let tr = hearth::store::read_trace(&dir)?;
-            let sessions = session_kinds(&dir)?;
-            let stats = timeuse::stats(&tr.scene, &tr.events, tr.manifest.days, &sessions, t)
-                .with_context(|| format!("reading the day from {}", dir.display()))?;
-            let compare = if args.compare {
-                timeuse::compare(&stats.mean_minutes(), t)
-            } else {
-                vec![]
-            };
-            traces.push(TraceStats {
-                dir,
-                stats,
-                compare,
-            });
-        }
-    }
-    let all: Vec<timeuse::PersonDay> = traces.iter().flat_map(|t| t.stats.people.clone()).collect();
+    let report = check::trace_stats(&args.dirs, t, args.compare)?;
+    let all = report.person_days();
     let means = timeuse::mean_minutes(&all);
-    let report = StatsReport {
-        mean_hours: means.iter().map(|(a, m)| (a.name(), m / 60.0)).collect(),
-        compare: if args.compare {
-            timeuse::compare(&means, t)
-        } else {
-            vec![]
-        },
-        traces,
-    };
     let out = if args.json {
         serde_json::to_string(&report)? + "\n"
     } else {

@@ -18,10 +18,10 @@ use thiserror::Error;
 
 use super::{BackendSpec, TraceOptions};
 use crate::catalogue;
-use crate::trace::Difficulty;
 use crate::procgen::{self, SceneSpec};
 use crate::scene::{self, Scene};
 use crate::store::{self, StoreError};
+use crate::trace::Difficulty;
 
 /// The batch record's file name in the batch directory.
 pub const RECORD: &str = "batch.json";

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::generation::{self, Backend, GenError, scripted::Scripted};
-use crate::trace::Difficulty;
 use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
+use crate::trace::Difficulty;
 
 use crate::scene::Scene;
 use crate::store::{StoreError, TraceWriter};
@@ -41,6 +41,8 @@ pub enum JobError {
         "--robot-away and --moves need the scripted backend; the LLM backend plans its own days"
     )]
     DifficultyBackend,
+    #[error("scene {scene} is invalid: {problems} problems")]
+    InvalidScene { scene: String, problems: usize },
 }
 
 /// What one generated trace holds.
@@ -183,4 +185,46 @@ pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<
         skipped_turns: generated.plan.skipped_turns.len(),
         llm: manifest.llm,
     })
+}
+
+/// Executes a script's requests against `scene` in order, writing the
+/// trace into `out` (`replace`: an existing trace there); returns where it
+/// landed and its counts (`hearth run`).
+pub fn run_script(
+    scene: &Scene,
+    script: Vec<crate::store::ScriptItem>,
+    out: &Path,
+    replace: bool,
+) -> Result<(std::path::PathBuf, Counts), JobError> {
+    let robots = scene.robots();
+    let mut writer = TraceWriter::create(out, scene, replace)?;
+    let mut sim =
+        crate::sim::Simulation::new(scene.clone()).map_err(|p| JobError::InvalidScene {
+            scene: scene.id.to_string(),
+            problems: p.len(),
+        })?;
+    let mut counts = Counts::default();
+    let mut last_t = 0;
+    for item in script {
+        let req = match item {
+            crate::store::ScriptItem::Session(s) => {
+                sim.set_session(s);
+                continue;
+            }
+            crate::store::ScriptItem::Request(req) => req,
+        };
+        let event = sim.execute(req);
+        counts.add(&event, &robots);
+        last_t = event.t + event.dur;
+        writer.event(&event)?;
+    }
+    let manifest = Manifest::new(
+        scene,
+        "script",
+        None,
+        crate::trace::day_of(last_t),
+        counts.clone(),
+        writer.files(),
+    );
+    Ok((writer.finish(&manifest)?, counts))
 }

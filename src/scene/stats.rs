@@ -60,3 +60,21 @@ pub fn stats(s: &Scene) -> SceneStats {
         area: s.rooms.iter().map(|r| r.rect.w * r.rect.h).sum(),
     }
 }
+
+impl SceneStats {
+    /// The counts in one line, as `hearth scene list` and `check` print them.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} rooms, {} doors, {} furniture, {} devices, {} objects in {} categories, {} openable, {} humans, {} robots",
+            self.rooms,
+            self.doors,
+            self.furniture,
+            self.devices,
+            self.objects,
+            self.categories,
+            self.openable,
+            self.people,
+            self.robots
+        )
+    }
+}

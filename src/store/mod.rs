@@ -14,7 +14,8 @@ use crate::trace::request::Request;
 
 pub use samples_file::{read_samples, write_samples};
 pub use trace_dir::{
-    EVENTS, EVENTS_ZST, PLAN, Trace, TraceWriter, events_path, is_finished, read_plan, read_trace,
+    EVENTS, EVENTS_ZST, MANIFEST, PLAN, Trace, TraceWriter, events_path, is_finished, read_plan,
+    read_trace,
 };
 
 #[derive(Debug, Error)]

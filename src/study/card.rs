@@ -4,14 +4,14 @@
 //! maintenance, with the figures a reader checks first (households and
 //! kinds, days, events, questions per family, evidence-age and horizon
 //! distributions), the generator and its settings, and how to score.
-//! Built from data in memory; [`super::load`] reads a batch and writes it.
+//! Built from data in memory; `workflow::study` reads a batch and writes it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AGE_BINS, QuestionFacts};
+use super::{AGE_BINS, Household, QuestionFacts};
 use crate::samples::{Asking, Family, Sample};
 
 /// The batch's own record (`batch.json`), read loosely: the fields the
@@ -31,46 +31,21 @@ pub struct BatchSettings {
     #[serde(default)]
     pub units: Vec<String>,
     /// The difficulty axes of every trace (absent: the defaults).
-    #[serde(
-        default,
-        skip_serializing_if = "crate::trace::Difficulty::is_default"
-    )]
+    #[serde(default, skip_serializing_if = "crate::trace::Difficulty::is_default")]
     pub difficulty: crate::trace::Difficulty,
-}
-
-/// One household's trace as the card describes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HouseholdCard {
-    pub trace: String,
-    pub scene: String,
-    pub kind: String,
-    pub rooms: usize,
-    pub people: usize,
-    pub objects: usize,
-    pub days: u32,
-    pub events: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
-    pub backend: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    pub hearth_version: String,
-    pub presence: f64,
-    pub questions: usize,
-    pub tasks: usize,
 }
 
 /// What the card needs of one trace: its row, and its questions' facts.
 #[derive(Debug, Clone)]
 pub struct TraceInput {
-    pub household: HouseholdCard,
+    pub household: Household,
     pub questions: Vec<QuestionFacts>,
     pub samples_per_family: BTreeMap<Family, usize>,
 }
 
 impl TraceInput {
     pub fn new(
-        mut household: HouseholdCard,
+        mut household: Household,
         questions: Vec<QuestionFacts>,
         samples: &[Sample],
     ) -> Self {
@@ -79,10 +54,12 @@ impl TraceInput {
             *per_family.entry(q.family).or_insert(0) += 1;
         }
         household.questions = questions.len();
-        household.tasks = samples
-            .iter()
-            .filter(|s| matches!(s, Sample::Plan(_)))
-            .count();
+        household.tasks = Some(
+            samples
+                .iter()
+                .filter(|s| matches!(s, Sample::Plan(_)))
+                .count(),
+        );
         TraceInput {
             household,
             questions,
@@ -107,7 +84,7 @@ pub struct DatasetCard {
     pub hearth_versions: BTreeSet<String>,
     pub backends: BTreeSet<String>,
     pub models: BTreeSet<String>,
-    pub households: Vec<HouseholdCard>,
+    pub households: Vec<Household>,
     pub kinds: BTreeMap<String, usize>,
     pub days: u64,
     pub events: u64,
@@ -131,7 +108,7 @@ pub const LICENCE: &str = "MIT OR Apache-2.0 (the licence of hearth, which gener
 
 /// The card of a batch named `name` from its traces (in batch order).
 pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) -> DatasetCard {
-    let hs: Vec<HouseholdCard> = traces.iter().map(|t| t.household.clone()).collect();
+    let hs: Vec<Household> = traces.iter().map(|t| t.household.clone()).collect();
     let mut per_family = BTreeMap::new();
     let mut kinds = BTreeMap::new();
     let mut ages = vec![0usize; AGE_BINS.len() + 1];
@@ -161,18 +138,19 @@ pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) 
         });
     }
     let first = hs.first().map_or("TRACE", |h| h.trace.as_str());
+    let origins = || hs.iter().filter_map(|h| h.origin.as_ref());
     DatasetCard {
         schema: CARD_SCHEMA.into(),
         name: name.into(),
         settings,
-        hearth_versions: hs.iter().map(|h| h.hearth_version.clone()).collect(),
-        backends: hs.iter().map(|h| h.backend.clone()).collect(),
-        models: hs.iter().filter_map(|h| h.model.clone()).collect(),
+        hearth_versions: origins().map(|o| o.hearth_version.clone()).collect(),
+        backends: origins().map(|o| o.backend.clone()).collect(),
+        models: origins().filter_map(|o| o.model.clone()).collect(),
         kinds,
         days: hs.iter().map(|h| u64::from(h.days)).sum(),
         events: hs.iter().map(|h| h.events).sum(),
         questions: hs.iter().map(|h| h.questions).sum(),
-        tasks: hs.iter().map(|h| h.tasks).sum(),
+        tasks: hs.iter().filter_map(|h| h.tasks).sum(),
         questions_per_family: per_family,
         evidence_age,
         horizon: horizon
@@ -261,19 +239,20 @@ impl DatasetCard {
             "| trace | kind | rooms | people | objects | days | events | robot presence | questions | tasks |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
         );
         for h in &self.households {
+            let size = h.size.clone().unwrap_or_default();
             let _ = writeln!(
                 w,
                 "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {} |",
                 h.trace,
                 h.kind,
-                h.rooms,
-                h.people,
-                h.objects,
+                size.rooms,
+                size.people,
+                size.objects,
                 h.days,
                 h.events,
                 h.presence,
                 h.questions,
-                h.tasks
+                h.tasks.unwrap_or(0)
             );
         }
         let _ = writeln!(
@@ -336,7 +315,10 @@ impl DatasetCard {
         let seeds: Vec<String> = self
             .households
             .iter()
-            .filter_map(|h| h.seed.map(|s| format!("{} seed {s}", h.trace)))
+            .filter_map(|h| {
+                let seed = h.origin.as_ref()?.seed?;
+                Some(format!("{} seed {seed}", h.trace))
+            })
             .collect();
         if !seeds.is_empty() {
             let _ = writeln!(w, "Trace seeds: {}.", seeds.join(", "));
@@ -376,24 +358,29 @@ fn join(s: &BTreeSet<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::{Origin, Size};
 
-    fn house(trace: &str, kind: &str) -> HouseholdCard {
-        HouseholdCard {
+    fn house(trace: &str, kind: &str) -> Household {
+        Household {
             trace: trace.into(),
             scene: format!("gen_{kind}_s0"),
             kind: kind.into(),
-            rooms: 3,
-            people: 2,
-            objects: 20,
+            size: Some(Size {
+                rooms: 3,
+                people: 2,
+                objects: 20,
+            }),
             days: 2,
             events: 100,
-            seed: Some(0),
-            backend: "scripted".into(),
-            model: None,
-            hearth_version: "0.1.0".into(),
+            origin: Some(Origin {
+                seed: Some(0),
+                backend: "scripted".into(),
+                model: None,
+                hearth_version: "0.1.0".into(),
+            }),
             presence: 0.4,
             questions: 0,
-            tasks: 0,
+            tasks: Some(0),
         }
     }
 

@@ -5,13 +5,12 @@
 //! ([`cost`]) and the dataset card of a batch ([`card`]).
 //!
 //! Everything here is computed from traces, samples and results in memory
-//! (no file I/O); the CLI reads and writes. Wall-clock time appears only in
+//! (no file I/O); `workflow` reads and writes. Wall-clock time appears only in
 //! [`cost`], whose figures never enter the deterministic summary.
 
 pub mod bootstrap;
 pub mod card;
 pub mod cost;
-pub mod load;
 pub mod plot;
 
 use std::collections::BTreeMap;
@@ -21,6 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::eval::QaResult;
 use crate::samples::mine::evidence_age;
 use crate::samples::{Family, Index, QaSample, Sample, world};
+use crate::scene::{ActorKind, Scene};
+use crate::trace::Manifest;
 use bootstrap::{Resamples, Stat};
 
 /// Upper ends (seconds, exclusive) of the evidence-age bins; the last bin
@@ -105,17 +106,85 @@ pub fn kind_of(scene: &str) -> String {
         .to_string()
 }
 
-/// One household's trace as evaluated.
+/// One household's trace: a row of the batch summary and, with its size
+/// and origin, of the dataset card (the card's parts are flattened in
+/// place and left out of the summary, so both keep their column order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Household {
     /// The trace directory's name.
     pub trace: String,
     pub scene: String,
     pub kind: String,
+    #[serde(flatten)]
+    pub size: Option<Size>,
     pub days: u32,
     pub events: u64,
+    #[serde(flatten)]
+    pub origin: Option<Origin>,
     pub presence: f64,
     pub questions: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<usize>,
+}
+
+/// How big a household is: the dataset card's columns.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Size {
+    pub rooms: usize,
+    pub people: usize,
+    pub objects: usize,
+}
+
+/// How a household's trace was made: the dataset card's columns.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Origin {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    pub backend: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub hearth_version: String,
+}
+
+impl Household {
+    /// The summary's row of the trace named `trace`, with `questions` asked.
+    pub fn new(trace: String, ix: &Index, manifest: &Manifest, questions: usize) -> Self {
+        Household {
+            trace,
+            scene: ix.scene.id.to_string(),
+            kind: kind_of(ix.scene.id.as_str()),
+            size: None,
+            days: manifest.days,
+            events: manifest.counts.events,
+            origin: None,
+            presence: presence(ix),
+            questions,
+            tasks: None,
+        }
+    }
+
+    /// The card's row: the summary's with its size, origin and `tasks`.
+    pub fn described(self, scene: &Scene, manifest: &Manifest, tasks: usize) -> Self {
+        Household {
+            size: Some(Size {
+                rooms: scene.rooms.len(),
+                people: scene
+                    .actors
+                    .iter()
+                    .filter(|a| a.kind == ActorKind::Human)
+                    .count(),
+                objects: scene.objects.len(),
+            }),
+            origin: Some(Origin {
+                seed: manifest.seed,
+                backend: manifest.backend.clone(),
+                model: manifest.model.clone(),
+                hearth_version: manifest.hearth_version.clone(),
+            }),
+            tasks: Some(tasks),
+            ..self
+        }
+    }
 }
 
 /// A household with its questions and each agent's exact marks (in the
@@ -332,10 +401,13 @@ mod tests {
             trace: name.into(),
             scene: "gen_studio_s0".into(),
             kind: "studio".into(),
+            size: None,
             days: 2,
             events: 10,
+            origin: None,
             presence: 0.5,
             questions: 2,
+            tasks: None,
         }
     }
 

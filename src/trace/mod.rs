@@ -416,10 +416,7 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<LlmReport>,
     /// The difficulty axes it was generated with (absent: the defaults).
-    #[serde(
-        default,
-        skip_serializing_if = "Difficulty::is_default"
-    )]
+    #[serde(default, skip_serializing_if = "Difficulty::is_default")]
     pub difficulty: Difficulty,
 }
 

@@ -1,0 +1,143 @@
+//! Cost against horizon: generation, mining, evaluation and export of one
+//! trace at each horizon, and the fitted exponent of each.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use hearth::generation::{self, scripted::Scripted};
+use hearth::scene;
+
+/// The agents `hearth eval` is timed with in the horizon benchmark: the
+/// built-ins that remember something.
+const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
+
+/// Generation, mining (with every check, as `hearth mine`), evaluation by
+/// five built-in agents and the LongMemEval `s` and `m` and LoCoMo exports
+/// (serialized, not written) of the family apartment, seed 1, at each horizon, and each
+/// one's fitted exponent: the slope of log time against log days.
+pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
+    use hearth::eval::agents::{BuiltIn, Strategy};
+    use hearth::samples::export::{Haystack, longmemeval_records};
+    use hearth::samples::{Index, Sample};
+    let s = scene::parse("family_apartment", scene::default_source())?;
+    println!(
+        "cost against horizon, family apartment seed 1, one thread (s; agents: {}):",
+        HORIZON_AGENTS.join(", ")
+    );
+    println!(
+        "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>9} {:>9} {:>9}",
+        "days", "events", "samples", "generate", "mine", "eval", "export-s", "export-m", "locomo"
+    );
+    let mut rows: Vec<[f64; 7]> = Vec::new();
+    for &days in horizons {
+        let t0 = Instant::now();
+        let mut events = Vec::new();
+        let mut backend = Scripted::new(&s, 1);
+        generation::generate(&s, days, &mut backend, &mut |e| {
+            events.push(e.clone());
+            Ok(())
+        })?;
+        let generate = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        // As `hearth mine` and `hearth eval` do it.
+        let ix = Index::new(&s, &events);
+        let (mined, invalid) =
+            hearth::samples::mine_checked(&ix, 0, hearth::samples::Asking::Robot);
+        let mine = t0.elapsed().as_secs_f64();
+        anyhow::ensure!(invalid.is_empty(), "{} invalid samples", invalid.len());
+        let t0 = Instant::now();
+        let mut agents: Vec<BuiltIn> = HORIZON_AGENTS
+            .iter()
+            .map(|name| BuiltIn::new(Strategy::parse(name).expect("built in")))
+            .collect();
+        let mut each: Vec<&mut dyn hearth::eval::Agent> = agents
+            .iter_mut()
+            .map(|a| a as &mut dyn hearth::eval::Agent)
+            .collect();
+        black_box(hearth::eval::evaluate_all(&ix, &mined, &mut each));
+        let eval = t0.elapsed().as_secs_f64();
+        let qa: Vec<&hearth::samples::QaSample> = mined
+            .iter()
+            .filter_map(|x| match x {
+                Sample::Qa(q) => Some(q),
+                Sample::Plan(_) => None,
+            })
+            .collect();
+        // Serialized, not written: the cost of making them.
+        let mut sink = std::io::sink();
+        let mut lme = |size| -> Result<f64> {
+            let t0 = Instant::now();
+            for r in longmemeval_records(&ix, "bench", &qa, size, 0) {
+                serde_json::to_writer(&mut sink, &r)?;
+            }
+            Ok(t0.elapsed().as_secs_f64())
+        };
+        let (export_s, export_m) = (lme(Haystack::S)?, lme(Haystack::M)?);
+        let t0 = Instant::now();
+        for r in hearth::samples::export::locomo_records(&ix, "bench", &qa) {
+            serde_json::to_writer(&mut sink, &r)?;
+        }
+        let locomo = t0.elapsed().as_secs_f64();
+        println!(
+            "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export_s:>9.3} {export_m:>9.3} {locomo:>9.3}",
+            events.len(),
+            mined.len()
+        );
+        rows.push([
+            f64::from(days),
+            generate,
+            mine,
+            eval,
+            export_s,
+            export_m,
+            locomo,
+        ]);
+    }
+    if rows.len() >= 2 {
+        let slope = |col: usize| {
+            let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r[0].ln(), r[col].ln())).collect();
+            fitted_exponent(&pts)
+        };
+        println!(
+            "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}, export-m {:.2}, locomo {:.2}",
+            slope(1),
+            slope(2),
+            slope(3),
+            slope(4),
+            slope(5),
+            slope(6)
+        );
+        println!(
+            "  (LoCoMo repeats the whole past at every cutoff, and `m` up to 500 sessions per question: their output, and so their cost, grows faster than the days)"
+        );
+    }
+    Ok(())
+}
+
+/// The least-squares slope of `y` against `x`.
+pub(super) fn fitted_exponent(pts: &[(f64, f64)]) -> f64 {
+    let n = pts.len() as f64;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxy: f64 = pts.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = pts.iter().map(|(x, _)| (x - mx).powi(2)).sum();
+    sxy / sxx
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_fitted_exponent_is_the_power() {
+        let pts: Vec<(f64, f64)> = [7.0f64, 14.0, 28.0, 56.0]
+            .iter()
+            .map(|d| (d.ln(), (0.02 * d.powf(1.5)).ln()))
+            .collect();
+        assert!((super::fitted_exponent(&pts) - 1.5).abs() < 1e-9);
+        let flat = [(1.0f64.ln(), 2.0), (3.0f64.ln(), 2.0)];
+        assert!(super::fitted_exponent(&flat).abs() < 1e-12);
+    }
+}
