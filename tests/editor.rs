@@ -1696,19 +1696,19 @@ fn scene_apply_help() {
 }
 
 #[test]
-fn the_readme_example_applies_to_the_family_apartment() {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
-    let section = &readme[readme.find("### Editing scenes from a script").unwrap()..];
+fn the_guide_example_applies_to_the_family_apartment() {
+    let page = fs::read_to_string(repo().join("docs/scenes.md")).unwrap();
+    let section = &page[page.find("## Editing scenes from a script").unwrap()..];
     let start = section.find("```ron\n").unwrap() + 7;
     let src = &section[start..start + section[start..].find("```").unwrap()];
     let mut doc = Document::new(builtin("family_apartment"));
-    for (i, e) in parse_edits("README.md", src)
+    for (i, e) in parse_edits("docs/scenes.md", src)
         .unwrap()
         .into_iter()
         .enumerate()
     {
         doc.apply(e)
-            .unwrap_or_else(|e| panic!("README edit {i}: {e}"));
+            .unwrap_or_else(|e| panic!("docs/scenes.md edit {i}: {e}"));
     }
     assert!(doc.problems().is_empty(), "{:?}", codes(&doc));
     let s = doc.scene();

@@ -1,7 +1,7 @@
 //! Batches across machines: `--shard K/N` and `--shards N` with the index
 //! from Slurm or Kubernetes, the union of the shards being exactly the
 //! unsharded batch (also after a killed shard resumes), `batch status`, and
-//! the README's Slurm script and Job manifest.
+//! the guide's Slurm script and Job manifest (docs/scale-out.md).
 
 mod common;
 
@@ -255,19 +255,20 @@ fn status_and_mismatches_are_reported_clearly() {
         .stdout_has("--json");
 }
 
-/// The README's Slurm script and Job manifest: well-formed, and the
-/// command in them, run per index, gives each index its units.
+/// The guide's Slurm script and Job manifest (docs/scale-out.md):
+/// well-formed, and the command in them, run per index, gives each index
+/// its units.
 #[test]
-fn the_readme_scheduler_examples_hold() {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+fn the_guide_scheduler_examples_hold() {
+    let page = fs::read_to_string(repo().join("docs/scale-out.md")).unwrap();
     let block = |marker: &str| {
-        let at = readme
+        let at = page
             .find(marker)
-            .unwrap_or_else(|| panic!("README has {marker}"));
-        let start = readme[..at].rfind("```").unwrap();
-        let body_start = readme[start..].find('\n').unwrap() + start + 1;
-        let end = readme[body_start..].find("```").unwrap() + body_start;
-        readme[body_start..end].to_string()
+            .unwrap_or_else(|| panic!("docs/scale-out.md has {marker}"));
+        let start = page[..at].rfind("```").unwrap();
+        let body_start = page[start..].find('\n').unwrap() + start + 1;
+        let end = page[body_start..].find("```").unwrap() + body_start;
+        page[body_start..end].to_string()
     };
     let t = tmp();
     let slurm = block("#SBATCH --array=0-15");
