@@ -1,7 +1,7 @@
 //! The lint over many generated days: findings per rule, events per day,
 //! the share of door events and back-and-forth walks per 1,000 events, for
-//! generated households of each kind and the built-in scenes. The README's
-//! before/after counts come from this.
+//! generated households of each kind and the built-in scenes. The
+//! before/after counts of docs/lint.md come from this.
 //!
 //! cargo run --release --no-default-features --example lint_survey -- [N] [DAYS] [FIRST_SEED]
 //! (defaults: 30 households per kind, 7 days, seeds from 1000; the built-in

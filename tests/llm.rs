@@ -1306,7 +1306,7 @@ fn a_grammar_constrained_model_writes_every_session_after_repair() {
     // Few calls: repair replaces re-asks.
     let per_event = server.requests().len() as f64 / accepted(&trace) as f64;
     assert!(per_event < 1.5, "{per_event:.2} calls per accepted event");
-    // For the README: what lint finds in what the model wrote.
+    // For docs/lint.md: what lint finds in what the model wrote.
     let findings = hearth::lint::lint(&trace.scene, &trace.events).unwrap();
     eprintln!(
         "grammar mock, 7 days: {} events by the model, {} findings {:?}; {per_event:.2} calls per accepted event",

@@ -16,7 +16,7 @@ pub struct RunArgs {
     /// Scene file, or the id of a built-in scene (`hearth scene list`).
     #[arg(long, default_value = "family_apartment")]
     scene: String,
-    /// Requests, one JSON object per line (see README "Requests").
+    /// Requests, one JSON object per line (see docs/requests.md).
     #[arg(long)]
     script: PathBuf,
     /// Trace directory to write.

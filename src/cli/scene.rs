@@ -46,7 +46,7 @@ pub struct StatsArgs {
 pub struct ApplyArgs {
     /// Scene file, or the id of a built-in scene. It may be invalid: edits can fix it.
     pub scene: String,
-    /// A RON list of edits, e.g. `[MoveRoom(id: "hall", to: (4.0, 0.0))]` (README "Editing scenes from a script").
+    /// A RON list of edits, e.g. `[MoveRoom(id: "hall", to: (4.0, 0.0))]` (see "Editing scenes from a script" in docs/scenes.md, the guide the README links to).
     pub edits: PathBuf,
     /// Write the edited scene here (atomically) instead of to standard output.
     #[arg(short, long)]

@@ -26,7 +26,7 @@ pub enum TraceCommand {
 }
 
 const STATS_HELP: &str = "How activities are read from a trace, and the American Time Use Survey \
-bands --compare uses: assets/timeuse.ron and README \"A day in numbers\". Figures are hours \
+bands --compare uses: assets/timeuse.ron and docs/time-use.md. Figures are hours \
 per person per day (means over the trace's person-days); with --compare a figure outside its \
 band is marked with `!`.";
 

@@ -95,7 +95,7 @@ impl Rule {
         }
     }
 
-    /// What the rule catches, for `--help` and the README.
+    /// What the rule catches, for `--help` and docs/lint.md.
     pub fn about(self) -> &'static str {
         match self {
             Rule::ClosedDoorCrossed => "a walk passes a door that is closed",

@@ -1,7 +1,7 @@
 //! Visibility: who perceives each event, what becomes visible, and each
 //! actor's incrementally kept last-seen view ([`Beliefs`]).
 //!
-//! The rules (README "Visibility" states them for users):
+//! The rules (docs/visibility.md states them for users):
 //! - an action is perceived by the actor and everyone in the actor's room;
 //!   navigation also by everyone in the rooms walked through and arrived in;
 //!   opening or closing a door by everyone in the two rooms it joins; a

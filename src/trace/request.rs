@@ -79,7 +79,7 @@ pub enum Action {
     },
 }
 
-/// Every skill name, in the order the README lists them.
+/// Every skill name, in the order docs/requests.md lists them.
 pub const SKILLS: &[&str] = &[
     "navigate_to",
     "inspect",
