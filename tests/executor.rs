@@ -13,7 +13,9 @@ use hearth::scene;
 use hearth::sim::Simulation;
 use hearth::sim::world::Beliefs;
 use hearth::trace::request::Request;
-use hearth::trace::{Change, Event, EventKind, Fact, Location, Position, Rejection, Value};
+use hearth::trace::{
+    Change, Event, EventKind, Fact, Location, Position, Rejection, RejectionCode, Value,
+};
 
 const ACTORS: [&str; 4] = ["alice", "bob", "lily", "robot"];
 
@@ -62,7 +64,7 @@ fn ok(sim: &mut Simulation, json: &str) -> Event {
 }
 
 /// Executes a request that must be rejected with `code`, changing nothing.
-fn rejected(sim: &mut Simulation, json: &str, code: &str) -> Rejection {
+fn rejected(sim: &mut Simulation, json: &str, code: RejectionCode) -> Rejection {
     let before = Snapshot::of(sim);
     let event = exec(sim, json);
     let r = event
@@ -183,7 +185,7 @@ fn assert_changes_match(before: &hearth::trace::State, sim: &Simulation, event: 
 /// optionally requests that fix the situation, after which the very same
 /// bad request must be accepted.
 struct Case {
-    code: &'static str,
+    code: RejectionCode,
     setup: &'static [&'static str],
     bad: &'static str,
     message: &'static [&'static str],
@@ -194,7 +196,7 @@ struct Case {
 const CASES: &[Case] = &[
     // --- who and when
     Case {
-        code: "unknown_actor",
+        code: RejectionCode::UnknownActor,
         setup: &[],
         bad: r#"{"actor":"robott","skill":"wait","args":{"seconds":5}}"#,
         message: &["robott"],
@@ -202,7 +204,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "unknown_actor",
+        code: RejectionCode::UnknownActor,
         setup: &[],
         bad: r#"{"actor":"mug_1","skill":"wait","args":{"seconds":5}}"#,
         message: &["mug_1"],
@@ -210,7 +212,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "time_in_past",
+        code: RejectionCode::TimeInPast,
         setup: &[r#"{"actor":"alice","skill":"wait","args":{"seconds":10},"at":100}"#],
         bad: r#"{"actor":"robot","skill":"wait","args":{"seconds":5},"at":50}"#,
         message: &["50", "100"],
@@ -218,7 +220,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "actor_busy",
+        code: RejectionCode::ActorBusy,
         setup: &[r#"{"actor":"robot","skill":"wait","args":{"seconds":100}}"#],
         bad: r#"{"actor":"robot","skill":"wait","args":{"seconds":5},"at":50}"#,
         message: &["robot", "100"],
@@ -227,7 +229,7 @@ const CASES: &[Case] = &[
     },
     // --- ids
     Case {
-        code: "unknown_entity",
+        code: RejectionCode::UnknownEntity,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"pick","args":{"object":"mug_9"}}"#,
         message: &["mug_9"],
@@ -235,7 +237,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "unknown_entity",
+        code: RejectionCode::UnknownEntity,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchn"}}"#,
         message: &["kitchn"],
@@ -243,7 +245,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "unknown_entity",
+        code: RejectionCode::UnknownEntity,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_2","field":"power","value":true}}"#,
         message: &["tv_2"],
@@ -251,7 +253,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "unknown_entity",
+        code: RejectionCode::UnknownEntity,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -262,7 +264,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "unknown_entity",
+        code: RejectionCode::UnknownEntity,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"say","args":{"text":"hello","to":["bobby"]}}"#,
         message: &["bobby"],
@@ -271,7 +273,7 @@ const CASES: &[Case] = &[
     },
     // --- navigate_to and inspect
     Case {
-        code: "bad_target",
+        code: RejectionCode::BadTarget,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"robot"}}"#,
         message: &["robot"],
@@ -280,7 +282,7 @@ const CASES: &[Case] = &[
     },
     // door_lily is closed and the only way into Lily's room.
     Case {
-        code: "door_closed",
+        code: RejectionCode::DoorClosed,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"lily_room"}}"#,
         message: &["door_lily", "closed", "lily_room"],
@@ -288,7 +290,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"open","args":{"target":"door_lily"}}"#]),
     },
     Case {
-        code: "door_closed",
+        code: RejectionCode::DoorClosed,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#],
         bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"desk_lily"}}"#,
         message: &["door_lily"],
@@ -299,7 +301,7 @@ const CASES: &[Case] = &[
         ]),
     },
     Case {
-        code: "bad_target",
+        code: RejectionCode::BadTarget,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"door_lily"}}"#,
         message: &["door_lily"],
@@ -308,7 +310,7 @@ const CASES: &[Case] = &[
     },
     // A room is looked around from inside it.
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"kitchen"}}"#,
         message: &["kitchen"],
@@ -316,7 +318,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#]),
     },
     Case {
-        code: "bad_target",
+        code: RejectionCode::BadTarget,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"door_lily"}}"#,
         message: &["door_lily"],
@@ -324,7 +326,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "bad_target",
+        code: RejectionCode::BadTarget,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"robot"}}"#,
         message: &["robot"],
@@ -332,7 +334,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "already_there",
+        code: RejectionCode::AlreadyThere,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"navigate_to","args":{"target":"charging_dock_1"}}"#,
         message: &["charging_dock_1"],
@@ -340,7 +342,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"hallway"}}"#]),
     },
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"pick","args":{"object":"mug_3"}}"#,
         message: &["robot", "mug_3"],
@@ -351,7 +353,7 @@ const CASES: &[Case] = &[
         ]),
     },
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"tv_1"}}"#,
         message: &["tv_1"],
@@ -359,7 +361,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"living_room"}}"#]),
     },
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"close","args":{"target":"door_kitchen_laundry"}}"#,
         message: &["door_kitchen_laundry"],
@@ -367,7 +369,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#]),
     },
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#],
         bad: r#"{"actor":"robot","skill":"open","args":{"target":"cabinet_1"}}"#,
         message: &["cabinet_1"],
@@ -375,7 +377,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"cabinet_1"}}"#]),
     },
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -388,7 +390,7 @@ const CASES: &[Case] = &[
         ]),
     },
     Case {
-        code: "not_colocated",
+        code: RejectionCode::NotColocated,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"desk_lamp_1","field":"power","value":true}}"#,
         message: &["desk_lamp_1"],
@@ -396,7 +398,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"desk_lamp_1"}}"#]),
     },
     Case {
-        code: "not_visible",
+        code: RejectionCode::NotVisible,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#],
         bad: r#"{"actor":"robot","skill":"inspect","args":{"target":"mug_1"}}"#,
         message: &["mug_1", "cabinet_1"],
@@ -408,7 +410,7 @@ const CASES: &[Case] = &[
     },
     // --- pick
     Case {
-        code: "not_pickable",
+        code: RejectionCode::NotPickable,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"pick","args":{"object":"charging_dock_1"}}"#,
         message: &["charging_dock_1"],
@@ -416,7 +418,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "not_pickable",
+        code: RejectionCode::NotPickable,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"pick","args":{"object":"alice"}}"#,
         message: &["alice"],
@@ -424,7 +426,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "already_holding",
+        code: RejectionCode::AlreadyHolding,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -437,7 +439,7 @@ const CASES: &[Case] = &[
         ]),
     },
     Case {
-        code: "held_by_other",
+        code: RejectionCode::HeldByOther,
         setup: &[
             r#"{"actor":"alice","skill":"navigate_to","args":{"target":"nightstand_alice"}}"#,
             r#"{"actor":"alice","skill":"pick","args":{"object":"glasses_1"}}"#,
@@ -451,7 +453,7 @@ const CASES: &[Case] = &[
         ]),
     },
     Case {
-        code: "inside_closed_container",
+        code: RejectionCode::InsideClosedContainer,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"cabinet_1"}}"#],
         bad: r#"{"actor":"robot","skill":"pick","args":{"object":"mug_1"}}"#,
         message: &["mug_1", "cabinet_1", "closed"],
@@ -459,7 +461,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"open","args":{"target":"cabinet_1"}}"#]),
     },
     Case {
-        code: "hands_full",
+        code: RejectionCode::HandsFull,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -473,7 +475,7 @@ const CASES: &[Case] = &[
     },
     // --- place
     Case {
-        code: "not_holding",
+        code: RejectionCode::NotHolding,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#],
         bad: r#"{"actor":"robot","skill":"place","args":{"object":"cup_2","target":"counter_1","relation":"on"}}"#,
         message: &["cup_2", "it is on counter_1"],
@@ -481,7 +483,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#]),
     },
     Case {
-        code: "not_holding",
+        code: RejectionCode::NotHolding,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"nightstand_alice"}}"#],
         bad: r#"{"actor":"robot","skill":"handoff","args":{"object":"glasses_1","to":"alice"}}"#,
         message: &["glasses_1"],
@@ -489,7 +491,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"pick","args":{"object":"glasses_1"}}"#]),
     },
     Case {
-        code: "not_a_receptacle",
+        code: RejectionCode::NotAReceptacle,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -500,7 +502,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "not_a_receptacle",
+        code: RejectionCode::NotAReceptacle,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -511,7 +513,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "no_such_surface",
+        code: RejectionCode::NoSuchSurface,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -522,7 +524,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "no_such_surface",
+        code: RejectionCode::NoSuchSurface,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -533,7 +535,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "container_closed",
+        code: RejectionCode::ContainerClosed,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -546,7 +548,7 @@ const CASES: &[Case] = &[
     },
     Case {
         // microwave_1 holds one thing: cup_2 is in it, bowl_2 does not fit.
-        code: "capacity_full",
+        code: RejectionCode::CapacityFull,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -567,7 +569,7 @@ const CASES: &[Case] = &[
     },
     Case {
         // The top of nightstand_alice holds three things; it starts with two.
-        code: "capacity_full",
+        code: RejectionCode::CapacityFull,
         setup: &[
             r#"{"actor":"alice","skill":"navigate_to","args":{"target":"nightstand_bob"}}"#,
             r#"{"actor":"alice","skill":"pick","args":{"object":"book_2"}}"#,
@@ -584,7 +586,7 @@ const CASES: &[Case] = &[
     },
     // --- open and close
     Case {
-        code: "not_openable",
+        code: RejectionCode::NotOpenable,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#],
         bad: r#"{"actor":"robot","skill":"open","args":{"target":"counter_1"}}"#,
         message: &["counter_1"],
@@ -592,7 +594,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "not_openable",
+        code: RejectionCode::NotOpenable,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"close","args":{"target":"arch_kitchen_hallway"}}"#,
         message: &["arch_kitchen_hallway"],
@@ -600,7 +602,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "already_open",
+        code: RejectionCode::AlreadyOpen,
         setup: &[],
         bad: r#"{"actor":"alice","skill":"open","args":{"target":"door_master"}}"#,
         message: &["door_master", "already open"],
@@ -608,7 +610,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"alice","skill":"close","args":{"target":"door_master"}}"#]),
     },
     Case {
-        code: "already_open",
+        code: RejectionCode::AlreadyOpen,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"cabinet_1"}}"#,
             r#"{"actor":"robot","skill":"open","args":{"target":"cabinet_1"}}"#,
@@ -619,7 +621,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"close","args":{"target":"cabinet_1"}}"#]),
     },
     Case {
-        code: "already_closed",
+        code: RejectionCode::AlreadyClosed,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"close","args":{"target":"door_lily"}}"#,
         message: &["door_lily", "already closed"],
@@ -628,7 +630,7 @@ const CASES: &[Case] = &[
     },
     // --- set_device_state
     Case {
-        code: "not_a_device",
+        code: RejectionCode::NotADevice,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"fridge_1","field":"power","value":true}}"#,
         message: &["fridge_1"],
@@ -636,7 +638,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "unknown_field",
+        code: RejectionCode::UnknownField,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"colour","value":"red"}}"#,
         message: &["tv_1", "colour"],
@@ -644,7 +646,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"volume","value":"loud"}}"#,
         message: &["tv_1.volume", "loud"],
@@ -652,7 +654,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"volume","value":101}}"#,
         message: &["101"],
@@ -660,7 +662,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"power","value":1}}"#,
         message: &["tv_1.power"],
@@ -668,7 +670,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"input","value":"cable"}}"#,
         message: &["cable"],
@@ -676,7 +678,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"thermostat_1","field":"target","value":28.5}}"#,
         message: &["28.5"],
@@ -684,7 +686,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"microwave_1"}}"#],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"microwave_1","field":"timer","value":-5}}"#,
         message: &["-5"],
@@ -692,7 +694,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "value_out_of_schema",
+        code: RejectionCode::ValueOutOfSchema,
         setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"microwave_1"}}"#],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"microwave_1","field":"timer","value":3601}}"#,
         message: &["3601"],
@@ -700,7 +702,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "no_change",
+        code: RejectionCode::NoChange,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"power","value":false}}"#,
         message: &["tv_1.power", "false"],
@@ -711,7 +713,7 @@ const CASES: &[Case] = &[
     },
     Case {
         // 21 as an integer is the float field's current 21.0.
-        code: "no_change",
+        code: RejectionCode::NoChange,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"thermostat_1","field":"target","value":21}}"#,
         message: &["thermostat_1.target"],
@@ -722,7 +724,7 @@ const CASES: &[Case] = &[
     },
     // --- handoff
     Case {
-        code: "not_an_actor",
+        code: RejectionCode::NotAnActor,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -733,7 +735,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "not_an_actor",
+        code: RejectionCode::NotAnActor,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"say","args":{"text":"hello there","to":["tv_1"]}}"#,
         message: &["tv_1"],
@@ -741,7 +743,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "self_handoff",
+        code: RejectionCode::SelfHandoff,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -752,7 +754,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "partner_not_colocated",
+        code: RejectionCode::PartnerNotColocated,
         setup: &[
             r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
             r#"{"actor":"robot","skill":"pick","args":{"object":"cup_2"}}"#,
@@ -763,7 +765,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"alice"}}"#]),
     },
     Case {
-        code: "partner_hands_full",
+        code: RejectionCode::PartnerHandsFull,
         setup: &[
             r#"{"actor":"alice","skill":"navigate_to","args":{"target":"nightstand_alice"}}"#,
             r#"{"actor":"alice","skill":"pick","args":{"object":"glasses_1"}}"#,
@@ -781,7 +783,7 @@ const CASES: &[Case] = &[
     },
     // --- say and wait
     Case {
-        code: "empty_utterance",
+        code: RejectionCode::EmptyUtterance,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"say","args":{"text":"  \t "}}"#,
         message: &["robot"],
@@ -790,7 +792,7 @@ const CASES: &[Case] = &[
     },
     Case {
         // door_lily is closed: Lily cannot hear the hallway.
-        code: "not_in_earshot",
+        code: RejectionCode::NotInEarshot,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"say","args":{"text":"dinner is ready","to":["lily"]}}"#,
         message: &["lily", "lily_room"],
@@ -798,7 +800,7 @@ const CASES: &[Case] = &[
         fix: Some(&[r#"{"actor":"robot","skill":"open","args":{"target":"door_lily"}}"#]),
     },
     Case {
-        code: "bad_claim",
+        code: RejectionCode::BadClaim,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"say","args":{"text":"the mug is open","claims":[{"entity":"mug_1","attr":"open","value":true}]}}"#,
         message: &["mug_1", "open"],
@@ -806,7 +808,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "bad_claim",
+        code: RejectionCode::BadClaim,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"say","args":{"text":"the counter is in the fridge","claims":[{"entity":"counter_1","attr":"location","value":{"in":"fridge_1"}}]}}"#,
         message: &["counter_1", "location"],
@@ -814,7 +816,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "bad_wait",
+        code: RejectionCode::BadWait,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"wait","args":{"seconds":0}}"#,
         message: &["0"],
@@ -822,7 +824,7 @@ const CASES: &[Case] = &[
         fix: None,
     },
     Case {
-        code: "bad_wait",
+        code: RejectionCode::BadWait,
         setup: &[],
         bad: r#"{"actor":"robot","skill":"wait","args":{"seconds":86401}}"#,
         message: &["86401"],
@@ -901,41 +903,24 @@ fn every_rejection_case() {
 }
 
 /// The codes the executor can produce, read from its source: every
-/// `reject("code", ...)`, and the literals of a `let code = ...` passed as
-/// `reject(code, ...)`.
+/// `RejectionCode::` variant the files of `src/sim/executor/` name.
 fn executor_codes() -> BTreeSet<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/sim/executor.rs");
-    let src = std::fs::read_to_string(path).expect("executor source");
-    let literals = |s: &str| -> Vec<String> {
-        s.split('"')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_string)
-            .collect()
-    };
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/sim/executor");
+    let mut src = String::new();
+    for entry in std::fs::read_dir(dir).expect("executor sources") {
+        src += &std::fs::read_to_string(entry.expect("a source").path()).expect("a source");
+    }
     let mut codes = BTreeSet::new();
-    let mut pos = 0;
-    while let Some(i) = src[pos..].find("reject(") {
-        let start = pos + i;
-        pos = start + "reject(".len();
-        if src[..start].ends_with("fn ") {
-            continue;
-        }
-        let arg = src[pos..].trim_start();
-        if let Some(lit) = arg.strip_prefix('"') {
-            codes.insert(lit[..lit.find('"').expect("a closed literal")].to_string());
-        } else {
-            let name: String = arg
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            let decl = format!("let {name} =");
-            let at = src[..start]
-                .rfind(&decl)
-                .unwrap_or_else(|| panic!("cannot tell which codes `{name}` holds"));
-            let body = &src[at + decl.len()..];
-            codes.extend(literals(&body[..body.find(';').expect("a statement")]));
-        }
+    for part in src.split("RejectionCode::").skip(1) {
+        let name: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let code = RejectionCode::ALL
+            .iter()
+            .find(|c| format!("{c:?}") == name)
+            .unwrap_or_else(|| panic!("no rejection code `{name}`"));
+        codes.insert(code.code().to_string());
     }
     for c in &codes {
         assert!(Id::is_well_formed(c), "odd rejection code {c:?}");
@@ -1029,7 +1014,7 @@ fn navigate_to_every_kind_of_target() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"robot","skill":"navigate_to","args":{"target":"bob"}}"#,
-        "already_there",
+        RejectionCode::AlreadyThere,
     );
     assert!(r.hint.contains("bob"));
 }
@@ -1410,7 +1395,7 @@ fn doors_open_and_close_from_either_room() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"alice","skill":"open","args":{"target":"door_lily"}}"#,
-        "not_colocated",
+        RejectionCode::NotColocated,
     );
     assert!(r.hint.contains("navigate_to lily_room first"), "{r:?}");
 }
@@ -1492,7 +1477,7 @@ fn set_device_state_every_field_type() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"robot","skill":"set_device_state","args":{"device":"microwave_1","field":"timer","value":90}}"#,
-        "not_colocated",
+        RejectionCode::NotColocated,
     );
     assert!(r.hint.contains("navigate_to microwave_1 first"), "{r:?}");
     ok(
@@ -1665,7 +1650,7 @@ fn receptacles_fill_to_capacity_and_no_further() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"robot","skill":"place","args":{"object":"cup_2","target":"microwave_1","relation":"in"}}"#,
-        "capacity_full",
+        RejectionCode::CapacityFull,
     );
     assert!(r.message.contains("1 of 1"), "{r:?}");
     assert_eq!(count_at(&sim, &inside("microwave_1")), 1);
@@ -1690,7 +1675,7 @@ fn receptacles_fill_to_capacity_and_no_further() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"bob","skill":"place","args":{"object":"phone_1","target":"nightstand_bob","relation":"on"}}"#,
-        "capacity_full",
+        RejectionCode::CapacityFull,
     );
     assert!(r.message.contains("3 of 3"), "{r:?}");
     // The drawer is a separate slot: open it and the phone fits inside.
@@ -1858,12 +1843,12 @@ fn rejected_requests_do_not_advance_the_clock() {
     rejected(
         &mut sim,
         r#"{"actor":"ghost","skill":"wait","args":{"seconds":5},"at":1000000000}"#,
-        "unknown_actor",
+        RejectionCode::UnknownActor,
     );
     rejected(
         &mut sim,
         r#"{"actor":"robot","skill":"pick","args":{"object":"mug_9"},"at":1000000000}"#,
-        "unknown_entity",
+        RejectionCode::UnknownEntity,
     );
     assert_eq!(sim.now(), now, "rejected requests moved the clock");
     let e = ok(
@@ -1887,7 +1872,7 @@ fn nearby_suggestions_are_near() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"robot","skill":"place","args":{"object":"cup_2","target":"coffee_machine_1","relation":"on"}}"#,
-        "not_a_receptacle",
+        RejectionCode::NotAReceptacle,
     );
     let kitchen = fixtures_in(&sim, &["kitchen"], |s, _| !s.is_empty(), false);
     for id in suggested(&r.hint) {
@@ -1901,7 +1886,7 @@ fn nearby_suggestions_are_near() {
     let r = rejected(
         &mut sim,
         r#"{"actor":"robot","skill":"close","args":{"target":"arch_kitchen_hallway"}}"#,
-        "not_openable",
+        RejectionCode::NotOpenable,
     );
     let near = fixtures_in(
         &sim,
@@ -1923,7 +1908,7 @@ fn unknown_actor_hint_lists_every_actor() {
     let mut sim = new_sim();
     for actor in ["robott", "mug_1"] {
         let json = format!(r#"{{"actor":"{actor}","skill":"wait","args":{{"seconds":5}}}}"#);
-        let r = rejected(&mut sim, &json, "unknown_actor");
+        let r = rejected(&mut sim, &json, RejectionCode::UnknownActor);
         let mut listed = suggested(&r.hint);
         listed.sort();
         assert_eq!(listed, ACTORS, "{:?}", r.hint);

@@ -4,7 +4,7 @@
 use hearth::scene;
 use hearth::sim::Simulation;
 use hearth::sim::stress::RandomRequests;
-use hearth::trace::{Location, Value};
+use hearth::trace::{Location, RejectionCode, Value};
 use proptest::prelude::*;
 
 /// 3 scenes x 18 cases x 2000 requests = 108,000 requests per run.
@@ -73,7 +73,7 @@ fn check_stream(scene_id: &str, seed: u64) -> Result<(), TestCaseError> {
                 || event
                     .outcome
                     .rejection()
-                    .is_some_and(|r| r.code == "unknown_actor")
+                    .is_some_and(|r| r.code == RejectionCode::UnknownActor)
         );
         if let Err(errors) = sim.check_invariants() {
             return Err(TestCaseError::fail(format!(

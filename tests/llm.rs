@@ -21,7 +21,7 @@ use hearth::llm::mock::{
 };
 use hearth::llm::{Call, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget};
 use hearth::store::read_trace;
-use hearth::trace::Source;
+use hearth::trace::{RejectionCode, Source};
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-test-SECRET-4242";
@@ -120,7 +120,9 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
         .collect();
     assert!(!rejected.is_empty());
     assert!(
-        rejected.iter().all(|r| r.code == "already_there"),
+        rejected
+            .iter()
+            .all(|r| r.code == RejectionCode::AlreadyThere),
         "{rejected:#?}"
     );
     // A rejection's feedback opens the actor's next call.

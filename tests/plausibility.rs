@@ -11,7 +11,7 @@ use hearth::lint::{self, Rule};
 use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
 use hearth::trace::request::Request;
-use hearth::trace::{Event, Location, Value};
+use hearth::trace::{Event, Location, RejectionCode, Value};
 
 const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];
 const H: u64 = 3600;
@@ -137,7 +137,7 @@ fn a_closed_door_is_rejected_with_its_name_or_walked_around() {
         r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kid_room_2"}}"#,
     );
     let r = e.outcome.rejection().expect("rejected");
-    assert_eq!(r.code, "door_closed");
+    assert_eq!(r.code, RejectionCode::DoorClosed);
     assert_eq!(r.hint, "open door_kid_2 first");
     assert_eq!(sim.state(), before);
     // The scripted actor's view of it: the door and the side to open it from.

@@ -4,7 +4,7 @@ use hearth::ids::Id;
 use hearth::scene;
 use hearth::sim::Simulation;
 use hearth::trace::request::Request;
-use hearth::trace::{Event, Location, Value};
+use hearth::trace::{Event, Location, RejectionCode, Value};
 
 fn apartment() -> Simulation {
     let src = scene::BUILTIN
@@ -271,8 +271,8 @@ fn speech_carries_through_open_doors_and_archways_only() {
         .unwrap(),
     );
     assert_eq!(
-        e.outcome.rejection().map(|r| r.code.as_str()),
-        Some("not_in_earshot")
+        e.outcome.rejection().map(|r| r.code),
+        Some(RejectionCode::NotInEarshot)
     );
     exec(
         &mut sim,
@@ -286,8 +286,8 @@ fn speech_carries_through_open_doors_and_archways_only() {
         .unwrap(),
     );
     assert_eq!(
-        e.outcome.rejection().map(|r| r.code.as_str()),
-        Some("not_in_earshot")
+        e.outcome.rejection().map(|r| r.code),
+        Some(RejectionCode::NotInEarshot)
     );
     let e = exec(
         &mut sim,
@@ -364,7 +364,10 @@ fn rejected_requests_are_seen_but_teach_nothing() {
         Request::from_json(r#"{"actor":"robot","skill":"pick","args":{"object":"mug_1"}}"#)
             .unwrap(),
     );
-    assert_eq!(e.outcome.rejection().unwrap().code, "not_colocated");
+    assert_eq!(
+        e.outcome.rejection().unwrap().code,
+        RejectionCode::NotColocated
+    );
     assert_eq!(ids(&e.observers), ["robot"]);
     assert!(e.reveals.is_empty());
     assert_eq!(sim.beliefs("robot").unwrap(), &before);
@@ -446,8 +449,8 @@ fn in_standby_the_robot_perceives_nothing_until_it_looks_around() {
             .unwrap(),
     );
     assert_eq!(
-        elsewhere.outcome.rejection().map(|r| r.code.as_str()),
-        Some("not_colocated")
+        elsewhere.outcome.rejection().map(|r| r.code),
+        Some(RejectionCode::NotColocated)
     );
     let look = exec(
         &mut sim,

@@ -7,7 +7,7 @@ use crate::catalogue::Belongs;
 use crate::ids::Id;
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Relation, Request};
-use crate::trace::{Location, Value};
+use crate::trace::{Location, RejectionCode, Value};
 
 use super::{Dest, Goal, Proposal, TurnProgress};
 
@@ -246,7 +246,7 @@ fn fetch(
                 if progress
                     .feedback
                     .as_ref()
-                    .is_some_and(|f| f.code == "partner_hands_full")
+                    .is_some_and(|f| f.code == RejectionCode::PartnerHandsFull)
                 {
                     // Their hands are full: leave it next to them.
                     put_down(sim, belongs, object, &here.room, here, None, &act)

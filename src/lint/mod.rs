@@ -20,7 +20,7 @@ use crate::ids::Id;
 use crate::scene::{ActorKind, Indexed, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::Action;
-use crate::trace::{DAY, Event, Location, State, Value, clock_time};
+use crate::trace::{DAY, Event, Location, RejectionCode, State, Value, clock_time};
 
 /// The rules, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -378,7 +378,7 @@ impl<'a> Walk<'a> {
             self.accepted(e);
             return;
         };
-        if rej.code == "not_in_earshot" {
+        if rej.code == RejectionCode::NotInEarshot {
             self.find(
                 Rule::SpokeOutOfEarshot,
                 Some(e),

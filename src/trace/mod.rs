@@ -13,10 +13,12 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 mod difficulty;
+mod rejection;
 pub mod request;
 mod state;
 
 pub use difficulty::{Difficulty, DifficultyError};
+pub use rejection::{Outcome, Rejection, RejectionCode};
 pub use state::{Key, State};
 
 use crate::ids::Id;
@@ -202,64 +204,6 @@ pub struct Fact {
     pub entity: Id,
     pub attr: Id,
     pub value: Value,
-}
-
-/// Why the executor refused a request. Nothing changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rejection {
-    /// Stable machine-readable code (`container_closed`, `unknown_entity`, ...).
-    pub code: String,
-    /// For a person reading the trace.
-    pub message: String,
-    /// For an LLM actor: what to do instead.
-    pub hint: String,
-}
-
-/// `"ok"`, or the rejection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    Ok,
-    Rejected(Rejection),
-}
-
-impl Outcome {
-    pub fn is_ok(&self) -> bool {
-        matches!(self, Outcome::Ok)
-    }
-
-    pub fn rejection(&self) -> Option<&Rejection> {
-        match self {
-            Outcome::Ok => None,
-            Outcome::Rejected(r) => Some(r),
-        }
-    }
-}
-
-impl Serialize for Outcome {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Outcome::Ok => s.serialize_str("ok"),
-            Outcome::Rejected(r) => r.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Outcome {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Tag(String),
-            Rejected(Rejection),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Tag(t) if t == "ok" => Ok(Outcome::Ok),
-            Raw::Tag(t) => Err(serde::de::Error::custom(format!(
-                "outcome must be \"ok\" or a rejection object, not {t:?}"
-            ))),
-            Raw::Rejected(r) => Ok(Outcome::Rejected(r)),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -664,20 +608,6 @@ mod tests {
         let js = serde_json::to_string(&v).unwrap();
         assert_eq!(js, r#"{"room":"kitchen"}"#);
         assert_eq!(serde_json::from_str::<Value>(&js).unwrap(), v);
-    }
-
-    #[test]
-    fn outcome_round_trips() {
-        let ok: Outcome = serde_json::from_str("\"ok\"").unwrap();
-        assert_eq!(ok, Outcome::Ok);
-        let rej = Outcome::Rejected(Rejection {
-            code: "c".into(),
-            message: "m".into(),
-            hint: "h".into(),
-        });
-        let text = serde_json::to_string(&rej).unwrap();
-        assert_eq!(serde_json::from_str::<Outcome>(&text).unwrap(), rej);
-        assert!(serde_json::from_str::<Outcome>("\"fine\"").is_err());
     }
 
     #[test]

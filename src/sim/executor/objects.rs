@@ -1,0 +1,224 @@
+//! Planning what moves objects: `pick`, `place` and `handoff`.
+
+use super::plan::{Doer, Plan};
+use super::step::Op;
+use super::view::WorldView;
+use crate::ids::Id;
+use crate::sim::world::Placed;
+use crate::trace::request::Relation;
+use crate::trace::{Rejection, RejectionCode};
+
+const PICK_SECS: u64 = 4;
+const HANDOFF_SECS: u64 = 3;
+
+impl WorldView<'_, '_> {
+    /// Taking `object` into the actor's hands from where it lies.
+    pub(super) fn pick(&self, d: Doer, object: &Id) -> Result<Plan, Rejection> {
+        let Doer {
+            actor,
+            who,
+            me,
+            at,
+            hands,
+        } = d;
+        let e = self.resolve(object, "object", |e| self.items.contains(e))?;
+        let Ok((_, placed)) = self.items.get(e) else {
+            return Err(Rejection::new(
+                RejectionCode::NotPickable,
+                format!("{object} is not a movable object"),
+                "pick up objects, not furniture, devices or people".into(),
+            ));
+        };
+        let from = match *placed {
+            Placed::HeldBy(h) if h == actor => {
+                return Err(Rejection::new(
+                    RejectionCode::AlreadyHolding,
+                    format!("{who} already holds {object}"),
+                    "place it or hand it off".into(),
+                ));
+            }
+            Placed::HeldBy(h) => {
+                return Err(Rejection::new(
+                    RejectionCode::HeldByOther,
+                    format!("{} is holding {object}", self.id(h)),
+                    format!("ask {} to hand it over", self.id(h)),
+                ));
+            }
+            p @ (Placed::On(r) | Placed::In(r)) => {
+                if at.near != Some(r) {
+                    return Err(self.not_near(actor, e, &format!("pick {object}")));
+                }
+                if matches!(p, Placed::In(_)) && !self.is_open(r) {
+                    return Err(Rejection::new(
+                        RejectionCode::InsideClosedContainer,
+                        format!("{object} is inside {}, which is closed", self.id(r)),
+                        format!("open {} first", self.id(r)),
+                    ));
+                }
+                p
+            }
+        };
+        if hands.0.len() as u32 >= me.hands {
+            let held: Vec<&str> = hands.0.iter().map(|h| self.id(*h).as_str()).collect();
+            return Err(Rejection::new(
+                RejectionCode::HandsFull,
+                format!("{who}'s hands are full ({})", held.join(", ")),
+                format!("place {} somewhere first", held[0]),
+            ));
+        }
+        Ok(Plan::new(
+            PICK_SECS,
+            vec![Op::Move {
+                object: e,
+                from,
+                to: Placed::HeldBy(actor),
+            }],
+        ))
+    }
+
+    /// Putting a held `object` on or in `target`.
+    pub(super) fn place(
+        &self,
+        d: Doer,
+        object: &Id,
+        target: &Id,
+        relation: Relation,
+    ) -> Result<Plan, Rejection> {
+        let Doer {
+            actor,
+            who,
+            at,
+            hands,
+            ..
+        } = d;
+        let e = self.resolve(object, "object", |e| self.items.contains(e))?;
+        if !hands.0.contains(&e) {
+            let where_ = self
+                .items
+                .get(e)
+                .map(|(_, p)| self.describe_placed(*p))
+                .unwrap_or_else(|_| "not an object".into());
+            return Err(Rejection::new(
+                RejectionCode::NotHolding,
+                format!("{who} is not holding {object} ({where_})"),
+                format!("pick {object} first"),
+            ));
+        }
+        let r = self.resolve(target, "receptacle", |e| self.receptacles.contains(e))?;
+        let inside = relation == Relation::In;
+        let Ok(rec) = self.receptacles.get(r) else {
+            return Err(Rejection::new(
+                RejectionCode::NotAReceptacle,
+                format!("{target} has no surface to put things on or in"),
+                format!(
+                    "place it on or in furniture; in this room: {}",
+                    self.suggest(target.as_str(), |e| self.receptacles.contains(e)
+                        && self.room_of(e) == Some(at.room))
+                ),
+            ));
+        };
+        let Some(slot) = rec.slot(inside) else {
+            let other = if inside { "on" } else { "in" };
+            let rel = if inside { "in" } else { "on" };
+            return Err(Rejection::new(
+                RejectionCode::NoSuchSurface,
+                format!("nothing can go {rel} {target}"),
+                format!("use relation \"{other}\""),
+            ));
+        };
+        if at.near != Some(r) {
+            return Err(self.not_near(actor, r, &format!("place {object}")));
+        }
+        if inside && !self.is_open(r) {
+            return Err(Rejection::new(
+                RejectionCode::ContainerClosed,
+                format!("{target} is closed"),
+                format!("open {target} first"),
+            ));
+        }
+        if slot.items.len() as u32 >= slot.capacity {
+            return Err(Rejection::new(
+                RejectionCode::CapacityFull,
+                format!(
+                    "{target} is full ({} of {})",
+                    slot.items.len(),
+                    slot.capacity
+                ),
+                "place it somewhere else or take something out first".into(),
+            ));
+        }
+        let to = if inside { Placed::In(r) } else { Placed::On(r) };
+        Ok(Plan::new(
+            PICK_SECS,
+            vec![Op::Move {
+                object: e,
+                from: Placed::HeldBy(actor),
+                to,
+            }],
+        ))
+    }
+
+    /// Handing a held `object` to the actor `to`.
+    pub(super) fn handoff(&self, d: Doer, object: &Id, to: &Id) -> Result<Plan, Rejection> {
+        let Doer {
+            actor,
+            who,
+            at,
+            hands,
+            ..
+        } = d;
+        let e = self.resolve(object, "object", |e| self.items.contains(e))?;
+        if !hands.0.contains(&e) {
+            return Err(Rejection::new(
+                RejectionCode::NotHolding,
+                format!("{who} is not holding {object}"),
+                format!("pick {object} first"),
+            ));
+        }
+        let other = self.resolve(to, "actor", |e| self.is_actor(e))?;
+        let Ok((them, their_at, their_hands, _)) = self.actors.get(other) else {
+            return Err(Rejection::new(
+                RejectionCode::NotAnActor,
+                format!("{to} is not an actor"),
+                "hand objects to people or robots; use place for furniture".into(),
+            ));
+        };
+        if other == actor {
+            return Err(Rejection::new(
+                RejectionCode::SelfHandoff,
+                format!("{who} cannot hand {object} to itself"),
+                "name another actor".into(),
+            ));
+        }
+        if their_at.room != at.room {
+            return Err(Rejection::new(
+                RejectionCode::PartnerNotColocated,
+                format!("{to} is in {}, not with {who}", self.id(their_at.room)),
+                format!("navigate_to {to} first"),
+            ));
+        }
+        if their_hands.0.len() as u32 >= them.hands {
+            return Err(Rejection::new(
+                RejectionCode::PartnerHandsFull,
+                format!("{to}'s hands are full"),
+                format!("ask {to} to put something down first"),
+            ));
+        }
+        Ok(Plan::new(
+            HANDOFF_SECS,
+            vec![Op::Move {
+                object: e,
+                from: Placed::HeldBy(actor),
+                to: Placed::HeldBy(other),
+            }],
+        ))
+    }
+
+    fn describe_placed(&self, p: Placed) -> String {
+        match p {
+            Placed::On(r) => format!("it is on {}", self.id(r)),
+            Placed::In(r) => format!("it is in {}", self.id(r)),
+            Placed::HeldBy(a) => format!("{} holds it", self.id(a)),
+        }
+    }
+}
