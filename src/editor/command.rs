@@ -362,7 +362,7 @@ impl Edit {
     }
 
     /// The raw step setting `prop` of `id`.
-    pub(crate) fn set(id: &Id, prop: Prop) -> Edit {
+    pub(super) fn set(id: &Id, prop: Prop) -> Edit {
         Edit::Set {
             id: id.clone(),
             prop,
@@ -370,12 +370,12 @@ impl Edit {
     }
 
     /// The raw step appending `entity` to its list, `len` long.
-    pub(crate) fn push(entity: Entity, len: usize) -> Edit {
+    pub(super) fn push(entity: Entity, len: usize) -> Edit {
         Edit::Insert { entity, index: len }
     }
 
     /// The raw step removing `id`.
-    pub(crate) fn take(id: &Id) -> Edit {
+    pub(super) fn take(id: &Id) -> Edit {
         Edit::Take { id: id.clone() }
     }
 }
