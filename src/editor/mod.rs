@@ -4,7 +4,14 @@
 //! a [`Document`], and `hearth scene apply` applies the same commands read
 //! from an EDITS.ron file ([`parse_edits`]).
 
-mod edit;
+mod apply;
+mod checks;
+mod command;
+mod error;
+mod plan;
+mod raw;
+mod referrers;
+mod rename;
 pub mod snap;
 
 use std::collections::VecDeque;
@@ -13,12 +20,15 @@ use ron::extensions::Extensions;
 use thiserror::Error;
 
 use crate::ids::Id;
-use crate::scene::{Indexed, Problem, Scene, SceneIndex, validate};
+use crate::located::{self, SyntaxError};
+use crate::scene::index::{Indexed, SceneIndex};
+use crate::scene::model::Scene;
+use crate::scene::validate::{Problem, validate};
 
-pub use crate::scene::{Fixture, fixtures};
-pub use edit::{
-    Edit, EditError, Entity, Kind, OnRemove, Prop, ROOM_HEIGHT, actor_defaults, new_id, referrers,
-};
+pub use command::{Edit, Entity, OnRemove, Prop};
+pub use error::EditError;
+pub use plan::palette::{ROOM_HEIGHT, actor_defaults, new_id};
+pub use referrers::referrers;
 
 /// Undo steps kept by default; the oldest are dropped beyond it.
 pub const UNDO_LIMIT: usize = 1000;
@@ -288,7 +298,7 @@ fn merge_sets(earlier: &Edit, later: &Edit) -> Option<Edit> {
 }
 
 /// An EDITS.ron file could not be read as a list of edits.
-pub type EditsSyntaxError = crate::located::SyntaxError;
+pub type EditsSyntaxError = SyntaxError;
 
 /// Reads a list of edits (`[MoveRoom(id: "hall", to: (4.0, 0.0)), ...]`).
 /// Commands that take a whole entity drop its parentheses:
@@ -297,5 +307,5 @@ pub type EditsSyntaxError = crate::located::SyntaxError;
 pub fn parse_edits(origin: &str, src: &str) -> Result<Vec<Edit>, EditsSyntaxError> {
     let options = ron::Options::default()
         .with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES | Extensions::IMPLICIT_SOME);
-    crate::located::parse_ron(options, origin, src)
+    located::parse_ron(options, origin, src)
 }

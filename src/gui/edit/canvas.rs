@@ -7,11 +7,12 @@ use bevy::math::Vec2;
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Sense, Stroke};
 
 use super::{Drag, EditorState, Tool};
+use crate::editor::Edit;
 use crate::editor::snap::{self, DOOR_REACH, GRID};
-use crate::editor::{Edit, Kind};
 use crate::gui::geometry::fixture;
 use crate::gui::plan::{Fit, Plan, SELECTED};
 use crate::ids::Id;
+use crate::scene::index::Kind;
 use crate::scene::{self, Indexed};
 
 /// Half the side of a resize handle (points).

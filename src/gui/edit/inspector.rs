@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use bevy_egui::egui::{self, Ui};
 
 use super::{Dialog, EditorState};
-use crate::editor::{Edit, Kind, Prop, referrers};
+use crate::editor::{Edit, Prop, referrers};
 use crate::ids::Id;
+use crate::scene::index::Kind;
 use crate::scene::{ActorKind, FieldDef, Openable, Placement, Role, Surface};
 
 /// A one-line text field; returns the new text once it is committed.

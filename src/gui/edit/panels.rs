@@ -7,8 +7,9 @@ use super::canvas::canvas;
 use super::inspector::{ask_delete, ids_of, inspector, kind_name};
 use super::{After, Dialog, EditorState, Tool, Tried};
 use crate::catalogue;
-use crate::editor::{Edit, Kind, OnRemove, new_id};
+use crate::editor::{Edit, OnRemove, new_id};
 use crate::ids::Id;
+use crate::scene::index::Kind;
 use crate::scene::{ActorKind, Placement};
 
 /// The palette's current choices.
