@@ -129,8 +129,7 @@ pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<Curren
     step.event = Some(event);
 }
 
-/// A household simulation: a scene spawned into an ECS world, driven one
-/// request at a time.
+/// Why a recorded trace does not replay.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ReplayError {
     #[error("the trace's scene has {0} problems")]
@@ -141,6 +140,8 @@ pub enum ReplayError {
     Mismatch(u64),
 }
 
+/// A household simulation: a scene spawned into an ECS world, driven one
+/// request at a time.
 pub struct Simulation {
     app: App,
 }
