@@ -3,9 +3,8 @@
 //! an action was done to.
 
 use crate::ids::Id;
-use crate::trace::Location;
-use crate::trace::Value;
 use crate::trace::request::{Action, Relation};
+use crate::trace::{Location, Value};
 
 use super::model::Act;
 
