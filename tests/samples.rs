@@ -10,7 +10,8 @@ use std::fs;
 use common::hand_built::*;
 use common::*;
 use hearth::ids::Id;
-use hearth::samples::answer::{act_of, answer};
+use hearth::samples::act::act_of;
+use hearth::samples::answer::answer;
 use hearth::samples::validate::check;
 use hearth::samples::*;
 use hearth::store::{read_samples, read_trace};
@@ -379,7 +380,7 @@ fn habit_answers_kept_across_cutoffs_are_the_answers_at_each() {
     assert!(habits.len() >= 5, "{} habit questions", habits.len());
     let mut memo = Memo::default();
     let mut settled = 0;
-    for cutoff in mine::cutoffs(&ix) {
+    for cutoff in cutoff::cutoffs(&ix) {
         for q in &habits {
             let fresh = answer(&ix, &cutoff, q);
             settled += usize::from(fresh.is_some());
@@ -491,7 +492,8 @@ fn world_answers_say_what_was_true_where_the_robot_missed_it() {
 /// could answer, dressed as unanswerable, fails the checks.
 #[test]
 fn unanswerable_questions_have_nothing_behind_them() {
-    use hearth::samples::unanswerable::{absent_variants, unsupported};
+    use hearth::samples::answer::unsupported;
+    use hearth::samples::unanswerable::absent_variants;
     let mut templates: BTreeMap<String, usize> = BTreeMap::new();
     for (scene_id, seed) in [("family_apartment", 0), ("studio", 1), ("large_house", 2)] {
         let (scene, events) = generated(scene_id, seed, 3);
@@ -1050,7 +1052,7 @@ fn household_questions_include_what_the_robot_missed() {
         for q in &missed {
             assert!(q.id.ends_with("_abs") && q.evidence.is_empty(), "{}", q.id);
             assert!(q.world.is_some(), "{}", q.id);
-            assert_eq!(q.hedge.as_deref(), Some(mine::MISSED), "{}", q.id);
+            assert_eq!(q.hedge.as_deref(), Some(wording::MISSED), "{}", q.id);
             assert!(q.adversarial_answer.is_some(), "{}", q.id);
             assert!(q.options.is_empty(), "{}: a choice asked unknown", q.id);
         }
@@ -1087,7 +1089,7 @@ fn household_questions_include_what_the_robot_missed() {
         dressed.evidence.clear();
         dressed.evidence_age = None;
         dressed.id.push_str("_abs");
-        dressed.hedge = Some(mine::MISSED.into());
+        dressed.hedge = Some(wording::MISSED.into());
         dressed.adversarial_answer = Some("Somewhere.".into());
         assert!(
             !check(&ix, &[Sample::Qa(dressed)]).is_empty(),

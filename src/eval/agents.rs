@@ -20,11 +20,12 @@ use std::sync::Arc;
 
 use crate::ids::Id;
 use crate::samples::Index;
-use crate::samples::answer::{act_of, answer};
+use crate::samples::act::act_of;
+use crate::samples::answer::answer;
 use crate::samples::index::Tables;
-use crate::samples::mine::answer_text;
 use crate::samples::model::*;
 use crate::samples::text::{Namer, Names};
+use crate::samples::wording::answer_text;
 use crate::scene::Scene;
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};

@@ -24,10 +24,11 @@ use crate::samples::Index;
 use crate::samples::model::*;
 use crate::samples::narrate::narrate;
 use crate::samples::plan::holds;
+use crate::samples::replay::Replay;
 use crate::samples::text::Namer;
 use crate::samples::world;
 use crate::scene::Scene;
-use crate::sim::{ReplayError, Simulation};
+use crate::sim::Simulation;
 use crate::trace::Event;
 use crate::trace::request::{Action, Request};
 
@@ -496,9 +497,8 @@ pub fn evaluate_all(
     let parsed: Vec<bool> = agents.iter().map(|a| a.parsed_query()).collect();
     let mut fed = 1;
     // One running replay: plans run from its state at their cutoff.
-    let mut sim = Simulation::new(ix.scene.clone()).map_err(|p| ReplayError::Scene(p.len()));
+    let mut replay = Replay::new(ix.scene.clone(), ix.events);
     let mut spare: Option<Simulation> = None;
-    let mut replayed = 0;
     for (cutoff, group) in by_cutoff {
         if broken.iter().any(Option::is_none) {
             let seen = observations(ix, fed, cutoff);
@@ -529,21 +529,16 @@ pub fn evaluate_all(
                     }
                 }
                 Sample::Plan(t) => {
-                    while let Ok(s) = &mut sim
-                        && let Some(e) = ix.events.get(replayed).filter(|e| e.id < cutoff)
-                    {
-                        if let Err(err) = s.replay_event(e) {
-                            sim = Err(err);
-                        }
-                        replayed += 1;
+                    if let Some(e) = replay.as_mut().ok().and_then(|r| r.to(cutoff).err()) {
+                        replay = Err(e);
                     }
                     for (a, agent) in agents.iter_mut().enumerate() {
                         let plan = match &broken[a] {
                             Some(e) => Err(e.clone()),
                             None => agent.plan(&TaskIn::of(t, parsed[a])),
                         };
-                        let at_cutoff = match &sim {
-                            Ok(s) => Ok(s.fork_into(&mut spare)),
+                        let at_cutoff = match &replay {
+                            Ok(r) => Ok(r.sim().fork_into(&mut spare)),
                             Err(e) => Err(e.to_string()),
                         };
                         out[a].1.push(execute_plan(at_cutoff, t, plan));

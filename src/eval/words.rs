@@ -12,10 +12,11 @@ use std::sync::Arc;
 
 use crate::ids::Id;
 use crate::samples::Index;
-use crate::samples::answer::{act_of, answer};
-use crate::samples::mine::answer_text;
+use crate::samples::act::act_of;
+use crate::samples::answer::answer;
 use crate::samples::model::*;
 use crate::samples::text::Namer;
+use crate::samples::wording::answer_text;
 use crate::scene::{ActorKind, Scene, SceneIndex};
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};

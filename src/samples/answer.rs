@@ -9,12 +9,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use bevy::platform::collections::HashMap;
 
 use crate::ids::Id;
-use crate::trace::request::{Action, Relation};
+use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Location, Value, clock_time, day_of};
 
+use super::act::{main_target, placed_at};
 use super::index::{Index, Key, only_once};
 use super::model::{Act, Answer, Cutoff, Moment, Progress, Query, Source};
-use super::unanswerable::unsupported;
 
 /// A commitment counts as overdue this long after it was due.
 pub const GRACE: u64 = 3600;
@@ -45,65 +45,6 @@ pub fn moment(t: u64) -> Moment {
         t,
         day: day_of(t),
         time: clock_time(t)[..5].to_string(),
-    }
-}
-
-/// The [`Act`] of an action worth asking about; `None` for walking,
-/// looking, talking and waiting.
-pub fn act_of(a: &Action) -> Option<Act> {
-    let act = |object: Option<&Id>, target: Option<&Id>| Act {
-        skill: a.skill_name().into(),
-        object: object.cloned(),
-        target: target.cloned(),
-        field: None,
-        value: None,
-    };
-    Some(match a {
-        Action::Open { target } | Action::Close { target } => act(None, Some(target)),
-        Action::Pick { object } => act(Some(object), None),
-        Action::Place { object, target, .. } => Act {
-            value: placed_at(a).map(Value::Location),
-            ..act(Some(object), Some(target))
-        },
-        Action::Handoff { object, to } => act(Some(object), Some(to)),
-        Action::SetDeviceState {
-            device,
-            field,
-            value,
-        } => Act {
-            field: Some(Id::new(field)),
-            value: Some(value.clone()),
-            ..act(None, Some(device))
-        },
-        _ => return None,
-    })
-}
-
-/// Where a place action put its object.
-pub fn placed_at(a: &Action) -> Option<Location> {
-    match a {
-        Action::Place {
-            target, relation, ..
-        } => Some(match relation {
-            Relation::On => Location::On(target.clone()),
-            Relation::In => Location::In(target.clone()),
-        }),
-        _ => None,
-    }
-}
-
-/// The main argument of an action (what it was done to).
-pub fn main_target(a: &Action) -> Option<Id> {
-    match a {
-        Action::NavigateTo { target }
-        | Action::Inspect { target }
-        | Action::Open { target }
-        | Action::Close { target } => Some(target.clone()),
-        Action::Pick { object } | Action::Place { object, .. } | Action::Handoff { object, .. } => {
-            Some(object.clone())
-        }
-        Action::SetDeviceState { device, .. } => Some(device.clone()),
-        Action::Say { .. } | Action::Wait { .. } => None,
     }
 }
 
@@ -177,6 +118,39 @@ impl Memo {
         let a = answer(ix, cutoff, q);
         self.0.insert(key, (n, a.clone()));
         a
+    }
+}
+
+/// Whether nothing the robot perceived before `cutoff` bears on `q`, for
+/// the queries an unanswerable question takes: a state never seen nor
+/// told of, a claim or preference the person never made in its hearing, an
+/// act never seen done by that person. Other queries are never
+/// unanswerable (their answer may still be unsettled: `None`).
+pub fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
+    match q {
+        Query::State { entity, attr } => {
+            ix.seen_before(&(entity.clone(), attr.clone()), cutoff)
+                .is_empty()
+                && [ClaimMode::Fact, ClaimMode::Preference, ClaimMode::Request]
+                    .into_iter()
+                    .all(|m| ix.claims(m, entity, attr, cutoff).next().is_none())
+        }
+        Query::AccordingTo {
+            speaker,
+            entity,
+            attr,
+        } => !ix
+            .claims(ClaimMode::Fact, entity, attr, cutoff)
+            .any(|h| h.speaker == *speaker),
+        Query::Preference {
+            holder,
+            entity,
+            attr,
+        } => !ix
+            .claims(ClaimMode::Preference, entity, attr, cutoff)
+            .any(|h| h.claim.holder.as_ref() == Some(holder)),
+        Query::LastTime { actor, act } => ix.doing(Some(actor), act, cutoff).next().is_none(),
+        _ => false,
     }
 }
 

@@ -17,7 +17,7 @@ use crate::sim::initial_state;
 use crate::trace::request::Action;
 use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
 
-use super::answer::act_of;
+use super::act::act_of;
 use super::model::{Act, Query};
 
 /// The robot observed `entity.attr = value` in event `event`.

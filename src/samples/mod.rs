@@ -3,23 +3,33 @@
 //! answer computed from the trace's indexes, and the robot-observed events
 //! that support it. An LLM may only rephrase a question.
 
+pub mod act;
 pub mod answer;
+mod candidates;
+pub mod cutoff;
+pub mod export;
 pub mod index;
+pub mod mine;
 pub mod model;
+pub mod narrate;
+pub mod phrasing;
+pub mod plan;
+pub mod replay;
+mod standing;
 pub mod text;
 pub mod unanswerable;
+pub mod validate;
+pub mod wording;
+pub mod world;
 
 pub use index::Index;
 pub use model::*;
-pub mod mine;
-pub mod plan;
-mod standing;
-pub mod validate;
-pub mod world;
 
 use crate::scene::Scene;
-use crate::sim::Simulation;
 use crate::trace::Event;
+
+use cutoff::cutoffs;
+use replay::Replay;
 
 /// Mines every QA sample and planning task of a trace, asking about what
 /// the robot perceived.
@@ -46,7 +56,7 @@ pub fn mine_checked(ix: &Index, seed: u64, ask: Asking) -> (Vec<Sample>, Vec<val
         .into_iter()
         .map(Sample::Qa)
         .collect();
-    let Ok(mut sim) = Simulation::new(ix.scene.clone()) else {
+    let Ok(mut replay) = Replay::new(ix.scene.clone(), ix.events) else {
         let why = "the scene does not load".to_string();
         let sample = String::new();
         return (qa, vec![validate::Invalid { sample, why }]);
@@ -55,8 +65,7 @@ pub fn mine_checked(ix: &Index, seed: u64, ask: Asking) -> (Vec<Sample>, Vec<val
     let mut checker = validate::Checker::new(ix);
     let mut tasks: Vec<Sample> = Vec::new();
     let mut next = 0;
-    let mut replayed = 0usize;
-    for cutoff in mine::cutoffs(ix) {
+    for cutoff in cutoffs(ix) {
         let from = next;
         while qa
             .get(next)
@@ -64,24 +73,24 @@ pub fn mine_checked(ix: &Index, seed: u64, ask: Asking) -> (Vec<Sample>, Vec<val
         {
             next += 1;
         }
-        while replayed + 1 < cutoff.event as usize {
-            if let Err(e) = sim.replay_event(&ix.events[replayed]) {
+        let sim = match replay.to(cutoff.event) {
+            Ok(sim) => sim,
+            Err(e) => {
                 // What is left cannot be checked (nor planned).
                 qa[from..]
                     .iter()
                     .for_each(|s| checker.fail(s, e.to_string()));
                 return (qa.into_iter().chain(tasks).collect(), checker.bad);
             }
-            replayed += 1;
-        }
+        };
         let made: Vec<Sample> = miner
-            .at(&cutoff, &sim)
+            .at(&cutoff, sim)
             .into_iter()
             .map(Sample::Plan)
             .collect();
         let group: Vec<&Sample> = qa[from..next].iter().chain(&made).collect();
         if !group.is_empty() {
-            checker.group(cutoff.event, &group, &sim);
+            checker.group(cutoff.event, &group, sim);
         }
         tasks.extend(made);
     }
@@ -111,7 +120,3 @@ pub(crate) fn four_days() -> (Scene, Vec<Event>) {
     .expect("it generates");
     (scene, events)
 }
-
-pub mod export;
-pub mod narrate;
-pub mod phrasing;

@@ -6,10 +6,10 @@ use crate::ids::Id;
 use crate::trace::request::Action;
 use crate::trace::{Event, Value};
 
-use super::answer::act_of;
-use super::mine::{Tense, verb_phrase};
+use super::act::act_of;
 use super::phrasing::{fill, pick};
 use super::text::{Namer, capital};
+use super::wording::{Tense, verb_phrase};
 
 /// An utterance's words, or an action narrated, then what it revealed to
 /// `observer`. The wording is one of several, picked by the event's id and

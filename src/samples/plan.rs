@@ -17,10 +17,12 @@ use crate::trace::request::Request;
 use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{GRACE, Memo, answer};
+use super::cutoff::cutoffs;
 use super::index::{Index, Key};
-use super::mine::{cutoffs, request_phrase};
 use super::model::*;
+use super::replay::Replay;
 use super::text::{Namer, capital};
+use super::wording::request_phrase;
 
 /// Proposals a reference plan may take before the task is dropped.
 const MAX_STEPS: u32 = 40;
@@ -182,21 +184,16 @@ pub fn reference_plan(sim: &mut Simulation, actor: &Id, goals: &[Prop]) -> Optio
 /// `first`.
 pub fn mine_tasks(ix: &Index, seed: u64, first: usize) -> Vec<PlanTask> {
     let mut out = Vec::new();
-    let mut sim = match Simulation::new(ix.scene.clone()) {
-        Ok(s) => s,
-        Err(_) => return out,
+    let Ok(mut replay) = Replay::new(ix.scene.clone(), ix.events) else {
+        return out;
     };
-    let mut replayed = 0usize;
     let mut miner = TaskMiner::new(ix, seed, first);
     for cutoff in cutoffs(ix) {
-        // Keep a running replay up to the cutoff for the "already satisfied" test.
-        while replayed + 1 < cutoff.event as usize {
-            if sim.replay_event(&ix.events[replayed]).is_err() {
-                return out;
-            }
-            replayed += 1;
-        }
-        out.extend(miner.at(&cutoff, &sim));
+        // The state at the cutoff, for the "already satisfied" test.
+        let Ok(sim) = replay.to(cutoff.event) else {
+            return out;
+        };
+        out.extend(miner.at(&cutoff, sim));
     }
     out
 }

@@ -17,8 +17,8 @@ use crate::ids::Id;
 use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{Answered, GRACE, answer};
+use super::candidates::{Candidate, ask_key, before_candidate, heard_candidates, state_candidate};
 use super::index::{Index, Key, Place, Seen};
-use super::mine::{Candidate, ask_key, before_candidate, heard_candidates, state_candidate};
 use super::model::{Answer, Cutoff, Family, Query};
 use super::text::Namer;
 
@@ -462,8 +462,8 @@ impl<'c> Standing<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::samples::cutoff::cutoffs;
     use crate::samples::index::only_once;
-    use crate::samples::mine::cutoffs;
 
     /// The open questions of `family` worked out from scratch at a cutoff,
     /// as mining did before they were kept: every state key, every place

@@ -27,44 +27,12 @@ use crate::ids::Id;
 use crate::scene::Scene;
 use crate::trace::{ClaimMode, Key, Location, Value};
 
+use super::answer::unsupported;
 use super::index::Index;
-use super::mine::{Tense, preference_question, verb_phrase};
 use super::model::{Act, Query};
 use super::phrasing::Phrase;
 use super::text::{Namer, capital};
-
-/// Whether nothing the robot perceived before `cutoff` bears on `q`, for
-/// the queries an unanswerable question takes: a state never seen nor
-/// told of, a claim or preference the person never made in its hearing, an
-/// act never seen done by that person. Other queries are never
-/// unanswerable (their answer may still be unsettled: `None`).
-pub fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
-    match q {
-        Query::State { entity, attr } => {
-            ix.seen_before(&(entity.clone(), attr.clone()), cutoff)
-                .is_empty()
-                && [ClaimMode::Fact, ClaimMode::Preference, ClaimMode::Request]
-                    .into_iter()
-                    .all(|m| ix.claims(m, entity, attr, cutoff).next().is_none())
-        }
-        Query::AccordingTo {
-            speaker,
-            entity,
-            attr,
-        } => !ix
-            .claims(ClaimMode::Fact, entity, attr, cutoff)
-            .any(|h| h.speaker == *speaker),
-        Query::Preference {
-            holder,
-            entity,
-            attr,
-        } => !ix
-            .claims(ClaimMode::Preference, entity, attr, cutoff)
-            .any(|h| h.claim.holder.as_ref() == Some(holder)),
-        Query::LastTime { actor, act } => ix.doing(Some(actor), act, cutoff).next().is_none(),
-        _ => false,
-    }
-}
+use super::wording::{Tense, preference_question, verb_phrase};
 
 /// A variant of an object category the house has, that no object of the
 /// house is: what "the green enamel mug" would be if there were one.
@@ -509,7 +477,7 @@ impl Sweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::samples::mine::cutoffs;
+    use crate::samples::cutoff::cutoffs;
 
     #[test]
     fn the_sweep_keeps_the_candidates_worked_out_at_each_cutoff() {

@@ -14,10 +14,11 @@ use std::collections::BTreeMap;
 use crate::sim::Simulation;
 
 use super::answer::answer;
+use super::cutoff::evidence_age;
 use super::index::Index;
-use super::mine::evidence_age;
 use super::model::*;
 use super::plan::{holds, reference_plan};
+use super::replay::Replay;
 
 /// A sample that fails a check.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,28 +34,26 @@ pub fn check(ix: &Index, samples: &[Sample]) -> Vec<Invalid> {
     for s in samples {
         by_cutoff.entry(s.cutoff().event).or_default().push(s);
     }
-    let Ok(mut sim) = Simulation::new(ix.scene.clone()) else {
+    let Ok(mut replay) = Replay::new(ix.scene.clone(), ix.events) else {
         return vec![Invalid {
             sample: String::new(),
             why: "the scene does not load".into(),
         }];
     };
-    let mut replayed = 0usize;
     let mut checker = Checker::new(ix);
     for (&c, group) in &by_cutoff {
         // A cutoff not in the trace fails its samples; nothing to replay to.
         if ix.event(c).is_none() {
-            checker.group(c, group, &sim);
+            checker.group(c, group, replay.sim());
             continue;
         }
-        while replayed + 1 < c as usize {
-            if let Err(e) = sim.replay_event(&ix.events[replayed]) {
+        match replay.to(c) {
+            Ok(sim) => checker.group(c, group, sim),
+            Err(e) => {
                 group.iter().for_each(|s| checker.fail(s, e.to_string()));
                 return checker.bad;
             }
-            replayed += 1;
         }
-        checker.group(c, group, &sim);
     }
     checker.bad
 }
@@ -298,7 +297,7 @@ fn check_missed<'a>(
     if !q.options.is_empty() {
         fail(s, "a two-way choice asked as not known".into());
     }
-    if q.hedge.as_deref() != Some(super::mine::MISSED) || q.adversarial_answer.is_none() {
+    if q.hedge.as_deref() != Some(super::wording::MISSED) || q.adversarial_answer.is_none() {
         fail(
             s,
             "not known to the robot, without its hedge or trap".into(),

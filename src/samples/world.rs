@@ -9,9 +9,9 @@
 
 use super::answer::{answer, same_answer};
 use super::index::Index;
-use super::mine::answer_text;
 use super::model::{Answer, Family, QaSample, Query};
 use super::text::Namer;
+use super::wording::answer_text;
 
 /// Whether a family asks about the household rather than about the robot's
 /// own knowledge: not where it learnt something (source-aware), and not

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::QaResult;
-use crate::samples::mine::evidence_age;
+use crate::samples::cutoff::evidence_age;
 use crate::samples::{Family, Index, QaSample, Sample, world};
 use crate::scene::{ActorKind, Scene};
 use crate::trace::Manifest;

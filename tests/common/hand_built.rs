@@ -2,7 +2,7 @@
 //! the right answer of every family is known (tests of samples and agents).
 
 use hearth::samples::Cutoff;
-use hearth::samples::mine::cutoff_at;
+use hearth::samples::cutoff::cutoff_at;
 use hearth::store::{Trace, read_trace};
 use hearth::trace::Event;
 

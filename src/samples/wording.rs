@@ -1,0 +1,173 @@
+//! Acts, requests and answers in words: verb phrases in three tenses, the
+//! preference question, a request's task, and a reference answer's short
+//! text with its hedge.
+
+use crate::ids::Id;
+use crate::trace::{Location, Value};
+
+use super::model::{Act, Answer, Progress, Query, Source, UNKNOWN_TEXT};
+use super::phrasing::Phrase;
+use super::text::{Namer, capital};
+
+/// The form of a verb phrase.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Tense {
+    /// "open the fridge"
+    Base,
+    /// "opened the fridge"
+    Past,
+    /// "opens the fridge"
+    Third,
+}
+
+/// "Alice opened the fridge", "Bob set the volume of the tv to 25".
+pub fn act_phrase(n: &Namer, actor: &Id, act: &Act) -> String {
+    format!("{} {}", n.name(actor), verb_phrase(n, act, Tense::Past))
+}
+
+/// An [`Act`] in words.
+pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
+    let name = |i: &Option<Id>| i.as_ref().map(|i| n.name(i)).unwrap_or_default();
+    let (o, t) = (name(&act.object), name(&act.target));
+    let v = |base: &str, past: &str, third: &str| match tense {
+        Tense::Base => base.to_string(),
+        Tense::Past => past.to_string(),
+        Tense::Third => third.to_string(),
+    };
+    match (act.skill.as_str(), &act.value) {
+        ("open", _) => format!("{} {t}", v("open", "opened", "opens")),
+        ("close", _) => format!("{} {t}", v("close", "closed", "closes")),
+        ("pick", _) => format!("{} {o}", v("pick up", "picked up", "picks up")),
+        ("place", Some(Value::Location(l))) => {
+            format!("{} {o} {}", v("put", "put", "puts"), n.location(l))
+        }
+        ("handoff", _) => format!("{} {o} to {t}", v("hand", "handed", "hands")),
+        ("set_device_state", value) => {
+            let field = act.field.as_ref().map(|f| f.as_str()).unwrap_or("");
+            match (field, value) {
+                ("power", Some(Value::Bool(on))) => format!(
+                    "{} {t} {}",
+                    v("switch", "switched", "switches"),
+                    if *on { "on" } else { "off" }
+                ),
+                (f, Some(val)) => format!(
+                    "{} the {} of {t} to {val}",
+                    v("set", "set", "sets"),
+                    f.replace('_', " ")
+                ),
+                (f, None) => format!(
+                    "{} the {} of {t}",
+                    v("change", "changed", "changes"),
+                    f.replace('_', " ")
+                ),
+            }
+        }
+        (s, _) => format!("{} {o}{t}", s.replace('_', " ")),
+    }
+}
+
+pub(super) fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
+    let key = match attr.as_str() {
+        "drink" => "likes_drink",
+        "volume" => "likes_volume",
+        "target" => "likes_night",
+        _ => "likes_field",
+    };
+    Phrase::new(
+        key,
+        &[
+            ("who", &n.name(holder)),
+            ("thing", &n.name(entity)),
+            ("field", &attr.replace('_', " ")),
+        ],
+    )
+}
+
+/// "put the white shirt in the wardrobe", "switch the washing machine off".
+pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> String {
+    match (attr.as_str(), value) {
+        ("location", Value::Location(Location::HeldBy(a))) => {
+            format!("bring {} to {}", n.name(entity), n.name(a))
+        }
+        ("location", v) => format!("put {} {}", n.name(entity), n.value("location", v)),
+        ("power", Value::Bool(on)) => {
+            format!(
+                "switch {} {}",
+                n.name(entity),
+                if *on { "on" } else { "off" }
+            )
+        }
+        (f, v) => format!(
+            "set the {} of {} to {v}",
+            f.replace('_', " "),
+            n.name(entity)
+        ),
+    }
+}
+
+/// The reference answer in words.
+pub fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
+    let attr = match q {
+        Query::State { attr, .. }
+        | Query::Before { attr, .. }
+        | Query::Preference { attr, .. }
+        | Query::AccordingTo { attr, .. }
+        | Query::WhoSaid { attr, .. } => attr.as_str(),
+        Query::UsualValue { field, .. } => field.as_str(),
+        _ => "location",
+    };
+    match a {
+        Answer::Value {
+            value: Value::Int(h),
+        } if matches!(q, Query::UsualHour { .. }) => {
+            format!("Around {h:02}:00.")
+        }
+        Answer::Value { value } => capital(&n.value(attr, value)) + ".",
+        // Stale or not, the value in the same words: when it was seen is
+        // the hedge's, not the answer's.
+        Answer::LastSeen { value, .. } => capital(&n.value(attr, value)) + ".",
+        Answer::Time { t, .. } => capital(&n.when(*t)) + ".",
+        Answer::Actor { actor } => format!("{}.", capital(&n.name(actor))),
+        Answer::Action { skill, target } => {
+            let t = target.as_ref().map(|t| n.name(t)).unwrap_or_default();
+            match skill.as_str() {
+                "navigate_to" => format!("Went to {t}."),
+                "inspect" => format!("Looked at {t}."),
+                s => capital(&format!("{} {t}.", s.replace('_', " "))),
+            }
+        }
+        Answer::Choice { option } => {
+            let i = usize::from(option == "B");
+            format!("({option}) {}.", options.get(i).map_or("", String::as_str))
+        }
+        Answer::Source { source } => match source {
+            Source::Seen => "The robot has seen it so itself since.".into(),
+            Source::Contradicted => {
+                "The robot has since seen otherwise: the report is wrong or out of date.".into()
+            }
+            Source::Told => "The robot was only told; it has not seen it since.".into(),
+        },
+        Answer::Count { count } => format!("{count}."),
+        Answer::Status { status } => match status {
+            Progress::Done => "Done.".into(),
+            Progress::Pending => "Still to do; it is not due yet.".into(),
+            Progress::Overdue => "Overdue: it was due and has not been seen done.".into(),
+        },
+        Answer::Unknown => UNKNOWN_TEXT.into(),
+    }
+}
+
+/// What qualifies an answer, apart from its words: when a stale state
+/// was last seen.
+pub fn hedge(n: &Namer, a: &Answer) -> Option<String> {
+    match a {
+        Answer::LastSeen { seen_at, .. } => Some(format!(
+            "Last seen {}; it may have changed since.",
+            n.when(*seen_at)
+        )),
+        _ => None,
+    }
+}
+
+/// Why a household question the robot missed is not known.
+pub const MISSED: &str = "The robot did not see or hear anything that settles it.";
