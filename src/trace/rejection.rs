@@ -132,6 +132,7 @@ impl<'de> Deserialize<'de> for RejectionCode {
 /// Why the executor refused a request. Nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rejection {
+    /// Stable and machine-readable, for code that reacts to it.
     pub code: RejectionCode,
     /// For a person reading the trace.
     pub message: String,

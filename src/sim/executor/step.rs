@@ -1,5 +1,5 @@
-//! What the systems of [`crate::sim::SimSystems`] work out about the request
-//! being executed: its planned state changes and what it reveals.
+//! The request being executed as the systems pass it along: [`Step`],
+//! with its planned [`Op`]s and what it [`Reveal`]s.
 
 use bevy::prelude::*;
 
