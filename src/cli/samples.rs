@@ -67,7 +67,7 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
                 Sample::Plan(_) => None,
             })
             .collect();
-        let new = hearth::llm::backend::rephrase(&client, &questions, args.seed)
+        let new = hearth::llm::oneshot::rephrase(&client, &questions, args.seed)
             .context("rephrasing questions")?;
         let mut new = new.into_iter();
         for s in &mut mined {

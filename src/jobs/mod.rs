@@ -11,8 +11,9 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::generation::{self, Backend, GenError, scripted::Scripted};
+use crate::llm::prompts::prompt_hashes;
+use crate::llm::{LlmBackend, LlmClient};
 use crate::trace::Difficulty;
-use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
 
 use crate::scene::Scene;
 use crate::store::{StoreError, TraceWriter};
