@@ -150,3 +150,54 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), LlmError> {
             why: e.to_string(),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_keep_a_calls_cost_in_its_own_shape() {
+        let cost = StageCost {
+            calls: 3,
+            requests: 2,
+            prompt_tokens: 10,
+            completion_tokens: 5,
+            repairs: 1,
+            reasks: 1,
+            skipped: 1,
+            fixed: 0,
+            dropped: 4,
+        };
+        let call = Call {
+            stage: "notes".into(),
+            messages: vec![],
+            schema_name: "notes".into(),
+            schema: json!({}),
+            seed: 0,
+            max_tokens: None,
+        };
+        let rec = Recorded {
+            stage: "notes".into(),
+            model: "m".into(),
+            call,
+            reply: json!({}),
+            failure: None,
+            cost,
+            dropped: vec![],
+        };
+        let text = serde_json::to_string(&rec).unwrap();
+        assert!(
+            text.contains(r#""cost":{"requests":2,"prompt_tokens":10,"completion_tokens":5,"repairs":1,"reasks":1,"fixed":0,"dropped":4}"#),
+            "{text}"
+        );
+        let back: Recorded = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            back.cost,
+            StageCost {
+                calls: 0,
+                skipped: 0,
+                ..cost
+            }
+        );
+    }
+}
