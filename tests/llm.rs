@@ -96,7 +96,7 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     assert_eq!(trace.manifest.model.as_deref(), Some("mock-model"));
     assert_eq!(
         trace.manifest.prompt_hashes.len(),
-        hearth::llm::backend::PROMPTS.len()
+        hearth::llm::prompts::PROMPTS.len()
     );
     // An invented id never reaches the executor: the schema's enum of real
     // ids refuses it and the re-ask names the nearest real ones.

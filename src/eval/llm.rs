@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::llm::backend::{call, complete_all, fill};
+use crate::llm::oneshot::{call, complete_all};
+use crate::llm::prompts::fill;
 use crate::llm::{LlmClient, LlmError};
 use crate::samples::Index;
 use crate::samples::model::{QaSample, Sample};

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::generation::{self, Backend, GenError, scripted::Scripted};
-use crate::llm::{LlmBackend, LlmClient, backend::prompt_hashes};
+use crate::llm::prompts::prompt_hashes;
+use crate::llm::{LlmBackend, LlmClient};
 use crate::trace::Difficulty;
 
 use crate::scene::Scene;

@@ -4,18 +4,21 @@
 //! prompt from `prompts/`. Outside the core: this is where network I/O
 //! lives.
 
+pub mod backend;
 pub mod client;
+pub mod mock;
+pub mod oneshot;
+pub mod plugin;
+pub mod prompts;
 pub mod repair;
 pub mod reply;
 pub mod schema;
 
-pub use client::{
-    Call, Cost, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget, Reply, SchemaMode,
-    Stats,
-};
-pub mod backend;
-pub mod plugin;
-
 pub use backend::LlmBackend;
+pub use client::LlmClient;
+pub use client::Stats;
+pub use client::call::{Call, Message, Reply};
+pub use client::config::{Fallback, LlmConfig, OnBudget};
+pub use client::error::LlmError;
+pub use client::pool::SchemaMode;
 pub use plugin::{LlmActorPlugin, LlmDriver, LlmSystems};
-pub mod mock;

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::client::{Call, LlmClient, LlmError, Reply};
+use super::client::LlmClient;
+use super::client::call::{Call, Reply};
+use super::client::error::LlmError;
 use bevy::prelude::*;
 use crossbeam_channel::{Receiver, Sender};
 

@@ -1,6 +1,7 @@
 //! File I/O at the edge of the core: reading scenes, scripts and traces,
 //! and writing traces atomically.
 
+pub mod atomic;
 mod samples_file;
 mod trace_dir;
 
@@ -90,34 +91,12 @@ pub fn read_json<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Writes a file atomically: a temporary sibling, then a rename, so a
-/// reader never sees half of it.
+/// Writes a file atomically (see [`atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    atomically(path, |tmp| fs::write(tmp, bytes))
-}
-
-/// Runs `write` on a temporary sibling of `path`, then renames it into
-/// place; on any failure the sibling is removed and `path` untouched.
-fn atomically<R>(
-    path: &Path,
-    write: impl FnOnce(&Path) -> std::io::Result<R>,
-) -> Result<R, StoreError> {
-    let err = |source| StoreError::Write {
+    atomic::write(path, bytes).map_err(|source| StoreError::Write {
         path: path.into(),
         source,
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let done = write(&tmp)
-        .and_then(|r| fs::rename(&tmp, path).map(|_| r))
-        .map_err(|e| {
-            let _ = fs::remove_file(&tmp);
-            err(e)
-        })?;
-    Ok(done)
+    })
 }
 
 /// A scene named on the command line: a file path, or the id of a scene
@@ -198,7 +177,7 @@ pub fn write_json_array<T: serde::Serialize>(
     pretty: bool,
 ) -> Result<usize, StoreError> {
     use std::io::Write;
-    atomically(path, |tmp| {
+    atomic::write_with(path, |tmp| {
         let mut out = std::io::BufWriter::new(fs::File::create(tmp)?);
         let mut n = 0;
         out.write_all(b"[")?;
@@ -221,5 +200,9 @@ pub fn write_json_array<T: serde::Serialize>(
         out.write_all(if pretty && n > 0 { b"\n]" } else { b"]" })?;
         out.into_inner().map_err(|e| e.into_error())?;
         Ok(n)
+    })
+    .map_err(|source| StoreError::Write {
+        path: path.into(),
+        source,
     })
 }

@@ -1,11 +1,10 @@
 //! `samples.jsonl`: a header line, then one sample per line.
 
-use std::fs;
 use std::path::Path;
 
 use crate::samples::{SAMPLES_SCHEMA, Sample, SamplesHeader};
 
-use super::{StoreError, read_text};
+use super::{StoreError, read_text, write_atomic};
 
 /// Writes the samples file atomically (a temporary sibling renamed into place).
 pub fn write_samples(
@@ -19,20 +18,7 @@ pub fn write_samples(
         serde_json::to_writer(&mut bytes, s).expect("samples serialize");
     }
     bytes.push(b'\n');
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    fs::write(&tmp, &bytes)
-        .and_then(|_| fs::rename(&tmp, path))
-        .map_err(|source| {
-            let _ = fs::remove_file(&tmp);
-            StoreError::Write {
-                path: path.into(),
-                source,
-            }
-        })
+    write_atomic(path, &bytes)
 }
 
 /// Reads a samples file, checking its header.

@@ -419,10 +419,16 @@ fn share(part: u64, whole: u64) -> f64 {
     }
 }
 
+/// What LLM calls cost: per stage in an [`LlmReport`], and per call in
+/// the LLM client's replies and cache records (which leave out `calls` and
+/// `skipped`, the backend's to count; absent counts read as 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct StageCost {
     pub calls: u64,
+    /// HTTP requests, retries and re-asks included.
     pub requests: u64,
+    /// From the reply's `usage`; estimated as characters / 4 when absent.
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     /// Replies made valid JSON locally.
@@ -432,11 +438,23 @@ pub struct StageCost {
     pub skipped: u64,
     /// Values brought into the schema locally: numbers clamped to their
     /// bounds, near-miss names mapped to the real one, unknown fields dropped.
-    #[serde(default)]
     pub fixed: u64,
     /// Items dropped from a reply whose other items were kept.
-    #[serde(default)]
     pub dropped: u64,
+}
+
+impl std::ops::AddAssign for StageCost {
+    fn add_assign(&mut self, o: StageCost) {
+        self.calls += o.calls;
+        self.requests += o.requests;
+        self.prompt_tokens += o.prompt_tokens;
+        self.completion_tokens += o.completion_tokens;
+        self.repairs += o.repairs;
+        self.reasks += o.reasks;
+        self.skipped += o.skipped;
+        self.fixed += o.fixed;
+        self.dropped += o.dropped;
+    }
 }
 
 /// A session, turn, day's beats or notes that went on without a usable reply.
@@ -451,15 +469,7 @@ pub struct LlmSkip {
 impl LlmReport {
     pub fn total(&self) -> StageCost {
         self.stages.values().fold(StageCost::default(), |mut t, s| {
-            t.calls += s.calls;
-            t.requests += s.requests;
-            t.prompt_tokens += s.prompt_tokens;
-            t.completion_tokens += s.completion_tokens;
-            t.repairs += s.repairs;
-            t.reasks += s.reasks;
-            t.skipped += s.skipped;
-            t.fixed += s.fixed;
-            t.dropped += s.dropped;
+            t += *s;
             t
         })
     }

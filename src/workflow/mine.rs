@@ -46,7 +46,7 @@ pub fn rephrase(
             Sample::Plan(_) => None,
         })
         .collect();
-    let new = crate::llm::backend::rephrase(client, &questions, seed).map_err(|source| {
+    let new = crate::llm::oneshot::rephrase(client, &questions, seed).map_err(|source| {
         WorkflowError::Llm {
             what: "rephrasing questions",
             source,

@@ -1,0 +1,255 @@
+//! The scene's real names, and the reply schema of each generation stage
+//! narrowed to them: its ids as `enum`s, the days as bounds, the items
+//! wanted.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use crate::generation::{MemoryTarget, ProjectType};
+use crate::ids::Id;
+use crate::llm::reply::{self, bound, one_of, schema_of};
+use crate::scene::{FieldDef, Scene};
+use crate::trace::request::SKILLS;
+
+fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
+    xs.iter()
+        .map(|k| {
+            serde_json::to_value(k)
+                .expect("enum")
+                .as_str()
+                .expect("a name")
+                .to_string()
+        })
+        .collect()
+}
+
+fn strings(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|x| x.to_string()).collect()
+}
+
+const BEATS: [&str; 5] = [
+    "established",
+    "continued",
+    "interrupted",
+    "recovered",
+    "completed",
+];
+
+/// The scene's real names, for the stage schemas and the checks.
+pub struct Names {
+    actors: Vec<String>,
+    /// Everything a step may target: rooms, doors, furniture, devices,
+    /// objects and actors.
+    targets: Vec<String>,
+    /// What a project may be about: the same without actors.
+    pub(super) things: Vec<String>,
+    objects: Vec<String>,
+    devices: Vec<String>,
+    /// Every device field name and every option of an enum field.
+    fields: Vec<String>,
+    options: Vec<String>,
+    known: BTreeSet<String>,
+}
+
+impl Names {
+    pub fn new(s: &Scene) -> Self {
+        let ids = |xs: Vec<&Id>| xs.into_iter().map(|i| i.to_string()).collect::<Vec<_>>();
+        let actors = ids(s.actors.iter().map(|a| &a.id).collect());
+        let things = ids(s
+            .rooms
+            .iter()
+            .map(|r| &r.id)
+            .chain(s.doors.iter().map(|d| &d.id))
+            .chain(s.furniture.iter().map(|f| &f.id))
+            .chain(s.devices.iter().map(|d| &d.id))
+            .chain(s.objects.iter().map(|o| &o.id))
+            .collect());
+        let sorted = |xs: Vec<String>| {
+            xs.into_iter()
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        let fields = sorted(
+            s.devices
+                .iter()
+                .flat_map(|d| d.fields.keys().map(|f| f.to_string()))
+                .collect(),
+        );
+        let options = sorted(
+            s.devices
+                .iter()
+                .flat_map(|d| d.fields.values())
+                .filter_map(|f| match f {
+                    FieldDef::Enum { options, .. } => Some(options.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect(),
+        );
+        let targets: Vec<String> = things.iter().chain(&actors).cloned().collect();
+        Names {
+            known: targets.iter().cloned().collect(),
+            objects: ids(s.objects.iter().map(|o| &o.id).collect()),
+            devices: ids(s.devices.iter().map(|d| &d.id).collect()),
+            actors,
+            targets,
+            things,
+            fields,
+            options,
+        }
+    }
+
+    /// The reply schema of a generation stage: derived from its reply type,
+    /// with the scene's names as `enum`s; `projects` are the ids a session
+    /// or beat may name, `days` the trace's, `want` the items asked for.
+    pub fn schema(&self, stage: &str, projects: &[String], days: u32, want: u64) -> Value {
+        let mut s = match stage {
+            "projects" => {
+                let mut s = schema_of::<reply::ProjectsReply>();
+                one_of(&mut s, "kind", &wire_names(&ProjectType::ALL));
+                one_of(&mut s, "participants", &self.actors);
+                one_of(&mut s, "entities", &self.things);
+                one_of(&mut s, "memory_targets", &wire_names(&MemoryTarget::ALL));
+                bound(&mut s, "start_day", "maximum", days.into());
+                bound(&mut s, "end_day", "maximum", days.into());
+                bound(&mut s, "projects", "minItems", 1);
+                bound(&mut s, "projects", "maxItems", want);
+                s
+            }
+            "day_beats" => {
+                let mut s = schema_of::<reply::BeatsReply>();
+                one_of(&mut s, "project", projects);
+                one_of(&mut s, "beat", &strings(&BEATS));
+                bound(&mut s, "beats", "maxItems", want);
+                s
+            }
+            "sessions" => {
+                let mut s = schema_of::<reply::SessionsReply>();
+                one_of(&mut s, "project", projects);
+                one_of(&mut s, "participants", &self.actors);
+                bound(&mut s, "sessions", "minItems", 1);
+                bound(&mut s, "sessions", "maxItems", want);
+                s
+            }
+            "director" => {
+                let mut s = schema_of::<reply::DirectorReply>();
+                one_of(&mut s, "actor", &self.actors);
+                bound(&mut s, "turns", "minItems", 1);
+                bound(&mut s, "turns", "maxItems", want);
+                s
+            }
+            "actor" => {
+                let mut s = schema_of::<reply::ActorReply>();
+                one_of(&mut s, "skill", &strings(SKILLS));
+                one_of(&mut s, "target", &self.targets);
+                one_of(&mut s, "object", &self.objects);
+                one_of(&mut s, "relation", &strings(&["on", "in"]));
+                one_of(&mut s, "device", &self.devices);
+                one_of(&mut s, "field", &self.fields);
+                one_of(&mut s, "to", &self.actors);
+                one_of(&mut s, "then", &strings(&["continue", "done", "give_up"]));
+                let options = self.options.clone();
+                reply::narrow(&mut s, "value", &|p| {
+                    *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]});
+                });
+                bound(&mut s, "steps", "maxItems", want);
+                s
+            }
+            "notes" => schema_of::<reply::NotesReply>(),
+            other => panic!("no schema for stage {other}"),
+        };
+        if let Value::Object(o) = &mut s {
+            o.remove("description");
+        }
+        s
+    }
+
+    /// Words of `text` that look like ids (`kitchen_table_9`: numbered, or
+    /// starting like a real id, `nightstand_carol`) but name nothing in the
+    /// home, each with the nearest real ones. Other snake_case words pass.
+    pub fn invented(&self, text: &str) -> Vec<String> {
+        let id_like = |w: &str| {
+            let (head, tail) = w.split_once('_').unwrap_or((w, ""));
+            w.rsplit('_')
+                .next()
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+                || (!tail.is_empty()
+                    && self
+                        .known
+                        .iter()
+                        .any(|k| k.starts_with(&format!("{head}_"))))
+        };
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| {
+                w.contains('_') && Id::is_well_formed(w) && !self.known.contains(*w) && id_like(w)
+            })
+            .map(|w| {
+                let near = crate::ids::nearest(w, &self.known_ids(), 3);
+                let near: Vec<&str> = near.iter().map(Id::as_str).collect();
+                format!("{w} (closest: {})", near.join(", "))
+            })
+            .collect()
+    }
+
+    fn known_ids(&self) -> Vec<Id> {
+        self.known.iter().map(|k| Id::new(k)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::Names;
+    use crate::llm::backend::stages::{SESSIONS, STEPS, projects_wanted};
+
+    #[test]
+    fn stage_schemas_name_the_scene_and_the_items_wanted() {
+        let s = crate::scene::parse("family_apartment", crate::scene::default_source()).unwrap();
+        let names = Names::new(&s);
+        let p = names.schema("projects", &[], 3, projects_wanted(3));
+        let projects = &p["properties"]["projects"];
+        assert_eq!(
+            (&projects["minItems"], &projects["maxItems"]),
+            (&json!(1), &json!(5))
+        );
+        let item = &projects["items"]["properties"];
+        assert_eq!(item["start_day"]["minimum"], json!(1));
+        assert_eq!(item["end_day"]["maximum"], json!(3));
+        assert!(
+            item["participants"]["items"]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("robot"))
+        );
+        assert!(
+            item["kind"]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("meal_preparation"))
+        );
+        assert_eq!(projects_wanted(1), 3);
+        assert_eq!(projects_wanted(30), 8);
+        let a = names.schema("actor", &[], 3, STEPS);
+        let step = &a["properties"]["steps"]["items"]["properties"];
+        assert!(
+            step["target"]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::Null)
+        );
+        assert!(
+            step["value"]["anyOf"][0]["enum"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("delicates"))
+        );
+        let s = names.schema("sessions", &["p1".into()], 3, SESSIONS);
+        assert_eq!(
+            s["properties"]["sessions"]["items"]["properties"]["project"]["enum"],
+            json!(["p1", null])
+        );
+    }
+}

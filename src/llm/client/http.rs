@@ -1,0 +1,235 @@
+//! One chat completion over HTTP: the request in the endpoint's schema
+//! form, retries with jittered exponential backoff (honouring
+//! `Retry-After`, or at once on another endpoint that is ready), the token
+//! budget, and token accounting from the reply's `usage`.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::trace::StageCost;
+
+use super::LlmClient;
+use super::cache::key_of;
+use super::call::{Call, Message};
+use super::error::LlmError;
+use super::pool::SchemaMode;
+
+/// Whether an error body is about the structured-output form, whatever its
+/// status (servers answer 400, 422 or 500 for it).
+fn names_format(body: &str) -> bool {
+    let b = body.to_lowercase();
+    ["response_format", "response format", "schema"]
+        .iter()
+        .any(|w| b.contains(w))
+}
+
+/// Seconds from a `Retry-After` header (the delay form; dates are ignored).
+fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let s = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s.min(120.0)))
+}
+
+/// Backoff before retry `n` (from 1): the base, doubling, capped, with
+/// jitter in [0.5, 1.5) from a hash of the call (so calls that failed
+/// together do not retry together; no clock or OS randomness needed).
+fn backoff(base: Duration, n: u32, salt: &str) -> Duration {
+    let d = base
+        .saturating_mul(1 << n.saturating_sub(1).min(6))
+        .min(Duration::from_secs(30));
+    let h = Sha256::digest(format!("{salt}:{n}"));
+    let jitter = 0.5 + f64::from(h[0]) / 256.0;
+    d.mul_f64(jitter)
+}
+
+fn tokens(chars: usize) -> u64 {
+    chars.div_ceil(4) as u64
+}
+
+enum Attempt {
+    Reply(String),
+    /// Empty or cut off (`finish_reason: length`): re-asked like bad JSON.
+    Unusable(String),
+    /// The endpoint refused the structured-output form.
+    Refused,
+}
+
+enum Failure {
+    /// 408/409/429/5xx, timeouts, connection errors: wait and try again.
+    Retry(LlmError, Option<Duration>),
+    /// Anything else (401, 404, ...): trying again will not help.
+    Fatal(LlmError),
+}
+
+impl LlmClient {
+    /// One chat completion's content, with transport retries (on another
+    /// endpoint at once if one is ready) and the structured-output fallback.
+    pub(super) async fn chat(
+        &self,
+        call: &Call,
+        messages: &[Message],
+        cost: &mut StageCost,
+    ) -> Result<Result<String, String>, LlmError> {
+        let mut attempt = 0;
+        loop {
+            let permit = self
+                .permits
+                .acquire()
+                .await
+                .expect("the semaphore is never closed");
+            let (i, url) = self.pool.pick();
+            let mode = self.pool.mode(&url);
+            let r = self.attempt(call, messages, &url, mode, cost).await;
+            let (aside, other_ready) = self.pool.release(i, matches!(r, Err(Failure::Retry(..))));
+            if aside {
+                self.count(|s| s.set_aside += 1);
+            }
+            drop(permit);
+            match r {
+                Ok(Attempt::Reply(c)) => return Ok(Ok(c)),
+                Ok(Attempt::Unusable(why)) => return Ok(Err(why)),
+                Ok(Attempt::Refused) => self.downgrade(&url, mode),
+                Err(Failure::Fatal(e)) => return Err(e),
+                Err(Failure::Retry(e, wait)) => {
+                    attempt += 1;
+                    if attempt > self.config.retries {
+                        return Err(e);
+                    }
+                    self.count(|s| s.retries += 1);
+                    if other_ready {
+                        tracing::debug!("{}: {e}; retrying on another endpoint", call.stage);
+                        continue;
+                    }
+                    let wait = wait.unwrap_or_else(|| {
+                        backoff(
+                            self.config.backoff,
+                            attempt,
+                            &key_of(&self.config.model, call),
+                        )
+                    });
+                    tracing::debug!("{}: {e}; retry {attempt} in {wait:?}", call.stage);
+                    tokio::time::sleep(wait).await;
+                }
+            }
+        }
+    }
+
+    /// One HTTP request. A retryable failure comes back with the wait the
+    /// server asked for, if any.
+    async fn attempt(
+        &self,
+        call: &Call,
+        messages: &[Message],
+        base: &str,
+        mode: SchemaMode,
+        cost: &mut StageCost,
+    ) -> Result<Attempt, Failure> {
+        if let Some(budget) = self.config.budget_tokens {
+            let spent = self.spent.load(Ordering::SeqCst);
+            if spent >= budget {
+                return Err(Failure::Fatal(LlmError::Budget { budget, spent }));
+            }
+        }
+        let mut body = json!({
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": 0,
+            "seed": call.seed,
+        });
+        if let Some(n) = call.max_tokens {
+            body["max_tokens"] = json!(n);
+        }
+        match mode {
+            SchemaMode::JsonSchema => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": call.schema_name, "schema": call.schema, "strict": true}
+                })
+            }
+            SchemaMode::JsonObject => {
+                body["response_format"] = json!({"type": "json_object", "schema": call.schema})
+            }
+            SchemaMode::PromptOnly => {}
+        }
+        let url = format!("{base}/chat/completions");
+        let transport = |why: String| {
+            Failure::Retry(
+                LlmError::Transport {
+                    url: url.clone(),
+                    why,
+                },
+                None,
+            )
+        };
+        self.count(|s| s.requests += 1);
+        cost.requests += 1;
+        let mut req = self
+            .http
+            .post(&url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(serde_json::to_vec(&body).expect("bodies serialize"));
+        if let Some(k) = &self.config.key {
+            req = req.bearer_auth(k);
+        }
+        let resp = req.send().await.map_err(|e| transport(describe(&e)))?;
+        let status = resp.status().as_u16();
+        let wait = retry_after(resp.headers());
+        let text = resp.text().await.map_err(|e| transport(describe(&e)))?;
+        if !(200..300).contains(&status) {
+            if mode != SchemaMode::PromptOnly && names_format(&text) {
+                return Ok(Attempt::Refused);
+            }
+            let err = LlmError::Http {
+                url: url.clone(),
+                status,
+                body: text.chars().take(300).collect(),
+            };
+            return Err(if matches!(status, 408 | 409 | 429) || status >= 500 {
+                Failure::Retry(err, wait)
+            } else {
+                Failure::Fatal(err)
+            });
+        }
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            return Ok(Attempt::Unusable("the response body is not JSON".into()));
+        };
+        let choice = &v["choices"][0];
+        let content = choice["message"]["content"].as_str().unwrap_or_default();
+        let usage = |k: &str| v["usage"][k].as_u64();
+        let prompt = usage("prompt_tokens")
+            .unwrap_or_else(|| tokens(messages.iter().map(|m| m.content.len()).sum()));
+        let completion = usage("completion_tokens").unwrap_or_else(|| tokens(content.len()));
+        cost.prompt_tokens += prompt;
+        cost.completion_tokens += completion;
+        self.spent.fetch_add(prompt + completion, Ordering::SeqCst);
+        self.count(|s| {
+            s.prompt_tokens += prompt;
+            s.completion_tokens += completion;
+        });
+        if choice["finish_reason"] == "length" {
+            return Ok(Attempt::Unusable(
+                "the reply was cut off (finish_reason: length); answer more briefly".into(),
+            ));
+        }
+        if content.trim().is_empty() {
+            return Ok(Attempt::Unusable("the reply was empty".into()));
+        }
+        Ok(Attempt::Reply(content.to_string()))
+    }
+}
+
+fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "timed out".into()
+    } else if e.is_connect() {
+        "connection failed".into()
+    } else {
+        e.to_string()
+    }
+}

@@ -1,0 +1,301 @@
+//! The OpenAI-compatible chat-completions client: a tokio runtime with
+//! reqwest, a bound on requests in flight, timeouts, retries, calls spread
+//! over several endpoints ([`pool`]) with the structured-output fallback
+//! per endpoint, local repair of almost-JSON, re-asks on replies that still
+//! break the schema, token accounting and a token budget (`http.rs`), and
+//! the record/replay cache ([`cache`]). The API key goes only into the
+//! `Authorization` header: never into the cache, the trace or a log line.
+
+pub mod cache;
+pub mod call;
+pub mod config;
+pub mod error;
+mod http;
+pub mod pool;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::llm::repair;
+use crate::llm::schema::{self, validate};
+use crate::trace::StageCost;
+
+use self::call::{Call, Message, Reply};
+use self::config::LlmConfig;
+use self::error::LlmError;
+use self::pool::{Pool, SchemaMode};
+
+/// Counters for the summary and the benchmark (this run only: cache hits
+/// cost nothing here).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Stats {
+    pub calls: u64,
+    pub cache_hits: u64,
+    pub requests: u64,
+    pub retries: u64,
+    pub reasks: u64,
+    pub repairs: u64,
+    pub fixed: u64,
+    pub dropped: u64,
+    pub fallbacks: u64,
+    /// Times an endpoint was set aside after a failure.
+    pub set_aside: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+pub struct LlmClient {
+    config: LlmConfig,
+    /// `Option` only so that `Drop` can shut it down without blocking (the
+    /// last handle may be dropped on one of its own workers).
+    runtime: Option<tokio::runtime::Runtime>,
+    /// One lock per cache key, so identical calls in flight ask once.
+    inflight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    http: reqwest::Client,
+    permits: Arc<tokio::sync::Semaphore>,
+    pool: Pool,
+    /// Tokens spent at the endpoints in this run, for the budget.
+    spent: AtomicU64,
+    stats: Mutex<Stats>,
+}
+
+impl LlmClient {
+    pub fn new(config: LlmConfig) -> Result<Arc<Self>, LlmError> {
+        if config.replay && config.cache.is_none() {
+            return Err(LlmError::NoCache);
+        }
+        if config.urls.is_empty() {
+            return Err(LlmError::Setup("no endpoint URL".into()));
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| LlmError::Setup(e.to_string()))?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.timeout)
+            .build()
+            .map_err(|e| LlmError::Setup(e.to_string()))?;
+        let modes = config
+            .cache
+            .as_deref()
+            .and_then(cache::read_modes)
+            .unwrap_or_default();
+        let pool = Pool::new(&config.urls, modes, config.set_aside);
+        Ok(Arc::new(LlmClient {
+            permits: Arc::new(tokio::sync::Semaphore::new(config.concurrency.max(1))),
+            config,
+            runtime: Some(runtime),
+            inflight: Mutex::new(HashMap::new()),
+            http,
+            pool,
+            spent: AtomicU64::new(0),
+            stats: Mutex::new(Stats::default()),
+        }))
+    }
+
+    pub fn config(&self) -> &LlmConfig {
+        &self.config
+    }
+
+    /// Whether the token budget (if any) is spent: a batch launches no
+    /// more traces then.
+    pub fn budget_spent(&self) -> bool {
+        self.config
+            .budget_tokens
+            .is_some_and(|b| self.spent.load(Ordering::SeqCst) >= b)
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats.lock().expect("stats lock").clone()
+    }
+
+    fn count(&self, f: impl FnOnce(&mut Stats)) {
+        f(&mut self.stats.lock().expect("stats lock"));
+    }
+
+    /// Runs `call` on the client's runtime; `done` gets the reply.
+    pub fn spawn(
+        self: &Arc<Self>,
+        call: Call,
+        done: impl FnOnce(Result<Reply, LlmError>) + Send + 'static,
+    ) {
+        /// Calls `done` exactly once: with the reply, or with an error if the
+        /// task dies first (a panic must not leave a caller waiting forever).
+        struct Once<F: FnOnce(Result<Reply, LlmError>)>(Option<F>);
+        impl<F: FnOnce(Result<Reply, LlmError>)> Drop for Once<F> {
+            fn drop(&mut self) {
+                if let Some(f) = self.0.take() {
+                    f(Err(LlmError::Setup("the LLM task stopped".into())));
+                }
+            }
+        }
+        let me = Arc::clone(self);
+        let mut once = Once(Some(done));
+        self.runtime().spawn(async move {
+            let r = me.exchange(call).await;
+            // The last handle on the client may be this one: let it go
+            // before the reply wakes the caller.
+            drop(me);
+            if let Some(f) = once.0.take() {
+                f(r);
+            }
+        });
+    }
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        self.runtime
+            .as_ref()
+            .expect("the runtime lives as long as the client")
+    }
+
+    /// Completes `call` and waits for it (for callers outside the ECS).
+    pub fn complete_blocking(self: &Arc<Self>, call: Call) -> Result<Value, LlmError> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let stage = call.stage.clone();
+        self.spawn(call, move |r| {
+            let _ = tx.send(r);
+        });
+        rx.recv()
+            .unwrap_or_else(|_| Err(LlmError::Setup("the LLM runtime stopped".into())))
+            .and_then(|r| r.into_value(&stage))
+    }
+
+    /// The validated value of `call`, or [`LlmError::Invalid`].
+    pub async fn complete(&self, call: Call) -> Result<Value, LlmError> {
+        let stage = call.stage.clone();
+        self.exchange(call).await?.into_value(&stage)
+    }
+
+    /// From the cache, or from an endpoint (then recorded, a reply that
+    /// stayed unusable included); always validated against the call's
+    /// schema. `Err` only when the exchange itself failed (unreachable,
+    /// refused, budget spent).
+    pub async fn exchange(&self, call: Call) -> Result<Reply, LlmError> {
+        self.count(|s| s.calls += 1);
+        let key = cache::key_of(&self.config.model, &call);
+        // Identical calls in flight wait for the first and read its record,
+        // so the cache holds the one reply every caller used.
+        let lock = Arc::clone(
+            self.inflight
+                .lock()
+                .expect("inflight lock")
+                .entry(key.clone())
+                .or_default(),
+        );
+        let _guard = lock.lock().await;
+        if let Some(dir) = &self.config.cache {
+            let hit = || self.count(|s| s.cache_hits += 1);
+            if let Some(reply) = cache::read(dir, &key, &call, hit) {
+                return reply;
+            }
+            if self.config.replay {
+                return Err(LlmError::Replay {
+                    stage: call.stage.clone(),
+                    key,
+                    cache: dir.display().to_string(),
+                });
+            }
+        }
+        let mut messages = call.messages.clone();
+        let mut cost = StageCost::default();
+        let mut last = String::new();
+        for ask in 0..=self.config.reasks {
+            if ask > 0 {
+                cost.reasks += 1;
+                self.count(|s| s.reasks += 1);
+            }
+            let (content, parsed) = match self.chat(&call, &messages, &mut cost).await? {
+                Ok(c) => {
+                    let p = repair::parse(&c).map(|(v, repaired)| {
+                        if repaired {
+                            cost.repairs += 1;
+                            self.count(|s| s.repairs += 1);
+                        }
+                        v
+                    });
+                    (c, p)
+                }
+                Err(why) => (String::new(), Err(why)),
+            };
+            let problem = match parsed {
+                Ok(v) => {
+                    // Item by item: what can be made to fit is kept; only a
+                    // reply with nothing usable left is asked again.
+                    let fixed = schema::repair(&call.schema, &v);
+                    if let Some(v) = fixed.value {
+                        cost.fixed += fixed.fixed;
+                        cost.dropped += fixed.dropped.len() as u64;
+                        self.count(|s| {
+                            s.fixed += fixed.fixed;
+                            s.dropped += fixed.dropped.len() as u64;
+                        });
+                        return self.record(
+                            &key,
+                            &call,
+                            Reply {
+                                value: Ok(v),
+                                cost,
+                                dropped: fixed.dropped,
+                            },
+                        );
+                    }
+                    validate(&call.schema, &v).join("; ")
+                }
+                Err(e) => e,
+            };
+            last = problem.clone();
+            messages.push(Message {
+                role: "assistant".into(),
+                content,
+            });
+            messages.push(Message::user(format!(
+                "That reply is not valid: {problem}. Reply again with only a JSON object matching the schema."
+            )));
+        }
+        self.record(
+            &key,
+            &call,
+            Reply {
+                value: Err(last),
+                cost,
+                dropped: vec![],
+            },
+        )
+    }
+
+    /// Records `reply` in the cache, if there is one, and hands it back.
+    fn record(&self, key: &str, call: &Call, reply: Reply) -> Result<Reply, LlmError> {
+        if let Some(dir) = &self.config.cache {
+            cache::record(dir, key, &self.config.model, call, &reply)?;
+        }
+        Ok(reply)
+    }
+
+    /// Moves `url` one schema form down from `from` and remembers it in
+    /// the cache.
+    fn downgrade(&self, url: &str, from: SchemaMode) {
+        self.pool.downgrade(url, from, |to, modes| {
+            tracing::warn!("{url} refused response_format {from:?}; using {to:?} from now on");
+            self.count(|s| s.fallbacks += 1);
+            if let Some(dir) = &self.config.cache
+                && let Err(e) = cache::write_modes(dir, modes)
+            {
+                tracing::warn!("{e}");
+            }
+        });
+    }
+}
+
+impl Drop for LlmClient {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
