@@ -42,7 +42,12 @@ struct PyAgent {
 }
 
 impl PyAgent {
-    fn new(obj: &Bound<'_, PyAny>, give_query: bool, raise: bool, raised: Raised) -> PyResult<Self> {
+    fn new(
+        obj: &Bound<'_, PyAny>,
+        give_query: bool,
+        raise: bool,
+        raised: Raised,
+    ) -> PyResult<Self> {
         let ty = obj.get_type().name()?.to_string();
         let missing: Vec<&str> = METHODS
             .iter()
@@ -69,31 +74,39 @@ impl PyAgent {
     }
 
     /// Calls `method` with `message` (as a dict); its return value as JSON.
-    fn call(&self, method: &str, message: &serde_json::Value) -> Result<Option<String>, AgentError> {
+    fn call(
+        &self,
+        method: &str,
+        message: &serde_json::Value,
+    ) -> Result<Option<String>, AgentError> {
         if self.raised.borrow().is_some() {
-            return Err(AgentError::Other("stopped: the agent raised an exception".into()));
+            return Err(AgentError::Other(
+                "stopped: the agent raised an exception".into(),
+            ));
         }
         Python::attach(|py| {
-            let run = || -> PyResult<Option<String>> {
-                let arg = to_py(py, message)?;
-                let out = self.obj.bind(py).call_method1(method, (arg,))?;
-                if method == "reset" || method == "observe" {
-                    return Ok(None);
-                }
-                // A plan given as a bare list of requests is the `plan` field.
-                if method == "plan" && out.is_instance_of::<PyList>() {
-                    return Ok(Some(format!("{{\"plan\": {}}}", dumps(&out)?)));
-                }
-                dumps(&out).map(Some)
-            };
-            run().map_err(|e| {
-                let why = format!("{method}() raised {e}");
-                let interrupt = !e.is_instance_of::<pyo3::exceptions::PyException>(py);
-                if self.raise || interrupt {
-                    self.raised.borrow_mut().get_or_insert(e);
-                }
-                AgentError::Other(why)
-            })
+            let out = to_py(py, message)
+                .and_then(|arg| self.obj.bind(py).call_method1(method, (arg,)))
+                .map_err(|e| {
+                    let why = format!("{method}() raised {e}");
+                    let interrupt = !e.is_instance_of::<pyo3::exceptions::PyException>(py);
+                    if self.raise || interrupt {
+                        self.raised.borrow_mut().get_or_insert(e);
+                    }
+                    AgentError::Other(why)
+                })?;
+            if method == "reset" || method == "observe" {
+                return Ok(None);
+            }
+            // A reply that is not JSON is a garbled reply, as a program's is.
+            let text = dumps(&out).map_err(|e| {
+                AgentError::Garbage(format!("{method}() returned what is not JSON: {e}"))
+            })?;
+            // A plan given as a bare list of requests is the `plan` field.
+            if method == "plan" && out.is_instance_of::<PyList>() {
+                return Ok(Some(format!("{{\"plan\": {text}}}")));
+            }
+            Ok(Some(text))
         })
     }
 }
@@ -112,11 +125,14 @@ impl Agent for PyAgent {
     }
 
     fn observe(&mut self, o: &Observation) -> Result<(), AgentError> {
-        self.call("observe", &observe_message(o)["observation"]).map(drop)
+        self.call("observe", &observe_message(o)["observation"])
+            .map(drop)
     }
 
     fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
-        let line = self.call("answer", &question_message(q))?.unwrap_or_default();
+        let line = self
+            .call("answer", &question_message(q))?
+            .unwrap_or_default();
         parse_reply(&line)
     }
 
@@ -144,7 +160,12 @@ fn build(
                 let spec: AgentSpec = name.parse().map_err(to_py_err)?;
                 return Ok(spec.build(opts));
             }
-            Ok(Box::new(PyAgent::new(&a, opts.give_query, raise, Rc::clone(raised))?))
+            Ok(Box::new(PyAgent::new(
+                &a,
+                opts.give_query,
+                raise,
+                Rc::clone(raised),
+            )?))
         })
         .collect()
 }

@@ -69,9 +69,7 @@ pub(crate) fn json_fn<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, P
     static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let cell = if name == "loads" { &LOADS } else { &DUMPS };
-    let f = cell.get_or_try_init(py, || {
-        py.import("json")?.getattr(name).map(Bound::unbind)
-    })?;
+    let f = cell.get_or_try_init(py, || py.import("json")?.getattr(name).map(Bound::unbind))?;
     Ok(f.bind(py).clone())
 }
 

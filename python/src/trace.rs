@@ -105,7 +105,11 @@ impl Trace {
     /// What the robot perceived before event `cutoff` (everything without
     /// one), in order: each the `observation` an external agent is sent.
     #[pyo3(signature = (cutoff=None))]
-    fn observations<'py>(&self, py: Python<'py>, cutoff: Option<u64>) -> PyResult<Bound<'py, PyAny>> {
+    fn observations<'py>(
+        &self,
+        py: Python<'py>,
+        cutoff: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let t = self.trace.clone();
         let obs = py.detach(move || workflow::generate::observations(&t, cutoff));
         to_py(py, &obs)

@@ -23,7 +23,7 @@ def studio(tmp_path_factory):
 def trace(studio, tmp_path):
     """A private copy of the studio trace."""
     dest = tmp_path / "studio-s0"
-    shutil.copytree(studio.path, dest)
+    shutil.copytree(studio.path, dest, ignore=shutil.ignore_patterns("*samples*.jsonl"))
     return hearth.Trace(dest)
 
 

@@ -117,6 +117,7 @@ class Raises(Recorder):
 
 class RaisesWhileObserving(Recorder):
     def observe(self, observation):
+        super().observe(observation)
         if observation["event"]["id"] > 5:
             raise RuntimeError("disk full")
 

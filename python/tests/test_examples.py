@@ -21,7 +21,7 @@ def test_the_stand_in_memory_has_mem0s_shape():
     m.add([{"role": "user", "content": "Alice put the keys in the drawer."}], user_id="u", metadata={"event": 4})
     m.add([{"role": "user", "content": "Bob opened the fridge."}], user_id="u", metadata={"event": 9})
     m.add([{"role": "user", "content": "The keys are elsewhere."}], user_id="other")
-    hits = m.search("where are the keys", user_id="u")["results"]
+    hits = m.search("keys drawer", user_id="u")["results"]
     assert [h["metadata"]["event"] for h in hits] == [4]
     assert m.search("keys", user_id="nobody")["results"] == []
 

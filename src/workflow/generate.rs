@@ -54,9 +54,10 @@ pub fn generated_scene(
 /// and comments are skipped), or a file path or built-in id.
 pub fn resolve_scene(spec: &str, kind: &str) -> Result<Scene, WorkflowError> {
     if let Some(seed) = spec.trim().strip_prefix("gen:") {
-        let seed: u64 = seed.trim().parse().map_err(|_| WorkflowError::GenSeed {
-            spec: spec.into(),
-        })?;
+        let seed: u64 = seed
+            .trim()
+            .parse()
+            .map_err(|_| WorkflowError::GenSeed { spec: spec.into() })?;
         let ron = generated_scene(kind, seed, None, None)?;
         return Ok(scene::parse(&format!("<gen:{seed}>"), &ron).map_err(store::StoreError::from)?);
     }
