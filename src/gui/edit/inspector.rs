@@ -119,9 +119,8 @@ fn parse_roles(s: &str) -> Result<Vec<Role>, String> {
         .map(str::trim)
         .filter(|w| !w.is_empty())
         .map(|w| {
-            serde_json::from_value(serde_json::Value::String(w.to_string())).map_err(|_| {
-                format!("{w:?} is not a role (see \"Roles, not kind names\" in docs/households.md)")
-            })
+            serde_json::from_value(serde_json::Value::String(w.to_string()))
+                .map_err(|_| format!("{w:?} is not a role (see \"Roles, not kind names\" in docs/households.md)"))
         })
         .collect()
 }
