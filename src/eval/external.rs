@@ -151,6 +151,49 @@ fn garbage(line: &str, e: impl std::fmt::Display) -> AgentError {
     AgentError::Garbage(format!("{e} in {shown:?}"))
 }
 
+// The protocol's messages, one function each, so that every way of
+// feeding an agent (a program over pipes, an object in the same process)
+// sends the same JSON.
+
+/// `{"type":"reset","scene":id,"scene_ron":text}`: a new trace starts.
+pub fn reset_message(scene: &Scene) -> serde_json::Value {
+    json!({"type": "reset", "scene": scene.id, "scene_ron": crate::scene::to_ron(scene)})
+}
+
+/// `{"type":"observe","observation":{...}}`: the next perceived event.
+pub fn observe_message(o: &Observation) -> serde_json::Value {
+    json!({"type": "observe", "observation": o})
+}
+
+/// The question with `"type":"question"`.
+pub fn question_message(q: &QuestionIn) -> serde_json::Value {
+    let mut v = serde_json::to_value(q).expect("questions serialize");
+    v["type"] = json!("question");
+    v
+}
+
+/// The task with `"type":"plan"`.
+pub fn plan_message(t: &TaskIn) -> serde_json::Value {
+    let mut v = serde_json::to_value(t).expect("tasks serialize");
+    v["type"] = json!("plan");
+    v
+}
+
+/// An answer line: `{"answer":...,"text":...,"evidence":[...]}`.
+pub fn parse_reply(line: &str) -> Result<Reply, AgentError> {
+    serde_json::from_str(line).map_err(|e| garbage(line, e))
+}
+
+/// A plan line: `{"plan":[requests]}`.
+pub fn parse_plan(line: &str) -> Result<Vec<Request>, AgentError> {
+    let reply: PlanReply = serde_json::from_str(line).map_err(|e| garbage(line, e))?;
+    reply
+        .plan
+        .iter()
+        .map(|r| Request::from_json(&r.to_string()).map_err(|e| garbage(line, e)))
+        .collect()
+}
+
 impl Agent for External {
     fn name(&self) -> String {
         format!("cmd:{}", self.command)
@@ -163,16 +206,14 @@ impl Agent for External {
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
         self.stop();
         self.history.clear();
-        let line =
-            json!({"type": "reset", "scene": scene.id, "scene_ron": crate::scene::to_ron(scene)})
-                .to_string();
+        let line = reset_message(scene).to_string();
         self.write(&line)?;
         self.history.push(line);
         Ok(())
     }
 
     fn observe(&mut self, o: &Observation) -> Result<(), AgentError> {
-        let line = json!({"type": "observe", "observation": o}).to_string();
+        let line = observe_message(o).to_string();
         self.history.push(line.clone());
         // A crash here shows at the next question, which restarts the agent
         // with its history: only that question fails.
@@ -183,21 +224,12 @@ impl Agent for External {
     }
 
     fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
-        let mut v = serde_json::to_value(q).expect("questions serialize");
-        v["type"] = json!("question");
-        let line = self.ask(v.to_string())?;
-        serde_json::from_str(&line).map_err(|e| garbage(&line, e))
+        let line = self.ask(question_message(q).to_string())?;
+        parse_reply(&line)
     }
 
     fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError> {
-        let mut v = serde_json::to_value(t).expect("tasks serialize");
-        v["type"] = json!("plan");
-        let line = self.ask(v.to_string())?;
-        let reply: PlanReply = serde_json::from_str(&line).map_err(|e| garbage(&line, e))?;
-        reply
-            .plan
-            .iter()
-            .map(|r| Request::from_json(&r.to_string()).map_err(|e| garbage(&line, e)))
-            .collect()
+        let line = self.ask(plan_message(t).to_string())?;
+        parse_plan(&line)
     }
 }

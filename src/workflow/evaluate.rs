@@ -289,11 +289,24 @@ pub fn evaluate_traces(
     progress: &mut dyn FnMut(&Path),
 ) -> Result<Evaluated, WorkflowError> {
     let mut agents: Vec<Box<dyn Agent>> = specs.iter().map(|s| s.build(opts)).collect();
+    evaluate_agents(traces, &mut agents, llm, opts, progress)
+}
+
+/// [`evaluate_traces`] for agents the caller built: any [`Agent`] (an
+/// object of another language's front end, say) is fed and asked exactly
+/// as a built-in or external one is.
+pub fn evaluate_agents(
+    traces: &[TraceSamples],
+    agents: &mut [Box<dyn Agent>],
+    llm: Option<&Arc<LlmClient>>,
+    opts: &EvalOptions,
+    progress: &mut dyn FnMut(&Path),
+) -> Result<Evaluated, WorkflowError> {
     let mut tally = Tally::new(agents.iter().map(|a| a.name()).collect());
     for t in traces {
         progress(&t.dir);
         let ix = Index::new(&t.trace.scene, &t.trace.events);
-        tally.add(run_agents(&mut agents, &ix, &t.samples, llm, opts)?);
+        tally.add(run_agents(agents, &ix, &t.samples, llm, opts)?);
     }
     let names: Vec<String> = traces.iter().map(|t| t.dir.display().to_string()).collect();
     Ok(Evaluated {

@@ -1,13 +1,15 @@
 //! Workflows: what a front end asks of hearth, end to end, over trace
 //! directories. Mining a trace and writing its samples, finding the traces
-//! of a batch, evaluating agents named by spec (with the LLM answerer and
-//! judge and what they cost), results across a batch, predictions for
+//! of a batch, evaluating agents named by spec or built by the caller (with the
+//! LLM answerer and judge and what they cost), one trace generated from a
+//! scene named any way, results across a batch, predictions for
 //! other projects' scorers, lint and time-use reports. The `hearth` binary
 //! only parses arguments, calls these and prints; a second front end (the
 //! Python package) calls the same functions.
 
 pub mod check;
 pub mod evaluate;
+pub mod generate;
 pub mod mine;
 pub mod predictions;
 pub mod study;
@@ -83,4 +85,10 @@ pub enum WorkflowError {
     },
     #[error(transparent)]
     Plot(#[from] crate::study::plot::PlotError),
+    #[error(transparent)]
+    Procgen(#[from] crate::procgen::ProcgenError),
+    #[error("{spec:?} is not gen:<seed> (a whole number, e.g. gen:7)")]
+    GenSeed { spec: String },
+    #[error(transparent)]
+    Job(#[from] crate::jobs::JobError),
 }

@@ -57,8 +57,18 @@ pub fn evaluate_batch(
     llm: Option<&Arc<LlmClient>>,
     progress: &mut dyn FnMut(Step),
 ) -> Result<BatchResults, WorkflowError> {
-    let traces = batch_traces(req.dir)?;
     let mut agents: Vec<Box<dyn Agent>> = req.agents.iter().map(|s| s.build(&req.opts)).collect();
+    evaluate_batch_agents(req, &mut agents, llm, progress)
+}
+
+/// [`evaluate_batch`] for agents the caller built (`req.agents` unused).
+pub fn evaluate_batch_agents(
+    req: &BatchRequest,
+    agents: &mut [Box<dyn Agent>],
+    llm: Option<&Arc<LlmClient>>,
+    progress: &mut dyn FnMut(Step),
+) -> Result<BatchResults, WorkflowError> {
+    let traces = batch_traces(req.dir)?;
     let mut tally = Tally::new(agents.iter().map(|a| a.name()).collect());
     let mut runs = Vec::new();
     for (index, t) in traces.iter().enumerate() {
@@ -76,7 +86,7 @@ pub fn evaluate_batch(
         }
         let ix = Index::new(&l.trace.scene, &l.trace.events);
         let facts = st::question_facts(&ix, &l.samples);
-        tally.add(run_agents(&mut agents, &ix, &l.samples, llm, &req.opts)?);
+        tally.add(run_agents(agents, &ix, &l.samples, llm, &req.opts)?);
         let household = Household::new(l.name.clone(), &ix, &l.trace.manifest, facts.len());
         runs.push(Run::new(household, facts, &tally.last()));
     }
