@@ -17,15 +17,18 @@ import tempfile
 import time
 from pathlib import Path
 
-import hearth
+# Import the installed package, not the sources beside this script.
+HERE = Path(__file__).resolve().parent
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+import hearth  # noqa: E402
 
 NOOP = """
 import json, sys
 for line in sys.stdin:
-    t = line[9:20]
-    if t.startswith('"question"'):
+    t = json.loads(line)["type"]
+    if t == "question":
         print('{"answer": null, "text": "", "evidence": []}', flush=True)
-    elif t.startswith('"plan"'):
+    elif t == "plan":
         print('{"plan": []}', flush=True)
 """
 
