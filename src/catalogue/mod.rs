@@ -311,6 +311,16 @@ impl Catalogue {
     pub fn household_kinds(&self) -> Vec<&str> {
         self.households.iter().map(|h| h.kind.as_str()).collect()
     }
+
+    /// The kind a generated household of `seed` has when `kind` is asked
+    /// for: `kind` itself, or with `mixed` the catalogue's kinds in turn by
+    /// seed (as `hearth batch --scenes gen:..` draws them).
+    pub fn kind_for_seed<'a>(&'a self, kind: &'a str, seed: u64) -> &'a str {
+        if kind != "mixed" || self.households.is_empty() {
+            return kind;
+        }
+        &self.households[seed as usize % self.households.len()].kind
+    }
 }
 
 fn named(kind: &str, aliases: &[String], name: &str) -> bool {

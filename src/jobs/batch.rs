@@ -301,25 +301,18 @@ pub fn units(spec: &BatchSpec) -> Result<Vec<Unit>, BatchError> {
     let mut out = Vec::new();
     if let Some(range) = spec.generated() {
         let cat = catalogue::builtin();
-        let kinds: Vec<String> = if spec.kind == "mixed" {
-            cat.household_kinds()
-                .into_iter()
-                .map(String::from)
-                .collect()
-        } else if cat.household(&spec.kind).is_some() {
-            vec![spec.kind.clone()]
-        } else {
+        if spec.kind != "mixed" && cat.household(&spec.kind).is_none() {
             return Err(BatchError::Kind {
                 kind: spec.kind.clone(),
                 known: cat.household_kinds().join(", "),
             });
-        };
+        }
         let scene_seeds = parse_seeds(range).map_err(|e| BatchError::GenSeeds {
             range: range.into(),
             source: Box::new(e),
         })?;
         for scene_seed in scene_seeds {
-            let scene = SceneSpec::new(&kinds[scene_seed as usize % kinds.len()], scene_seed);
+            let scene = SceneSpec::new(cat.kind_for_seed(&spec.kind, scene_seed), scene_seed);
             for &seed in &seeds {
                 out.push(Unit {
                     name: format!("{}-s{seed}", scene.scene_id()),

@@ -335,20 +335,14 @@ pub fn write_reports(
     reports: &[Report],
     costs: &[Cost],
 ) -> Result<PathBuf, WorkflowError> {
-    let write = |path: &Path, bytes: Vec<u8>| {
-        std::fs::write(path, bytes).map_err(|source| store::StoreError::Write {
-            path: path.into(),
-            source,
-        })
-    };
-    write(
+    store::write_atomic(
         out,
-        serde_json::to_vec_pretty(reports).expect("reports serialize"),
+        &serde_json::to_vec_pretty(reports).expect("reports serialize"),
     )?;
     let cost = cost_path(out);
-    write(
+    store::write_atomic(
         &cost,
-        serde_json::to_vec_pretty(costs).expect("costs serialize"),
+        &serde_json::to_vec_pretty(costs).expect("costs serialize"),
     )?;
     Ok(cost)
 }

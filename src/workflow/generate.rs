@@ -14,25 +14,9 @@ use crate::samples::Index;
 use crate::scene::{self, Scene};
 use crate::store::{self, Trace};
 
-/// The household kind of a `gen:<seed>` scene: `kind`, or with `mixed` the
-/// catalogue's kinds in turn by seed (as `hearth batch --scenes gen:..`).
-pub fn household_kind(kind: &str, seed: u64) -> Result<String, WorkflowError> {
-    let cat = catalogue::builtin();
-    let kinds = cat.household_kinds();
-    if kind == "mixed" {
-        return Ok(kinds[seed as usize % kinds.len()].to_string());
-    }
-    if cat.household(kind).is_none() {
-        return Err(WorkflowError::Procgen(procgen::ProcgenError::UnknownKind {
-            kind: kind.into(),
-            known: kinds.join(", "),
-        }));
-    }
-    Ok(kind.into())
-}
-
 /// A generated household as RON (`hearth scene generate`): `kind` one of
-/// the catalogue's or `mixed`; `rooms` and `people` as its flags.
+/// the catalogue's or `mixed` (see [`catalogue::Catalogue::kind_for_seed`]);
+/// `rooms` and `people` as its flags.
 pub fn generated_scene(
     kind: &str,
     seed: u64,
@@ -41,7 +25,7 @@ pub fn generated_scene(
 ) -> Result<String, WorkflowError> {
     let spec = SceneSpec {
         seed,
-        kind: household_kind(kind, seed)?,
+        kind: catalogue::builtin().kind_for_seed(kind, seed).into(),
         rooms,
         people,
     };
@@ -50,7 +34,7 @@ pub fn generated_scene(
 }
 
 /// A scene named by `spec`: `gen:<seed>` (a household of `kind`, see
-/// [`household_kind`]), RON text (anything starting with `(` once blanks
+/// [`generated_scene`]), RON text (anything starting with `(` once blanks
 /// and comments are skipped), or a file path or built-in id.
 pub fn resolve_scene(spec: &str, kind: &str) -> Result<Scene, WorkflowError> {
     if let Some(seed) = spec.trim().strip_prefix("gen:") {
