@@ -28,15 +28,16 @@ pub struct EvalArgs {
     pub trace: Vec<PathBuf>,
     /// A batch directory (`hearth batch --out`): evaluate every trace in it
     /// (mining those without samples), then write per family and agent the
-    /// mean with a household-bootstrap 95% interval, accuracy by evidence
-    /// age and by horizon, and plots (PNG and SVG) into --out [default:
+    /// mean with a scene-bootstrap 95% interval (the seeds of a scene
+    /// resampled together), paired differences between agents, accuracy by
+    /// evidence age and by horizon, and plots (PNG and SVG) into --out [default:
     /// DIR/results].
     #[arg(long, conflicts_with_all = ["trace", "predictions"])]
     pub batch: Option<PathBuf>,
-    /// Household resamples of --batch's intervals.
+    /// Scene resamples of --batch's intervals.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub resamples: u64,
-    /// Seed of --batch's household resamples.
+    /// Seed of --batch's scene resamples.
     #[arg(long, default_value_t = 0)]
     pub bootstrap_seed: u64,
     /// Also write each agent's answers for other projects' scorers,
@@ -242,6 +243,22 @@ fn print_summary(s: &Summary, costs: &[Cost]) {
     }
     println!();
     cost_rows(s.agents.iter().map(|a| a.agent.as_str()), costs, w);
+    if !s.differences.is_empty() {
+        println!("paired differences (same questions, same resamples):");
+    }
+    for d in &s.differences {
+        let signed = |st: &Stat| format!("{:+.3} [{:+.2},{:+.2}]", st.mean, st.lo, st.hi);
+        println!(
+            "  {} - {}: all QA {}, world {}",
+            d.a,
+            d.b,
+            signed(&d.all),
+            signed(&d.world)
+        );
+    }
+    for warning in &s.warnings {
+        eprintln!("warning: {warning}");
+    }
 }
 
 fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {

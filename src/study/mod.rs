@@ -267,6 +267,15 @@ pub struct AgentSummary {
     pub world_by_household: Vec<f64>,
 }
 
+/// The paired difference `a - b` of two agents over the same questions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    pub a: String,
+    pub b: String,
+    pub all: Stat,
+    pub world: Stat,
+}
+
 /// `hearth eval --batch`'s `summary.json`: deterministic for the same
 /// traces, samples, agents and seed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -275,14 +284,34 @@ pub struct Summary {
     pub method: Method,
     pub households: Vec<Household>,
     pub agents: Vec<AgentSummary>,
+    /// Every pair of agents, in agent order.
+    #[serde(default)]
+    pub differences: Vec<Difference>,
+    /// What the reader must know before trusting the intervals.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 pub const SUMMARY_SCHEMA: &str = "hearth.study";
 
-/// The summary of `runs` for `agents`, with `resamples` household
-/// resamples drawn from `seed`.
+/// The summary of `runs` for `agents`, with `resamples` scene resamples
+/// (the seeds of a scene together) drawn from `seed`.
 pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -> Summary {
-    let boot = Resamples::new(runs.len(), resamples, seed);
+    let scenes: Vec<&str> = runs.iter().map(|r| r.household.scene.as_str()).collect();
+    let boot = Resamples::clustered(&scenes, resamples, seed);
+    let exact_counts = |a: usize| -> Vec<(u64, u64)> {
+        runs.iter()
+            .map(|r| {
+                let marks = &r.exact[a];
+                (
+                    marks.iter().filter(|x| **x).count() as u64,
+                    marks.len() as u64,
+                )
+            })
+            .collect()
+    };
+    let world_of =
+        |a: usize| -> Vec<(u64, u64)> { runs.iter().map(|r| world_counts(&r.world[a])).collect() };
     // Per household, (correct, asked) of agent `a` in the cell of each key.
     let cells = |a: usize, key: &dyn Fn(&QuestionFacts) -> Option<u32>| {
         let mut out: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
@@ -331,14 +360,7 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
                         marks.iter().filter(|x| **x).count() as f64 / marks.len().max(1) as f64
                     })
                     .collect(),
-                world: boot
-                    .stat(
-                        &runs
-                            .iter()
-                            .map(|r| world_counts(&r.world[a]))
-                            .collect::<Vec<_>>(),
-                    )
-                    .unwrap_or_else(empty),
+                world: boot.stat(&world_of(a)).unwrap_or_else(empty),
                 world_by_household: runs
                     .iter()
                     .map(|r| {
@@ -348,12 +370,49 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
                     .collect(),
             }
         })
-        .collect();
+        .collect::<Vec<AgentSummary>>();
+    let mut differences = Vec::new();
+    for a in 0..agents.len() {
+        for b in a + 1..agents.len() {
+            // World marks are paired only where both agents have one.
+            let (wa, wb): (Vec<_>, Vec<_>) = runs
+                .iter()
+                .map(|r| {
+                    let both: Vec<(bool, bool)> = r.world[a]
+                        .iter()
+                        .zip(&r.world[b])
+                        .filter_map(|(x, y)| Some(((*x)?, (*y)?)))
+                        .collect();
+                    let n = both.len() as u64;
+                    let ok =
+                        |f: fn(&(bool, bool)) -> bool| both.iter().filter(|p| f(p)).count() as u64;
+                    ((ok(|p| p.0), n), (ok(|p| p.1), n))
+                })
+                .unzip();
+            differences.push(Difference {
+                a: agents[a].agent.clone(),
+                b: agents[b].agent.clone(),
+                all: boot
+                    .difference(&exact_counts(a), &exact_counts(b))
+                    .unwrap_or_else(empty),
+                world: boot.difference(&wa, &wb).unwrap_or_else(empty),
+            });
+        }
+    }
+    let clusters = agents.first().map_or(0, |a| a.all.clusters);
+    let warnings = if !runs.is_empty() && clusters < bootstrap::MIN_CLUSTERS {
+        vec![format!(
+            "{clusters} scene(s) answered: intervals over fewer than {} scenes are too narrow to trust (the seeds of one scene are resampled together); add households of other scenes, e.g. generated ones (gen:0..20)",
+            bootstrap::MIN_CLUSTERS
+        )]
+    } else {
+        vec![]
+    };
     Summary {
         schema: SUMMARY_SCHEMA.into(),
         method: Method {
             statistic: "share of QA samples answered exactly, pooled over households".into(),
-            interval: "95% percentile interval of the pooled share over household resamples (households drawn with replacement, ChaCha8 from the seed)".into(),
+            interval: "95% percentile interval of the pooled share over scene resamples (scenes drawn with replacement, each with all its households, ChaCha8 from the seed); a difference between two agents is paired: the same resamples, the same questions".into(),
             resamples,
             seed,
             evidence_age: "seconds from the latest evidence event of a sample to its cutoff".into(),
@@ -362,6 +421,8 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
         },
         households: runs.iter().map(|r| r.household.clone()).collect(),
         agents,
+        differences,
+        warnings,
     }
 }
 
@@ -377,6 +438,7 @@ fn empty() -> Stat {
     Stat {
         n: 0,
         households: 0,
+        clusters: 0,
         mean: 0.0,
         lo: 0.0,
         hi: 0.0,
@@ -467,8 +529,21 @@ mod tests {
         assert_eq!((s.agents[1].world.n, s.agents[1].world.households), (3, 1));
         assert_eq!(s.agents[1].all.mean, 0.0);
         assert_eq!(summarize(&agents, &runs, 200, 1), s, "deterministic");
+        // Two seeds of one scene are one cluster: too few, and said so.
+        assert_eq!((good.all.households, good.all.clusters), (2, 1));
+        assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+        assert!(s.warnings[0].contains("1 scene(s)"));
+        // The pair, on the same questions: good is 4/6 ahead of bad.
+        assert_eq!(s.differences.len(), 1);
+        let d = &s.differences[0];
+        assert_eq!((d.a.as_str(), d.b.as_str()), ("good", "bad"));
+        assert!((d.all.mean - 4.0 / 6.0).abs() < 1e-12);
+        // World marks pair where both have one: h0's first two questions.
+        assert_eq!(d.world.n, 2);
+        assert!((d.world.mean - 0.5).abs() < 1e-12);
         // Nothing evaluated: zero questions, no cells.
         let none = summarize(&agents, &[], 200, 1);
+        assert!(none.warnings.is_empty());
         assert_eq!(none.agents[0].all.n, 0);
         assert!(none.agents[0].by_family.is_empty());
     }
