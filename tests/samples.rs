@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use common::hand_built::*;
@@ -913,6 +913,88 @@ fn a_compressed_trace_round_trips_through_every_command() {
     hearth(&["batch", "status", s(&batch)])
         .ok()
         .stdout_has("2 of 2 traces complete");
+}
+
+/// Exports grow with the days, not their square: a LoCoMo conversation
+/// of the default size holds its questions' evidence sessions and at most
+/// 600 turns in all unless the evidence alone is more, and a 28-day export
+/// is at most 5x the 7-day one (the full form, every session before each
+/// cutoff, grows with the square).
+#[test]
+fn exports_are_linear_in_the_days() {
+    let export = |days: u32, haystack: export::Haystack| {
+        let (scene, events) = generated("family_apartment", 1, days);
+        let ix = Index::new(&scene, &events);
+        let mined = mine(&scene, &events, 0);
+        let qa: Vec<&QaSample> = mined
+            .iter()
+            .filter_map(|x| match x {
+                Sample::Qa(q) => Some(q),
+                Sample::Plan(_) => None,
+            })
+            .collect();
+        let locomo: Vec<_> = export::locomo_records(&ix, "t", &qa, haystack, 0).collect();
+        // The full LongMemEval form is the square, and big: not made here.
+        let lme = match haystack {
+            export::Haystack::Full => 0,
+            _ => export::longmemeval_records(&ix, "t", &qa, haystack, 0)
+                .map(|r| serde_json::to_vec(&r).unwrap().len())
+                .sum(),
+        };
+        let bytes = (serde_json::to_vec(&locomo).unwrap().len(), lme);
+        (locomo, bytes)
+    };
+    let (small, week) = export(7, export::Haystack::S);
+    let (full, full_week) = export(7, export::Haystack::Full);
+    assert_eq!(small.len(), full.len(), "a sample per cutoff either way");
+    let mut cut = 0;
+    for (s, f) in small.iter().zip(&full) {
+        let sessions = |r: &export::LocomoSample| {
+            r.conversation
+                .keys()
+                .filter(|k| k.ends_with("_date_time"))
+                .count()
+        };
+        // Every question keeps its evidence turns, of its latest 7
+        // evidence sessions.
+        for (a, b) in s.qa.iter().zip(&f.qa) {
+            let sessions: BTreeSet<&str> = b
+                .evidence
+                .iter()
+                .map(|d| d.split(':').next().unwrap())
+                .collect();
+            if sessions.len() <= export::Haystack::LOCOMO_S_EVIDENCE {
+                assert_eq!(a.evidence.len(), b.evidence.len(), "{}", a.hearth_id);
+            } else {
+                assert!(!a.evidence.is_empty() && a.evidence.len() < b.evidence.len());
+            }
+        }
+        let turns = |r: &export::LocomoSample| -> usize {
+            r.conversation
+                .iter()
+                .filter(|(k, _)| k.starts_with("session_") && !k.ends_with("_date_time"))
+                .map(|(_, v)| v.as_array().map_or(0, Vec::len))
+                .sum()
+        };
+        if turns(f) > export::Haystack::LOCOMO_S_TURNS {
+            cut += 1;
+            assert!(sessions(s) < sessions(f));
+        } else {
+            assert_eq!(s, f);
+        }
+    }
+    assert!(
+        cut > 0,
+        "a week has cutoffs with more than 45 sessions before them"
+    );
+    let (_, month) = export(28, export::Haystack::S);
+    assert!(month.0 <= 5 * week.0, "locomo: {week:?} -> {month:?}");
+    assert!(month.1 <= 5 * week.1, "longmemeval: {week:?} -> {month:?}");
+    let (_, full_fortnight) = export(14, export::Haystack::Full);
+    assert!(
+        full_fortnight.0 > 3 * full_week.0,
+        "the full form grows with the square: {full_week:?} -> {full_fortnight:?}"
+    );
 }
 
 /// LongMemEval exports of a chosen size: `s` haystacks hold at most 45

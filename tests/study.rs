@@ -13,7 +13,7 @@ use common::*;
 use hearth::eval::agents::{BuiltIn, Strategy};
 use hearth::eval::predictions::{self, LONGMEMEVAL_TYPES};
 use hearth::eval::{QaResult, evaluate};
-use hearth::samples::export::{locomo_records, longmemeval};
+use hearth::samples::export::{Haystack, locomo_records, longmemeval};
 use hearth::samples::{self, Family, Index, QaSample, Sample, UNKNOWN_TEXT};
 use serde_json::Value as Json;
 
@@ -118,8 +118,11 @@ fn locomo_predictions_follow_its_scorer_and_score_the_oracle() {
             predictions::texts(&answers(&ix, &samples, Strategy::None)),
         ),
     ];
-    let records: Vec<Json> =
-        predictions::locomo(locomo_records(&ix, "fa-s0", &qa), &agents).collect();
+    let records: Vec<Json> = predictions::locomo(
+        locomo_records(&ix, "fa-s0", &qa, Haystack::default(), 0),
+        &agents,
+    )
+    .collect();
     let (mut seen, mut adversarial) = (0, 0);
     let (mut oracle, mut none) = (Vec::new(), Vec::new());
     let mut gaps: BTreeMap<String, usize> = BTreeMap::new();

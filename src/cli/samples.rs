@@ -125,21 +125,22 @@ fn print_mix(mined: &[Sample]) {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Format {
-    /// LoCoMo's locomo10.json layout: a sample per cutoff with its questions.
+    /// LoCoMo's locomo10.json layout: a sample per cutoff with its questions
+    /// and a conversation of the sessions before it.
     Locomo,
     /// LongMemEval's layout: an instance per question with its haystack.
     Longmemeval,
 }
 
-/// How much of the past a LongMemEval haystack holds.
+/// How much of the past a record holds.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum HaystackArg {
-    /// About 45 sessions: the evidence sessions, their neighbours and
-    /// distractors (as LongMemEval-S).
+    /// At most 45 sessions: the evidence sessions, their neighbours, the
+    /// latest one and distractors (as LongMemEval-S); linear in the days.
     S,
-    /// About 500 sessions (as LongMemEval-M).
+    /// At most 500 sessions (as LongMemEval-M).
     M,
-    /// Every session before the question (the default).
+    /// Every session before the question: grows with the square of the days.
     Full,
 }
 
@@ -156,8 +157,9 @@ pub struct ExportArgs {
     /// Output JSON file [default: <trace>/export-<format>.json].
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// LongMemEval haystack size: s, m or full.
-    #[arg(long, value_enum, default_value = "full")]
+    /// How much of the past each record holds (a LongMemEval haystack, a
+    /// LoCoMo conversation): s, m or full.
+    #[arg(long, value_enum, default_value = "s")]
     pub haystack: HaystackArg,
     /// Seed of the distractor sessions of `--haystack s|m`.
     #[arg(long, default_value_t = 0)]
@@ -209,23 +211,23 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
     let out = args
         .out
         .unwrap_or_else(|| args.trace.join(format!("export-{label}.json")));
+    let size = match args.haystack {
+        HaystackArg::S => samples::export::Haystack::S,
+        HaystackArg::M => samples::export::Haystack::M,
+        HaystackArg::Full => samples::export::Haystack::Full,
+    };
     let written = match args.format {
-        Format::Locomo => {
-            store::write_json_array(&out, samples::export::locomo_records(&ix, &name, &qa), true)
-        }
-        Format::Longmemeval => {
-            let size = match args.haystack {
-                HaystackArg::S => samples::export::Haystack::S,
-                HaystackArg::M => samples::export::Haystack::M,
-                HaystackArg::Full => samples::export::Haystack::Full,
-            };
-            // Compact: a haystack per question makes this file large.
-            store::write_json_array(
-                &out,
-                samples::export::longmemeval_records(&ix, &name, &qa, size, args.seed),
-                false,
-            )
-        }
+        Format::Locomo => store::write_json_array(
+            &out,
+            samples::export::locomo_records(&ix, &name, &qa, size, args.seed),
+            true,
+        ),
+        // Compact: a haystack per question makes this file large.
+        Format::Longmemeval => store::write_json_array(
+            &out,
+            samples::export::longmemeval_records(&ix, &name, &qa, size, args.seed),
+            false,
+        ),
     }
     .with_context(|| format!("writing {}", out.display()))?;
     println!(

@@ -139,10 +139,89 @@ impl<'a> History<'a> {
         self.sessions[si].events.partition_point(|e| e.id < cutoff)
     }
 
-    /// The sessions before `cutoff`, each with the number of its events
-    /// before it.
-    fn upto(&self, cutoff: u64) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (0..self.before(cutoff)).map(move |si| (si, self.cut(si, cutoff)))
+    /// The sessions (sorted, among the `past` before `cutoff`) holding an
+    /// `evidence` event before it, found by lookup: not every past event
+    /// searched for every question.
+    fn holding(&self, past: usize, cutoff: u64, evidence: &BTreeSet<u64>) -> Vec<usize> {
+        evidence
+            .iter()
+            .filter_map(|&id| {
+                let si = self.sessions[..past]
+                    .partition_point(|s| s.events[0].id <= id)
+                    .checked_sub(1)?;
+                let events = &self.sessions[si].events[..self.cut(si, cutoff)];
+                events.binary_search_by_key(&id, |e| e.id).ok().map(|_| si)
+            })
+            .collect::<BTreeSet<usize>>()
+            .into_iter()
+            .collect()
+    }
+
+    /// The sessions (in order) of a record before `cutoff` of at most
+    /// `budget` turns beyond the `holding` sessions, which it always keeps:
+    /// then the latest session and the neighbours of the holding ones, then
+    /// distractors drawn with a stream of the record's own. A bounded
+    /// number of draws, so it costs what it keeps, not the past.
+    fn within_turns(
+        &self,
+        cutoff: u64,
+        holding: &[usize],
+        budget: usize,
+        seed: u64,
+        record: &str,
+    ) -> Vec<usize> {
+        use rand::{Rng, SeedableRng};
+        let past = self.before(cutoff);
+        let turns = |si: usize| self.cut(si, cutoff);
+        // Everything, if it fits: counted from the end, and no further than
+        // the budget, so a long past costs no more than a short one.
+        let mut all = 0;
+        if (0..past).rev().all(|si| {
+            all += turns(si);
+            all <= budget
+        }) {
+            return (0..past).collect();
+        }
+        let mut kept: BTreeSet<usize> = holding.iter().copied().collect();
+        let mut used: usize = holding.iter().map(|&si| turns(si)).sum();
+        let mut offer = |si: usize| {
+            if si < past && !kept.contains(&si) && used + turns(si) <= budget {
+                used += turns(si);
+                kept.insert(si);
+            }
+        };
+        let near = holding
+            .iter()
+            .flat_map(|&i| [i.checked_sub(1), Some(i + 1)])
+            .flatten();
+        past.checked_sub(1)
+            .into_iter()
+            .chain(near)
+            .for_each(&mut offer);
+        if past > 0 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ fnv(record));
+            for _ in 0..4 * Haystack::S_SESSIONS {
+                offer(rng.random_range(0..past));
+            }
+        }
+        kept.into_iter().collect()
+    }
+
+    /// The sessions a record before `cutoff` holds, in order: all of them,
+    /// or at most `size`'s count around the evidence (see [`pick`]).
+    fn chosen(
+        &self,
+        cutoff: u64,
+        holding: &[usize],
+        size: Haystack,
+        seed: u64,
+        record: &str,
+    ) -> Vec<usize> {
+        let past = self.before(cutoff);
+        match size.sessions() {
+            None => (0..past).collect(),
+            Some(k) => pick(past, holding, k, seed, record),
+        }
     }
 }
 
@@ -253,16 +332,21 @@ fn lme_type(q: &QaSample) -> &'static str {
     }
 }
 
-/// LoCoMo: one sample per cutoff, holding that cutoff's questions.
+/// LoCoMo: one sample per cutoff, holding that cutoff's questions and
+/// every session before it.
 pub fn locomo(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LocomoSample> {
-    locomo_records(ix, name, samples).collect()
+    locomo_records(ix, name, samples, Haystack::Full, 0).collect()
 }
 
-/// [`locomo`]'s samples one at a time, to be written as they come.
+/// [`locomo`]'s samples one at a time, to be written as they come, each
+/// conversation holding the sessions of `size` (its evidence sessions and
+/// the latest kept, distractors drawn with `seed`).
 pub fn locomo_records<'a>(
     ix: &'a Index<'a>,
     name: &'a str,
     samples: &[&'a QaSample],
+    size: Haystack,
+    seed: u64,
 ) -> impl Iterator<Item = LocomoSample> + 'a {
     let n = Namer::new(ix.scene);
     let mut by_cutoff: BTreeMap<u64, Vec<&QaSample>> = BTreeMap::new();
@@ -287,8 +371,34 @@ pub fn locomo_records<'a>(
         let (mut event_summary, mut observation, mut session_summary) =
             (Map::new(), Map::new(), Map::new());
         let mut dia: BTreeMap<u64, String> = BTreeMap::new();
-        for (i, (si, len)) in history.upto(cutoff).enumerate() {
-            let k = i + 1;
+        let sample_id = format!("{name}-c{cutoff}");
+        let past = history.before(cutoff);
+        let holding: Vec<usize> = match size {
+            // Each question's latest evidence sessions: a routine's
+            // evidence is every day of it, which grows with the horizon.
+            Haystack::S => qs
+                .iter()
+                .flat_map(|q| {
+                    let own = history.holding(past, cutoff, &q.evidence.iter().copied().collect());
+                    let from = own.len().saturating_sub(Haystack::LOCOMO_S_EVIDENCE);
+                    own[from..].to_vec()
+                })
+                .collect::<BTreeSet<usize>>()
+                .into_iter()
+                .collect(),
+            _ => {
+                let evidence = qs.iter().flat_map(|q| q.evidence.iter().copied()).collect();
+                history.holding(past, cutoff, &evidence)
+            }
+        };
+        let chosen = match size {
+            Haystack::S => {
+                history.within_turns(cutoff, &holding, Haystack::LOCOMO_S_TURNS, seed, &sample_id)
+            }
+            _ => history.chosen(cutoff, &holding, size, seed, &sample_id),
+        };
+        for (i, si) in chosen.into_iter().enumerate() {
+            let (k, len) = (i + 1, history.cut(si, cutoff));
             let s = &history.sessions[si];
             let events = &s.events[..len];
             let turns: Vec<LocomoTurn> = events
@@ -353,26 +463,39 @@ pub fn locomo_records<'a>(
             event_summary,
             observation,
             session_summary,
-            sample_id: format!("{name}-c{cutoff}"),
+            sample_id,
         }
     })
 }
 
-/// How much of the past a LongMemEval instance's haystack holds.
+/// How much of the past a record holds (a LongMemEval instance's haystack,
+/// a LoCoMo sample's conversation). `S` and `M` hold at most a fixed number
+/// of sessions, so an export grows with the number of questions, linearly
+/// in the days; `Full` repeats the whole past in every record, so it grows
+/// with the square of the days.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Haystack {
     /// Like LongMemEval-S: the evidence sessions and distractors around
-    /// them, [`Haystack::S_SESSIONS`] sessions in all.
+    /// them, [`Haystack::S_SESSIONS`] sessions in all (the default).
+    #[default]
     S,
     /// Like LongMemEval-M: [`Haystack::M_SESSIONS`] sessions.
     M,
     /// Every session before the cutoff.
-    #[default]
     Full,
 }
 
 impl Haystack {
     pub const S_SESSIONS: usize = 45;
+    /// What `S` means for a LoCoMo conversation: at most this many turns
+    /// (LoCoMo's own average about 300 over up to 35 sessions: Maharana et
+    /// al. 2024; hearth's narrate the robot's observations as turns too)
+    /// beyond its questions' evidence sessions, which are always kept.
+    pub const LOCOMO_S_TURNS: usize = 600;
+    /// The most evidence sessions of one question a LoCoMo conversation of
+    /// size `S` keeps (its latest): a routine asked after four weeks has
+    /// every day of them as evidence, and a week of it shows the habit.
+    pub const LOCOMO_S_EVIDENCE: usize = 7;
     pub const M_SESSIONS: usize = 500;
 
     /// The most sessions a haystack holds (`None`: all of them).
@@ -412,11 +535,7 @@ fn pick(past: usize, holding: &[usize], size: usize, seed: u64, question: &str) 
     }
     let rest = past - kept.len();
     let want = size.saturating_sub(kept.len()).min(rest);
-    // FNV-1a of the question id: a stream per question, whatever else is exported.
-    let h = question.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    });
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ h);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ fnv(question));
     let skip: Vec<usize> = kept.iter().copied().collect();
     // The `i`-th session not kept, counting past the kept ones below it.
     let unkept = |i: usize| skip.iter().fold(i, |x, &k| if k <= x { x + 1 } else { x });
@@ -426,6 +545,13 @@ fn pick(past: usize, holding: &[usize], size: usize, seed: u64, question: &str) 
             .map(unkept),
     );
     kept.into_iter().collect()
+}
+
+/// FNV-1a of a record's id: a stream per record, whatever else is exported.
+fn fnv(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// LongMemEval: one instance per question.
@@ -449,26 +575,9 @@ pub fn longmemeval_records<'a>(
     samples.to_vec().into_iter().map(move |q| {
         let evidence: BTreeSet<u64> = q.evidence.iter().copied().collect();
         // Sessions before the cutoff: whole but for the last, cut at it.
-        let past = history.before(q.cutoff.event);
         let len = |si: usize| history.cut(si, q.cutoff.event);
-        // The sessions holding evidence, found by lookup: not every past
-        // event searched for every question.
-        let holding: Vec<usize> = evidence
-            .iter()
-            .filter_map(|&id| {
-                let si = history.sessions[..past]
-                    .partition_point(|s| s.events[0].id <= id)
-                    .checked_sub(1)?;
-                let events = &history.sessions[si].events[..len(si)];
-                events.binary_search_by_key(&id, |e| e.id).ok().map(|_| si)
-            })
-            .collect::<BTreeSet<usize>>()
-            .into_iter()
-            .collect();
-        let chosen = match size.sessions() {
-            None => (0..past).collect(),
-            Some(k) => pick(past, &holding, k, seed, &q.id),
-        };
+        let holding = history.holding(history.before(q.cutoff.event), q.cutoff.event, &evidence);
+        let chosen = history.chosen(q.cutoff.event, &holding, size, seed, &q.id);
         let mut ids = Vec::new();
         let mut answer_ids = Vec::new();
         let mut dates = Vec::new();

@@ -73,7 +73,14 @@ pub fn write(
             let path = dir.join("predictions-locomo.json");
             let records = (0..traces.len()).flat_map(|i| {
                 predictions::locomo(
-                    crate::samples::export::locomo_records(&ixs[i], &names[i], &qas[i]),
+                    // The conversations `hearth export --format locomo` writes by default.
+                    crate::samples::export::locomo_records(
+                        &ixs[i],
+                        &names[i],
+                        &qas[i],
+                        crate::samples::export::Haystack::default(),
+                        0,
+                    ),
                     &answers[i],
                 )
             });

@@ -27,10 +27,19 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
         HORIZON_AGENTS.join(", ")
     );
     println!(
-        "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>9} {:>9} {:>9}",
-        "days", "events", "samples", "generate", "mine", "eval", "export-s", "export-m", "locomo"
+        "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>9} {:>9} {:>9} {:>11}",
+        "days",
+        "events",
+        "samples",
+        "generate",
+        "mine",
+        "eval",
+        "export-s",
+        "export-m",
+        "locomo-s",
+        "locomo-full"
     );
-    let mut rows: Vec<[f64; 7]> = Vec::new();
+    let mut rows: Vec<[f64; 8]> = Vec::new();
     for &days in horizons {
         let t0 = Instant::now();
         let mut events = Vec::new();
@@ -75,13 +84,16 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
             Ok(t0.elapsed().as_secs_f64())
         };
         let (export_s, export_m) = (lme(Haystack::S)?, lme(Haystack::M)?);
-        let t0 = Instant::now();
-        for r in hearth::samples::export::locomo_records(&ix, "bench", &qa) {
-            serde_json::to_writer(&mut sink, &r)?;
-        }
-        let locomo = t0.elapsed().as_secs_f64();
+        let mut locomo = |size| -> Result<f64> {
+            let t0 = Instant::now();
+            for r in hearth::samples::export::locomo_records(&ix, "bench", &qa, size, 0) {
+                serde_json::to_writer(&mut sink, &r)?;
+            }
+            Ok(t0.elapsed().as_secs_f64())
+        };
+        let (locomo_s, locomo_full) = (locomo(Haystack::S)?, locomo(Haystack::Full)?);
         println!(
-            "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export_s:>9.3} {export_m:>9.3} {locomo:>9.3}",
+            "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export_s:>9.3} {export_m:>9.3} {locomo_s:>9.3} {locomo_full:>11.3}",
             events.len(),
             mined.len()
         );
@@ -92,7 +104,8 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
             eval,
             export_s,
             export_m,
-            locomo,
+            locomo_s,
+            locomo_full,
         ]);
     }
     if rows.len() >= 2 {
@@ -101,16 +114,17 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
             fitted_exponent(&pts)
         };
         println!(
-            "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}, export-m {:.2}, locomo {:.2}",
+            "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}, export-m {:.2}, locomo-s {:.2}, locomo-full {:.2}",
             slope(1),
             slope(2),
             slope(3),
             slope(4),
             slope(5),
-            slope(6)
+            slope(6),
+            slope(7)
         );
         println!(
-            "  (LoCoMo repeats the whole past at every cutoff, and `m` up to 500 sessions per question: their output, and so their cost, grows faster than the days)"
+            "  (`locomo-full` repeats the whole past at every cutoff, and `m` up to 500 sessions per question: their output, and so their cost, grows faster than the days; the `s` forms, the default, hold at most 45 sessions a record)"
         );
     }
     Ok(())
