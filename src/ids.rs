@@ -151,3 +151,12 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }
+
+/// FNV-1a, 64 bits: a stable hash for seeding a stream per record or
+/// keying an opaque id (the same on every platform and release, unlike
+/// std's hasher).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}

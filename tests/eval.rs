@@ -429,11 +429,15 @@ fn external_agents_get_words_unless_given_the_query() {
             .filter(|g| g["goal"] == "remember")
             .collect::<Vec<_>>()
     };
+    // Messages come with opaque ids, a cutoff's in the order of those ids.
+    let mut qa = qa;
+    qa.sort_by_cached_key(|q| (q.cutoff.event, asked_id(&ix, &q.id)));
     // By default: the words and options, never the query.
     let (questions, plans) = sent(cmd("words.log"), "words.log");
     assert_eq!(questions.len(), qa.len());
     for (m, q) in questions.iter().zip(&qa) {
         assert!(m.get("query").is_none(), "{m}");
+        assert_eq!(m["id"], asked_id(&ix, &q.id).as_str());
         assert_eq!(m["question"], q.question.as_str());
     }
     assert!(questions.iter().any(|m| m.get("options").is_some()));
@@ -578,4 +582,138 @@ fn less_presence_lowers_world_accuracy_when_asked_of_the_household() {
             world[0][j]
         );
     }
+}
+
+/// An agent that reads nothing but the messages it is sent: ids, words,
+/// options, cutoffs and the parsed query.
+#[derive(Default)]
+struct Probe {
+    asked: Vec<QuestionIn>,
+}
+
+impl Agent for Probe {
+    fn name(&self) -> String {
+        "probe".into()
+    }
+    fn parsed_query(&self) -> bool {
+        true
+    }
+    fn reset(&mut self, _: &Scene) -> Result<(), AgentError> {
+        Ok(())
+    }
+    fn observe(&mut self, _: &Observation) -> Result<(), AgentError> {
+        Ok(())
+    }
+    fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
+        self.asked.push(q.clone());
+        Ok(Reply::default())
+    }
+    fn plan(&mut self, _: &TaskIn) -> Result<Vec<Request>, AgentError> {
+        Ok(vec![])
+    }
+}
+
+/// Nothing an agent is sent says whether a question can be answered: a
+/// probe that sees only the messages (with the parsed query) picks out the
+/// unanswerable questions no better than chance by their ids, their place
+/// among their cutoff's questions, or the ids in their query; the report
+/// maps the opaque ids back to the sample ids.
+#[test]
+fn no_message_says_whether_a_question_is_answerable() {
+    let (scene, events) = generated("family_apartment", 2, 3);
+    let mined = samples::mine(&scene, &events, 0);
+    let ix = Index::new(&scene, &events);
+    let mut probe = Probe::default();
+    let (results, _) = evaluate(&ix, &mined, &mut probe);
+    assert_eq!(results.len(), probe.asked.len());
+    // Reports carry the sample ids, every one once.
+    let sample_ids: std::collections::BTreeSet<&str> = mined
+        .iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some(q.id.as_str()),
+            Sample::Plan(_) => None,
+        })
+        .collect();
+    let reported: std::collections::BTreeSet<&str> =
+        results.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(reported, sample_ids);
+    // In the order asked: the probe's messages mapped back to the samples.
+    let family: BTreeMap<String, Family> = results
+        .iter()
+        .map(|r| (asked_id(&ix, &r.id), r.family))
+        .collect();
+    let unanswerable: Vec<bool> = probe
+        .asked
+        .iter()
+        .map(|q| family[&q.id] == Family::Unanswerable)
+        .collect();
+    let n = unanswerable.len() as f64;
+    let base = unanswerable.iter().filter(|u| **u).count() as f64 / n;
+    assert!(base > 0.03, "the trace has unanswerable questions: {base}");
+    // A rule's precision: the share of unanswerable questions among those
+    // it flags; chance is the base rate. Allowed: chance plus three
+    // standard errors of a share of that many flags.
+    let check = |rule: &str, flags: Vec<bool>| {
+        let flagged = flags.iter().filter(|f| **f).count() as f64;
+        assert!(flagged >= 10.0, "{rule} flags too few to say: {flagged}");
+        let hits = flags
+            .iter()
+            .zip(&unanswerable)
+            .filter(|(f, u)| **f && **u)
+            .count() as f64;
+        let bound = base + 3.0 * (base * (1.0 - base) / flagged).sqrt();
+        assert!(
+            hits / flagged <= bound,
+            "{rule}: precision {:.3} over {flagged} flagged, chance {base:.3}",
+            hits / flagged
+        );
+    };
+    let asked = &probe.asked;
+    assert!(
+        asked
+            .iter()
+            .all(|q| !q.id.contains("abs") && !q.id.starts_with('u'))
+    );
+    let mut ids: Vec<&str> = asked.iter().map(|q| q.id.as_str()).collect();
+    ids.sort_unstable();
+    let median = ids[ids.len() / 2];
+    check(
+        "low ids",
+        asked.iter().map(|q| q.id.as_str() < median).collect(),
+    );
+    for digits in ["0123", "4567", "89ab", "cdef"] {
+        check(
+            "last hex digit",
+            asked
+                .iter()
+                .map(|q| q.id.ends_with(|c| digits.contains(c)))
+                .collect(),
+        );
+    }
+    let last_of_cutoff: Vec<bool> = (0..asked.len())
+        .map(|i| {
+            asked
+                .get(i + 1)
+                .is_none_or(|next| next.cutoff.event != asked[i].cutoff.event)
+        })
+        .collect();
+    check("last of its cutoff", last_of_cutoff);
+    let first_of_cutoff: Vec<bool> = (0..asked.len())
+        .map(|i| i == 0 || asked[i - 1].cutoff.event != asked[i].cutoff.event)
+        .collect();
+    check("first of its cutoff", first_of_cutoff);
+    let json = |q: &QuestionIn| serde_json::to_string(&q.query).unwrap();
+    assert!(asked.iter().all(|q| !json(q).contains("absent")));
+    // Every id is opaque, unique and the same on a rerun.
+    assert!(
+        asked
+            .iter()
+            .all(|q| q.id.len() == 17 && q.id.starts_with('q'))
+    );
+    let unique: std::collections::BTreeSet<&str> = asked.iter().map(|q| q.id.as_str()).collect();
+    assert_eq!(unique.len(), asked.len());
+    let mut again = Probe::default();
+    evaluate(&ix, &mined, &mut again);
+    let ids = |p: &Probe| p.asked.iter().map(|q| q.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&again), ids(&probe));
 }

@@ -466,6 +466,31 @@ pub fn execute_plan(
     out
 }
 
+/// The key of a trace's opaque question ids: its scene and length, so the
+/// ids differ from trace to trace and stay the same on a rerun.
+fn opaque_salt(ix: &Index) -> u64 {
+    crate::ids::fnv1a(format!("{}#{}", ix.scene.id, ix.events.len()).as_bytes())
+}
+
+/// The opaque id the question with sample id `id` of the trace `ix` is
+/// asked by (for a tool that maps an agent's log back).
+pub fn asked_id(ix: &Index, id: &str) -> String {
+    opaque_id(opaque_salt(ix), id)
+}
+
+/// The id an agent is asked a question by: a keyed hash of the sample id,
+/// which says nothing of the question's family or answerability (sample
+/// ids do: `u0003_abs`). Reports carry the sample ids.
+fn opaque_id(salt: u64, id: &str) -> String {
+    // FNV-1a mixes its last bytes poorly into its high bits (and "_abs"
+    // ends an id), so the hash goes through a finalizer (MurmurHash3's).
+    let mut h = crate::ids::fnv1a(id.as_bytes()) ^ salt;
+    for (shift, mul) in [(33, 0xff51_afd7_ed55_8ccdu64), (33, 0xc4ce_b9fe_1a85_ec53)] {
+        h = (h ^ (h >> shift)).wrapping_mul(mul);
+    }
+    format!("q{:016x}", h ^ (h >> 33))
+}
+
 /// Runs `agent` over the samples of one trace: observations in order, the
 /// questions and tasks of each cutoff asked when the agent has seen exactly
 /// the events before it.
@@ -486,9 +511,18 @@ pub fn evaluate_all(
     samples: &[Sample],
     agents: &mut [&mut dyn Agent],
 ) -> Vec<(Vec<QaResult>, Vec<PlanResult>)> {
+    let salt = opaque_salt(ix);
     let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
     for s in samples {
         by_cutoff.entry(s.cutoff().event).or_default().push(s);
+    }
+    // Within a cutoff, questions go in the order of their opaque ids: the
+    // order mining made them in (unanswerable ones last) says nothing.
+    for group in by_cutoff.values_mut() {
+        group.sort_by_cached_key(|s| match s {
+            Sample::Qa(q) => (0, opaque_id(salt, &q.id)),
+            Sample::Plan(t) => (1, t.id.clone()),
+        });
     }
     let mut out: Vec<(Vec<QaResult>, Vec<PlanResult>)> =
         agents.iter().map(|_| (Vec::new(), Vec::new())).collect();
@@ -518,7 +552,7 @@ pub fn evaluate_all(
                         let reply = match &broken[a] {
                             Some(e) => Err(e.clone()),
                             None => agent.answer(&QuestionIn {
-                                id: q.id.clone(),
+                                id: opaque_id(salt, &q.id),
                                 question: q.question.clone(),
                                 options: q.options.clone(),
                                 query: parsed[a].then(|| q.query.clone()),
@@ -546,6 +580,18 @@ pub fn evaluate_all(
                 }
             }
         }
+    }
+    // Results in sample order, as asked or not.
+    let order: BTreeMap<&str, usize> = samples
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            Sample::Qa(q) => Some((q.id.as_str(), i)),
+            Sample::Plan(_) => None,
+        })
+        .collect();
+    for (qa, _) in &mut out {
+        qa.sort_by_key(|r| order.get(r.id.as_str()).copied());
     }
     out
 }

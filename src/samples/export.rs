@@ -547,11 +547,9 @@ fn pick(past: usize, holding: &[usize], size: usize, seed: u64, question: &str) 
     kept.into_iter().collect()
 }
 
-/// FNV-1a of a record's id: a stream per record, whatever else is exported.
+/// A stream per record, whatever else is exported.
 fn fnv(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
+    crate::ids::fnv1a(id.as_bytes())
 }
 
 /// LongMemEval: one instance per question.

@@ -38,7 +38,9 @@ use super::wording::{Tense, preference_question, verb_phrase};
 /// house is: what "the green enamel mug" would be if there were one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Absent {
-    /// A made-up id, in no scene: `absent_<words>`.
+    /// A made-up id, in no scene, shaped like the house's own ids: the
+    /// category and the next number no entity has (`mug_5` beside
+    /// `mug_1`..`mug_4`), so that the id says nothing of its absence.
     pub id: Id,
     pub description: String,
     /// The house's objects of the same category.
@@ -68,8 +70,31 @@ pub fn absent_variants(scene: &Scene) -> Vec<Absent> {
             categories.push(&o.category);
         }
     }
+    let taken: BTreeSet<&str> = crate::scene::entries(scene)
+        .map(|(id, ..)| id.as_str())
+        .collect();
     let mut out = Vec::new();
     for c in categories {
+        let stem: String = c
+            .chars()
+            .map(|ch| {
+                if ch.is_alphanumeric() {
+                    ch.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let mut next = 1 + taken
+            .iter()
+            .filter_map(|id| {
+                id.strip_prefix(stem.as_str())?
+                    .strip_prefix('_')?
+                    .parse::<u32>()
+                    .ok()
+            })
+            .max()
+            .unwrap_or(0);
         let Some(kind) = cat.category(c) else {
             continue;
         };
@@ -84,10 +109,8 @@ pub fn absent_variants(scene: &Scene) -> Vec<Absent> {
             if described.iter().any(|d| w.is_subset(d) || d.is_subset(&w)) {
                 continue;
             }
-            let id = Id::new(&format!(
-                "absent_{}",
-                w.iter().cloned().collect::<Vec<_>>().join("_")
-            ));
+            let id = Id::new(&format!("{stem}_{next}"));
+            next += 1;
             out.push(Absent {
                 id,
                 description: v.clone(),
