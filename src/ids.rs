@@ -111,6 +111,15 @@ pub fn nearest<'a>(
     scored.into_iter().take(n).map(|(_, c)| c.clone()).collect()
 }
 
+/// FNV-1a, 64 bits: a stable hash for seeding a stream per record or
+/// keying an opaque id (the same on every platform and release, unlike
+/// std's hasher).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,11 +161,3 @@ mod tests {
     }
 }
 
-/// FNV-1a, 64 bits: a stable hash for seeding a stream per record or
-/// keying an opaque id (the same on every platform and release, unlike
-/// std's hasher).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
