@@ -27,9 +27,13 @@ pub struct LlmArgs {
     /// Record/replay cache of LLM exchanges, shared by every trace.
     #[arg(long, default_value = "llm-cache")]
     pub llm_cache: PathBuf,
-    /// LLM requests in flight at once.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub llm_concurrency: u64,
+    /// LLM requests in flight at once: a number (1 to 256), or `auto`:
+    /// learn how many the servers serve at once (what llama.cpp reports at
+    /// `/props`, else from reply times, `429` and `503` answers and
+    /// timeouts) and keep no more than that in flight, up to 8 per server,
+    /// so requests do not time out queued behind each other.
+    #[arg(long, default_value = "auto", value_parser = concurrency)]
+    pub llm_concurrency: Option<usize>,
     /// Seconds before a request times out (connecting: at most 10).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub llm_timeout: u64,
@@ -57,6 +61,19 @@ pub struct LlmArgs {
     pub on_budget: String,
 }
 
+/// `auto` (`None`) or a number of requests in flight.
+fn concurrency(s: &str) -> Result<Option<usize>, String> {
+    if s == "auto" {
+        return Ok(None);
+    }
+    match s.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "--llm-concurrency is `auto` or a number from 1 to 256, not {s:?}"
+        )),
+    }
+}
+
 impl LlmArgs {
     /// The client for `backend` (`openai` or `replay`), or `None` for the
     /// scripted backend.
@@ -72,7 +89,13 @@ impl LlmArgs {
             .or_else(|_| std::env::var("OPENAI_API_KEY"))
             .ok()
             .filter(|k| !k.is_empty());
-        c.concurrency = self.llm_concurrency as usize;
+        match self.llm_concurrency {
+            Some(n) => c.concurrency = n,
+            None => {
+                c.auto_concurrency = true;
+                c.concurrency = 8 * self.llm_url.len().max(1);
+            }
+        }
         c.timeout = Duration::from_secs(self.llm_timeout);
         c.connect_timeout = c.timeout.min(Duration::from_secs(10));
         c.retries = self.llm_retries;
