@@ -33,7 +33,7 @@ pub struct LlmArgs {
     /// timeouts) and keep no more than that in flight, up to 8 per server,
     /// so requests do not time out queued behind each other.
     #[arg(long, default_value = "auto", value_parser = concurrency)]
-    pub llm_concurrency: Option<usize>,
+    pub llm_concurrency: Concurrency,
     /// Seconds before a request times out (connecting: at most 10).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub llm_timeout: u64,
@@ -61,13 +61,19 @@ pub struct LlmArgs {
     pub on_budget: String,
 }
 
-/// `auto` (`None`) or a number of requests in flight.
-fn concurrency(s: &str) -> Result<Option<usize>, String> {
+/// `--llm-concurrency`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concurrency {
+    Auto,
+    Fixed(usize),
+}
+
+fn concurrency(s: &str) -> Result<Concurrency, String> {
     if s == "auto" {
-        return Ok(None);
+        return Ok(Concurrency::Auto);
     }
     match s.parse::<usize>() {
-        Ok(n) if (1..=256).contains(&n) => Ok(Some(n)),
+        Ok(n) if (1..=256).contains(&n) => Ok(Concurrency::Fixed(n)),
         _ => Err(format!(
             "--llm-concurrency is `auto` or a number from 1 to 256, not {s:?}"
         )),
@@ -90,8 +96,8 @@ impl LlmArgs {
             .ok()
             .filter(|k| !k.is_empty());
         match self.llm_concurrency {
-            Some(n) => c.concurrency = n,
-            None => {
+            Concurrency::Fixed(n) => c.concurrency = n,
+            Concurrency::Auto => {
                 c.auto_concurrency = true;
                 c.concurrency = 8 * self.llm_url.len().max(1);
             }

@@ -122,17 +122,13 @@ impl LlmClient {
             let ticket = self.limit.acquire().await;
             let (i, url) = self.pool.pick();
             let mode = self.pool.mode(&url);
-            let before = (cost.prompt_tokens, cost.completion_tokens);
             let r = self.attempt(call, messages, &url, mode, cost).await;
             let (aside, other_ready) = self.pool.release(i, matches!(r, Err(Failure::Retry(..))));
             if aside {
                 self.count(|s| s.set_aside += 1);
             }
             let outcome = match &r {
-                Ok(Attempt::Reply(_) | Attempt::Unusable(_)) => Outcome::Served {
-                    work: (cost.completion_tokens - before.1) as f64
-                        + (cost.prompt_tokens - before.0) as f64 / 10.0,
-                },
+                Ok(Attempt::Reply(_) | Attempt::Unusable(_)) => Outcome::Served,
                 Err(Failure::Retry(
                     LlmError::Http {
                         status: 429 | 503, ..

@@ -4,27 +4,25 @@
 //! waits, so more in flight than the server serves only buys timeouts.
 //!
 //! `auto` starts at what the servers report about their slots (llama.cpp's
-//! `/props`), else at one. It learns from reply times: a request's speed
-//! is its work (completion tokens, plus a tenth of the prompt's) over its
-//! time; a request served alone gives the baseline, and the requests that
-//! overlapped at a limit of `L` show how much slower they ran. `L` over
-//! that slowdown is how many the servers actually serve at once: near `L`,
-//! one more is tried; below, the limit drops to it. A `429`/`503` or a
-//! timeout while others were in flight lowers it at once. Upward probes
-//! back off (twice as many replies before the next) each time one fails.
+//! `/props`), else at one, and learns from throughput: replies per second
+//! of server time (idle time left out) over a window at the current limit.
+//! Now and then it tries one more in flight; the trial is kept only if
+//! throughput rose at least halfway to what one more slot would give
+//! (`L+1` over `L`), else the limit goes back and trials back off (twice
+//! as many replies before the next). Reply sizes vary, hence the margin.
+//! A `429`/`503`, or a timeout while others were in flight, lowers the
+//! limit at once; no trial is made when a request queued behind the others
+//! might time out.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Solo replies before the first probe upward.
-const PATIENCE: usize = 4;
+/// Replies at a limit before the first trial of one more.
+const PATIENCE: usize = 6;
 
 /// How a request ended, for the limit.
 pub enum Outcome {
-    /// Served, with its work (tokens, see the module comment).
-    Served {
-        work: f64,
-    },
+    Served,
     /// `429` or `503`: the server is full.
     Busy,
     TimedOut,
@@ -35,8 +33,6 @@ pub enum Outcome {
 pub struct Limiter {
     auto: bool,
     cap: usize,
-    /// A probe upward is not tried when a request queued behind one solo
-    /// reply might time out.
     timeout: Duration,
     state: Mutex<State>,
     wake: tokio::sync::Notify,
@@ -45,25 +41,54 @@ pub struct Limiter {
 struct State {
     limit: usize,
     in_flight: usize,
-    /// Requests started so far: one that saw none start while it ran, and
-    /// none in flight when it began, was served alone.
-    started: u64,
-    /// Work per second and seconds of a request served alone (averaged).
-    solo: Option<(f64, f64)>,
-    /// Slowdowns of overlapped replies at the current limit.
-    round: Vec<f64>,
-    /// Solo replies since the limit last changed, and how many to wait for
-    /// before a probe upward.
+    /// Replies per second at the limit last kept.
+    base: Option<f64>,
+    /// Whether the limit is on trial.
+    trial: bool,
+    /// The window: replies served, server time (idle left out).
+    served: usize,
+    busy: Duration,
+    /// When the window's busy time last started counting, if anything is
+    /// in flight.
+    since: Option<Instant>,
+    /// Replies since the limit last changed, and how many to wait for
+    /// before a trial.
     calm: usize,
     patience: usize,
+    /// Set once the servers reported their slots: no trials above them.
+    reported: bool,
+}
+
+impl State {
+    fn new(limit: usize) -> Self {
+        State {
+            limit,
+            in_flight: 0,
+            base: None,
+            trial: false,
+            served: 0,
+            busy: Duration::ZERO,
+            since: None,
+            calm: 0,
+            patience: PATIENCE,
+            reported: false,
+        }
+    }
+
+    /// Server time in the window so far.
+    fn busy(&self, now: Instant) -> Duration {
+        self.busy + self.since.map_or(Duration::ZERO, |t| now - t)
+    }
+
+    fn restart(&mut self, now: Instant) {
+        self.served = 0;
+        self.busy = Duration::ZERO;
+        self.since = (self.in_flight > 0).then_some(now);
+    }
 }
 
 /// One request's place in flight.
-pub struct Ticket {
-    start: Instant,
-    started: u64,
-    alone: bool,
-}
+pub struct Ticket(());
 
 impl Limiter {
     pub fn new(auto: bool, cap: usize, timeout: Duration) -> Self {
@@ -72,26 +97,18 @@ impl Limiter {
             auto,
             cap,
             timeout,
-            state: Mutex::new(State {
-                limit: if auto { 1 } else { cap },
-                in_flight: 0,
-                started: 0,
-                solo: None,
-                round: Vec::new(),
-                calm: 0,
-                patience: PATIENCE,
-            }),
+            state: Mutex::new(State::new(if auto { 1 } else { cap })),
             wake: tokio::sync::Notify::new(),
         }
     }
 
-    /// The servers reported `slots` at once: the limit starts there and
-    /// never goes above it.
+    /// The servers reported `slots` at once: the limit is that, and only
+    /// refusals and timeouts lower it.
     pub fn slots(&self, slots: usize) {
         if self.auto {
             let mut s = self.state.lock().expect("limit lock");
             s.limit = slots.clamp(1, self.cap);
-            s.patience = usize::MAX;
+            s.reported = true;
         }
     }
 
@@ -109,14 +126,11 @@ impl Limiter {
             {
                 let mut s = self.state.lock().expect("limit lock");
                 if s.in_flight < s.limit {
-                    let alone = s.in_flight == 0;
+                    if s.in_flight == 0 {
+                        s.since = Some(Instant::now());
+                    }
                     s.in_flight += 1;
-                    s.started += 1;
-                    return Ticket {
-                        start: Instant::now(),
-                        started: s.started,
-                        alone,
-                    };
+                    return Ticket(());
                 }
             }
             woken.await;
@@ -124,22 +138,18 @@ impl Limiter {
     }
 
     /// Gives the place back, learning from how the request ended.
-    pub fn release(&self, t: Ticket, outcome: Outcome) {
+    pub fn release(&self, _: Ticket, outcome: Outcome) {
+        let now = Instant::now();
         let mut s = self.state.lock().expect("limit lock");
-        let others = s.in_flight - 1;
         s.in_flight -= 1;
+        let others = s.in_flight;
+        if s.in_flight == 0
+            && let Some(t) = s.since.take()
+        {
+            s.busy += now - t;
+        }
         if self.auto {
-            let elapsed = t.start.elapsed().as_secs_f64().max(1e-6);
-            let alone = t.alone && s.started == t.started;
-            learn(
-                &mut s,
-                self.cap,
-                self.timeout,
-                outcome,
-                elapsed,
-                alone,
-                others,
-            );
+            learn(&mut s, self.cap, self.timeout, outcome, others, now);
         }
         drop(s);
         self.wake.notify_waiters();
@@ -151,57 +161,72 @@ fn learn(
     cap: usize,
     timeout: Duration,
     outcome: Outcome,
-    elapsed: f64,
-    alone: bool,
     others: usize,
+    now: Instant,
 ) {
-    let lower = |s: &mut State, to: usize| {
-        if to < s.limit {
-            tracing::debug!("LLM concurrency {} -> {to}", s.limit);
-            s.limit = to.max(1);
+    let set = |s: &mut State, to: usize, why: &str| {
+        let to = to.clamp(1, cap);
+        if to != s.limit {
+            tracing::debug!("LLM concurrency {} -> {to} ({why})", s.limit);
+            s.limit = to;
         }
-        s.round.clear();
+        s.trial = false;
         s.calm = 0;
-        s.patience = s.patience.saturating_mul(2);
+        s.restart(now);
     };
+    let back_off = |s: &mut State| s.patience = s.patience.saturating_mul(2);
     match outcome {
-        Outcome::Busy => lower(s, (others + 1).min(s.limit).saturating_sub(1)),
-        Outcome::TimedOut if others > 0 => lower(s, s.limit / 2),
+        Outcome::Busy => {
+            back_off(s);
+            let to = (others + 1).min(s.limit).saturating_sub(1);
+            set(s, to, "the server answered busy");
+        }
+        Outcome::TimedOut if others > 0 => {
+            back_off(s);
+            let to = s.limit / 2;
+            set(s, to, "a request timed out behind others");
+        }
         Outcome::TimedOut | Outcome::Other => {}
-        Outcome::Served { work } => {
-            let speed = work.max(1.0) / elapsed;
-            if alone {
-                s.solo = Some(match s.solo {
-                    None => (speed, elapsed),
-                    Some((v, t)) => (0.7 * v + 0.3 * speed, 0.7 * t + 0.3 * elapsed),
-                });
-                s.calm += 1;
-                let (_, secs) = s.solo.expect("just set");
-                let safe = Duration::from_secs_f64(secs * 3.0) < timeout;
-                if s.calm >= s.patience && s.limit < cap && safe && s.in_flight == 0 {
-                    s.limit += 1;
-                    s.calm = 0;
-                    s.round.clear();
-                    tracing::debug!("LLM concurrency: trying {}", s.limit);
-                }
+        Outcome::Served => {
+            s.served += 1;
+            s.calm += 1;
+            let window = 2 * s.limit + 2;
+            if s.served < window {
                 return;
             }
-            let Some((solo, _)) = s.solo else { return };
-            s.round.push((solo / speed).max(1.0));
-            if s.round.len() < 2 * s.limit {
-                return;
-            }
-            let slowdown = s.round.iter().sum::<f64>() / s.round.len() as f64;
-            let served = s.limit as f64 / slowdown;
-            s.round.clear();
-            if served > s.limit as f64 - 0.5 {
-                if s.limit < cap && s.patience != usize::MAX {
-                    s.limit += 1;
+            let rate = s.served as f64 / s.busy(now).as_secs_f64().max(1e-6);
+            if s.trial {
+                let l = s.limit as f64;
+                let base = s.base.unwrap_or(rate);
+                // Halfway between no gain and one more slot's worth.
+                if rate >= base * (1.0 + 0.5 / (l - 1.0)) {
+                    s.base = Some(rate);
                     s.patience = PATIENCE;
-                    tracing::debug!("LLM concurrency: trying {}", s.limit);
+                    let to = s.limit;
+                    set(s, to, "kept");
+                } else {
+                    back_off(s);
+                    let to = s.limit - 1;
+                    set(s, to, "no faster");
                 }
-            } else {
-                lower(s, served.round() as usize);
+                return;
+            }
+            s.base = Some(s.base.map_or(rate, |b| 0.5 * b + 0.5 * rate));
+            let calm = s.calm;
+            s.restart(now);
+            s.calm = calm;
+            // One more in flight must not wait past the timeout.
+            let queued = (s.limit + 1) as f64 / s.base.expect("just set");
+            if !s.reported
+                && s.limit < cap
+                && s.calm >= s.patience
+                && queued < timeout.as_secs_f64() / 2.0
+            {
+                tracing::debug!("LLM concurrency: trying {}", s.limit + 1);
+                s.limit += 1;
+                s.trial = true;
+                s.calm = 0;
+                s.restart(now);
             }
         }
     }
@@ -211,61 +236,54 @@ fn learn(
 mod tests {
     use super::*;
 
-    fn state() -> State {
-        State {
-            limit: 1,
-            in_flight: 0,
-            started: 0,
-            solo: None,
-            round: vec![],
-            calm: 0,
-            patience: PATIENCE,
-        }
-    }
-
     const T: Duration = Duration::from_secs(100);
 
-    #[test]
-    fn a_serial_server_is_probed_then_kept_at_one() {
-        let mut s = state();
-        for _ in 0..PATIENCE {
-            learn(&mut s, 8, T, Outcome::Served { work: 10.0 }, 1.0, true, 0);
+    /// `n` replies of a server serving `slots` at once, each taking `secs`
+    /// of its time, with the limit's requests always waiting.
+    fn serve(s: &mut State, n: usize, slots: usize, secs: f64, t: &mut Instant) {
+        for _ in 0..n {
+            s.in_flight = s.limit;
+            s.since.get_or_insert(*t);
+            let served = s.limit.min(slots) as f64;
+            *t += Duration::from_secs_f64(secs / served);
+            s.in_flight -= 1;
+            learn(s, 8, T, Outcome::Served, s.in_flight, *t);
         }
-        assert_eq!(s.limit, 2);
-        // Two in flight on a server serving one: one waits the other's time.
-        for e in [1.0, 2.0, 1.5, 2.0] {
-            learn(&mut s, 8, T, Outcome::Served { work: 10.0 }, e, false, 1);
-        }
-        assert_eq!(s.limit, 1);
-        assert_eq!(s.patience, 2 * PATIENCE);
     }
 
     #[test]
-    fn a_parallel_server_is_climbed_up_to_the_cap() {
-        let mut s = state();
-        for _ in 0..PATIENCE {
-            learn(&mut s, 3, T, Outcome::Served { work: 10.0 }, 1.0, true, 0);
-        }
-        for _ in 0..20 {
-            learn(&mut s, 3, T, Outcome::Served { work: 10.0 }, 1.1, false, 1);
-        }
+    fn a_serial_server_is_tried_then_kept_at_one() {
+        let (mut s, mut t) = (State::new(1), Instant::now());
+        serve(&mut s, 40, 1, 1.0, &mut t);
+        assert_eq!(s.limit, 1);
+        assert!(s.patience > PATIENCE, "a trial was made and failed");
+    }
+
+    #[test]
+    fn a_parallel_server_is_climbed_up_to_its_slots_and_the_cap() {
+        let (mut s, mut t) = (State::new(1), Instant::now());
+        serve(&mut s, 200, 3, 1.0, &mut t);
         assert_eq!(s.limit, 3);
+        let (mut s, mut t) = (State::new(1), Instant::now());
+        serve(&mut s, 400, 16, 1.0, &mut t);
+        assert_eq!(s.limit, 8);
     }
 
     #[test]
     fn refusals_and_timeouts_with_others_in_flight_lower_the_limit() {
-        let mut s = state();
-        s.limit = 6;
-        learn(&mut s, 8, T, Outcome::Busy, 0.1, false, 3);
+        let now = Instant::now();
+        let mut s = State::new(6);
+        learn(&mut s, 8, T, Outcome::Busy, 3, now);
         assert_eq!(s.limit, 3);
-        learn(&mut s, 8, T, Outcome::TimedOut, 9.0, false, 2);
+        learn(&mut s, 8, T, Outcome::TimedOut, 2, now);
         assert_eq!(s.limit, 1);
         // Alone, a timeout says nothing about slots.
-        learn(&mut s, 8, T, Outcome::TimedOut, 9.0, true, 0);
+        learn(&mut s, 8, T, Outcome::TimedOut, 0, now);
         assert_eq!(s.limit, 1);
-        // A reply slower than a third of the timeout is not probed past.
-        s.patience = 1;
-        learn(&mut s, 8, T, Outcome::Served { work: 10.0 }, 40.0, true, 0);
+        // Replies so slow that one queued behind another would time out:
+        // no trial.
+        let mut t = now;
+        serve(&mut s, 100, 4, 40.0, &mut t);
         assert_eq!(s.limit, 1);
     }
 }
