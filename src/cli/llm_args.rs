@@ -128,3 +128,36 @@ impl LlmArgs {
         })
     }
 }
+
+/// While `work` runs, shows what the LLM client has done so far on `bar`
+/// (calls, tokens, requests allowed in flight), after `prefix`.
+pub fn with_llm_progress<T>(
+    bar: &indicatif::ProgressBar,
+    client: Option<&std::sync::Arc<LlmClient>>,
+    prefix: &str,
+    work: impl FnOnce() -> T,
+) -> T {
+    let Some(client) = client else {
+        return work();
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let st = client.stats();
+                let sep = if prefix.is_empty() { "" } else { ": " };
+                bar.set_message(format!(
+                    "{prefix}{sep}{} LLM calls ({} from the cache), {} tokens, {} in flight at most",
+                    st.calls,
+                    st.cache_hits,
+                    st.prompt_tokens + st.completion_tokens,
+                    client.concurrency()
+                ));
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        });
+        let out = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}

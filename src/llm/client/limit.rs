@@ -17,8 +17,8 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Replies at a limit before the first trial of one more.
-const PATIENCE: usize = 6;
+/// Replies at a limit before a trial of one more.
+const PATIENCE: usize = 8;
 
 /// How a request ended, for the limit.
 pub enum Outcome {
@@ -57,6 +57,8 @@ struct State {
     patience: usize,
     /// Set once the servers reported their slots: no trials above them.
     reported: bool,
+    /// Whether the first window (the warm-up) is over.
+    warm: bool,
 }
 
 impl State {
@@ -72,6 +74,7 @@ impl State {
             calm: 0,
             patience: PATIENCE,
             reported: false,
+            warm: false,
         }
     }
 
@@ -211,12 +214,19 @@ fn learn(
                 }
                 return;
             }
-            s.base = Some(s.base.map_or(rate, |b| 0.5 * b + 0.5 * rate));
+            // The first window warms the server up (its prompt cache is
+            // cold): it sets no baseline.
+            let warm = s.warm;
+            s.warm = true;
+            if warm {
+                s.base = Some(s.base.map_or(rate, |b| 0.5 * b + 0.5 * rate));
+            }
             let calm = s.calm;
             s.restart(now);
             s.calm = calm;
             // One more in flight must not wait past the timeout.
-            let queued = (s.limit + 1) as f64 / s.base.expect("just set");
+            let Some(base) = s.base else { return };
+            let queued = (s.limit + 1) as f64 / base;
             if !s.reported
                 && s.limit < cap
                 && s.calm >= s.patience
