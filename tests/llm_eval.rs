@@ -183,12 +183,17 @@ fn a_looping_reply_is_capped_fails_its_question_only_and_replays() {
             .filter(|q| q.error.is_none())
             .all(|q| q.text.starts_with("From the records:") && q.judge.is_some())
     );
-    let judged = server
+    // No judge call grades an empty answer (identical calls share one
+    // request, so there may be fewer requests than questions).
+    let judged = qs.len() - failed.len();
+    let graded: Vec<String> = server
         .requests()
         .iter()
         .filter(|r| r.stage() == "judge")
-        .count();
-    assert_eq!(judged, qs.len() - failed.len());
+        .map(|r| r.text())
+        .collect();
+    assert!(!graded.is_empty() && graded.len() <= judged);
+    assert!(graded.iter().all(|t| !t.contains("Answer to grade: \n")));
     // The passes' recorded cost is in the report.
     let answer = r[0].llm["answer"];
     assert_eq!(

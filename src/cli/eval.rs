@@ -74,10 +74,14 @@ pub struct EvalArgs {
     pub agent_timeout: u64,
     /// Who words the answers: the agents' own answerer (`rules`), or the
     /// LLM given each agent's top-five evidence (`llm`; exact accuracy then
-    /// does not apply: use --judge).
+    /// does not apply: use --judge). A question whose LLM reply fails after
+    /// its retries and re-asks fails alone, with why in the report; the
+    /// rest are scored.
     #[arg(long, default_value = "rules", value_parser = clap::builder::PossibleValuesParser::new(["rules", "llm"]))]
     pub answerer: String,
-    /// Score every answer's words with the LLM judge (0–3 rubric).
+    /// Score every answer's words with the LLM judge (0–3 rubric). A
+    /// question the LLM answerer failed scores 0 without a call; one whose
+    /// judging fails is left unscored, with why.
     #[arg(long)]
     pub judge: bool,
     /// LLM backend for --answerer llm and --judge.
