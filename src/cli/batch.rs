@@ -165,14 +165,20 @@ pub fn execute(spec: &BatchSpec, progress: bool) -> Result<Outcome> {
     }
     .with_style(
         ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {msg}",
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {prefix} {msg}",
         )
         .expect("valid template"),
     );
-    let o = batch::execute(spec, &|p| match p {
-        Progress::Todo(n) => bar.set_length(n),
-        Progress::Started(name) => bar.set_message(name.to_string()),
-        Progress::Finished => bar.inc(1),
+    let client = match &spec.backend {
+        hearth::jobs::BackendSpec::Llm(c) => Some(c),
+        hearth::jobs::BackendSpec::Scripted => None,
+    };
+    let o = crate::llm_args::with_llm_progress(&bar, client, "", || {
+        batch::execute(spec, &|p| match p {
+            Progress::Todo(n) => bar.set_length(n),
+            Progress::Started(name) => bar.set_prefix(name.to_string()),
+            Progress::Finished => bar.inc(1),
+        })
     });
     bar.finish_and_clear();
     Ok(o?)

@@ -13,11 +13,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use hearth::eval::Report;
 use hearth::eval::predictions::Format;
 use hearth::llm::LlmClient;
+use hearth::llm::oneshot::PassEvent;
 use hearth::samples::Family;
 use hearth::study::Summary;
 use hearth::study::bootstrap::Stat;
 use hearth::study::cost::Cost;
-use hearth::workflow::evaluate::{self, AgentSpec, Answerer, EvalOptions, TraceSamples};
+use hearth::workflow::evaluate::{self, AgentSpec, Answerer, EvalOptions, EvalStep, TraceSamples};
 use hearth::workflow::predictions;
 use hearth::workflow::study::{self, BatchRequest, Step};
 
@@ -74,10 +75,14 @@ pub struct EvalArgs {
     pub agent_timeout: u64,
     /// Who words the answers: the agents' own answerer (`rules`), or the
     /// LLM given each agent's top-five evidence (`llm`; exact accuracy then
-    /// does not apply: use --judge).
+    /// does not apply: use --judge). A question whose LLM reply fails after
+    /// its retries and re-asks fails alone, with why in the report; the
+    /// rest are scored.
     #[arg(long, default_value = "rules", value_parser = clap::builder::PossibleValuesParser::new(["rules", "llm"]))]
     pub answerer: String,
-    /// Score every answer's words with the LLM judge (0–3 rubric).
+    /// Score every answer's words with the LLM judge (0–3 rubric). A
+    /// question the LLM answerer failed scores 0 without a call; one whose
+    /// judging fails is left unscored, with why.
     #[arg(long)]
     pub judge: bool,
     /// LLM backend for --answerer llm and --judge.
@@ -119,11 +124,18 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         .iter()
         .map(|dir| TraceSamples::read(dir, Path::new(&args.samples)))
         .collect::<Result<Vec<_>, _>>()?;
-    let bar = indicatif::ProgressBar::new(traces.len() as u64);
-    let e = evaluate::evaluate_traces(&traces, &specs, llm.as_ref(), &opts, &mut |dir| {
-        bar.set_message(dir.display().to_string());
-        bar.inc(1);
-    })?;
+    let bar = ProgressBar::new(traces.len() as u64).with_style(traces_style());
+    let mut passes = PassBar::new(&bar, llm.as_ref());
+    let e = evaluate::evaluate_traces(
+        &traces,
+        &specs,
+        llm.as_ref(),
+        &opts,
+        &mut |step| match step {
+            EvalStep::Trace(dir) => passes.trace(dir),
+            EvalStep::Llm { agent, event } => passes.event(agent, event),
+        },
+    )?;
     bar.finish_and_clear();
     print_table(&e.reports, opts.answerer == Answerer::Llm, &e.costs);
     let out = args
@@ -171,12 +183,8 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
 fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
     let (specs, opts, llm) = setup(args)?;
     let out = args.out.clone().unwrap_or_else(|| dir.join("results"));
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {msg}",
-        )
-        .expect("valid template"),
-    );
+    let bar = ProgressBar::new(0).with_style(traces_style());
+    let mut passes = PassBar::new(&bar, llm.as_ref());
     let req = BatchRequest {
         dir,
         samples: &args.samples,
@@ -188,10 +196,11 @@ fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
     };
     let results = study::evaluate_batch(&req, llm.as_ref(), &mut |step| match step {
         Step::Trace { dir, index, total } => {
-            bar.set_length(total as u64);
-            bar.set_position(index as u64);
-            bar.set_message(dir.display().to_string());
+            passes.traces = (index, total);
+            passes.trace(dir);
         }
+        Step::Llm(EvalStep::Llm { agent, event }) => passes.event(agent, event),
+        Step::Llm(EvalStep::Trace(_)) => {}
         // Not `bar.println`: it prints nothing when stderr is no terminal.
         Step::Mined { path, samples } => {
             bar.suspend(|| println!("mined {samples} samples into {}", path.display()))
@@ -207,6 +216,79 @@ fn run_batch(args: &EvalArgs, dir: &Path) -> Result<ExitCode> {
         out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+fn traces_style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} traces {msg}")
+        .expect("valid template")
+}
+
+/// One bar for the traces, which becomes the bar of each LLM pass (answer,
+/// judge) with its estimate while the pass runs.
+struct PassBar<'a> {
+    bar: &'a ProgressBar,
+    llm: Option<&'a Arc<LlmClient>>,
+    /// The trace being run (from 0) and how many.
+    traces: (usize, usize),
+    dir: String,
+    failed: usize,
+}
+
+impl<'a> PassBar<'a> {
+    fn new(bar: &'a ProgressBar, llm: Option<&'a Arc<LlmClient>>) -> Self {
+        let total = bar.length().unwrap_or(0) as usize;
+        PassBar {
+            bar,
+            llm,
+            traces: (0, total),
+            dir: String::new(),
+            failed: 0,
+        }
+    }
+
+    fn trace(&mut self, dir: &Path) {
+        self.dir = dir.display().to_string();
+        self.bar.set_style(traces_style());
+        self.bar.set_length(self.traces.1 as u64);
+        self.bar.set_position(self.traces.0 as u64);
+        self.bar.set_message(self.dir.clone());
+        self.traces.0 += 1;
+    }
+
+    fn event(&mut self, agent: &str, event: PassEvent) {
+        match event {
+            PassEvent::Started { pass, calls } => {
+                self.failed = 0;
+                self.bar.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {prefix} (eta {eta}) {msg}",
+                    )
+                    .expect("valid template"),
+                );
+                self.bar.set_prefix(format!("{pass} ({agent})"));
+                self.bar.reset();
+                self.bar.set_length(calls as u64);
+                self.bar.set_message(self.dir.clone());
+            }
+            PassEvent::Replied { ok } => {
+                self.failed += usize::from(!ok);
+                self.bar.inc(1);
+                let mut msg = String::new();
+                if self.failed > 0 {
+                    msg.push_str(&format!("{} failed; ", self.failed));
+                }
+                if let Some(c) = self.llm {
+                    let s = c.stats();
+                    msg.push_str(&format!(
+                        "{} tokens, {} in flight at most",
+                        s.prompt_tokens + s.completion_tokens,
+                        c.concurrency()
+                    ));
+                }
+                self.bar.set_message(msg);
+            }
+        }
+    }
 }
 
 /// The table: per family and agent the mean and its interval.
@@ -317,6 +399,16 @@ fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
     row("plan steps", &|r| format!("{:.1}", r.plan.steps));
     row("planning tasks", &|r| r.plan.n.to_string());
     row("errors", &|r| r.errors.to_string());
+    let passes: std::collections::BTreeSet<&String> =
+        reports.iter().flat_map(|r| r.llm.keys()).collect();
+    for pass in passes {
+        let cost = |r: &Report| r.llm.get(pass).copied().unwrap_or_default();
+        row(&format!("{pass} tokens"), &|r| {
+            let c = cost(r);
+            (c.prompt_tokens + c.completion_tokens).to_string()
+        });
+        row(&format!("{pass} failed"), &|r| cost(r).skipped.to_string());
+    }
     cost_rows(reports.iter().map(|r| r.agent.as_str()), costs, w);
 }
 
@@ -333,6 +425,15 @@ fn cost_rows<'a>(agents: impl Iterator<Item = &'a str>, costs: &[Cost], w: usize
     };
     row("answer p50 ms", &|c| format!("{:.2}", c.p50_ms));
     row("answer p95 ms", &|c| format!("{:.2}", c.p95_ms));
+    let passes: std::collections::BTreeSet<&String> =
+        costs.iter().flat_map(|c| c.llm_seconds.keys()).collect();
+    for pass in passes {
+        row(&format!("{pass} seconds"), &|c| {
+            c.llm_seconds
+                .get(pass)
+                .map_or("-".into(), |s| format!("{s:.1}"))
+        });
+    }
     if costs.iter().any(|c| c.tokens_per_question.is_some()) {
         row("tokens/question", &|c| {
             c.tokens_per_question

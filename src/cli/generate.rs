@@ -116,12 +116,17 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
         .out
         .unwrap_or_else(|| Path::new("traces").join(format!("{}-s{}", scene.id, args.seed)));
     let started = std::time::Instant::now();
-    let spinner = indicatif::ProgressBar::new_spinner().with_message(format!(
+    let what = format!(
         "generating {} days of {} (seed {})",
         args.days, scene.id, args.seed
-    ));
+    );
+    let spinner = indicatif::ProgressBar::new_spinner().with_message(what.clone());
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let backend = args.llm.spec(&args.backend)?;
+    let client = match &backend {
+        hearth::jobs::BackendSpec::Llm(c) => Some(std::sync::Arc::clone(c)),
+        hearth::jobs::BackendSpec::Scripted => None,
+    };
     let opts = hearth::jobs::TraceOptions {
         days: args.days,
         seed: args.seed,
@@ -130,7 +135,9 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
         compress: args.compress,
         difficulty: args.difficulty.difficulty()?,
     };
-    let result = hearth::jobs::generate_trace(&scene, &out, &opts);
+    let result = llm_args::with_llm_progress(&spinner, client.as_ref(), &what, || {
+        hearth::jobs::generate_trace(&scene, &out, &opts)
+    });
     spinner.finish_and_clear();
     let s = result.with_context(|| format!("generating {}", out.display()))?;
     let c = &s.counts;

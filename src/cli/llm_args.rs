@@ -27,9 +27,13 @@ pub struct LlmArgs {
     /// Record/replay cache of LLM exchanges, shared by every trace.
     #[arg(long, default_value = "llm-cache")]
     pub llm_cache: PathBuf,
-    /// LLM requests in flight at once.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub llm_concurrency: u64,
+    /// LLM requests in flight at once: a number (1 to 256), or `auto`:
+    /// learn how many the servers serve at once (what llama.cpp reports at
+    /// `/props`, else from reply times, `429` and `503` answers and
+    /// timeouts) and keep no more than that in flight, up to 8 per server,
+    /// so requests do not time out queued behind each other.
+    #[arg(long, default_value = "auto", value_parser = concurrency)]
+    pub llm_concurrency: Concurrency,
     /// Seconds before a request times out (connecting: at most 10).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub llm_timeout: u64,
@@ -57,6 +61,25 @@ pub struct LlmArgs {
     pub on_budget: String,
 }
 
+/// `--llm-concurrency`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concurrency {
+    Auto,
+    Fixed(usize),
+}
+
+fn concurrency(s: &str) -> Result<Concurrency, String> {
+    if s == "auto" {
+        return Ok(Concurrency::Auto);
+    }
+    match s.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(Concurrency::Fixed(n)),
+        _ => Err(format!(
+            "--llm-concurrency is `auto` or a number from 1 to 256, not {s:?}"
+        )),
+    }
+}
+
 impl LlmArgs {
     /// The client for `backend` (`openai` or `replay`), or `None` for the
     /// scripted backend.
@@ -72,7 +95,13 @@ impl LlmArgs {
             .or_else(|_| std::env::var("OPENAI_API_KEY"))
             .ok()
             .filter(|k| !k.is_empty());
-        c.concurrency = self.llm_concurrency as usize;
+        match self.llm_concurrency {
+            Concurrency::Fixed(n) => c.concurrency = n,
+            Concurrency::Auto => {
+                c.auto_concurrency = true;
+                c.concurrency = 8 * self.llm_url.len().max(1);
+            }
+        }
         c.timeout = Duration::from_secs(self.llm_timeout);
         c.connect_timeout = c.timeout.min(Duration::from_secs(10));
         c.retries = self.llm_retries;
@@ -98,4 +127,37 @@ impl LlmArgs {
             Some(c) => BackendSpec::Llm(c),
         })
     }
+}
+
+/// While `work` runs, shows what the LLM client has done so far on `bar`
+/// (calls, tokens, requests allowed in flight), after `prefix`.
+pub fn with_llm_progress<T>(
+    bar: &indicatif::ProgressBar,
+    client: Option<&std::sync::Arc<LlmClient>>,
+    prefix: &str,
+    work: impl FnOnce() -> T,
+) -> T {
+    let Some(client) = client else {
+        return work();
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let st = client.stats();
+                let sep = if prefix.is_empty() { "" } else { ": " };
+                bar.set_message(format!(
+                    "{prefix}{sep}{} LLM calls ({} from the cache), {} tokens, {} in flight at most",
+                    st.calls,
+                    st.cache_hits,
+                    st.prompt_tokens + st.completion_tokens,
+                    client.concurrency()
+                ));
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        });
+        let out = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
 }

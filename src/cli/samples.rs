@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use hearth::llm::oneshot::PassEvent;
 use hearth::samples::{self, Asking, Family, Index, Sample};
 use hearth::store;
 use hearth::workflow::WorkflowError;
@@ -64,7 +65,26 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
     };
     if args.rephrase {
         let client = args.llm.client(&args.backend)?.expect("an LLM backend");
-        mine::rephrase(&client, &mut mined, args.seed)?;
+        let bar = indicatif::ProgressBar::new(0).with_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} rephrased (eta {eta})",
+            )
+            .expect("valid template"),
+        );
+        let failed = mine::rephrase(&client, &mut mined, args.seed, &mut |e| match e {
+            PassEvent::Started { calls, .. } => bar.set_length(calls as u64),
+            PassEvent::Replied { .. } => bar.inc(1),
+        })?;
+        bar.finish_and_clear();
+        for (id, why) in failed.iter().take(5) {
+            eprintln!("{id}: kept the template's words: {why}");
+        }
+        if failed.len() > 5 {
+            eprintln!(
+                "... {} questions kept the template's words in all",
+                failed.len()
+            );
+        }
     }
     let out = args.out.unwrap_or_else(|| args.trace.join("samples.jsonl"));
     mine::write(&out, &trace, args.seed, args.ask, &mined)

@@ -288,6 +288,11 @@ pub struct Report {
     pub by_family: BTreeMap<Family, QaScores>,
     pub plan: PlanScores,
     pub errors: usize,
+    /// What each LLM pass (`answer`, `judge`) cost over the agent's
+    /// questions, as recorded with the exchanges (so a replay reports the
+    /// same): calls, requests, tokens, and `skipped`, the calls that failed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub llm: BTreeMap<String, crate::trace::StageCost>,
     pub questions: Vec<QaResult>,
     pub tasks: Vec<PlanResult>,
 }
@@ -348,6 +353,7 @@ impl Report {
             by_family,
             plan,
             errors,
+            llm: BTreeMap::new(),
             questions,
             tasks,
         }

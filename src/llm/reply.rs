@@ -111,12 +111,14 @@ pub struct NotesReply {
 /// `rephrase`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct RephraseReply {
+    #[schemars(length(max = 300))]
     pub question: String,
 }
 
 /// `answer`.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct AnswerReply {
+    #[schemars(length(max = 300))]
     pub answer: String,
 }
 
@@ -125,6 +127,7 @@ pub struct AnswerReply {
 pub struct JudgeReply {
     #[schemars(range(min = 0, max = 3))]
     pub score: i64,
+    #[schemars(length(max = 200))]
     pub reason: String,
 }
 

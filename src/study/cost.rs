@@ -4,6 +4,7 @@
 //! differ run to run, so they go to a sidecar and the printed table, never
 //! into the deterministic report.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,9 @@ pub struct Cost {
     /// judging, when on); none for agents that call no LLM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens_per_question: Option<f64>,
+    /// Seconds each LLM pass (`answer`, `judge`) took, over every trace.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub llm_seconds: BTreeMap<String, f64>,
 }
 
 impl Cost {
@@ -85,7 +89,17 @@ impl Cost {
             p95_ms: rank(0.95),
             mean_ms: ms.iter().sum::<f64>() / n.max(1) as f64,
             tokens_per_question: tokens.map(|t| t as f64 / n.max(1) as f64),
+            llm_seconds: BTreeMap::new(),
         }
+    }
+
+    /// The same, with the time each LLM pass took.
+    pub fn with_passes(mut self, passes: &BTreeMap<String, Duration>) -> Self {
+        self.llm_seconds = passes
+            .iter()
+            .map(|(p, d)| (p.clone(), d.as_secs_f64()))
+            .collect();
+        self
     }
 }
 

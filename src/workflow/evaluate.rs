@@ -4,10 +4,11 @@
 //! agent's results and answer latencies gathered across traces, and the
 //! report and its cost sidecar written.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::WorkflowError;
 use super::mine;
@@ -16,9 +17,11 @@ use crate::eval::external::External;
 use crate::eval::words::{WORDS_ONLY, WordsOnly};
 use crate::eval::{Agent, PlanResult, QaResult, Report, evaluate_all};
 use crate::llm::LlmClient;
+use crate::llm::oneshot::PassEvent;
 use crate::samples::{Index, Sample};
 use crate::store::{self, Trace};
 use crate::study::cost::{Cost, Timed};
+use crate::trace::StageCost;
 
 /// An agent as named on the command line: a built-in memory given the
 /// parsed query, the words-only baseline, or an external program.
@@ -133,24 +136,42 @@ impl EvalOptions {
     }
 }
 
-/// One agent on one trace: its results, answer latencies and the LLM
-/// tokens spent answering and judging.
+/// What evaluation reports as it goes, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub enum EvalStep<'a> {
+    /// About to run the agents over the trace in this directory.
+    Trace(&'a Path),
+    /// A pass of LLM calls (answer or judge) for `agent`.
+    Llm {
+        agent: &'a str,
+        event: PassEvent<'a>,
+    },
+}
+
+/// One agent on one trace: its results, answer latencies, the LLM tokens
+/// spent answering and judging, and each LLM pass's recorded cost and
+/// wall-clock time.
 pub struct AgentRun {
     pub qa: Vec<QaResult>,
     pub plans: Vec<PlanResult>,
     pub latencies: Vec<Duration>,
     pub tokens: Option<u64>,
+    pub passes: BTreeMap<String, StageCost>,
+    pub pass_time: BTreeMap<String, Duration>,
 }
 
 /// Runs `agents` over one trace's samples together (what they share is
 /// made once: see [`evaluate_all`]), then the LLM answerer and judge if
-/// `opts` ask for them, agent by agent.
+/// `opts` ask for them, agent by agent (`progress` told of their calls). A
+/// question whose LLM reply fails fails alone, with why; only what ends the
+/// run (a spent budget, a broken cache) is an `Err`.
 pub fn run_agents(
     agents: &mut [Box<dyn Agent>],
     ix: &Index,
     samples: &[Sample],
     llm: Option<&Arc<LlmClient>>,
     opts: &EvalOptions,
+    progress: &mut dyn FnMut(EvalStep),
 ) -> Result<Vec<AgentRun>, WorkflowError> {
     if opts.needs_llm() && llm.is_none() {
         return Err(WorkflowError::NoClient {
@@ -166,16 +187,32 @@ pub fn run_agents(
     let mut runs = Vec::new();
     for ((mut qa, plans), timed) in results.into_iter().zip(timed) {
         let mut tokens = None;
+        let (mut passes, mut pass_time) = (BTreeMap::new(), BTreeMap::new());
         if let Some(client) = llm.filter(|_| opts.needs_llm()) {
+            let agent = timed.name();
+            let on = &mut |event: PassEvent| {
+                progress(EvalStep::Llm {
+                    agent: &agent,
+                    event,
+                })
+            };
             let spent = |s: crate::llm::Stats| s.prompt_tokens + s.completion_tokens;
             let before = spent(client.stats());
+            let mut unanswered = vec![false; qa.len()];
             if opts.answerer == Answerer::Llm {
-                crate::eval::llm::answer(client, ix, samples, &mut qa, 0)
+                let start = Instant::now();
+                let pass = crate::eval::llm::answer(client, ix, samples, &mut qa, 0, on)
                     .map_err(llm_err("answering through the LLM"))?;
+                pass_time.insert("answer".to_string(), start.elapsed());
+                passes.insert("answer".to_string(), pass.cost);
+                unanswered = pass.failed;
             }
             if opts.judge {
-                crate::eval::llm::judge(client, samples, &mut qa, 0)
+                let start = Instant::now();
+                let pass = crate::eval::llm::judge(client, samples, &mut qa, &unanswered, 0, on)
                     .map_err(llm_err("judging answers"))?;
+                pass_time.insert("judge".to_string(), start.elapsed());
+                passes.insert("judge".to_string(), pass.cost);
             }
             tokens = Some(spent(client.stats()) - before);
         }
@@ -184,6 +221,8 @@ pub fn run_agents(
             plans,
             latencies: timed.latencies,
             tokens,
+            passes,
+            pass_time,
         });
     }
     Ok(runs)
@@ -197,6 +236,8 @@ pub struct Tally {
     plans: Vec<Vec<PlanResult>>,
     latencies: Vec<Vec<Duration>>,
     tokens: Vec<Option<u64>>,
+    passes: Vec<BTreeMap<String, StageCost>>,
+    pass_time: Vec<BTreeMap<String, Duration>>,
 }
 
 impl Tally {
@@ -208,6 +249,8 @@ impl Tally {
             plans: vec![Vec::new(); n],
             latencies: vec![Vec::new(); n],
             tokens: vec![None; n],
+            passes: vec![BTreeMap::new(); n],
+            pass_time: vec![BTreeMap::new(); n],
         }
     }
 
@@ -216,6 +259,12 @@ impl Tally {
         for (a, run) in runs.into_iter().enumerate() {
             self.latencies[a].extend(run.latencies);
             self.tokens[a] = run.tokens.map(|t| t + self.tokens[a].unwrap_or(0));
+            for (pass, c) in run.passes {
+                *self.passes[a].entry(pass).or_default() += c;
+            }
+            for (pass, d) in run.pass_time {
+                *self.pass_time[a].entry(pass).or_default() += d;
+            }
             self.qa[a].push(run.qa);
             self.plans[a].extend(run.plans);
         }
@@ -235,7 +284,8 @@ impl Tally {
             .iter()
             .zip(&self.latencies)
             .zip(&self.tokens)
-            .map(|((a, l), t)| Cost::new(a, l, *t))
+            .zip(&self.pass_time)
+            .map(|(((a, l), t), p)| Cost::new(a, l, *t).with_passes(p))
             .collect()
     }
 
@@ -245,8 +295,11 @@ impl Tally {
             .iter()
             .zip(&self.qa)
             .zip(&self.plans)
-            .map(|((a, qa), plans)| {
-                Report::new(a.clone(), traces.to_vec(), qa.concat(), plans.clone())
+            .zip(&self.passes)
+            .map(|(((a, qa), plans), passes)| {
+                let mut r = Report::new(a.clone(), traces.to_vec(), qa.concat(), plans.clone());
+                r.llm = passes.clone();
+                r
             })
             .collect()
     }
@@ -280,13 +333,13 @@ pub struct Evaluated {
 }
 
 /// Evaluates the agents of `specs` over `traces`; `progress` is told the
-/// trace about to be run.
+/// trace about to be run and the LLM calls as they come back.
 pub fn evaluate_traces(
     traces: &[TraceSamples],
     specs: &[AgentSpec],
     llm: Option<&Arc<LlmClient>>,
     opts: &EvalOptions,
-    progress: &mut dyn FnMut(&Path),
+    progress: &mut dyn FnMut(EvalStep),
 ) -> Result<Evaluated, WorkflowError> {
     let mut agents: Vec<Box<dyn Agent>> = specs.iter().map(|s| s.build(opts)).collect();
     evaluate_agents(traces, &mut agents, llm, opts, progress)
@@ -300,13 +353,13 @@ pub fn evaluate_agents(
     agents: &mut [Box<dyn Agent>],
     llm: Option<&Arc<LlmClient>>,
     opts: &EvalOptions,
-    progress: &mut dyn FnMut(&Path),
+    progress: &mut dyn FnMut(EvalStep),
 ) -> Result<Evaluated, WorkflowError> {
     let mut tally = Tally::new(agents.iter().map(|a| a.name()).collect());
     for t in traces {
-        progress(&t.dir);
+        progress(EvalStep::Trace(&t.dir));
         let ix = Index::new(&t.trace.scene, &t.trace.events);
-        tally.add(run_agents(agents, &ix, &t.samples, llm, opts)?);
+        tally.add(run_agents(agents, &ix, &t.samples, llm, opts, progress)?);
     }
     let names: Vec<String> = traces.iter().map(|t| t.dir.display().to_string()).collect();
     Ok(Evaluated {

@@ -32,13 +32,15 @@ pub fn mine(
 }
 
 /// Rewords every question through the LLM (the template's words kept in
-/// `template_question`); answers are never touched. A blank rewording
-/// keeps the question as it was.
+/// `template_question`); answers are never touched. A blank rewording, or
+/// a reply that failed, keeps the question as it was: the failures come
+/// back, `(question id, why)`.
 pub fn rephrase(
     client: &std::sync::Arc<LlmClient>,
     samples: &mut [Sample],
     seed: u64,
-) -> Result<(), WorkflowError> {
+    on: &mut dyn FnMut(crate::llm::oneshot::PassEvent),
+) -> Result<Vec<(String, String)>, WorkflowError> {
     let questions: Vec<String> = samples
         .iter()
         .filter_map(|s| match s {
@@ -46,21 +48,26 @@ pub fn rephrase(
             Sample::Plan(_) => None,
         })
         .collect();
-    let new = crate::llm::oneshot::rephrase(client, &questions, seed).map_err(|source| {
+    let new = crate::llm::oneshot::rephrase(client, &questions, seed, on).map_err(|source| {
         WorkflowError::Llm {
             what: "rephrasing questions",
             source,
         }
     })?;
     let mut new = new.into_iter();
+    let mut failed = Vec::new();
     for s in samples {
-        if let Sample::Qa(q) = s
-            && let Some(n) = new.next().filter(|n| !n.trim().is_empty())
-        {
-            q.template_question = Some(std::mem::replace(&mut q.question, n));
+        if let Sample::Qa(q) = s {
+            match new.next() {
+                Some(Ok(n)) if !n.trim().is_empty() => {
+                    q.template_question = Some(std::mem::replace(&mut q.question, n));
+                }
+                Some(Err(why)) => failed.push((q.id.clone(), why)),
+                _ => {}
+            }
         }
     }
-    Ok(())
+    Ok(failed)
 }
 
 /// Writes `samples` of `trace` to `path` under their header.

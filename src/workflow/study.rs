@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::WorkflowError;
-use super::evaluate::{AgentSpec, EvalOptions, Tally, run_agents};
+use super::evaluate::{AgentSpec, EvalOptions, EvalStep, Tally, run_agents};
 use super::mine::{Loaded, load_or_mine};
 use super::traces::{batch_settings, batch_traces, trace_name};
 use crate::eval::{Agent, Report};
@@ -42,6 +42,8 @@ pub enum Step<'a> {
     },
     /// `samples` were mined into `path` first.
     Mined { path: &'a Path, samples: usize },
+    /// A pass of LLM calls over the trace.
+    Llm(EvalStep<'a>),
 }
 
 /// Results across a batch's households.
@@ -86,7 +88,14 @@ pub fn evaluate_batch_agents(
         }
         let ix = Index::new(&l.trace.scene, &l.trace.events);
         let facts = st::question_facts(&ix, &l.samples);
-        tally.add(run_agents(agents, &ix, &l.samples, llm, &req.opts)?);
+        tally.add(run_agents(
+            agents,
+            &ix,
+            &l.samples,
+            llm,
+            &req.opts,
+            &mut |s| progress(Step::Llm(s)),
+        )?);
         let household = Household::new(l.name.clone(), &ix, &l.trace.manifest, facts.len());
         runs.push(Run::new(household, facts, &tally.last()));
     }

@@ -11,8 +11,12 @@ pub struct LlmConfig {
     pub urls: Vec<String>,
     pub model: String,
     pub key: Option<String>,
-    /// Requests in flight at once, across every trace using this client.
+    /// Requests in flight at once, across every trace using this client;
+    /// with `auto_concurrency`, the most it may learn to keep.
     pub concurrency: usize,
+    /// Learn how many requests the servers serve at once and keep no more
+    /// in flight (see [`super::limit`]).
+    pub auto_concurrency: bool,
     pub connect_timeout: Duration,
     /// The whole request, reply included.
     pub timeout: Duration,
@@ -91,6 +95,7 @@ impl LlmConfig {
             model: model.to_string(),
             key: None,
             concurrency: 4,
+            auto_concurrency: false,
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(120),
             retries: 5,

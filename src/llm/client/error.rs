@@ -37,3 +37,18 @@ pub enum LlmError {
     #[error("cannot start the LLM client: {0}")]
     Setup(String),
 }
+
+impl LlmError {
+    /// Whether this ends a whole run rather than the one call: a spent
+    /// budget, a broken cache, a client that cannot run. A reply that
+    /// stayed unusable, a refusal or an unreachable server fail the call.
+    pub fn ends_the_run(&self) -> bool {
+        matches!(
+            self,
+            LlmError::Budget { .. }
+                | LlmError::Cache { .. }
+                | LlmError::NoCache
+                | LlmError::Setup(_)
+        )
+    }
+}

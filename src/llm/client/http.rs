@@ -15,6 +15,7 @@ use super::LlmClient;
 use super::cache::key_of;
 use super::call::{Call, Message};
 use super::error::LlmError;
+use super::limit::Outcome;
 use super::pool::SchemaMode;
 
 /// Whether an error body is about the structured-output form, whatever its
@@ -67,7 +68,44 @@ enum Failure {
     Fatal(LlmError),
 }
 
+/// The slots a llama.cpp server reports at `/props` (beside `/v1`).
+fn reported_slots(props: &Value) -> Option<usize> {
+    props["total_slots"]
+        .as_u64()
+        .filter(|n| *n > 0)
+        .map(|n| n as usize)
+}
+
 impl LlmClient {
+    /// Asks every endpoint how many requests it serves at once; if all
+    /// say, `auto` concurrency starts at (and keeps under) their sum.
+    async fn probe_slots(&self) {
+        let mut total = 0;
+        for base in &self.config.urls {
+            let root = base.strip_suffix("/v1").unwrap_or(base);
+            let mut req = self
+                .http
+                .get(format!("{root}/props"))
+                .timeout(Duration::from_secs(5));
+            if let Some(k) = &self.config.key {
+                req = req.bearer_auth(k);
+            }
+            let slots = match req.send().await {
+                Ok(r) if r.status().is_success() => r.text().await.ok(),
+                _ => None,
+            }
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .as_ref()
+            .and_then(reported_slots);
+            match slots {
+                Some(n) => total += n,
+                None => return,
+            }
+        }
+        tracing::debug!("the LLM servers report {total} slots");
+        self.limit.slots(total);
+    }
+
     /// One chat completion's content, with transport retries (on another
     /// endpoint at once if one is ready) and the structured-output fallback.
     pub(super) async fn chat(
@@ -76,13 +114,12 @@ impl LlmClient {
         messages: &[Message],
         cost: &mut StageCost,
     ) -> Result<Result<String, String>, LlmError> {
+        if self.config.auto_concurrency {
+            self.probed.get_or_init(|| self.probe_slots()).await;
+        }
         let mut attempt = 0;
         loop {
-            let permit = self
-                .permits
-                .acquire()
-                .await
-                .expect("the semaphore is never closed");
+            let ticket = self.limit.acquire().await;
             let (i, url) = self.pool.pick();
             let mode = self.pool.mode(&url);
             let r = self.attempt(call, messages, &url, mode, cost).await;
@@ -90,7 +127,26 @@ impl LlmClient {
             if aside {
                 self.count(|s| s.set_aside += 1);
             }
-            drop(permit);
+            let outcome = match &r {
+                Ok(Attempt::Reply(_) | Attempt::Unusable(_)) => Outcome::Served,
+                Err(Failure::Retry(
+                    LlmError::Http {
+                        status: 429 | 503, ..
+                    },
+                    _,
+                )) => Outcome::Busy,
+                Err(Failure::Retry(LlmError::Transport { why, .. }, _)) if why == TIMED_OUT => {
+                    // The server may well have done the work: it counts
+                    // against the token budget as if it had.
+                    let est = tokens(messages.iter().map(|m| m.content.len()).sum())
+                        + u64::from(call.max_tokens.unwrap_or(0));
+                    self.spent.fetch_add(est, Ordering::SeqCst);
+                    self.count(|s| s.timeouts += 1);
+                    Outcome::TimedOut
+                }
+                _ => Outcome::Other,
+            };
+            self.limit.release(ticket, outcome);
             match r {
                 Ok(Attempt::Reply(c)) => return Ok(Ok(c)),
                 Ok(Attempt::Unusable(why)) => return Ok(Err(why)),
@@ -224,9 +280,11 @@ impl LlmClient {
     }
 }
 
+const TIMED_OUT: &str = "timed out";
+
 fn describe(e: &reqwest::Error) -> String {
     if e.is_timeout() {
-        "timed out".into()
+        TIMED_OUT.into()
     } else if e.is_connect() {
         "connection failed".into()
     } else {

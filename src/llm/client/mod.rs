@@ -11,6 +11,7 @@ pub mod call;
 pub mod config;
 pub mod error;
 mod http;
+pub mod limit;
 pub mod pool;
 
 use std::collections::HashMap;
@@ -27,6 +28,7 @@ use crate::trace::StageCost;
 use self::call::{Call, Message, Reply};
 use self::config::LlmConfig;
 use self::error::LlmError;
+use self::limit::Limiter;
 use self::pool::{Pool, SchemaMode};
 
 /// Counters for the summary and the benchmark (this run only: cache hits
@@ -44,6 +46,8 @@ pub struct Stats {
     pub fallbacks: u64,
     /// Times an endpoint was set aside after a failure.
     pub set_aside: u64,
+    /// Requests that timed out (each also a retry).
+    pub timeouts: u64,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
 }
@@ -56,7 +60,9 @@ pub struct LlmClient {
     /// One lock per cache key, so identical calls in flight ask once.
     inflight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     http: reqwest::Client,
-    permits: Arc<tokio::sync::Semaphore>,
+    limit: Limiter,
+    /// Whether the servers were asked about their slots (`auto` only).
+    probed: tokio::sync::OnceCell<()>,
     pool: Pool,
     /// Tokens spent at the endpoints in this run, for the budget.
     spent: AtomicU64,
@@ -88,7 +94,8 @@ impl LlmClient {
             .unwrap_or_default();
         let pool = Pool::new(&config.urls, modes, config.set_aside);
         Ok(Arc::new(LlmClient {
-            permits: Arc::new(tokio::sync::Semaphore::new(config.concurrency.max(1))),
+            limit: Limiter::new(config.auto_concurrency, config.concurrency, config.timeout),
+            probed: tokio::sync::OnceCell::new(),
             config,
             runtime: Some(runtime),
             inflight: Mutex::new(HashMap::new()),
@@ -109,6 +116,11 @@ impl LlmClient {
         self.config
             .budget_tokens
             .is_some_and(|b| self.spent.load(Ordering::SeqCst) >= b)
+    }
+
+    /// Requests allowed in flight now (what `auto` has learned so far).
+    pub fn concurrency(&self) -> usize {
+        self.limit.limit()
     }
 
     pub fn stats(&self) -> Stats {
