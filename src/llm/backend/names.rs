@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::generation::{MemoryTarget, ProjectType};
 use crate::ids::Id;
-use crate::llm::reply::{self, bound, one_of, schema_of};
-use crate::scene::{FieldDef, Scene};
+use crate::llm::reply::{self, bound, keyword, one_of, schema_of};
+use crate::scene::{ActorKind, FieldDef, Scene, Surface};
 use crate::trace::request::SKILLS;
 
 fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
@@ -49,7 +49,12 @@ pub struct Names {
     /// Every device field name and every option of an enum field.
     fields: Vec<String>,
     options: Vec<String>,
+    /// The lowest and highest value of any numeric device field.
+    range: (f64, f64),
     known: BTreeSet<String>,
+    /// The names the prompts' worked examples use: a person, the robot,
+    /// furniture that holds things, an object, a device.
+    pub(super) example: Vec<(&'static str, String)>,
 }
 
 impl Names {
@@ -89,7 +94,45 @@ impl Names {
                 .collect(),
         );
         let targets: Vec<String> = things.iter().chain(&actors).cloned().collect();
+        let range = s
+            .devices
+            .iter()
+            .flat_map(|d| d.fields.values())
+            .filter_map(|f| match f {
+                FieldDef::Int { min, max, .. } => Some((*min as f64, *max as f64)),
+                FieldDef::Float { min, max, .. } => Some((*min, *max)),
+                FieldDef::Timer { max, .. } => Some((0.0, *max as f64)),
+                _ => None,
+            })
+            .fold((0.0f64, 1.0f64), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        let first = |xs: Vec<&Id>| xs.first().map_or(String::new(), |i| i.to_string());
+        let example = vec![
+            (
+                "person",
+                first(
+                    s.actors
+                        .iter()
+                        .filter(|a| a.kind == ActorKind::Human)
+                        .map(|a| &a.id)
+                        .collect(),
+                ),
+            ),
+            ("robot", first(s.robots().iter().collect())),
+            (
+                "furniture",
+                first(
+                    s.furniture
+                        .iter()
+                        .filter(|f| f.surfaces.iter().any(|x| matches!(x, Surface::On(_))))
+                        .map(|f| &f.id)
+                        .collect(),
+                ),
+            ),
+            ("object", first(s.objects.iter().map(|o| &o.id).collect())),
+            ("device", first(s.devices.iter().map(|d| &d.id).collect())),
+        ];
         Names {
+            example,
             known: targets.iter().cloned().collect(),
             objects: ids(s.objects.iter().map(|o| &o.id).collect()),
             devices: ids(s.devices.iter().map(|d| &d.id).collect()),
@@ -98,6 +141,7 @@ impl Names {
             things,
             fields,
             options,
+            range,
         }
     }
 
@@ -112,8 +156,14 @@ impl Names {
                 one_of(&mut s, "participants", &self.actors);
                 one_of(&mut s, "entities", &self.things);
                 one_of(&mut s, "memory_targets", &wire_names(&MemoryTarget::ALL));
-                bound(&mut s, "start_day", "maximum", days.into());
-                bound(&mut s, "end_day", "maximum", days.into());
+                // Bounds, and the days themselves: llama.cpp's grammar
+                // honours an enum but not `minimum`/`maximum`.
+                let all: Vec<u64> = (1..=u64::from(days.max(1))).collect();
+                for day in ["start_day", "end_day"] {
+                    bound(&mut s, day, "maximum", days.into());
+                    keyword(&mut s, day, "enum", &json!(all));
+                }
+                bound(&mut s, "participants", "maxItems", self.actors.len() as u64);
                 bound(&mut s, "projects", "minItems", 1);
                 bound(&mut s, "projects", "maxItems", want);
                 s
@@ -122,6 +172,7 @@ impl Names {
                 let mut s = schema_of::<reply::BeatsReply>();
                 one_of(&mut s, "project", projects);
                 one_of(&mut s, "beat", &strings(&BEATS));
+                bound(&mut s, "beats", "minItems", 1);
                 bound(&mut s, "beats", "maxItems", want);
                 s
             }
@@ -129,6 +180,7 @@ impl Names {
                 let mut s = schema_of::<reply::SessionsReply>();
                 one_of(&mut s, "project", projects);
                 one_of(&mut s, "participants", &self.actors);
+                bound(&mut s, "participants", "maxItems", self.actors.len() as u64);
                 bound(&mut s, "sessions", "minItems", 1);
                 bound(&mut s, "sessions", "maxItems", want);
                 s
@@ -150,9 +202,11 @@ impl Names {
                 one_of(&mut s, "field", &self.fields);
                 one_of(&mut s, "to", &self.actors);
                 one_of(&mut s, "then", &strings(&["continue", "done", "give_up"]));
+                bound(&mut s, "to", "maxItems", self.actors.len() as u64);
                 let options = self.options.clone();
+                let (lo, hi) = self.range;
                 reply::narrow(&mut s, "value", &|p| {
-                    *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]});
+                    *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number", "minimum": lo, "maximum": hi}, {"type": "boolean"}, {"type": "null"}]});
                 });
                 bound(&mut s, "steps", "maxItems", want);
                 s

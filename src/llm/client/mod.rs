@@ -210,7 +210,20 @@ impl LlmClient {
                 cost.reasks += 1;
                 self.count(|s| s.reasks += 1);
             }
-            let (content, parsed) = match self.chat(&call, &messages, &mut cost).await? {
+            let chat = match self.chat(&call, &messages, &mut cost).await {
+                // Like a reply with nothing usable, and recorded as one, so
+                // the stage falls back the same way in a replay.
+                Err(e @ LlmError::Context { .. }) => {
+                    let reply = Reply {
+                        value: Err(e.to_string()),
+                        cost,
+                        dropped: vec![],
+                    };
+                    return self.record(&key, &call, reply);
+                }
+                r => r?,
+            };
+            let (content, parsed) = match chat {
                 Ok(c) => {
                     let p = repair::parse(&c).map(|(v, repaired)| {
                         if repaired {
