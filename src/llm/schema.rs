@@ -636,7 +636,7 @@ mod tests {
         assert!(validate(&s, &json!({"at": "22:59", "kind": "tidy"})).is_empty());
         for (at, kind, n) in [
             ("23:00", "tidy", 1),
-            ("", "Tidy Up", 2),
+            ("", "Tidy Up", 3),
             ("7:5", "x", 1),
             ("08:00", "breakfast", 1),
         ] {

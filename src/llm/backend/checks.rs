@@ -62,6 +62,7 @@ pub const IN_SCHEMA: &[(&str, &str, &str)] = &[
     ("actor", "steps.*.field", "enum"),
     ("actor", "steps.*.value", "enum"),
     ("actor", "steps.*.value", "minimum"),
+    ("actor", "steps.*.to", "minItems"),
     ("actor", "steps.*.to.*", "enum"),
     ("actor", "steps.*.seconds", "minimum"),
     ("actor", "then", "enum"),
@@ -95,21 +96,30 @@ pub fn session_problems(i: usize, s: &reply::SessionItem) -> Vec<String> {
     out
 }
 
-/// The fields of a step each skill reads (the executor's arguments).
+/// The fields of a step each skill reads (the executor's arguments): the
+/// actor schema has a form per skill with these required.
+pub const SKILL_FIELDS: &[(&str, &[&str])] = &[
+    ("navigate_to", &["target"]),
+    ("inspect", &["target"]),
+    ("pick", &["object"]),
+    ("place", &["object", "target", "relation"]),
+    ("open", &["target"]),
+    ("close", &["target"]),
+    ("set_device_state", &["device", "field", "value"]),
+    ("handoff", &["object", "to"]),
+    ("say", &["text", "to"]),
+    ("wait", &["seconds"]),
+];
+
 fn fields_of(skill: &str) -> &'static [&'static str] {
-    match skill {
-        "navigate_to" | "inspect" | "open" | "close" => &["target"],
-        "pick" => &["object"],
-        "place" => &["object", "target", "relation"],
-        "set_device_state" => &["device", "field", "value"],
-        "handoff" => &["object", "to"],
-        "say" => &["text", "to"],
-        "wait" => &["seconds"],
-        // An unknown skill keeps every field, for the executor to name.
-        _ => &[
-            "target", "object", "relation", "device", "field", "value", "to", "text", "seconds",
-        ],
-    }
+    const ALL: &[&str] = &[
+        "target", "object", "relation", "device", "field", "value", "to", "text", "seconds",
+    ];
+    // An unknown skill keeps every field, for the executor to name.
+    SKILL_FIELDS
+        .iter()
+        .find(|(s, _)| *s == skill)
+        .map_or(ALL, |(_, f)| f)
 }
 
 /// An actor reply's steps as requests in the executor's schema; a step it
@@ -332,6 +342,12 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_skill_has_a_step_form() {
+        let skills: Vec<&str> = SKILL_FIELDS.iter().map(|(s, _)| *s).collect();
+        assert_eq!(skills, crate::trace::request::SKILLS);
     }
 
     #[test]

@@ -36,6 +36,57 @@ const BEATS: [&str; 5] = [
     "completed",
 ];
 
+/// A step's schema as one form per skill: the fields the skill reads
+/// required (not null), the others null. What a skill needs is then the
+/// schema's to state, so a constrained decoder cannot leave it out.
+fn per_skill(step: &mut Value) {
+    let forms = super::checks::SKILL_FIELDS
+        .iter()
+        .map(|(skill, takes)| {
+            let mut form = step.clone();
+            let props = form["properties"]
+                .as_object_mut()
+                .expect("a step has fields");
+            for (name, p) in props.iter_mut() {
+                if name == "skill" {
+                    p["enum"] = json!([skill]);
+                } else if !takes.contains(&name.as_str()) {
+                    *p = json!({"type": "null"});
+                } else if name == "to" && *skill == "handoff" {
+                    p["type"] = json!("array");
+                    p["minItems"] = json!(1);
+                    p["maxItems"] = json!(1);
+                } else {
+                    not_null(p);
+                }
+            }
+            form
+        })
+        .collect();
+    *step = json!({ "anyOf": Value::Array(forms) });
+}
+
+/// `p` without its null: a type list loses `null`, an enum its null
+/// option, `anyOf` its null form.
+fn not_null(p: &mut Value) {
+    if let Some(t) = p.get_mut("type")
+        && let Some(a) = t.as_array()
+    {
+        let rest: Vec<Value> = a.iter().filter(|x| *x != "null").cloned().collect();
+        *t = if rest.len() == 1 {
+            rest[0].clone()
+        } else {
+            Value::Array(rest)
+        };
+    }
+    if let Some(e) = p.get_mut("enum").and_then(Value::as_array_mut) {
+        e.retain(|x| !x.is_null());
+    }
+    if let Some(f) = p.get_mut("anyOf").and_then(Value::as_array_mut) {
+        f.retain(|x| x.get("type") != Some(&json!("null")));
+    }
+}
+
 /// The scene's real names, for the stage schemas and the checks.
 pub struct Names {
     actors: Vec<String>,
@@ -209,6 +260,7 @@ impl Names {
                     *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number", "minimum": lo, "maximum": hi}, {"type": "boolean"}, {"type": "null"}]});
                 });
                 bound(&mut s, "steps", "maxItems", want);
+                per_skill(&mut s["properties"]["steps"]["items"]);
                 s
             }
             "notes" => schema_of::<reply::NotesReply>(),
@@ -287,18 +339,31 @@ mod tests {
         assert_eq!(projects_wanted(1), 3);
         assert_eq!(projects_wanted(30), 8);
         let a = names.schema("actor", &[], 3, STEPS);
-        let step = &a["properties"]["steps"]["items"]["properties"];
+        // A form per skill: what the skill reads required, the rest null.
+        let forms = a["properties"]["steps"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(forms.len(), crate::trace::request::SKILLS.len());
+        let go = &forms[0]["properties"];
+        assert_eq!(go["skill"]["enum"], json!(["navigate_to"]));
+        let targets = go["target"]["enum"].as_array().unwrap();
+        assert!(!targets.contains(&Value::Null) && targets.contains(&json!("sofa_1")));
+        assert_eq!(go["target"]["type"], json!("string"));
+        assert_eq!(go["object"], json!({"type": "null"}));
+        let set = &forms[6]["properties"];
+        assert_eq!(set["skill"]["enum"], json!(["set_device_state"]));
+        let value = set["value"]["anyOf"].as_array().unwrap();
         assert!(
-            step["target"]["enum"]
-                .as_array()
-                .unwrap()
-                .contains(&Value::Null)
-        );
-        assert!(
-            step["value"]["anyOf"][0]["enum"]
+            value[0]["enum"]
                 .as_array()
                 .unwrap()
                 .contains(&json!("delicates"))
+        );
+        assert!(value.iter().all(|f| f["type"] != "null"));
+        let hand = &forms[7]["properties"]["to"];
+        assert_eq!(
+            (&hand["minItems"], &hand["maxItems"]),
+            (&json!(1), &json!(1))
         );
         let s = names.schema("sessions", &["p1".into()], 3, SESSIONS);
         assert_eq!(

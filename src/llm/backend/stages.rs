@@ -197,7 +197,7 @@ impl Backend for LlmBackend {
             cx,
             "projects",
             prompt,
-            (schema, max_tokens(want, 160)),
+            (schema, max_tokens(want, 120)),
             &accept,
         )? {
             Ok(out) => out,
