@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use hearth::jobs::{BackendSpec, TraceOptions, generate_trace};
 use hearth::llm::mock::{
-    Fault, MockReply, MockServer, grammar, household, stepwise, unusable, with_fault,
+    Fault, MockReply, MockServer, constrained, grammar, household, stepwise, unusable, with_fault,
 };
 use hearth::llm::{Call, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget};
 use hearth::store::read_trace;
@@ -810,22 +810,24 @@ fn a_sensible_model_takes_few_calls_per_event_with_stable_prefixes() {
     assert!(reqs.iter().all(|r| r.body["messages"][0] == first));
     // The schemas name only real things.
     let actor = reqs.iter().find(|r| r.stage() == "actor").unwrap();
-    let step = &actor.body["response_format"]["json_schema"]["schema"]["properties"]["steps"]["items"]
-        ["properties"];
+    // A form per skill: navigate_to first, set_device_state seventh.
+    let forms = &actor.body["response_format"]["json_schema"]["schema"]["properties"]["steps"]["items"]
+        ["anyOf"];
+    let (go, set) = (&forms[0]["properties"], &forms[6]["properties"]);
     assert!(
-        step["target"]["enum"]
+        go["target"]["enum"]
             .as_array()
             .unwrap()
             .contains(&json!("dining_table_1"))
     );
     assert!(
-        step["field"]["enum"]
+        set["field"]["enum"]
             .as_array()
             .unwrap()
             .contains(&json!("temperature"))
     );
     assert!(
-        step["value"]["anyOf"][0]["enum"]
+        set["value"]["anyOf"][0]["enum"]
             .as_array()
             .unwrap()
             .contains(&json!("delicates"))
@@ -1399,4 +1401,112 @@ fn a_spent_budget_lets_the_script_complete_the_trace() {
             .iter()
             .all(|f| f.reason == "the token budget is spent")
     );
+}
+
+#[test]
+fn a_constrained_decoder_with_poor_choices_writes_most_of_the_days() {
+    let s = scene();
+    let server = MockServer::start(constrained(&s, 7, 0.05));
+    let t = tmp();
+    let cache = t.path().join("cache");
+    let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
+    let live = t.path().join("live");
+    let summary = generate_with(&client, 2, &live).unwrap();
+    let llm = summary.llm.as_ref().unwrap();
+    // What a constrained server sends always fits the schema: nothing to
+    // repair, map or clamp.
+    let total = llm.total();
+    assert_eq!((total.repairs, total.fixed), (0, 0), "{llm:?}");
+    let a = llm.authored;
+    assert!(
+        a.session_share() >= 0.8 && a.event_share() >= 0.5,
+        "{a:?} {:?}",
+        llm.fallbacks
+    );
+    // Every stage ran and says how many of its calls it could use.
+    assert_eq!(llm.stages.len(), 6, "{llm:?}");
+    for (stage, c) in &llm.stages {
+        assert!(c.accepted > 0 && c.accepted <= c.calls, "{stage}: {c:?}");
+    }
+    assert_replays(&cache, &live, 2);
+    // The poor choices show: the days differ from the same model's without.
+    let server = MockServer::start(constrained(&s, 7, 0.0));
+    let plain = t.path().join("plain");
+    generate_with(
+        &LlmClient::new(config(&server.url, None)).unwrap(),
+        2,
+        &plain,
+    )
+    .unwrap();
+    assert_ne!(
+        fs::read(live.join("plan.json")).unwrap(),
+        fs::read(plain.join("plan.json")).unwrap()
+    );
+}
+
+/// A server with a context of `n` tokens (about three characters a token)
+/// that refuses a longer prompt as llama.cpp's does.
+fn with_context(
+    n: usize,
+    inner: impl Fn(&hearth::llm::mock::MockRequest) -> MockReply + Send + Sync + 'static,
+) -> impl Fn(&hearth::llm::mock::MockRequest) -> MockReply + Send + Sync + 'static {
+    move |r| {
+        let need = r.text().len().div_ceil(3) + r.body["max_tokens"].as_u64().unwrap_or(0) as usize;
+        if need > n {
+            return MockReply::status(
+                400,
+                &format!(
+                    "{{\"error\":{{\"message\":\"This model's maximum context length is {n} tokens. However, you requested {need} tokens.\",\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}}}"
+                ),
+            );
+        }
+        inner(r)
+    }
+}
+
+#[test]
+fn prompts_fit_the_context_and_a_refusal_falls_back() {
+    let s = scene();
+    let t = tmp();
+    // Told the context, every prompt fits: trimmed, never refused.
+    let server = MockServer::start(with_context(4096, household(&s)));
+    let mut c = config(&server.url, Some(&t.path().join("fit")));
+    c.context = 4096;
+    let live = t.path().join("fit-live");
+    let summary = generate_with(&LlmClient::new(c).unwrap(), 2, &live).unwrap();
+    let reqs = server.requests();
+    assert!(!reqs.is_empty());
+    let within = |r: &hearth::llm::mock::MockRequest| {
+        r.text().len().div_ceil(3) + r.body["max_tokens"].as_u64().unwrap_or(0) as usize <= 4096
+    };
+    assert!(reqs.iter().all(within));
+    assert!(summary.llm.unwrap().authored.llm_sessions > 0);
+    // Not told (a larger context assumed): the server's refusals are
+    // unusable replies, the script fills those stages, the trace completes
+    // and replays.
+    let server = MockServer::start(with_context(3000, household(&s)));
+    let cache = t.path().join("refused");
+    let mut c = config(&server.url, Some(&cache));
+    c.context = 100_000;
+    let live = t.path().join("refused-live");
+    let summary = generate_with(&LlmClient::new(c).unwrap(), 2, &live).unwrap();
+    let llm = summary.llm.unwrap();
+    let refused: Vec<_> = llm
+        .fallbacks
+        .iter()
+        .filter(|f| f.reason.contains("longer than the model's context"))
+        .collect();
+    assert!(!refused.is_empty(), "{:?}", llm.fallbacks);
+    let mut c = config("http://127.0.0.1:9/v1", Some(&cache));
+    c.replay = true;
+    c.context = 100_000;
+    let again = t.path().join("refused-again");
+    generate_with(&LlmClient::new(c).unwrap(), 2, &again).unwrap();
+    for f in ["events.jsonl", "plan.json", "notes.jsonl", "manifest.json"] {
+        assert_eq!(
+            fs::read(live.join(f)).unwrap(),
+            fs::read(again.join(f)).unwrap(),
+            "{f}"
+        );
+    }
 }

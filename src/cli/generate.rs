@@ -190,8 +190,9 @@ pub fn print_llm(llm: &hearth::trace::LlmReport) {
     );
     for (stage, c) in &llm.stages {
         println!(
-            "    {stage:<10} {:>5} calls {:>5} requests {:>9} + {:>7} tokens {:>3} repaired {:>3} re-asked {:>3} skipped",
+            "    {stage:<10} {:>5} calls {:>4.0}% accepted {:>5} requests {:>9} + {:>7} tokens {:>3} repaired {:>3} re-asked {:>3} skipped",
             c.calls,
+            100.0 * c.accepted as f64 / c.calls.max(1) as f64,
             c.requests,
             c.prompt_tokens,
             c.completion_tokens,

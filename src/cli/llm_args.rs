@@ -59,6 +59,12 @@ pub struct LlmArgs {
     /// A batch launches no more traces either way.
     #[arg(long, default_value = "stop", value_parser = ["stop", "script"])]
     pub on_budget: String,
+    /// The model's context in tokens: every generation prompt and its
+    /// reply are fitted into it, trimmed by priority (recent events and
+    /// open plans before old notes). A replay needs the value recorded with.
+    #[arg(long, default_value_t = hearth::llm::client::config::DEFAULT_CONTEXT,
+        value_parser = clap::value_parser!(u32).range(1024..))]
+    pub llm_context: u32,
 }
 
 /// `--llm-concurrency`.
@@ -109,6 +115,7 @@ impl LlmArgs {
         c.max_skipped = self.max_skipped;
         c.fallback = self.fallback.parse().map_err(anyhow::Error::msg)?;
         c.on_budget = self.on_budget.parse().map_err(anyhow::Error::msg)?;
+        c.context = self.llm_context;
         c.cache = Some(self.llm_cache.clone());
         c.replay = backend == "replay";
         if c.replay && !self.llm_cache.is_dir() {

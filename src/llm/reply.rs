@@ -10,6 +10,10 @@ use schemars::generate::SchemaSettings;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+/// The longest sentence a reply field takes: enough for what it says,
+/// not for a small model's run-on text.
+pub const TEXT: u32 = 120;
+
 /// `projects`: the long-running threads of the household.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ProjectsReply {
@@ -19,18 +23,24 @@ pub struct ProjectsReply {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ProjectItem {
     /// A short id, such as p1.
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9_]{0,23}$"))]
     pub id: String,
     pub kind: String,
+    #[schemars(length(max = 60))]
     pub title: String,
     /// People and the robot taking part (at least one).
+    #[schemars(length(min = 1))]
     pub participants: Vec<String>,
     /// Objects, furniture and devices the project is about.
+    #[schemars(length(max = 6))]
     pub entities: Vec<String>,
+    #[schemars(length(min = 1, max = 4))]
     pub memory_targets: Vec<String>,
     #[schemars(range(min = 1))]
     pub start_day: i64,
     #[schemars(range(min = 1))]
     pub end_day: i64,
+    #[schemars(length(max = 3), inner(length(max = TEXT)))]
     pub constraints: Vec<String>,
 }
 
@@ -44,6 +54,7 @@ pub struct BeatsReply {
 pub struct BeatItem {
     pub project: String,
     pub beat: String,
+    #[schemars(length(max = TEXT))]
     pub summary: String,
 }
 
@@ -56,11 +67,15 @@ pub struct SessionsReply {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SessionItem {
     /// HH:MM, 24-hour, before 23:00.
+    #[schemars(regex(pattern = r"^([01][0-9]|2[0-2]):[0-5][0-9]$"))]
     pub start: String,
+    #[schemars(regex(pattern = r"^[a-z][a-z0-9_]{0,23}$"))]
     pub kind: String,
     pub project: Option<String>,
+    #[schemars(length(max = TEXT))]
     pub intent: String,
     /// People and the robot taking part (at least one).
+    #[schemars(length(min = 1))]
     pub participants: Vec<String>,
 }
 
@@ -73,6 +88,7 @@ pub struct DirectorReply {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TurnItem {
     pub actor: String,
+    #[schemars(length(max = TEXT))]
     pub intention: String,
 }
 
@@ -81,6 +97,7 @@ pub struct TurnItem {
 pub struct ActorReply {
     pub steps: Vec<Step>,
     pub then: String,
+    #[schemars(length(max = TEXT))]
     pub reason: Option<String>,
 }
 
@@ -95,16 +112,21 @@ pub struct Step {
     /// An option of the field, a number or a boolean.
     pub value: Option<Value>,
     pub to: Option<Vec<String>>,
+    #[schemars(length(max = TEXT))]
     pub text: Option<String>,
-    #[schemars(range(min = 1))]
+    /// A wait of at most an hour.
+    #[schemars(range(min = 1, max = 3600))]
     pub seconds: Option<i64>,
 }
 
 /// `notes`: what is carried over to the next day.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct NotesReply {
+    #[schemars(length(max = 5), inner(length(max = TEXT)))]
     pub preferences: Vec<String>,
+    #[schemars(length(max = 5), inner(length(max = TEXT)))]
     pub open_plans: Vec<String>,
+    #[schemars(length(max = 400))]
     pub summary: String,
 }
 
@@ -213,17 +235,23 @@ pub fn one_of(schema: &mut Value, name: &str, options: &[String]) {
 /// Sets `key` (`maximum`, `minItems`, `maxItems`) of the property `name`
 /// itself (not its items).
 pub fn bound(schema: &mut Value, name: &str, key: &str, n: u64) {
+    keyword(schema, name, key, &json!(n));
+}
+
+/// Sets `key` to `value` in the schema of every property named `name`
+/// (itself, not its items), at any depth.
+pub fn keyword(schema: &mut Value, name: &str, key: &str, value: &Value) {
     if let Value::Object(o) = schema {
         if let Some(p) = o
             .get_mut("properties")
             .and_then(|p| p.as_object_mut())
             .and_then(|p| p.get_mut(name))
         {
-            p[key] = json!(n);
+            p[key] = value.clone();
         }
-        o.values_mut().for_each(|x| bound(x, name, key, n));
+        o.values_mut().for_each(|x| keyword(x, name, key, value));
     } else if let Value::Array(a) = schema {
-        a.iter_mut().for_each(|x| bound(x, name, key, n));
+        a.iter_mut().for_each(|x| keyword(x, name, key, value));
     }
 }
 
@@ -261,7 +289,12 @@ mod tests {
 
         let p = schema_of::<ProjectsReply>();
         let item = &p["properties"]["projects"]["items"]["properties"];
-        assert_eq!(item["title"], json!({"type": "string"}));
+        assert_eq!(item["title"], json!({"type": "string", "maxLength": 60}));
+        let start = &s["properties"]["sessions"]["items"]["properties"]["start"];
+        assert_eq!(
+            start["pattern"],
+            json!(crate::llm::schema::Pattern::Clock.regex())
+        );
         let a = schema_of::<ActorReply>();
         let step = &a["properties"]["steps"]["items"]["properties"];
         assert_eq!(step["seconds"]["minimum"], json!(1));

@@ -1,12 +1,123 @@
 //! A validator for the JSON-schema subset hearth's prompts use: `type` (a
 //! name or a list, with `null`), `properties`, `required`,
 //! `additionalProperties: false`, `items`, `enum`, `anyOf`, `minItems`,
-//! `maxItems`, `minimum`, `maximum`. Every reply is checked on arrival,
+//! `maxItems`, `minimum`, `maximum`, `maxLength` and `pattern` (from the
+//! fixed family [`Pattern`], so that neither this validator nor the mock
+//! that decodes like a constrained server needs a regex engine). Every
+//! reply is checked on arrival,
 //! whatever the server promised, and [`repair`]ed item by item when it
 //! breaks the schema: a server that constrains only the shape of a reply
 //! (a grammar) still sends numbers out of bounds and names slightly off.
 
+use rand::Rng;
 use serde_json::Value;
+
+/// The keywords [`validate`] checks: a stage schema using another one
+/// states a rule nobody enforces (a test walks every stage's schema).
+pub const KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "anyOf",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "maxLength",
+    "pattern",
+    "description",
+];
+
+/// The string patterns hearth's schemas use, each a regular expression a
+/// constrained decoder (llama.cpp's grammar, vLLM, OpenAI) honours, and
+/// which hearth checks and samples without a regex engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    /// `HH:MM` from 00:00 to 22:59: a session's start inside the day.
+    Clock,
+    /// A snake_case word: a session's kind, a project's id.
+    Word,
+}
+
+impl Pattern {
+    pub const ALL: [Pattern; 2] = [Pattern::Clock, Pattern::Word];
+
+    pub fn regex(self) -> &'static str {
+        match self {
+            Pattern::Clock => "^([01][0-9]|2[0-2]):[0-5][0-9]$",
+            Pattern::Word => "^[a-z][a-z0-9_]{0,23}$",
+        }
+    }
+
+    /// The family member written as `regex`.
+    pub fn of(regex: &str) -> Option<Pattern> {
+        Self::ALL.into_iter().find(|p| p.regex() == regex)
+    }
+
+    pub fn matches(self, s: &str) -> bool {
+        let b = s.as_bytes();
+        match self {
+            Pattern::Clock => {
+                b.len() == 5
+                    && b[2] == b':'
+                    && matches!(
+                        (b[0], b[1]),
+                        (b'0' | b'1', b'0'..=b'9') | (b'2', b'0'..=b'2')
+                    )
+                    && (b'0'..=b'5').contains(&b[3])
+                    && b[4].is_ascii_digit()
+            }
+            Pattern::Word => {
+                (1..=24).contains(&b.len())
+                    && b[0].is_ascii_lowercase()
+                    && b[1..]
+                        .iter()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+            }
+        }
+    }
+
+    /// A string the pattern allows, as a constrained decoder might write.
+    pub fn sample(self, rng: &mut impl Rng) -> String {
+        match self {
+            Pattern::Clock => format!(
+                "{:02}:{:02}",
+                rng.random_range(0..23),
+                rng.random_range(0..60)
+            ),
+            Pattern::Word => {
+                let n = rng.random_range(1..=8);
+                (0..n)
+                    .map(|i| {
+                        let c = rng.random_range(0..27u8);
+                        if c == 26 && i > 0 {
+                            '_'
+                        } else {
+                            (b'a' + c % 26) as char
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// `s` brought into the pattern where that is plain: `7:30` is `07:30`,
+    /// `Bed Time` is `bed_time`.
+    fn mend(self, s: &str) -> Option<String> {
+        let out = match self {
+            Pattern::Clock => {
+                let (h, m) = s.trim().split_once(':')?;
+                let (h, m): (u32, u32) = (h.trim().parse().ok()?, m.get(..2)?.parse().ok()?);
+                format!("{h:02}:{m:02}")
+            }
+            Pattern::Word => s.trim().to_lowercase().replace([' ', '-'], "_"),
+        };
+        self.matches(&out).then_some(out)
+    }
+}
 
 /// Problems with `value` against `schema`, each with its JSON path.
 pub fn validate(schema: &Value, value: &Value) -> Vec<String> {
@@ -67,6 +178,24 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
             "{path}: {v} is not one of {}",
             options_for(v, options)
         ));
+    }
+    if let Some(text) = v.as_str() {
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
+            && text.chars().count() as u64 > max
+        {
+            out.push(format!("{path}: {v} is longer than {max} characters"));
+        }
+        if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
+            match Pattern::of(p) {
+                Some(pat) if !pat.matches(text) => {
+                    out.push(format!("{path}: {v} does not match {p}"))
+                }
+                Some(_) => {}
+                None => out.push(format!(
+                    "{path}: the schema's pattern {p} is not one hearth checks"
+                )),
+            }
+        }
     }
     if let Some(n) = v.as_f64() {
         if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
@@ -208,14 +337,31 @@ fn fix(schema: &Value, v: &Value, path: &str, r: &mut Repaired) -> Option<Value>
                 Value::from(n)
             }
         }
-        Value::String(s) if fits("string") => match schema.get("enum").and_then(Value::as_array) {
-            Some(options) if !options.contains(v) => {
-                let name = near_miss(s, options)?;
+        Value::String(s) if fits("string") => {
+            let mut s = match schema.get("enum").and_then(Value::as_array) {
+                Some(options) if !options.contains(v) => {
+                    r.fixed += 1;
+                    near_miss(s, options)?
+                }
+                _ => s.clone(),
+            };
+            if let Some(p) = schema
+                .get("pattern")
+                .and_then(Value::as_str)
+                .and_then(Pattern::of)
+                && !p.matches(&s)
+            {
+                s = p.mend(&s)?;
                 r.fixed += 1;
-                Value::String(name)
             }
-            _ => v.clone(),
-        },
+            if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
+                && s.chars().count() as u64 > max
+            {
+                s = s.chars().take(max as usize).collect();
+                r.fixed += 1;
+            }
+            Value::String(s)
+        }
         Value::Object(o) if fits("object") => {
             let props = schema.get("properties").and_then(Value::as_object);
             let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
@@ -480,6 +626,46 @@ mod tests {
                 dropped: vec![]
             }
         );
+    }
+
+    #[test]
+    fn patterns_and_lengths_are_checked_mended_and_sampled() {
+        let s = json!({"type": "object", "additionalProperties": false, "required": ["at", "kind"],
+            "properties": {"at": {"type": "string", "pattern": Pattern::Clock.regex()},
+                           "kind": {"type": "string", "pattern": Pattern::Word.regex(), "maxLength": 5}}});
+        assert!(validate(&s, &json!({"at": "22:59", "kind": "tidy"})).is_empty());
+        for (at, kind, n) in [
+            ("23:00", "tidy", 1),
+            ("", "Tidy Up", 3),
+            ("7:5", "x", 1),
+            ("08:00", "breakfast", 1),
+        ] {
+            assert_eq!(
+                validate(&s, &json!({"at": at, "kind": kind})).len(),
+                n,
+                "{at} {kind}"
+            );
+        }
+        let r = repair(&s, &json!({"at": "7:30", "kind": "Wake Up"}));
+        assert_eq!(r.value, Some(json!({"at": "07:30", "kind": "wake_"})));
+        assert_eq!(repair(&s, &json!({"at": "23:30", "kind": "x"})).value, None);
+        assert!(
+            validate(&json!({"type": "string", "pattern": "^a+$"}), &json!("a"))[0]
+                .contains("not one hearth checks")
+        );
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
+        for _ in 0..500 {
+            for p in Pattern::ALL {
+                let x = p.sample(&mut rng);
+                assert!(p.matches(&x), "{p:?} {x}");
+            }
+        }
+        for bad in ["23:00", "24:00", "07:60", "7:30", "07:3a", "007:30"] {
+            assert!(!Pattern::Clock.matches(bad), "{bad}");
+        }
+        for bad in ["", "Tidy", "_x", "a b", "abcdefghijklmnopqrstuvwxy"] {
+            assert!(!Pattern::Word.matches(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -441,6 +441,14 @@ pub struct StageCost {
     pub fixed: u64,
     /// Items dropped from a reply whose other items were kept.
     pub dropped: u64,
+    /// Calls whose reply the stage used (after re-asks, if any): `accepted
+    /// / calls` is the stage's acceptance.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub accepted: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl std::ops::AddAssign for StageCost {
@@ -454,6 +462,7 @@ impl std::ops::AddAssign for StageCost {
         self.skipped += o.skipped;
         self.fixed += o.fixed;
         self.dropped += o.dropped;
+        self.accepted += o.accepted;
     }
 }
 

@@ -4,6 +4,8 @@
 //! asked again, and a slot left unusable filled as `--fallback` says. Cost
 //! per stage, prefix reuse, skips and fallbacks go into the report.
 
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -15,10 +17,14 @@ use crate::llm::client::error::LlmError;
 use crate::trace::{LlmSkip, Source};
 
 use super::LlmBackend;
+use super::context::{CHARS_PER_TOKEN, home, tokens};
 
 /// The start of every generation call: the same for every stage, so it is
 /// the prefix a server caches.
-const PREAMBLE: &str = "You play parts of a household simulation that tests the memory of a home robot. Each request names a stage; reply with one JSON object matching the schema it gives, and nothing else.";
+const PREAMBLE: &str = "You play parts of a household simulation that tests the memory of a home robot. Each request names a stage and shows an example reply; reply with one JSON object of the same shape, about this home, and nothing else. Use only the ids listed here.";
+
+/// Tokens kept free besides a reply's: the chat template's own.
+const MARGIN: usize = 64;
 
 /// Re-asks after a reply with nothing usable for the home.
 const REASKS: u32 = 2;
@@ -27,20 +33,18 @@ const REASKS: u32 = 2;
 /// dropped from it (each with why). `Err`: nothing usable, and why.
 pub type Kept<O> = Result<(O, Vec<String>), Vec<String>>;
 
-/// The schema as the prompt shows it: long lists of ids left out (the
-/// home description has them; `response_format` carries them in full), so
-/// every call does not repeat hundreds of names.
-fn shape(schema: &Value) -> Value {
-    match schema {
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .filter(|(k, v)| !(*k == "enum" && v.as_array().is_some_and(|a| a.len() > 12)))
-                .map(|(k, v)| (k.clone(), shape(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(shape).collect()),
-        v => v.clone(),
+/// What to ask again about: the first problem only, which names its
+/// field, so a small model fixes one thing at a time.
+fn at_fault(problems: &[String]) -> String {
+    let first = problems.first().map_or("", String::as_str);
+    match problems.len() {
+        0 | 1 => first.to_string(),
+        n => format!("{first} (and {} more like it)", n - 1),
     }
+}
+
+fn chars(messages: &[Message]) -> usize {
+    messages.iter().map(|m| m.content.len() + 8).sum()
 }
 
 impl LlmBackend {
@@ -62,13 +66,19 @@ impl LlmBackend {
             return Ok(Err("the token budget is spent".into()));
         }
         let mut messages = vec![
-            Message::system(format!("{PREAMBLE}\n\nThe home:\n{}", cx.world)),
-            Message::user(format!(
-                "Stage: {stage}. Reply with one JSON object that matches this JSON schema (ids from the home description), and nothing else:\n{}\n\n{prompt}",
-                shape(&schema)
-            )),
+            Message::system(self.system(cx).as_str()),
+            Message::user(format!("Stage: {stage}.\n\n{prompt}")),
         ];
         for round in 0..=REASKS {
+            let need = tokens(chars(&messages)) + max_tokens as usize + MARGIN;
+            if need > self.context as usize {
+                // Never sent: a server would refuse it. Like a reply with
+                // nothing usable, the stage falls back.
+                return Ok(Err(format!(
+                    "the prompt and its reply need about {need} tokens, more than the model's context of {}",
+                    self.context
+                )));
+            }
             let call = Call {
                 stage: stage.into(),
                 messages: messages.clone(),
@@ -97,6 +107,7 @@ impl LlmBackend {
             let problems = match serde_json::from_value::<T>(v.clone()) {
                 Ok(typed) => match accept(typed) {
                     Ok((out, dropped)) => {
+                        cost.accepted += 1;
                         cost.dropped += dropped.len() as u64;
                         for d in &dropped {
                             tracing::debug!("{stage}: dropped {d}");
@@ -107,9 +118,8 @@ impl LlmBackend {
                 },
                 Err(e) => vec![format!("the reply does not read as a {stage} reply: {e}")],
             };
-            let problems = problems.join("; ");
             if round == REASKS {
-                return Ok(Err(problems));
+                return Ok(Err(problems.join("; ")));
             }
             cost.reasks += 1;
             messages.push(Message {
@@ -117,7 +127,8 @@ impl LlmBackend {
                 content: v.to_string(),
             });
             messages.push(Message::user(format!(
-                "That reply has nothing usable for the home: {problems}. Reply again with the whole JSON object, corrected."
+                "That reply has nothing usable for the home: {}. Reply again with the whole JSON object, that field corrected.",
+                at_fault(&problems)
             )));
         }
         unreachable!("the last round returns")
@@ -150,6 +161,22 @@ impl LlmBackend {
             }
             _ => Err(self.fail(stage, format!("{at}: {why}"))),
         }
+    }
+
+    /// The system message: the instructions, then the home.
+    pub(super) fn system(&mut self, cx: &Context) -> Arc<String> {
+        Arc::clone(self.system.get_or_insert_with(|| {
+            Arc::new(format!("{PREAMBLE}\n\nThe home:\n{}", home(cx.scene)))
+        }))
+    }
+
+    /// Characters left for the parts of `stage`'s prompt that can be
+    /// trimmed, once the system message, the rest of the prompt (`fixed`)
+    /// and a reply of `max_tokens` are counted.
+    pub(super) fn room(&mut self, cx: &Context, fixed: &str, max_tokens: u32) -> usize {
+        let used = self.system(cx).len() + fixed.len() + 64;
+        let free = (self.context as usize).saturating_sub(max_tokens as usize + MARGIN);
+        (free * CHARS_PER_TOKEN).saturating_sub(used)
     }
 
     /// Counts how much of `call`'s prompt repeats the previous one's start.

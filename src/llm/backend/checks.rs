@@ -23,6 +23,51 @@ pub fn ids_in(xs: &[String]) -> Vec<Id> {
         .collect()
 }
 
+/// Every rule of the stages' checks that JSON Schema can state, as
+/// `(stage, path, keyword)` in the schema sent for that stage (`*`: the
+/// items of an array), so a constrained decoder cannot break it: ids and
+/// options by `enum`, times by `pattern`, non-empty lists by `minItems`,
+/// numbers by bounds. A test holds every stage's schema to this list both
+/// ways; lengths (`maxLength`, `maxItems`, `maximum`) every slot has.
+#[cfg(test)]
+pub const IN_SCHEMA: &[(&str, &str, &str)] = &[
+    ("projects", "projects", "minItems"),
+    ("projects", "projects.*.id", "pattern"),
+    ("projects", "projects.*.kind", "enum"),
+    ("projects", "projects.*.participants", "minItems"),
+    ("projects", "projects.*.participants.*", "enum"),
+    ("projects", "projects.*.entities.*", "enum"),
+    ("projects", "projects.*.memory_targets", "minItems"),
+    ("projects", "projects.*.memory_targets.*", "enum"),
+    ("projects", "projects.*.start_day", "enum"),
+    ("projects", "projects.*.start_day", "minimum"),
+    ("projects", "projects.*.end_day", "enum"),
+    ("projects", "projects.*.end_day", "minimum"),
+    ("day_beats", "beats", "minItems"),
+    ("day_beats", "beats.*.project", "enum"),
+    ("day_beats", "beats.*.beat", "enum"),
+    ("sessions", "sessions", "minItems"),
+    ("sessions", "sessions.*.start", "pattern"),
+    ("sessions", "sessions.*.kind", "pattern"),
+    ("sessions", "sessions.*.project", "enum"),
+    ("sessions", "sessions.*.participants", "minItems"),
+    ("sessions", "sessions.*.participants.*", "enum"),
+    ("director", "turns", "minItems"),
+    ("director", "turns.*.actor", "enum"),
+    ("actor", "steps.*.skill", "enum"),
+    ("actor", "steps.*.target", "enum"),
+    ("actor", "steps.*.object", "enum"),
+    ("actor", "steps.*.relation", "enum"),
+    ("actor", "steps.*.device", "enum"),
+    ("actor", "steps.*.field", "enum"),
+    ("actor", "steps.*.value", "enum"),
+    ("actor", "steps.*.value", "minimum"),
+    ("actor", "steps.*.to", "minItems"),
+    ("actor", "steps.*.to.*", "enum"),
+    ("actor", "steps.*.seconds", "minimum"),
+    ("actor", "then", "enum"),
+];
+
 /// "HH:MM" → seconds since midnight.
 pub fn clock(s: &str) -> Option<u64> {
     let (h, m) = s.trim().split_once(':')?;
@@ -51,6 +96,32 @@ pub fn session_problems(i: usize, s: &reply::SessionItem) -> Vec<String> {
     out
 }
 
+/// The fields of a step each skill reads (the executor's arguments): the
+/// actor schema has a form per skill with these required.
+pub const SKILL_FIELDS: &[(&str, &[&str])] = &[
+    ("navigate_to", &["target"]),
+    ("inspect", &["target"]),
+    ("pick", &["object"]),
+    ("place", &["object", "target", "relation"]),
+    ("open", &["target"]),
+    ("close", &["target"]),
+    ("set_device_state", &["device", "field", "value"]),
+    ("handoff", &["object", "to"]),
+    ("say", &["text", "to"]),
+    ("wait", &["seconds"]),
+];
+
+fn fields_of(skill: &str) -> &'static [&'static str] {
+    const ALL: &[&str] = &[
+        "target", "object", "relation", "device", "field", "value", "to", "text", "seconds",
+    ];
+    // An unknown skill keeps every field, for the executor to name.
+    SKILL_FIELDS
+        .iter()
+        .find(|(s, _)| *s == skill)
+        .map_or(ALL, |(_, f)| f)
+}
+
 /// An actor reply's steps as requests in the executor's schema; a step it
 /// cannot read is dropped, with why.
 pub fn steps_of(actor: &Id, steps: &[reply::Step]) -> (Vec<Request>, Vec<String>) {
@@ -58,7 +129,15 @@ pub fn steps_of(actor: &Id, steps: &[reply::Step]) -> (Vec<Request>, Vec<String>
     for (i, step) in steps.iter().enumerate() {
         let mut args = serde_json::to_value(step).expect("steps serialize");
         let args = args.as_object_mut().expect("a step is an object");
-        args.retain(|k, v| k != "skill" && !v.is_null());
+        // Only the fields the skill takes: a small model fills them all.
+        let takes = fields_of(&step.skill);
+        args.retain(|k, v| takes.contains(&k.as_str()) && !v.is_null());
+        // A handoff goes to one person: the first of the list.
+        if step.skill == "handoff"
+            && let Some(first) = args.get("to").and_then(|t| t.get(0)).cloned()
+        {
+            args.insert("to".into(), first);
+        }
         let line = json!({"actor": actor, "skill": step.skill, "args": args});
         match Request::from_json(&line.to_string()) {
             Ok(r) => ok.push(r),
@@ -110,6 +189,165 @@ mod tests {
         serde_json::from_value(json!({"skill": skill, "target": target, "object": null, "relation": null, "device": null,
             "field": null, "value": null, "to": null, "text": null, "seconds": null}))
         .unwrap()
+    }
+
+    use crate::llm::backend::stages::{SESSIONS, STEPS, TURNS, projects_wanted};
+    use crate::llm::schema::{KEYWORDS, Pattern, validate};
+    use rand::SeedableRng;
+
+    const STAGES: [&str; 6] = [
+        "projects",
+        "day_beats",
+        "sessions",
+        "director",
+        "actor",
+        "notes",
+    ];
+
+    fn stage_schemas() -> Vec<(&'static str, serde_json::Value)> {
+        let s = crate::scene::parse("family_apartment", crate::scene::default_source()).unwrap();
+        let names = Names::new(&s);
+        let p = vec!["p1".to_string(), "p2".to_string()];
+        STAGES
+            .iter()
+            .map(|st| {
+                let want = match *st {
+                    "projects" => projects_wanted(3),
+                    "sessions" => SESSIONS,
+                    "director" => TURNS,
+                    "actor" => STEPS,
+                    _ => 2,
+                };
+                (*st, names.schema(st, &p, 3, want))
+            })
+            .collect()
+    }
+
+    /// Every `(path, keyword)` of `schema` that states a rule, and every
+    /// slot left without a length or bound.
+    fn walk(
+        s: &serde_json::Value,
+        path: &str,
+        rules: &mut BTreeSet<(String, String)>,
+        loose: &mut Vec<String>,
+    ) {
+        let o = s.as_object().expect("a schema is an object");
+        for k in o.keys() {
+            assert!(
+                KEYWORDS.contains(&k.as_str()),
+                "{path}: keyword {k} is not checked"
+            );
+            if ["enum", "pattern", "minItems", "minimum"].contains(&k.as_str()) {
+                rules.insert((path.to_string(), k.clone()));
+            }
+        }
+        if let Some(p) = o.get("pattern").and_then(|p| p.as_str()) {
+            assert!(Pattern::of(p).is_some(), "{path}: pattern {p}");
+        }
+        if let Some(forms) = o.get("anyOf").and_then(|f| f.as_array()) {
+            forms.iter().for_each(|f| walk(f, path, rules, loose));
+            return;
+        }
+        let types: Vec<&str> = match &o["type"] {
+            serde_json::Value::String(t) => vec![t.as_str()],
+            serde_json::Value::Array(a) => a.iter().filter_map(|t| t.as_str()).collect(),
+            _ => vec![],
+        };
+        let has = |k: &str| o.contains_key(k) || o.contains_key("enum");
+        for t in types {
+            let ok = match t {
+                "string" => has("pattern") || has("maxLength"),
+                "integer" | "number" => has("minimum") && has("maximum"),
+                "array" => has("maxItems"),
+                _ => true,
+            };
+            if !ok {
+                loose.push(format!("{path} ({t})"));
+            }
+        }
+        for (k, x) in o
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .into_iter()
+            .flatten()
+        {
+            let at = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            walk(x, &at, rules, loose);
+        }
+        if let Some(items) = o.get("items") {
+            walk(items, &format!("{path}.*"), rules, loose);
+        }
+    }
+
+    #[test]
+    fn every_rule_schema_can_state_is_in_every_stage_schema() {
+        for (stage, schema) in stage_schemas() {
+            let (mut rules, mut loose) = (BTreeSet::new(), vec![]);
+            walk(&schema, "", &mut rules, &mut loose);
+            let listed: BTreeSet<(String, String)> = IN_SCHEMA
+                .iter()
+                .filter(|(st, ..)| *st == stage)
+                .map(|(_, p, k)| (p.to_string(), k.to_string()))
+                .collect();
+            // Both ways: each listed rule is in the schema, and the schema
+            // states no rule the list does not name.
+            assert_eq!(rules, listed, "{stage}");
+            assert!(
+                loose.is_empty(),
+                "{stage}: no length or bound for {loose:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_checks_and_the_schema_refuse_the_same_sessions() {
+        let (_, schema) = stage_schemas().remove(2);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let good = crate::llm::mock::decode(&schema, None, &mut rng, 0.0);
+        for (field, bad, want) in [
+            ("start", json!("23:00"), "is not a time inside the day"),
+            ("start", json!(""), "is not a time inside the day"),
+            ("start", json!("7 pm"), "is not a time inside the day"),
+            ("participants", json!([]), "has no participants"),
+        ] {
+            let mut v = good.clone();
+            v["sessions"][0][field] = bad.clone();
+            assert!(
+                !validate(&schema, &v).is_empty(),
+                "the schema lets {field} {bad} pass"
+            );
+            let item: reply::SessionItem =
+                serde_json::from_value(v["sessions"][0].clone()).unwrap();
+            let p = session_problems(0, &item);
+            assert!(p.iter().any(|p| p.contains(want)), "{field} {bad}: {p:?}");
+        }
+        let item: reply::SessionItem = serde_json::from_value(good["sessions"][0].clone()).unwrap();
+        assert!(session_problems(0, &item).is_empty());
+    }
+
+    #[test]
+    fn a_constrained_decoder_writes_only_what_the_schemas_allow() {
+        for (stage, schema) in stage_schemas() {
+            for seed in 0..60 {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let v = crate::llm::mock::decode(&schema, None, &mut rng, 0.5);
+                assert_eq!(
+                    validate(&schema, &v),
+                    Vec::<String>::new(),
+                    "{stage} {seed}: {v}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_skill_has_a_step_form() {
+        let skills: Vec<&str> = SKILL_FIELDS.iter().map(|(s, _)| *s).collect();
+        assert_eq!(skills, crate::trace::request::SKILLS);
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //! sessions and events say who wrote them ([`Source`]).
 //!
 //! Prompts are ordered stable-first (instructions, the home, the stage's
-//! instructions and schema, then the persona, the day, the turn), so a
-//! server's prefix cache reuses most of each call.
+//! instructions and worked example, then the persona, the day, the turn),
+//! so a server's prefix cache reuses most of each call, and fitted into
+//! the model's context (`--llm-context`) by priority: what a stage cannot
+//! do without stays whole, older events and notes go first.
 
 mod ask;
 mod checks;
@@ -70,14 +72,23 @@ pub struct LlmBackend {
     source: Source,
     /// The previous call's prompt, for the prefix-reuse figure.
     last_prompt: String,
+    /// The model's context in tokens, which every prompt is fitted into.
+    context: u32,
+    /// The system message every call opens with: the instructions and the home.
+    system: Option<Arc<String>>,
     report: LlmReport,
 }
 
 impl LlmBackend {
     pub fn new(client: Arc<LlmClient>, name: &str, seed: u64) -> Self {
         let c = client.config();
-        let (model, max_skipped, fallback, on_budget) =
-            (c.model.clone(), c.max_skipped, c.fallback, c.on_budget);
+        let (model, max_skipped, fallback, on_budget, context) = (
+            c.model.clone(),
+            c.max_skipped,
+            c.fallback,
+            c.on_budget,
+            c.context,
+        );
         LlmBackend {
             driver: LlmDriver::new(client),
             name: name.into(),
@@ -98,6 +109,8 @@ impl LlmBackend {
             scripted_goal: None,
             source: Source::Llm,
             last_prompt: String::new(),
+            context,
+            system: None,
             report: LlmReport::default(),
         }
     }

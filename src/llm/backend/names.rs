@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use crate::generation::{MemoryTarget, ProjectType};
 use crate::ids::Id;
-use crate::llm::reply::{self, bound, one_of, schema_of};
-use crate::scene::{FieldDef, Scene};
+use crate::llm::reply::{self, bound, keyword, one_of, schema_of};
+use crate::scene::{ActorKind, FieldDef, Scene, Surface};
 use crate::trace::request::SKILLS;
 
 fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
@@ -36,6 +36,57 @@ const BEATS: [&str; 5] = [
     "completed",
 ];
 
+/// A step's schema as one form per skill: the fields the skill reads
+/// required (not null), the others null. What a skill needs is then the
+/// schema's to state, so a constrained decoder cannot leave it out.
+fn per_skill(step: &mut Value) {
+    let forms = super::checks::SKILL_FIELDS
+        .iter()
+        .map(|(skill, takes)| {
+            let mut form = step.clone();
+            let props = form["properties"]
+                .as_object_mut()
+                .expect("a step has fields");
+            for (name, p) in props.iter_mut() {
+                if name == "skill" {
+                    p["enum"] = json!([skill]);
+                } else if !takes.contains(&name.as_str()) {
+                    *p = json!({"type": "null"});
+                } else if name == "to" && *skill == "handoff" {
+                    p["type"] = json!("array");
+                    p["minItems"] = json!(1);
+                    p["maxItems"] = json!(1);
+                } else {
+                    not_null(p);
+                }
+            }
+            form
+        })
+        .collect();
+    *step = json!({ "anyOf": Value::Array(forms) });
+}
+
+/// `p` without its null: a type list loses `null`, an enum its null
+/// option, `anyOf` its null form.
+fn not_null(p: &mut Value) {
+    if let Some(t) = p.get_mut("type")
+        && let Some(a) = t.as_array()
+    {
+        let rest: Vec<Value> = a.iter().filter(|x| *x != "null").cloned().collect();
+        *t = if rest.len() == 1 {
+            rest[0].clone()
+        } else {
+            Value::Array(rest)
+        };
+    }
+    if let Some(e) = p.get_mut("enum").and_then(Value::as_array_mut) {
+        e.retain(|x| !x.is_null());
+    }
+    if let Some(f) = p.get_mut("anyOf").and_then(Value::as_array_mut) {
+        f.retain(|x| x.get("type") != Some(&json!("null")));
+    }
+}
+
 /// The scene's real names, for the stage schemas and the checks.
 pub struct Names {
     actors: Vec<String>,
@@ -49,7 +100,12 @@ pub struct Names {
     /// Every device field name and every option of an enum field.
     fields: Vec<String>,
     options: Vec<String>,
+    /// The lowest and highest value of any numeric device field.
+    range: (f64, f64),
     known: BTreeSet<String>,
+    /// The names the prompts' worked examples use: a person, the robot,
+    /// furniture that holds things, an object, a device.
+    pub(super) example: Vec<(&'static str, String)>,
 }
 
 impl Names {
@@ -89,7 +145,45 @@ impl Names {
                 .collect(),
         );
         let targets: Vec<String> = things.iter().chain(&actors).cloned().collect();
+        let range = s
+            .devices
+            .iter()
+            .flat_map(|d| d.fields.values())
+            .filter_map(|f| match f {
+                FieldDef::Int { min, max, .. } => Some((*min as f64, *max as f64)),
+                FieldDef::Float { min, max, .. } => Some((*min, *max)),
+                FieldDef::Timer { max, .. } => Some((0.0, *max as f64)),
+                _ => None,
+            })
+            .fold((0.0f64, 1.0f64), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        let first = |xs: Vec<&Id>| xs.first().map_or(String::new(), |i| i.to_string());
+        let example = vec![
+            (
+                "person",
+                first(
+                    s.actors
+                        .iter()
+                        .filter(|a| a.kind == ActorKind::Human)
+                        .map(|a| &a.id)
+                        .collect(),
+                ),
+            ),
+            ("robot", first(s.robots().iter().collect())),
+            (
+                "furniture",
+                first(
+                    s.furniture
+                        .iter()
+                        .filter(|f| f.surfaces.iter().any(|x| matches!(x, Surface::On(_))))
+                        .map(|f| &f.id)
+                        .collect(),
+                ),
+            ),
+            ("object", first(s.objects.iter().map(|o| &o.id).collect())),
+            ("device", first(s.devices.iter().map(|d| &d.id).collect())),
+        ];
         Names {
+            example,
             known: targets.iter().cloned().collect(),
             objects: ids(s.objects.iter().map(|o| &o.id).collect()),
             devices: ids(s.devices.iter().map(|d| &d.id).collect()),
@@ -98,6 +192,7 @@ impl Names {
             things,
             fields,
             options,
+            range,
         }
     }
 
@@ -112,8 +207,14 @@ impl Names {
                 one_of(&mut s, "participants", &self.actors);
                 one_of(&mut s, "entities", &self.things);
                 one_of(&mut s, "memory_targets", &wire_names(&MemoryTarget::ALL));
-                bound(&mut s, "start_day", "maximum", days.into());
-                bound(&mut s, "end_day", "maximum", days.into());
+                // Bounds, and the days themselves: llama.cpp's grammar
+                // honours an enum but not `minimum`/`maximum`.
+                let all: Vec<u64> = (1..=u64::from(days.max(1))).collect();
+                for day in ["start_day", "end_day"] {
+                    bound(&mut s, day, "maximum", days.into());
+                    keyword(&mut s, day, "enum", &json!(all));
+                }
+                bound(&mut s, "participants", "maxItems", self.actors.len() as u64);
                 bound(&mut s, "projects", "minItems", 1);
                 bound(&mut s, "projects", "maxItems", want);
                 s
@@ -122,6 +223,7 @@ impl Names {
                 let mut s = schema_of::<reply::BeatsReply>();
                 one_of(&mut s, "project", projects);
                 one_of(&mut s, "beat", &strings(&BEATS));
+                bound(&mut s, "beats", "minItems", 1);
                 bound(&mut s, "beats", "maxItems", want);
                 s
             }
@@ -129,6 +231,7 @@ impl Names {
                 let mut s = schema_of::<reply::SessionsReply>();
                 one_of(&mut s, "project", projects);
                 one_of(&mut s, "participants", &self.actors);
+                bound(&mut s, "participants", "maxItems", self.actors.len() as u64);
                 bound(&mut s, "sessions", "minItems", 1);
                 bound(&mut s, "sessions", "maxItems", want);
                 s
@@ -150,11 +253,14 @@ impl Names {
                 one_of(&mut s, "field", &self.fields);
                 one_of(&mut s, "to", &self.actors);
                 one_of(&mut s, "then", &strings(&["continue", "done", "give_up"]));
+                bound(&mut s, "to", "maxItems", self.actors.len() as u64);
                 let options = self.options.clone();
+                let (lo, hi) = self.range;
                 reply::narrow(&mut s, "value", &|p| {
-                    *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number"}, {"type": "boolean"}, {"type": "null"}]});
+                    *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number", "minimum": lo, "maximum": hi}, {"type": "boolean"}, {"type": "null"}]});
                 });
                 bound(&mut s, "steps", "maxItems", want);
+                per_skill(&mut s["properties"]["steps"]["items"]);
                 s
             }
             "notes" => schema_of::<reply::NotesReply>(),
@@ -233,18 +339,31 @@ mod tests {
         assert_eq!(projects_wanted(1), 3);
         assert_eq!(projects_wanted(30), 8);
         let a = names.schema("actor", &[], 3, STEPS);
-        let step = &a["properties"]["steps"]["items"]["properties"];
+        // A form per skill: what the skill reads required, the rest null.
+        let forms = a["properties"]["steps"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(forms.len(), crate::trace::request::SKILLS.len());
+        let go = &forms[0]["properties"];
+        assert_eq!(go["skill"]["enum"], json!(["navigate_to"]));
+        let targets = go["target"]["enum"].as_array().unwrap();
+        assert!(!targets.contains(&Value::Null) && targets.contains(&json!("sofa_1")));
+        assert_eq!(go["target"]["type"], json!("string"));
+        assert_eq!(go["object"], json!({"type": "null"}));
+        let set = &forms[6]["properties"];
+        assert_eq!(set["skill"]["enum"], json!(["set_device_state"]));
+        let value = set["value"]["anyOf"].as_array().unwrap();
         assert!(
-            step["target"]["enum"]
-                .as_array()
-                .unwrap()
-                .contains(&Value::Null)
-        );
-        assert!(
-            step["value"]["anyOf"][0]["enum"]
+            value[0]["enum"]
                 .as_array()
                 .unwrap()
                 .contains(&json!("delicates"))
+        );
+        assert!(value.iter().all(|f| f["type"] != "null"));
+        let hand = &forms[7]["properties"]["to"];
+        assert_eq!(
+            (&hand["minItems"], &hand["maxItems"]),
+            (&json!(1), &json!(1))
         );
         let s = names.schema("sessions", &["p1".into()], 3, SESSIONS);
         assert_eq!(

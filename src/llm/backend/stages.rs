@@ -21,19 +21,58 @@ use crate::trace::{DAY, Event, Source, clock_time};
 
 use super::ask::Kept;
 use super::checks::{LAST_START, clock, ids_in, intent_goal, session_problems, steps_of};
-use super::context::{event_line, view};
+use super::context::{event_line, first, recent, view};
 use super::{LlmBackend, Then};
 
 /// Sessions asked for one day (at most), turns for one session, steps for
 /// one actor reply.
 pub const SESSIONS: u64 = 10;
 pub const TURNS: u64 = 6;
-pub const STEPS: u64 = 8;
+pub const STEPS: u64 = 4;
 
 /// Projects asked for a trace of `days`: a few for a short trace, one per
 /// project type for a week or more.
 pub fn projects_wanted(days: u32) -> u64 {
     (u64::from(days) + 2).min(ProjectType::ALL.len() as u64)
+}
+
+/// A project in one line: id, kind, title, days, who.
+fn project_line(p: &Project) -> String {
+    let who: Vec<&str> = p.participants.iter().map(Id::as_str).collect();
+    format!(
+        "{} ({}) \"{}\", days {} to {}, with {}",
+        p.id,
+        json!(p.kind).as_str().unwrap_or(""),
+        p.title,
+        p.start_day,
+        p.end_day,
+        who.join(", ")
+    )
+}
+
+/// Yesterday's notes as lines, what matters most first: plans still open
+/// and commitments, preferences, the summary, then states and conflicts.
+fn note_lines(n: &DayNotes) -> Vec<String> {
+    let mut out: Vec<String> = n
+        .open_plans
+        .iter()
+        .map(|p| format!("open plan: {p}"))
+        .collect();
+    out.extend(n.commitments.iter().map(|c| {
+        format!(
+            "commitment: {}",
+            serde_json::to_string(c).unwrap_or_default()
+        )
+    }));
+    out.extend(n.preferences.iter().map(|p| format!("preference: {p}")));
+    out.extend(n.summary.iter().map(|s| format!("day {}: {s}", n.day)));
+    out.extend(n.conflicts.iter().map(|c| format!("conflict: {c}")));
+    out.extend(
+        n.changed_states
+            .iter()
+            .map(|f| format!("now: {}", serde_json::to_string(f).unwrap_or_default())),
+    );
+    out
 }
 
 /// The reply length allowed for `items` items of about `per_item` tokens:
@@ -43,6 +82,20 @@ fn max_tokens(items: u64, per_item: u64) -> u32 {
 }
 
 impl LlmBackend {
+    /// `stage`'s prompt with `values` and the worked example's names filled.
+    fn prompt(&mut self, cx: &Context, stage: &str, values: &[(&str, &str)]) -> String {
+        let names = self.names(cx);
+        let project = self
+            .project_ids
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "p1".into());
+        let mut all: Vec<(&str, &str)> = values.to_vec();
+        all.extend(names.example.iter().map(|(k, v)| (*k, v.as_str())));
+        all.push(("project", &project));
+        fill(stage, &all)
+    }
+
     /// The script's next proposal for `turn` pursuing `goal`.
     fn script_act(
         &mut self,
@@ -135,7 +188,8 @@ impl Backend for LlmBackend {
             }
             Ok((out, dropped))
         };
-        let prompt = fill(
+        let prompt = self.prompt(
+            cx,
             "projects",
             &[("days", &days.to_string()), ("count", &want.to_string())],
         );
@@ -143,7 +197,7 @@ impl Backend for LlmBackend {
             cx,
             "projects",
             prompt,
-            (schema, max_tokens(want, 160)),
+            (schema, max_tokens(want, 120)),
             &accept,
         )? {
             Ok(out) => out,
@@ -174,17 +228,14 @@ impl Backend for LlmBackend {
         let ids: Vec<String> = active.iter().map(|p| p.id.clone()).collect();
         let want = ids.len() as u64;
         let schema = self.names(cx).schema("day_beats", &ids, cx.days, want);
-        let prompt = fill(
+        let skeleton = self.prompt(
+            cx,
             "day_beats",
-            &[
-                ("day", &day.to_string()),
-                ("days", &cx.days.to_string()),
-                (
-                    "projects",
-                    &serde_json::to_string_pretty(&active).unwrap_or_default(),
-                ),
-            ],
+            &[("day", &day.to_string()), ("days", &cx.days.to_string())],
         );
+        let lines: Vec<String> = active.iter().map(|p| project_line(p)).collect();
+        let room = self.room(cx, &skeleton, max_tokens(want, 70));
+        let prompt = skeleton.replace("{{projects}}", &first(&lines, room));
         let accept = |r: reply::BeatsReply| -> Kept<Vec<DayBeat>> {
             let (mut out, mut dropped) = (Vec::<DayBeat>::new(), Vec::new());
             for (i, b) in r.beats.into_iter().enumerate() {
@@ -229,23 +280,40 @@ impl Backend for LlmBackend {
         day: u32,
         notes: Option<&DayNotes>,
     ) -> Result<Vec<Session>, GenError> {
-        let prompt = fill(
+        let skeleton = self.prompt(
+            cx,
             "sessions",
             &[
                 ("day", &day.to_string()),
                 ("count", &format!("4 to {SESSIONS}")),
-                (
-                    "beats",
-                    &serde_json::to_string_pretty(&(projects, beats)).unwrap_or_default(),
-                ),
-                (
-                    "notes",
-                    &notes
-                        .map(|n| serde_json::to_string_pretty(n).unwrap_or_default())
-                        .unwrap_or_else(|| "(first day)".into()),
-                ),
             ],
         );
+        // Today's projects first, then what yesterday left open, then the
+        // rest of the notes, each trimmed to what the context leaves.
+        let today: Vec<String> = projects
+            .iter()
+            .filter(|p| (p.start_day..=p.end_day).contains(&day))
+            .map(|p| {
+                let beat = beats
+                    .iter()
+                    .find(|b| b.project == p.id)
+                    .map_or(String::new(), |b| {
+                        format!(
+                            ": today {}, {}",
+                            json!(b.beat).as_str().unwrap_or(""),
+                            b.summary
+                        )
+                    });
+                format!("{}{beat}", project_line(p))
+            })
+            .collect();
+        let mut room = self.room(cx, &skeleton, max_tokens(SESSIONS, 90));
+        let beats_text = first(&today, room / 2);
+        room -= beats_text.len().min(room);
+        let notes_text = notes.map_or("(the first day)".into(), |n| first(&note_lines(n), room));
+        let prompt = skeleton
+            .replace("{{beats}}", &beats_text)
+            .replace("{{notes}}", &notes_text);
         let ids: Vec<String> = projects.iter().map(|p| p.id.clone()).collect();
         let schema = self.names(cx).schema("sessions", &ids, cx.days, SESSIONS);
         let accept = |r: reply::SessionsReply| -> Kept<Vec<Session>> {
@@ -359,17 +427,15 @@ impl Backend for LlmBackend {
                 .collect();
             let _ = writeln!(state, "{}: {}", d.id, fields.join(", "));
         }
-        let prompt = fill(
+        let episode = self.episode.clone();
+        let skeleton = self.prompt(
+            cx,
             "director",
-            &[
-                ("state", &state),
-                ("count", &format!("2 to {TURNS}")),
-                (
-                    "session",
-                    &serde_json::to_string(session).unwrap_or_default(),
-                ),
-            ],
+            &[("count", &format!("2 to {TURNS}")), ("session", &episode)],
         );
+        let lines: Vec<String> = state.lines().map(String::from).collect();
+        let room = self.room(cx, &skeleton, max_tokens(TURNS, 60));
+        let prompt = skeleton.replace("{{state}}", &first(&lines, room));
         let names = self.names(cx);
         let schema = names.schema("director", &[], cx.days, TURNS);
         let accept = |r: reply::DirectorReply| -> Kept<Vec<Turn>> {
@@ -461,24 +527,30 @@ impl Backend for LlmBackend {
                 r.code, r.message, r.hint
             )
         });
-        let prompt = fill(
+        let episode = self.episode.clone();
+        let skeleton = self.prompt(
+            cx,
             "actor",
             &[
                 ("actor", turn.actor.as_str()),
-                ("episode", &self.episode),
-                ("view", &view(sim, &turn.actor)),
+                ("episode", &episode),
                 ("goal", &goal),
-                (
-                    "history",
-                    &if self.steps.is_empty() {
-                        "(nothing yet)".into()
-                    } else {
-                        self.steps.join("\n")
-                    },
-                ),
                 ("feedback", &feedback),
             ],
         );
+        // What it sees first, then the latest of what it did.
+        let mut room = self.room(cx, &skeleton, max_tokens(STEPS, 80));
+        let seen: Vec<String> = view(sim, &turn.actor).lines().map(String::from).collect();
+        let seen = first(&seen, room * 2 / 3);
+        room -= seen.len().min(room);
+        let history = if self.steps.is_empty() {
+            "(nothing yet)".into()
+        } else {
+            recent(&self.steps, room)
+        };
+        let prompt = skeleton
+            .replace("{{view}}", &seen)
+            .replace("{{history}}", &history);
         let actor = turn.actor.clone();
         let schema = self.names(cx).schema("actor", &[], cx.days, STEPS);
         let accept = |r: reply::ActorReply| -> Kept<(Vec<Request>, Then)> {
@@ -574,17 +646,10 @@ impl Backend for LlmBackend {
         events: &[Event],
         sim: &Simulation,
     ) -> Result<DayNotes, GenError> {
-        let lines: Vec<String> = events
-            .iter()
-            .rev()
-            .take(150)
-            .rev()
-            .map(event_line)
-            .collect();
-        let prompt = fill(
-            "notes",
-            &[("day", &day.to_string()), ("events", &lines.join("\n"))],
-        );
+        let lines: Vec<String> = events.iter().map(event_line).collect();
+        let skeleton = self.prompt(cx, "notes", &[("day", &day.to_string())]);
+        let room = self.room(cx, &skeleton, 600);
+        let prompt = skeleton.replace("{{events}}", &recent(&lines, room));
         let schema = self.names(cx).schema("notes", &[], cx.days, 0);
         let accept = |r: reply::NotesReply| -> Kept<reply::NotesReply> { Ok((r, vec![])) };
         match self.ask(cx, "notes", prompt, (schema, 600), &accept)? {

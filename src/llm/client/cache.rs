@@ -167,6 +167,7 @@ mod tests {
             skipped: 1,
             fixed: 0,
             dropped: 4,
+            accepted: 0,
         };
         let call = Call {
             stage: "notes".into(),

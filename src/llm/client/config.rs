@@ -40,7 +40,14 @@ pub struct LlmConfig {
     pub fallback: Fallback,
     /// What happens once `budget_tokens` are spent.
     pub on_budget: OnBudget,
+    /// The model's context in tokens: every generation prompt, with room
+    /// for its reply, is trimmed to fit it.
+    pub context: u32,
 }
+
+/// The context assumed when none is given: what most local servers
+/// (llama.cpp, Ollama) give a small model at least.
+pub const DEFAULT_CONTEXT: u32 = 4096;
 
 /// What fills a generation stage the model gave nothing usable for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -108,6 +115,7 @@ impl LlmConfig {
             max_skipped: 25,
             fallback: Fallback::Script,
             on_budget: OnBudget::Stop,
+            context: DEFAULT_CONTEXT,
         }
     }
 

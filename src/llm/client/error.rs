@@ -20,6 +20,10 @@ pub enum LlmError {
         status: u16,
         body: String,
     },
+    /// The server refused the prompt as longer than its context: handled
+    /// like a reply with nothing usable (the stage's fallback), never fatal.
+    #[error("{url} refused the prompt as longer than the model's context: {body}")]
+    Context { url: String, body: String },
     #[error("cannot reach {url}: {why}")]
     Transport { url: String, why: String },
     #[error("stage {stage}: no valid reply after {tries} tries; last: {why}")]

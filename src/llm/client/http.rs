@@ -27,6 +27,23 @@ fn names_format(body: &str) -> bool {
         .any(|w| b.contains(w))
 }
 
+/// Whether an error answer says the prompt is longer than the model's
+/// context (OpenAI's and llama.cpp's `context_length_exceeded`, vLLM's
+/// "maximum context length", Ollama's and others' wordings).
+fn refuses_length(status: u16, body: &str) -> bool {
+    let b = body.to_lowercase();
+    matches!(status, 400 | 413 | 422)
+        && [
+            "context_length_exceeded",
+            "context length",
+            "context window",
+            "exceeds the available context",
+            "too many tokens",
+        ]
+        .iter()
+        .any(|w| b.contains(w))
+}
+
 /// Seconds from a `Retry-After` header (the delay form; dates are ignored).
 fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
     let s = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
@@ -238,6 +255,12 @@ impl LlmClient {
         let wait = retry_after(resp.headers());
         let text = resp.text().await.map_err(|e| transport(describe(&e)))?;
         if !(200..300).contains(&status) {
+            if refuses_length(status, &text) {
+                return Err(Failure::Fatal(LlmError::Context {
+                    url: url.clone(),
+                    body: text.chars().take(300).collect(),
+                }));
+            }
             if mode != SchemaMode::PromptOnly && names_format(&text) {
                 return Ok(Attempt::Refused);
             }

@@ -59,6 +59,9 @@ pub struct LlmClient {
     runtime: Option<tokio::runtime::Runtime>,
     /// One lock per cache key, so identical calls in flight ask once.
     inflight: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Keys a replay has read, so each recorded exchange spends the
+    /// budget once, as it did when recorded.
+    replayed: Mutex<std::collections::HashSet<String>>,
     http: reqwest::Client,
     limit: Limiter,
     /// Whether the servers were asked about their slots (`auto` only).
@@ -99,6 +102,7 @@ impl LlmClient {
             config,
             runtime: Some(runtime),
             inflight: Mutex::new(HashMap::new()),
+            replayed: Mutex::new(Default::default()),
             http,
             pool,
             spent: AtomicU64::new(0),
@@ -202,8 +206,30 @@ impl LlmClient {
         );
         let _guard = lock.lock().await;
         if let Some(dir) = &self.config.cache {
+            // A replay spends the budget as the recorded run did: an
+            // exchange first read costs what it cost then, and once the
+            // budget is spent a new one fails as it did, so a trace the
+            // budget cut short (`--on-budget script`) replays the same.
+            let first = self.config.replay
+                && self
+                    .replayed
+                    .lock()
+                    .expect("replayed lock")
+                    .insert(key.clone());
+            if first && let Some(budget) = self.config.budget_tokens {
+                let spent = self.spent.load(Ordering::SeqCst);
+                if spent >= budget {
+                    return Err(LlmError::Budget { budget, spent });
+                }
+            }
             let hit = || self.count(|s| s.cache_hits += 1);
             if let Some(reply) = cache::read(dir, &key, &call, hit) {
+                if first && let Ok(r) = &reply {
+                    self.spent.fetch_add(
+                        r.cost.prompt_tokens + r.cost.completion_tokens,
+                        Ordering::SeqCst,
+                    );
+                }
                 return reply;
             }
             if self.config.replay {
@@ -222,7 +248,20 @@ impl LlmClient {
                 cost.reasks += 1;
                 self.count(|s| s.reasks += 1);
             }
-            let (content, parsed) = match self.chat(&call, &messages, &mut cost).await? {
+            let chat = match self.chat(&call, &messages, &mut cost).await {
+                // Like a reply with nothing usable, and recorded as one, so
+                // the stage falls back the same way in a replay.
+                Err(e @ LlmError::Context { .. }) => {
+                    let reply = Reply {
+                        value: Err(e.to_string()),
+                        cost,
+                        dropped: vec![],
+                    };
+                    return self.record(&key, &call, reply);
+                }
+                r => r?,
+            };
+            let (content, parsed) = match chat {
                 Ok(c) => {
                     let p = repair::parse(&c).map(|(v, repaired)| {
                         if repaired {
