@@ -95,10 +95,12 @@ pub fn object_points(
                 let p = start + Vec2::new(col as f32 * 0.22, row as f32 * 0.22);
                 (p.min(c + size / 2.0), matches!(l, Location::In(_)))
             }
-            Location::HeldBy(a) => match actors.get(a) {
+            Location::HeldBy(a) | Location::CarriedBy(a) => match actors.get(a) {
                 Some(p) => (*p + Vec2::new(0.18, -0.18), false),
                 None => continue,
             },
+            // Beyond the front door: not on the plan.
+            Location::Outside => continue,
         };
         out.insert(o.id.clone(), (p, inside));
     }
