@@ -318,6 +318,7 @@ const SCRIPT: &str = r#"
 {"actor": "bob", "skill": "navigate_to", "args": {"target": "shoe_cabinet_1"}}
 {"actor": "bob", "skill": "place", "args": {"object": "keys_2", "target": "shoe_cabinet_1", "relation": "on"}}
 {"actor": "alice", "skill": "leave", "args": {"door": "front_door", "to": "exercise"}}
+{"actor": "alice", "skill": "arrive", "args": {"door": "front_door"}, "at": 67000}
 "#;
 
 #[test]
@@ -330,7 +331,7 @@ fn a_script_that_goes_out_replays_to_the_same_bytes() {
     assert_eq!(snapshot(&a), snapshot(&b));
     let t = read_trace(&a).unwrap();
     assert_eq!(t.manifest.schema_version, 2);
-    assert_eq!(t.events.len(), 9);
+    assert_eq!(t.events.len(), 10);
     let rejected: Vec<&str> = t
         .events
         .iter()
@@ -369,4 +370,124 @@ fn a_version_1_trace_still_loads_and_replays() {
         .stdout_has("1 traces, 1 findings")
         .stdout_has("left_out_of_place");
     hearth(&["trace", "stats", s(&dir)]).ok();
+}
+
+// ------------------------------------------------------------------ lint
+
+const OUT_RULES: [&str; 5] = [
+    "acted_while_out",
+    "seen_while_out",
+    "used_while_outside",
+    "visitor_never_left",
+    "out_overnight",
+];
+
+/// A day with outings, as the executor records it: bob at work with his
+/// laptop, alice out shopping, the courier bringing a parcel.
+fn day_out() -> (Scene, Vec<Event>) {
+    let scene = with_visitor();
+    let mut sim = Simulation::new(scene.clone()).unwrap();
+    let mut events = vec![];
+    for json in [
+        r#"{"actor":"bob","skill":"navigate_to","args":{"target":"desk_study"},"at":28000}"#,
+        r#"{"actor":"bob","skill":"pick","args":{"object":"laptop_1"}}"#,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work","take":["keys_2"]}}"#,
+        r#"{"actor":"alice","skill":"leave","args":{"door":"front_door","to":"shopping"},"at":36000}"#,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"entrance"}}"#,
+        r#"{"actor":"courier","skill":"arrive","args":{"door":"front_door","bring":["parcel_1"]},"at":40000}"#,
+        r#"{"actor":"courier","skill":"handoff","args":{"object":"parcel_1","to":"robot"}}"#,
+        r#"{"actor":"courier","skill":"leave","args":{"door":"front_door","to":"home"}}"#,
+        r#"{"actor":"robot","skill":"wait","args":{"seconds":60}}"#,
+        r#"{"actor":"alice","skill":"arrive","args":{"door":"front_door"},"at":42000}"#,
+        r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door","bring":["laptop_1","keys_2"]},"at":63000}"#,
+    ] {
+        events.push(ok(&mut sim, json));
+    }
+    (scene, events)
+}
+
+fn fired(scene: &Scene, events: &[Event]) -> Vec<&'static str> {
+    let mut codes: Vec<&str> = hearth::lint::lint(scene, events)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.rule)
+        .filter(|r| OUT_RULES.contains(r))
+        .collect();
+    codes.dedup();
+    codes
+}
+
+/// The event at `i` of the day, for tampering.
+fn robot_wait(events: &[Event]) -> usize {
+    events
+        .iter()
+        .position(|e| e.actor.as_str() == "robot" && e.action.skill_name() == "wait")
+        .unwrap()
+}
+
+#[test]
+fn a_day_out_done_right_has_no_outing_findings() {
+    let (scene, events) = day_out();
+    assert_eq!(fired(&scene, &events), Vec::<&str>::new());
+}
+
+#[test]
+fn acting_or_being_seen_while_out_is_found() {
+    let (scene, events) = day_out();
+    // Bob (at work) is made the one who waits in the entrance.
+    let mut acted = events.clone();
+    let walk = (acted.iter())
+        .position(|e| e.actor.as_str() == "robot" && e.action.skill_name() == "navigate_to")
+        .unwrap();
+    acted[walk].actor = Id::new("bob");
+    assert!(fired(&scene, &acted).contains(&"acted_while_out"));
+    let i = robot_wait(&events);
+    // ... or made one who saw the robot wait.
+    let mut seen = events.clone();
+    seen[i].observers.push(Id::new("bob"));
+    assert_eq!(fired(&scene, &seen), ["seen_while_out"]);
+}
+
+#[test]
+fn using_what_is_outside_is_found() {
+    let (scene, mut events) = day_out();
+    let i = robot_wait(&events);
+    // The robot inspects bob's laptop while bob has it at work.
+    events[i].action = hearth::trace::request::Action::Inspect {
+        target: Id::new("laptop_1"),
+    };
+    assert_eq!(fired(&scene, &events), ["used_while_outside"]);
+}
+
+#[test]
+fn a_visitor_who_never_leaves_is_found() {
+    let (scene, mut events) = day_out();
+    let i = events
+        .iter()
+        .position(|e| e.actor.as_str() == "courier" && e.action.skill_name() == "leave")
+        .unwrap();
+    events.remove(i);
+    for (n, e) in events.iter_mut().enumerate() {
+        e.id = n as u64 + 1;
+    }
+    assert_eq!(fired(&scene, &events), ["visitor_never_left"]);
+}
+
+#[test]
+fn out_overnight_is_found_unless_on_a_trip() {
+    let scene = apartment();
+    let night = |to: &str| {
+        let mut sim = Simulation::new(scene.clone()).unwrap();
+        let json = format!(
+            r#"{{"actor":"alice","skill":"leave","args":{{"door":"front_door","to":"{to}"}},"at":79200}}"#
+        );
+        vec![ok(&mut sim, &json)]
+    };
+    assert_eq!(fired(&scene, &night("social")), ["out_overnight"]);
+    assert_eq!(fired(&scene, &night("trip")), Vec::<&str>::new());
+    assert_eq!(
+        fired(&scene, &night("work")),
+        Vec::<&str>::new(),
+        "a night shift"
+    );
 }
