@@ -144,7 +144,7 @@ impl WorldView<'_, '_> {
                     return Err(Rejection::new(
                         RejectionCode::TargetOutside,
                         format!("{id} is out of the house"),
-                        format!("leave it out of take; it is not here to take"),
+                        "leave it out of take; it is not here to take".into(),
                     ));
                 }
                 p @ (Placed::On(r) | Placed::In(r)) => {
