@@ -392,17 +392,20 @@ fn room_type(id: &str) -> &'static RoomType {
         .unwrap_or_else(|| panic!("room {id} has no catalogue type"))
 }
 
-/// The rooms a door of `room` leads to.
+/// The rooms a door of `room` leads to (the front door leads to none).
 fn door_neighbours<'a>(s: &'a Scene, room: &'a str) -> impl Iterator<Item = &'a str> {
-    s.doors.iter().filter_map(move |d| {
-        if d.rooms.0.as_str() == room {
-            Some(d.rooms.1.as_str())
-        } else if d.rooms.1.as_str() == room {
-            Some(d.rooms.0.as_str())
-        } else {
-            None
-        }
-    })
+    s.doors
+        .iter()
+        .filter(|d| !d.is_exterior())
+        .filter_map(move |d| {
+            if d.rooms.0.as_str() == room {
+                Some(d.rooms.1.as_str())
+            } else if d.rooms.1.as_str() == room {
+                Some(d.rooms.0.as_str())
+            } else {
+                None
+            }
+        })
 }
 
 /// Rooms reachable from the entry, passing only through rooms `through`
@@ -495,7 +498,8 @@ fn assert_zoned(s: &Scene) {
         .filter(|a| a.kind == scene::ActorKind::Human)
         .map(|a| a.room.as_str())
         .collect();
-    for d in &s.doors {
+    // Doors between rooms: the front door starts closed, as front doors do.
+    for d in s.doors.iter().filter(|d| !d.is_exterior()) {
         let bedroom =
             |a: &str, b: &str| room_type(a).zone == Zone::Private && sleeps.contains(a) && core(b);
         let shut = bedroom(&d.rooms.0, &d.rooms.1) || bedroom(&d.rooms.1, &d.rooms.0);
@@ -517,6 +521,9 @@ fn a_thousand_seeds_of_every_kind_give_valid_zoned_households() {
             let s = gen_scene(kind, seed);
             assert_household(&s, kind);
             assert_zoned(&s);
+            // One front door, on the entry room (validated on an outer wall).
+            let front: Vec<_> = s.doors.iter().filter_map(|d| d.inside_room()).collect();
+            assert_eq!(front, [&s.rooms[0].id], "{kind} seed {seed}");
             *sizes.entry(s.rooms.len()).or_default() += 1;
         }
         // Varied: more than one room count occurs.

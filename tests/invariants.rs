@@ -19,6 +19,7 @@ fn check_stream(scene_id: &str, seed: u64) -> Result<(), TestCaseError> {
     let mut sim = Simulation::new(scene::parse(scene_id, src).unwrap()).unwrap();
     let mut requests = RandomRequests::new(&sim, seed);
     let mut accepted = 0;
+    let mut outings = 0;
     for i in 0..REQUESTS_PER_CASE {
         let req = requests.next(&sim);
         let before = sim.state();
@@ -27,6 +28,7 @@ fn check_stream(scene_id: &str, seed: u64) -> Result<(), TestCaseError> {
         prop_assert_eq!(event.id, i as u64 + 1);
         if event.outcome.is_ok() {
             accepted += 1;
+            outings += usize::from(matches!(event.action.skill_name(), "leave" | "arrive"));
             // Every change is real and nothing else moved.
             for c in &event.changes {
                 prop_assert_eq!(
@@ -75,6 +77,17 @@ fn check_stream(scene_id: &str, seed: u64) -> Result<(), TestCaseError> {
                     .rejection()
                     .is_some_and(|r| r.code == RejectionCode::UnknownActor)
         );
+        // Nobody out of the house perceives anything of it.
+        for o in event.observers.iter().chain(&event.revealed_to) {
+            if o != &event.actor {
+                prop_assert!(
+                    !sim.is_out(o),
+                    "{} is out but observed event {}",
+                    o,
+                    event.id
+                );
+            }
+        }
         if let Err(errors) = sim.check_invariants() {
             return Err(TestCaseError::fail(format!(
                 "after {:?}:\n{}",
@@ -83,6 +96,8 @@ fn check_stream(scene_id: &str, seed: u64) -> Result<(), TestCaseError> {
             )));
         }
     }
+    // People go out and come back, carrying things both ways.
+    prop_assert!(outings >= 10, "only {} leave/arrive accepted", outings);
     // The stream must exercise the executor, not just its rejections.
     prop_assert!(
         accepted > REQUESTS_PER_CASE / 5,

@@ -1356,3 +1356,82 @@ fn large_house_meets_the_bar() {
     assert_rich(&s);
     assert!(s.rooms.len() >= 12, "{} rooms", s.rooms.len());
 }
+
+// ---------------------------------------------------- the world outside
+
+#[test]
+fn exterior_doors_sit_on_an_outer_wall() {
+    // The hall's right, top and bottom walls are outer walls.
+    accepts(|s| {
+        s.doors
+            .push(door("front_door", "hall", "outside", (6.0, 1.5)))
+    });
+    accepts(|s| {
+        s.doors
+            .push(door("front_door", "outside", "hall", (5.0, 0.0)))
+    });
+    // Two exterior doors are fine, and so is one on the kitchen.
+    accepts(|s| {
+        s.doors
+            .push(door("front_door", "hall", "outside", (6.0, 1.5)));
+        s.doors
+            .push(door("back_door", "kitchen", "outside", (0.0, 1.5)));
+    });
+    // The wall the hall shares with the kitchen, the middle of the
+    // room, and too near a corner are not.
+    for at in [(4.0, 1.5), (5.0, 1.5), (6.0, 2.9)] {
+        rejects("door_not_on_wall", "front_door", |s| {
+            s.doors.push(door("front_door", "hall", "outside", at))
+        });
+    }
+    rejects("door_same_room", "front_door", |s| {
+        s.doors
+            .push(door("front_door", "outside", "outside", (6.0, 1.5)))
+    });
+    rejects("unknown_room", "front_door", |s| {
+        s.doors
+            .push(door("front_door", "attic", "outside", (6.0, 1.5)))
+    });
+}
+
+#[test]
+fn outside_is_a_reserved_id() {
+    rejects("reserved_id", "outside", |s| {
+        s.objects.push(object(
+            "outside",
+            "box",
+            "a box",
+            Placement::On(id("table_1")),
+        ))
+    });
+}
+
+#[test]
+fn visitors_and_parcels_start_outside() {
+    accepts(|s| {
+        s.objects.push(object(
+            "parcel_1",
+            "parcel",
+            "brown box",
+            Placement::Outside,
+        ));
+        let a = actor(s, "ann");
+        a.room = id("outside");
+        a.near = None;
+        obj(s, "keys_1").at = Placement::On(id("table_1"));
+    });
+    rejects("held_outside", "keys_1", |s| {
+        let a = actor(s, "ann");
+        a.room = id("outside");
+        a.near = None;
+    });
+    rejects("actor_outside_house", "ann", |s| {
+        actor(s, "ann").room = id("outside");
+        obj(s, "keys_1").at = Placement::On(id("table_1"));
+    });
+    rejects("robot_outside", "robot", |s| {
+        let r = actor(s, "robot");
+        r.room = id("outside");
+        r.near = None;
+    });
+}

@@ -211,3 +211,93 @@ fn trace_stats_on_the_command_line() {
         .ok()
         .stdout_has("American Time Use Survey");
 }
+
+/// Hours out of the house by where to, housework by session kind, the
+/// person's kind and weekday, and the day-variety figure, on a hand-written
+/// two days: bob works 08:00-17:00 on day 1 and shops 10:00-11:30 on day 2.
+#[test]
+fn hours_out_housework_and_day_variety() {
+    let s = apartment();
+    let mut sim = Simulation::new(s.clone()).unwrap();
+    let mut events = vec![];
+    let mut run = |sim: &mut Simulation, json: &str, session: Option<&str>| {
+        sim.set_session(session.map(String::from));
+        let e = sim.execute(Request::from_json(json).unwrap());
+        assert!(e.outcome.is_ok(), "{json}: {:?}", e.outcome);
+        events.push(e);
+    };
+    let leave = |to: &str, at: u64| {
+        format!(
+            r#"{{"actor":"bob","skill":"leave","args":{{"door":"front_door","to":"{to}"}},"at":{at}}}"#
+        )
+    };
+    let arrive = |at: u64| {
+        format!(r#"{{"actor":"bob","skill":"arrive","args":{{"door":"front_door"}},"at":{at}}}"#)
+    };
+    run(&mut sim, &leave("work", 8 * 3600), Some("d1s01"));
+    run(&mut sim, &arrive(17 * 3600), Some("d1s01"));
+    run(
+        &mut sim,
+        r#"{"actor":"alice","skill":"wait","args":{"seconds":1800},"at":64800}"#,
+        Some("d1s02"),
+    );
+    run(&mut sim, &leave("shopping", DAY + 10 * 3600), Some("d2s01"));
+    run(&mut sim, &arrive(DAY + 11 * 3600 + 1800), Some("d2s01"));
+    run(
+        &mut sim,
+        r#"{"actor":"alice","skill":"wait","args":{"seconds":1800},"at":151200}"#,
+        Some("d2s02"),
+    );
+    let sessions: BTreeMap<String, String> = [
+        ("d1s01", "commute"),
+        ("d1s02", "laundry"),
+        ("d2s01", "groceries"),
+        ("d2s02", "laundry"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.into(), b.into()))
+    .collect();
+    let t = timeuse::builtin();
+    let st = timeuse::stats(&s, &events, 2, &sessions, t).unwrap();
+    let day = |who: &str, d: u32| {
+        st.people
+            .iter()
+            .find(|p| p.person.as_str() == who && p.day == d)
+            .unwrap()
+    };
+    let b1 = day("bob", 1);
+    // Out from the end of the leave (a walk and the door) to the arrival.
+    let out1 = b1.out_by["work_school"];
+    assert!((525.0..540.0).contains(&out1), "{out1} minutes at work");
+    assert_eq!(b1.out_by["errands"], 0.0);
+    assert_eq!(b1.minutes[&Activity::Out], out1);
+    assert_eq!(
+        b1.kind.as_deref(),
+        Some("employed"),
+        "\"father, office worker\""
+    );
+    assert!(
+        !b1.weekend
+            && !timeuse::is_weekend(5)
+            && timeuse::is_weekend(6)
+            && timeuse::is_weekend(7)
+            && !timeuse::is_weekend(8)
+    );
+    let e2 = day("bob", 2).out_by["errands"];
+    assert!((85.0..90.0).contains(&e2), "{e2}");
+    // Alice's waits in laundry sessions are housework; nobody watched tv.
+    assert_eq!(day("alice", 1).housework, 30.0);
+    assert_eq!(day("alice", 2).screen, 0.0);
+    assert_eq!(day("lily", 1).out_by.values().sum::<f64>(), 0.0);
+    // Day 1 {commute 8h, laundry 18h}, day 2 {groceries 10h, laundry 18h}: 1 of 3.
+    let v = st.day_variety.unwrap();
+    assert!((v - 1.0 / 3.0).abs() < 1e-9, "{v}");
+    // The groups compare employed weekdays (bob) with the work band.
+    let g = timeuse::compare_groups(&st.people, t);
+    let work = g
+        .iter()
+        .find(|c| c.kind == "employed" && c.days == "weekday" && c.figure == "out_work_school")
+        .unwrap();
+    assert_eq!(work.person_days, 4, "alice and bob, two weekdays");
+    assert!(!work.inside, "{} h is below the band", work.hours);
+}

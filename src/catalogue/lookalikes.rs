@@ -62,7 +62,7 @@ pub fn add_lookalikes(scene: &Scene, cat: &Catalogue, per_category: u32) -> Scen
             let beside = kin.iter().filter_map(|o| match &o.at {
                 Placement::On(r) => Some((r.clone(), false)),
                 Placement::In(r) => Some((r.clone(), true)),
-                Placement::HeldBy(_) => None,
+                Placement::HeldBy(_) | Placement::Outside => None,
             });
             let found = c.found.iter().flat_map(|sp| {
                 fixtures_of(&out, sp.kind()).map(move |f| (f, matches!(sp, Spot::In(_))))
@@ -128,7 +128,7 @@ fn room_left(s: &Scene, receptacle: &Id, inside: bool) -> u32 {
         .filter(|o| match &o.at {
             Placement::On(r) => !inside && r == receptacle,
             Placement::In(r) => inside && r == receptacle,
-            Placement::HeldBy(_) => false,
+            Placement::HeldBy(_) | Placement::Outside => false,
         })
         .count() as u32;
     capacity.saturating_sub(there)

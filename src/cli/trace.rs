@@ -191,6 +191,31 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
                     unscheduled,
                     &marks,
                 );
+                let n = days.len() as f64;
+                let h = |f: &dyn Fn(&timeuse::PersonDay) -> f64| {
+                    days.iter().map(f).sum::<f64>() / n / 60.0
+                };
+                let by = |g: &str| h(&|d| d.out_by.get(g).copied().unwrap_or(0.0));
+                out += &format!(
+                    "  {:<12}   out: work/school {:.1}, errands {:.1}, other {:.1}; housework {:.1}; screen {:.1}{}\n",
+                    "",
+                    by("work_school"),
+                    by("errands"),
+                    by("other"),
+                    h(&|d| d.housework),
+                    h(&|d| d.screen),
+                    days[0]
+                        .kind
+                        .as_deref()
+                        .map(|k| format!(" ({k})"))
+                        .unwrap_or_default()
+                );
+            }
+            if let Some(v) = s.day_variety {
+                out += &format!(
+                    "  day variety: consecutive days share {:.0}% of their (session, hour)s\n",
+                    100.0 * v
+                );
             }
             if args.compare {
                 out += &band_row(&tr.compare);
@@ -216,6 +241,19 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
             if args.compare {
                 out += &band_row(&report.compare);
             }
+        }
+        for g in &report.groups {
+            out += &format!(
+                "{} {} {}: {:.1} h over {} person-days, ATUS band {}-{}{}\n",
+                g.kind,
+                g.days,
+                g.figure,
+                g.hours,
+                g.person_days,
+                g.band.lo,
+                g.band.hi,
+                if g.inside { "" } else { " !" }
+            );
         }
         if args.compare {
             let outside: Vec<&str> = report

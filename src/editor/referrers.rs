@@ -23,7 +23,7 @@ pub fn referrers(scene: &Scene, id: &Id) -> Vec<Id> {
     let objects = s
         .objects
         .iter()
-        .filter(|o| placed_on(&o.at) == id || o.owner.as_ref() == Some(id))
+        .filter(|o| placed_on(&o.at) == Some(id) || o.owner.as_ref() == Some(id))
         .map(|o| &o.id);
     let actors = s
         .actors
@@ -38,10 +38,11 @@ pub fn referrers(scene: &Scene, id: &Id) -> Vec<Id> {
         .collect()
 }
 
-/// The receptacle or actor an object is on, in or held by.
-pub fn placed_on(p: &Placement) -> &Id {
+/// The receptacle or actor an object is on, in or held by (None outside).
+pub fn placed_on(p: &Placement) -> Option<&Id> {
     match p {
-        Placement::On(t) | Placement::In(t) | Placement::HeldBy(t) => t,
+        Placement::On(t) | Placement::In(t) | Placement::HeldBy(t) => Some(t),
+        Placement::Outside => None,
     }
 }
 

@@ -50,6 +50,7 @@ pub fn rename(scene: &mut Scene, from: Id, to: Id) -> Result<Edit, EditError> {
         }
         match &mut e.at {
             Placement::On(t) | Placement::In(t) | Placement::HeldBy(t) => r(t),
+            Placement::Outside => {}
         }
     }
     for e in &mut s.actors {

@@ -314,7 +314,10 @@ fn fetch(
         truth.clone()
     };
     match target {
-        Location::HeldBy(h) => Proposal::GiveUp(format!("{h} has {object}")),
+        Location::HeldBy(h) | Location::CarriedBy(h) => {
+            Proposal::GiveUp(format!("{h} has {object}"))
+        }
+        Location::Outside => Proposal::GiveUp(format!("{object} is out of the house")),
         Location::On(r) | Location::In(r) => {
             // Not from under people busy beside it (eating, cooking).
             if robot

@@ -54,12 +54,15 @@ pub fn actor_point(scene: Indexed<'_>, pos: &Position, slot: usize) -> Vec2 {
     base + Vec2::new(0.3 * slot as f32, 0.0)
 }
 
-/// Positions of every actor in `state`.
+/// Positions of every actor in `state` who is in the house (someone out,
+/// and what they carry, is not on the plan).
 pub fn actor_points(scene: Indexed<'_>, state: &BTreeMap<Key, Value>) -> BTreeMap<Id, Vec2> {
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = BTreeMap::new();
     for a in &scene.actors {
-        if let Some(Value::Position(p)) = state.get(&(a.id.clone(), Id::new("position"))) {
+        if let Some(Value::Position(p)) = state.get(&(a.id.clone(), Id::new("position")))
+            && p.room.as_str() != crate::scene::OUTSIDE
+        {
             let key = format!("{}|{:?}", p.room, p.near);
             let slot = taken.entry(key).or_default();
             out.insert(a.id.clone(), actor_point(scene, p, *slot));
@@ -95,10 +98,12 @@ pub fn object_points(
                 let p = start + Vec2::new(col as f32 * 0.22, row as f32 * 0.22);
                 (p.min(c + size / 2.0), matches!(l, Location::In(_)))
             }
-            Location::HeldBy(a) => match actors.get(a) {
+            Location::HeldBy(a) | Location::CarriedBy(a) => match actors.get(a) {
                 Some(p) => (*p + Vec2::new(0.18, -0.18), false),
                 None => continue,
             },
+            // Beyond the front door: not on the plan.
+            Location::Outside => continue,
         };
         out.insert(o.id.clone(), (p, inside));
     }

@@ -218,6 +218,7 @@ impl<'a> Plan<'a> {
                     Placement::On(r) => Location::On(r.clone()),
                     Placement::In(r) => Location::In(r.clone()),
                     Placement::HeldBy(a) => Location::HeldBy(a.clone()),
+                    Placement::Outside => Location::Outside,
                 };
                 (o.id.clone(), l)
             })

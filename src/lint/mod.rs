@@ -17,9 +17,9 @@ use thiserror::Error;
 
 use crate::catalogue::Roles;
 use crate::ids::Id;
-use crate::scene::{ActorKind, Indexed, Openable, Role, Scene, SceneIndex, Surface};
+use crate::scene::{ActorKind, Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
-use crate::trace::request::Action;
+use crate::trace::request::{Action, Destination};
 use crate::trace::{DAY, Event, Location, RejectionCode, State, Value, clock_time};
 
 /// The rules, in report order.
@@ -45,10 +45,15 @@ pub enum Rule {
     CrossedBedroom,
     LeftOutOfPlace,
     AimlessWalking,
+    ActedWhileOut,
+    SeenWhileOut,
+    UsedWhileOutside,
+    VisitorNeverLeft,
+    OutOvernight,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 24] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -68,6 +73,11 @@ impl Rule {
         Rule::CrossedBedroom,
         Rule::LeftOutOfPlace,
         Rule::AimlessWalking,
+        Rule::ActedWhileOut,
+        Rule::SeenWhileOut,
+        Rule::UsedWhileOutside,
+        Rule::VisitorNeverLeft,
+        Rule::OutOvernight,
     ];
 
     /// The stable snake_case code.
@@ -92,6 +102,11 @@ impl Rule {
             Rule::CrossedBedroom => "crossed_bedroom",
             Rule::LeftOutOfPlace => "left_out_of_place",
             Rule::AimlessWalking => "aimless_walking",
+            Rule::ActedWhileOut => "acted_while_out",
+            Rule::SeenWhileOut => "seen_while_out",
+            Rule::UsedWhileOutside => "used_while_outside",
+            Rule::VisitorNeverLeft => "visitor_never_left",
+            Rule::OutOvernight => "out_overnight",
         }
     }
 
@@ -125,6 +140,19 @@ impl Rule {
                 "an object is left 4 hours or overnight where its category does not belong (unless planned)"
             }
             Rule::AimlessWalking => "six or more walks in a row that change nothing",
+            Rule::ActedWhileOut => {
+                "someone out of the house does something there (anything but arrive or wait)"
+            }
+            Rule::SeenWhileOut => "someone out of the house perceives an event in it",
+            Rule::UsedWhileOutside => {
+                "an object outside the house (or carried by someone out) is acted on"
+            }
+            Rule::VisitorNeverLeft => {
+                "someone who started outside came in and is still in at the end of the trace"
+            }
+            Rule::OutOvernight => {
+                "someone is out at 03:00, gone for other than a trip, work or home"
+            }
         }
     }
 }
@@ -222,6 +250,10 @@ struct Walk<'a> {
     cycling: BTreeMap<Id, (u64, String, u64, u64)>,
     next_night: u64,
     habits: habits::Habits,
+    /// Actors who start outside (visitors), and their latest arrival event.
+    visitors: BTreeMap<Id, Option<u64>>,
+    /// Each person's latest departure: (event, where to).
+    left_for: BTreeMap<Id, (u64, Destination)>,
 }
 
 impl<'a> Walk<'a> {
@@ -289,6 +321,13 @@ impl<'a> Walk<'a> {
             cycling: BTreeMap::new(),
             next_night: NIGHT_CHECK,
             habits: habits::Habits::new(&scene, deliberate),
+            visitors: scene
+                .actors
+                .iter()
+                .filter(|a| a.room.as_str() == OUTSIDE)
+                .map(|a| (a.id.clone(), None))
+                .collect(),
+            left_for: BTreeMap::new(),
         };
         for p in w.perishable.clone() {
             if !w.in_cold(&p) {
@@ -367,6 +406,32 @@ impl<'a> Walk<'a> {
                     walks: 0,
                 });
             }
+            let away: Vec<(Id, u64, Destination)> = self
+                .left_for
+                .iter()
+                .filter(|(a, (_, to))| {
+                    !matches!(
+                        to,
+                        Destination::Trip | Destination::Work | Destination::Home
+                    ) && self.is_out(a)
+                })
+                .map(|(a, (ev, to))| (a.clone(), *ev, *to))
+                .collect();
+            for (a, ev, to) in away {
+                self.out.push(Finding {
+                    rule: Rule::OutOvernight.code(),
+                    event: Some(ev),
+                    t: at,
+                    time: clock_time(at),
+                    entities: vec![a.clone()],
+                    message: format!(
+                        "{a} is still out at 03:00 of day {}, gone for {} in event {ev}",
+                        at / DAY + 1,
+                        to.name()
+                    ),
+                    walks: 0,
+                });
+            }
             self.next_night += DAY;
         }
     }
@@ -392,7 +457,82 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Whether `actor` is out of the house.
+    fn is_out(&self, actor: &Id) -> bool {
+        self.room_of_actor(actor)
+            .is_some_and(|r| r.as_str() == OUTSIDE)
+    }
+
+    /// The rules of the world outside, on the state before `e`.
+    fn outings(&mut self, e: &Event) {
+        let coming = matches!(e.action, Action::Arrive { .. });
+        if self.is_out(&e.actor) && !coming && !matches!(e.action, Action::Wait { .. }) {
+            self.find(
+                Rule::ActedWhileOut,
+                Some(e),
+                e.t,
+                vec![e.actor.clone()],
+                format!(
+                    "{} is out of the house but does {}",
+                    e.actor,
+                    e.action.skill_name()
+                ),
+            );
+        }
+        let mut seen: Vec<Id> = (e.observers.iter().chain(&e.revealed_to))
+            .filter(|o| **o != e.actor && self.is_out(o))
+            .cloned()
+            .collect();
+        seen.sort();
+        seen.dedup();
+        for o in seen {
+            self.find(
+                Rule::SeenWhileOut,
+                Some(e),
+                e.t,
+                vec![o.clone()],
+                format!("{o} is out of the house but perceives event {}", e.id),
+            );
+        }
+        // Bringing in and talking about what is outside are what it is for.
+        if !coming && !matches!(e.action, Action::Say { .. } | Action::Leave { .. }) {
+            for id in e.action.entity_args() {
+                let out = match self.loc(id) {
+                    Some(Location::Outside) => true,
+                    Some(Location::CarriedBy(a) | Location::HeldBy(a)) => self.is_out(a),
+                    _ => false,
+                };
+                if out {
+                    self.find(
+                        Rule::UsedWhileOutside,
+                        Some(e),
+                        e.t,
+                        vec![id.clone()],
+                        format!(
+                            "{} does {} with {id}, which is out of the house",
+                            e.actor,
+                            e.action.skill_name()
+                        ),
+                    );
+                }
+            }
+        }
+        match &e.action {
+            Action::Leave { to, .. } => {
+                self.left_for.insert(e.actor.clone(), (e.id, *to));
+            }
+            Action::Arrive { .. } => {
+                self.left_for.remove(&e.actor);
+                if let Some(v) = self.visitors.get_mut(&e.actor) {
+                    *v = Some(e.id);
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn accepted(&mut self, e: &Event) {
+        self.outings(e);
         let robot = self.robots.contains(&e.actor);
         let end = e.t + e.dur;
         if let Some(&(prev, _, prev_end)) = self.last.get(&e.actor)
@@ -712,6 +852,23 @@ impl<'a> Walk<'a> {
         self.habits_finish();
         for v in self.running.keys().cloned().collect::<Vec<_>>() {
             self.stopped(None, &v, end);
+        }
+        let stayed: Vec<(Id, u64)> = self
+            .visitors
+            .iter()
+            .filter_map(|(a, came)| Some((a.clone(), (*came)?)))
+            .filter(|(a, _)| !self.is_out(a))
+            .collect();
+        for (a, came) in stayed {
+            self.out.push(Finding {
+                rule: Rule::VisitorNeverLeft.code(),
+                event: Some(came),
+                t: end,
+                time: clock_time(end),
+                entities: vec![a.clone()],
+                message: format!("{a} came in (event {came}) and never left"),
+                walks: 0,
+            });
         }
     }
 }

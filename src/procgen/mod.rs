@@ -219,10 +219,11 @@ fn attempt(
             height: f32::from(rng.random_range(25_u8..=27)) / 10.0,
         })
         .collect();
-    let doors: Vec<DoorDef> = pairs
+    let mut doors: Vec<DoorDef> = pairs
         .iter()
         .map(|&(i, j)| door(&plans, &cells, i, j, rng))
         .collect();
+    doors.extend(front_door(&rooms));
     let mut scene = Scene {
         id: Id::new(&spec.scene_id()),
         name: format!("Generated {} (seed {})", kind.kind, spec.seed),
@@ -489,6 +490,29 @@ fn zoned_doors(
         *by_kind.entry(t.kind.as_str()).or_default() |= onto_core(i);
     }
     by_kind.values().all(|ok| *ok).then_some(pairs)
+}
+
+/// The front door: closed, in the middle of the longest outer wall of the
+/// entry (room 0, the entrance, or the studio's main room), which the
+/// tiling always puts at a corner of the footprint.
+fn front_door(rooms: &[RoomDef]) -> Option<DoorDef> {
+    let entry = rooms.first()?;
+    let rects: Vec<Rect> = rooms.iter().map(|r| r.rect).collect();
+    let wall = crate::scene::walls::outer_walls(&entry.rect, &rects)
+        .into_iter()
+        .max_by(|a, b| (a.hi - a.lo).total_cmp(&(b.hi - b.lo)))?;
+    let mid = (wall.lo + wall.hi) / 2.0;
+    Some(DoorDef {
+        id: Id::new("front_door"),
+        rooms: (entry.id.clone(), Id::new(crate::scene::OUTSIDE)),
+        at: if wall.vertical {
+            (wall.coord, mid)
+        } else {
+            (mid, wall.coord)
+        },
+        openable: true,
+        open: false,
+    })
 }
 
 fn metres(c: &Cells) -> Rect {

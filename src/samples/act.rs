@@ -63,6 +63,7 @@ pub fn main_target(a: &Action) -> Option<Id> {
             Some(object.clone())
         }
         Action::SetDeviceState { device, .. } => Some(device.clone()),
+        Action::Leave { door, .. } | Action::Arrive { door, .. } => Some(door.clone()),
         Action::Say { .. } | Action::Wait { .. } => None,
     }
 }

@@ -110,6 +110,8 @@ impl<'a> Namer<'a> {
             Location::On(r) => format!("on {}", self.name(r)),
             Location::In(r) => format!("in {}", self.name(r)),
             Location::HeldBy(a) => format!("in {}'s hands", self.name(a)),
+            Location::CarriedBy(a) => format!("with {}", self.name(a)),
+            Location::Outside => "out of the house".into(),
         }
     }
 

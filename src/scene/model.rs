@@ -10,6 +10,11 @@ use crate::ids::Id;
 
 use super::Role;
 
+/// The reserved place id of the world beyond the front door: a person who
+/// left is at `{"room": "outside"}`; an exterior door has it on one side of
+/// its `rooms`. No entity may take this id.
+pub const OUTSIDE: &str = "outside";
+
 /// A household: rooms joined by doors, furniture and devices placed in
 /// rooms, objects on or in them, and the actors who live there.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,7 +101,9 @@ fn yes() -> bool {
 }
 
 /// A doorway between two rooms, at a point on their shared wall. A door
-/// that is not `openable` is an open archway.
+/// that is not `openable` is an open archway. An exterior door (the front
+/// door) has [`OUTSIDE`] on one side and sits on its room's outer wall:
+/// people `leave` and `arrive` through it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DoorDef {
@@ -107,6 +114,23 @@ pub struct DoorDef {
     pub openable: bool,
     #[serde(default = "yes")]
     pub open: bool,
+}
+
+impl DoorDef {
+    /// The room an exterior door opens from; `None` for a door between rooms.
+    pub fn inside_room(&self) -> Option<&Id> {
+        match (self.rooms.0.as_str(), self.rooms.1.as_str()) {
+            (OUTSIDE, OUTSIDE) => None,
+            (OUTSIDE, _) => Some(&self.rooms.1),
+            (_, OUTSIDE) => Some(&self.rooms.0),
+            _ => None,
+        }
+    }
+
+    /// Whether the door leads outside.
+    pub fn is_exterior(&self) -> bool {
+        self.inside_room().is_some()
+    }
 }
 
 /// A placement surface and how many objects it holds.
@@ -200,12 +224,14 @@ pub struct DeviceDef {
     pub roles: Vec<Role>,
 }
 
-/// Where an object starts.
+/// Where an object starts. `Outside` is beyond the front door (a parcel,
+/// groceries): someone brings it in with `arrive`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Placement {
     On(Id),
     In(Id),
     HeldBy(Id),
+    Outside,
 }
 
 /// A movable, pickable object.
@@ -240,7 +266,8 @@ pub struct ActorDef {
     pub kind: ActorKind,
     #[serde(default)]
     pub role: String,
-    /// The room the actor starts in, and where a human sleeps.
+    /// The room the actor starts in, and where a human sleeps; `outside`
+    /// for a visitor who arrives later (never the robot).
     pub room: Id,
     /// A furniture or device id in `room` the actor starts next to.
     #[serde(default)]

@@ -12,7 +12,7 @@ use petgraph::visit::Bfs;
 
 use super::index::{Indexed, SceneIndex, entries};
 use super::model::*;
-use super::walls::on_shared_wall;
+use super::walls::{on_outer_wall, on_shared_wall};
 use crate::ids::Id;
 
 pub use super::index::Kind;
@@ -122,6 +122,13 @@ impl<'a> Validator<'a> {
                     "ids use lower-case letters, digits and _, starting with a letter".into(),
                 );
             }
+            if id.as_str() == OUTSIDE {
+                self.report(
+                    "reserved_id",
+                    id,
+                    format!("{OUTSIDE} is the place beyond the front door; choose another id"),
+                );
+            }
             match self.ix.index().get(id) {
                 Some(first) if first != (kind, i) => self.report(
                     "duplicate_id",
@@ -200,10 +207,9 @@ impl<'a> Validator<'a> {
             .iter()
             .map(|r| (&r.id, graph.add_node(&r.id)))
             .collect();
+        let rects: Vec<Rect> = self.scene.rooms.iter().map(|r| r.rect).collect();
         for d in &self.scene.doors {
             let (a, b) = &d.rooms;
-            let ok_a = self.expect(&d.id, "room", a, &[Kind::Room]);
-            let ok_b = self.expect(&d.id, "room", b, &[Kind::Room]);
             if a == b {
                 self.report("door_same_room", &d.id, format!("joins {a} to itself"));
                 continue;
@@ -215,6 +221,25 @@ impl<'a> Validator<'a> {
                     "only an openable door can start closed; set openable: true".into(),
                 );
             }
+            if let Some(room) = d.inside_room() {
+                // An exterior door: on its room's outer wall, joining no rooms.
+                if self.expect(&d.id, "room", room, &[Kind::Room]) {
+                    let rect = self.room(room).unwrap().rect;
+                    if !on_outer_wall(&rect, &rects, d.at) {
+                        self.report(
+                            "door_not_on_wall",
+                            &d.id,
+                            format!(
+                                "({}, {}) is not on an outer wall of {room} (one no other room shares)",
+                                d.at.0, d.at.1
+                            ),
+                        );
+                    }
+                }
+                continue;
+            }
+            let ok_a = self.expect(&d.id, "room", a, &[Kind::Room]);
+            let ok_b = self.expect(&d.id, "room", b, &[Kind::Room]);
             if !(ok_a && ok_b) {
                 continue;
             }
@@ -370,10 +395,21 @@ impl<'a> Validator<'a> {
                 Placement::On(t) => (t, false),
                 Placement::In(t) => (t, true),
                 Placement::HeldBy(a) => {
-                    self.expect(&o.id, "holder", a, &[Kind::Actor]);
+                    if self.expect(&o.id, "holder", a, &[Kind::Actor])
+                        && self.ix.actor(a).is_some_and(|x| x.room.as_str() == OUTSIDE)
+                    {
+                        self.report(
+                            "held_outside",
+                            &o.id,
+                            format!(
+                                "{a} starts outside and holds nothing; start it at: Outside and let {a} bring it"
+                            ),
+                        );
+                    }
                     *load.entry(&o.at).or_default() += 1;
                     continue;
                 }
+                Placement::Outside => continue,
             };
             if !self.expect(
                 &o.id,
@@ -400,6 +436,7 @@ impl<'a> Validator<'a> {
                 Placement::On(t) => (t, self.capacity(t, false), "On"),
                 Placement::In(t) => (t, self.capacity(t, true), "In"),
                 Placement::HeldBy(a) => (a, self.ix.actor(a).map(|x| x.hands), "hands"),
+                Placement::Outside => continue,
             };
             if let Some(cap) = cap.filter(|c| n > *c) {
                 self.report(
@@ -414,7 +451,23 @@ impl<'a> Validator<'a> {
     fn check_actors(&mut self) {
         let s = self.scene;
         for a in &s.actors {
-            if self.ix.kind_of(&a.room) != Some(Kind::Room) {
+            if a.room.as_str() == OUTSIDE {
+                // A visitor who arrives later; the robot never leaves home.
+                if a.kind == ActorKind::Robot {
+                    self.report(
+                        "robot_outside",
+                        &a.id,
+                        "the robot stays home; start it in a room".into(),
+                    );
+                }
+                if let Some(near) = &a.near {
+                    self.report(
+                        "actor_outside_house",
+                        &a.id,
+                        format!("starts outside, so it cannot be near {near}; leave out near"),
+                    );
+                }
+            } else if self.ix.kind_of(&a.room) != Some(Kind::Room) {
                 self.report(
                     "actor_outside_house",
                     &a.id,

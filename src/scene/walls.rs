@@ -1,5 +1,6 @@
-//! Where doors can go: the walls two rooms share. The one definition of
-//! a shared wall and its tolerances, used by [`crate::scene::validate`]'s
+//! Where doors can go: the walls two rooms share, and (for an exterior
+//! door) a room's outer walls, shared with no room. The one definition of
+//! both and their tolerances, used by [`crate::scene::validate`]'s
 //! `door_not_on_wall` rule and by the editor's door snapping, so a snapped
 //! door always passes validation and the two cannot drift apart.
 
@@ -91,6 +92,69 @@ pub fn snap_door(a: &Rect, b: &Rect, p: (f32, f32)) -> Option<(f32, f32)> {
         .min_by(|q, r| dist(*q).total_cmp(&dist(*r)))
 }
 
+/// The stretches of `room`'s walls that no room of `others` touches, long
+/// enough for a door (margins left out as in [`shared_walls`]): where an
+/// exterior door may go. `others` may include `room` itself (skipped).
+pub fn outer_walls(room: &Rect, others: &[Rect]) -> Vec<SharedWall> {
+    let r = room;
+    let mut walls = Vec::new();
+    // (vertical, coordinate, extent along it, which edge of a neighbour meets it)
+    let sides = [
+        (true, r.x, (r.y, r.y + r.h)),
+        (true, r.x + r.w, (r.y, r.y + r.h)),
+        (false, r.y, (r.x, r.x + r.w)),
+        (false, r.y + r.h, (r.x, r.x + r.w)),
+    ];
+    for (vertical, coord, (lo, hi)) in sides {
+        let mut free = vec![(lo, hi)];
+        for o in others.iter().filter(|o| *o != room) {
+            let (edges, span) = if vertical {
+                ([o.x, o.x + o.w], (o.y, o.y + o.h))
+            } else {
+                ([o.y, o.y + o.h], (o.x, o.x + o.w))
+            };
+            if !edges.iter().any(|e| near(*e, coord)) {
+                continue;
+            }
+            free = free
+                .into_iter()
+                .flat_map(|(a, b)| {
+                    let cut = [(a, b.min(span.0)), (a.max(span.1), b)];
+                    cut.into_iter().filter(|(x, y)| y > x)
+                })
+                .collect();
+        }
+        for (a, b) in free {
+            if b - a >= 2.0 * MARGIN {
+                walls.push(SharedWall {
+                    vertical,
+                    coord,
+                    lo: a + MARGIN,
+                    hi: b - MARGIN,
+                });
+            }
+        }
+    }
+    walls
+}
+
+/// Whether `p` is on an outer wall of `room` ([`outer_walls`]).
+pub fn on_outer_wall(room: &Rect, others: &[Rect], (x, y): (f32, f32)) -> bool {
+    outer_walls(room, others).iter().any(|w| {
+        let (across, along) = if w.vertical { (x, y) } else { (y, x) };
+        near(across, w.coord) && along >= w.lo - TOL && along <= w.hi + TOL
+    })
+}
+
+/// `p` moved to the nearest point of an outer wall of `room`, if it has one.
+pub fn snap_outer(room: &Rect, others: &[Rect], p: (f32, f32)) -> Option<(f32, f32)> {
+    let dist = |q: (f32, f32)| (q.0 - p.0).powi(2) + (q.1 - p.1).powi(2);
+    outer_walls(room, others)
+        .iter()
+        .map(|w| w.snap(p))
+        .min_by(|q, r| dist(*q).total_cmp(&dist(*r)))
+}
+
 /// Where a door at `p` on a wall of `old` goes when the room becomes `new`:
 /// it stays on the same side, following that wall, within its new length.
 /// A door on none of `old`'s walls stays where it is.
@@ -165,6 +229,29 @@ mod tests {
         // Within the margin of the end of the shared stretch; off the wall.
         assert!(!on_shared_wall(&a, &b, (4.0, 1.1)));
         assert!(!on_shared_wall(&a, &b, (3.8, 2.0)));
+    }
+
+    #[test]
+    fn outer_walls_leave_out_what_neighbours_touch() {
+        // A 4x3 room with a neighbour along part of its right wall.
+        let (a, b) = (r(0.0, 0.0, 4.0, 3.0), r(4.0, 1.0, 2.0, 4.0));
+        let walls = outer_walls(&a, &[a, b]);
+        // Left, the free 1 m of the right wall, top and bottom.
+        assert_eq!(walls.len(), 4, "{walls:?}");
+        assert!(on_outer_wall(&a, &[a, b], (4.0, 0.5)));
+        assert!(!on_outer_wall(&a, &[a, b], (4.0, 2.0)), "shared, not outer");
+        assert!(on_outer_wall(&a, &[b], (0.0, 1.5)));
+        assert!(!on_outer_wall(&a, &[b], (1.0, 1.5)), "inside the room");
+        let q = snap_outer(&a, &[b], (4.5, 2.5)).unwrap();
+        assert!(on_outer_wall(&a, &[b], q), "{q:?}");
+        // A room walled in on every side has no outer wall.
+        let boxed = [
+            r(-1.0, 0.0, 1.0, 3.0),
+            r(4.0, 0.0, 1.0, 3.0),
+            r(0.0, -1.0, 4.0, 1.0),
+            r(0.0, 3.0, 4.0, 1.0),
+        ];
+        assert_eq!(snap_outer(&a, &boxed, (0.0, 1.0)), None);
     }
 
     #[test]

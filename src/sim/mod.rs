@@ -238,6 +238,7 @@ impl Simulation {
             copy_component::<Placed>(src, dst, e);
             copy_component::<Receptacle>(src, dst, e);
             copy_component::<Hands>(src, dst, e);
+            copy_component::<Bag>(src, dst, e);
             copy_component::<Openable>(src, dst, e);
             copy_component::<Device>(src, dst, e);
             copy_component::<At>(src, dst, e);
@@ -302,11 +303,8 @@ impl Simulation {
     pub fn location(&self, object: &str) -> Option<trace::Location> {
         let world = self.world();
         let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
-        Some(match *world.get::<Placed>(self.registry().get(object)?)? {
-            Placed::On(r) => trace::Location::On(key(r)),
-            Placed::In(r) => trace::Location::In(key(r)),
-            Placed::HeldBy(a) => trace::Location::HeldBy(key(a)),
-        })
+        let placed = *world.get::<Placed>(self.registry().get(object)?)?;
+        Some(world::location(placed, key))
     }
 
     /// Where an actor is now: its room and the fixture it stands at.
@@ -331,9 +329,13 @@ impl Simulation {
             return Some(world.get::<Key>(e)?.0.clone());
         }
         match self.location(id) {
-            Some(trace::Location::On(r) | trace::Location::In(r) | trace::Location::HeldBy(r)) => {
-                self.room_of(&r)
-            }
+            Some(
+                trace::Location::On(r)
+                | trace::Location::In(r)
+                | trace::Location::HeldBy(r)
+                | trace::Location::CarriedBy(r),
+            ) => self.room_of(&r),
+            Some(trace::Location::Outside) => Some(Id::new(crate::scene::OUTSIDE)),
             None => self.position(id).map(|p| p.room),
         }
     }
@@ -349,7 +351,10 @@ impl Simulation {
             return Some((f.room, f.pos));
         }
         if let Some(p) = world.get::<Placed>(e) {
-            let (Placed::On(r) | Placed::In(r) | Placed::HeldBy(r)) = *p;
+            let (Placed::On(r) | Placed::In(r) | Placed::HeldBy(r) | Placed::CarriedBy(r)) = *p
+            else {
+                return None;
+            };
             return self.spot(r);
         }
         let at = world.get::<At>(e)?;
@@ -440,6 +445,9 @@ impl Simulation {
         let (Some(a), Some(b)) = (room(speaker), room(listener)) else {
             return false;
         };
+        if self.registry().is_outside(a) || self.registry().is_outside(b) {
+            return false;
+        }
         a == b
             || world
                 .resource::<nav::RoomGraph>()
@@ -468,6 +476,25 @@ impl Simulation {
         h.0.iter()
             .map(|e| world.get::<Key>(*e).expect("spawned").0.clone())
             .collect()
+    }
+
+    /// Objects `actor` carries out of the hands (bag, pocket).
+    pub fn carried_by(&self, actor: &str) -> Vec<Id> {
+        let world = self.world();
+        let Some(b) = self.registry().get(actor).and_then(|e| world.get::<Bag>(e)) else {
+            return vec![];
+        };
+        b.0.iter()
+            .map(|e| world.get::<Key>(*e).expect("spawned").0.clone())
+            .collect()
+    }
+
+    /// Whether `actor` is out of the house.
+    pub fn is_out(&self, actor: &str) -> bool {
+        self.registry()
+            .get(actor)
+            .and_then(|e| self.world().get::<At>(e))
+            .is_some_and(|at| self.registry().is_outside(at.room))
     }
 
     /// A device field's current value.
@@ -503,11 +530,7 @@ impl Simulation {
         let mut out = BTreeMap::new();
         for (id, &e) in reg.ids() {
             if let Some(p) = world.get::<Placed>(e) {
-                let loc = match *p {
-                    Placed::On(r) => trace::Location::On(key(r)),
-                    Placed::In(r) => trace::Location::In(key(r)),
-                    Placed::HeldBy(a) => trace::Location::HeldBy(key(a)),
-                };
+                let loc = world::location(*p, key);
                 out.insert(
                     (id.clone(), reg.attrs.location.clone()),
                     Value::Location(loc),
@@ -539,6 +562,9 @@ impl Simulation {
     pub fn visible_to(&mut self, actor: &str) -> Option<Vec<trace::Fact>> {
         let e = self.registry().get(actor)?;
         let room = self.world().get::<At>(e)?.room;
+        if self.registry().is_outside(room) {
+            return Some(vec![]);
+        }
         let facts = self
             .app
             .world_mut()
@@ -585,8 +611,11 @@ impl Simulation {
                 }
             }
         }
-        let mut q = world.query::<(Entity, &Key, &Actor, &Hands)>();
-        for (e, key, actor, hands) in q.iter(world) {
+        let mut q = world.query::<(Entity, &Key, &Actor, &Hands, &Bag)>();
+        for (e, key, actor, hands, bag) in q.iter(world) {
+            for &i in &bag.0 {
+                listed.entry(i).or_default().push(Placed::CarriedBy(e));
+            }
             if hands.0.len() as u32 > actor.hands {
                 errors.push(format!(
                     "{} holds {} objects with {} hands",
@@ -602,7 +631,13 @@ impl Simulation {
         let mut q = world.query::<(Entity, &Key, &Placed)>();
         for (e, key, placed) in q.iter(world) {
             let places = listed.get(&e).map(Vec::as_slice).unwrap_or_default();
-            if places != [*placed] {
+            // Outside with no one, an object is listed nowhere.
+            let want: &[Placed] = if *placed == Placed::Outside {
+                &[]
+            } else {
+                &[*placed]
+            };
+            if places != want {
                 errors.push(format!(
                     "{} is at {placed:?} but listed at {places:?}",
                     key.0

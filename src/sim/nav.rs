@@ -61,7 +61,8 @@ impl RoomGraph {
             .map(|r| (ids[&r.id], graph.add_node(ids[&r.id])))
             .collect();
         let mut sides = Vec::new();
-        for d in &scene.doors {
+        // Exterior doors lead to no room: `leave` and `arrive` pass them.
+        for d in scene.doors.iter().filter(|d| !d.is_exterior()) {
             let (a, b, door) = (ids[&d.rooms.0], ids[&d.rooms.1], ids[&d.id]);
             graph.add_edge(node[&a], node[&b], door);
             sides.push((door, d.at, a, b));
@@ -115,16 +116,20 @@ impl RoomGraph {
     }
 
     /// Rooms that share a door with `room`, with that door, in door order.
+    /// None for the outside, which is no room.
     pub fn neighbours(&self, room: Entity) -> impl Iterator<Item = (Entity, Entity)> + '_ {
         use petgraph::visit::EdgeRef;
-        self.graph.edges(self.node[&room]).map(move |e| {
-            let other = if e.source() == self.node[&room] {
-                e.target()
-            } else {
-                e.source()
-            };
-            (self.graph[other], *e.weight())
-        })
+        let node = self.node.get(&room).copied();
+        node.into_iter()
+            .flat_map(move |n| self.graph.edges(n))
+            .map(move |e| {
+                let other = if e.source() == self.node[&room] {
+                    e.target()
+                } else {
+                    e.source()
+                };
+                (self.graph[other], *e.weight())
+            })
     }
 
     /// The shortest walk from `from` (a point in room `from_room`) to `to`

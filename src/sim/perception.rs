@@ -15,7 +15,9 @@
 //! - nothing inside a closed container is ever visible;
 //! - an actor in standby (a robot docked away) perceives nothing but its
 //!   own actions until its wait ends; looking around its room afterwards
-//!   (inspecting the room) brings its view of the room up to date.
+//!   (inspecting the room) brings its view of the room up to date;
+//! - a person out of the house perceives nothing and is perceived by
+//!   nobody: the outside is in no event's rooms.
 //!
 //! Together these keep one invariant, checked by the property tests: every
 //! actor's belief about everything visible from where it stands is true
@@ -67,7 +69,7 @@ fn holder(p: Placed) -> Option<(Entity, bool)> {
     match p {
         Placed::On(r) => Some((r, false)),
         Placed::In(r) => Some((r, true)),
-        Placed::HeldBy(_) => None,
+        Placed::HeldBy(_) | Placed::CarriedBy(_) | Placed::Outside => None,
     }
 }
 
@@ -84,6 +86,9 @@ impl WorldView<'_, '_> {
     /// objects on surfaces, in open containers and in hands, actors' positions
     /// and openable doors, with the surfaces whose contents were seen in full.
     pub fn room_facts(&self, room: Entity, seen: &mut Seen) {
+        if self.registry.is_outside(room) {
+            return; // who is out sees nothing of the house
+        }
         let attrs = &self.registry.attrs;
         for &d in self.registry.room_doors.get(&room).into_iter().flatten() {
             if let Ok(o) = self.openables.get(d) {
@@ -154,6 +159,10 @@ impl WorldView<'_, '_> {
         seen.push(self, a, &attrs.position, value, None);
         for &i in &hands.0 {
             let value = Value::Location(Location::HeldBy(self.id(a).clone()));
+            seen.push(self, i, &attrs.location, value, None);
+        }
+        for &i in self.bags.get(a).map(|b| b.0.as_slice()).unwrap_or_default() {
+            let value = Value::Location(Location::CarriedBy(self.id(a).clone()));
             seen.push(self, i, &attrs.location, value, None);
         }
     }
@@ -233,6 +242,9 @@ impl WorldView<'_, '_> {
         if matches!(action, Action::Say { .. }) {
             rooms = self.earshot(here);
         }
+        // Nobody perceives anything from outside (leaving and arriving
+        // are seen from the rooms inside).
+        rooms.retain(|r| !self.registry.is_outside(*r));
         rooms.sort();
         rooms.dedup();
         rooms
@@ -347,6 +359,9 @@ pub fn perceive_step(
 pub fn perceive_initial(view: WorldView, mut beliefs: Query<&mut Beliefs>) {
     for &a in &view.registry.actors {
         let room = view.actors.get(a).expect("registered actor").1.room;
+        if view.registry.is_outside(room) {
+            continue;
+        }
         let mut seen = Seen::default();
         view.room_facts(room, &mut seen);
         seen.scanned.clear();

@@ -71,7 +71,24 @@ impl RandomRequests {
             .unwrap_or_default();
         let room_fixtures = reg.room_fixtures.get(&at.room).cloned().unwrap_or_default();
         let plausible = self.rng.random_bool(0.75);
-        let action = match self.rng.random_range(0..10) {
+        let out = reg.is_outside(at.room);
+        let front = sim
+            .scene()
+            .doors
+            .iter()
+            .find(|d| d.is_exterior())
+            .map(|d| d.id.clone());
+        let door = match &front {
+            Some(d) if plausible => d.clone(),
+            _ => self.any_id(),
+        };
+        // Out of the house, coming back is the likely next thing.
+        let pick = if out && self.rng.random_bool(0.5) {
+            10
+        } else {
+            self.rng.random_range(0..11)
+        };
+        let action = match pick {
             0 | 1 => {
                 let target = if plausible && !room_fixtures.is_empty() && self.rng.random_bool(0.5)
                 {
@@ -189,6 +206,34 @@ impl RandomRequests {
                     format!("message {}", self.rng.random_range(0..100))
                 };
                 Action::Say { text, to, claims }
+            }
+            10 if out => {
+                let carried = world.get::<Bag>(me).expect("actor").0.clone();
+                let mut bring: Vec<Id> = Vec::new();
+                for e in carried {
+                    if self.rng.random_bool(0.7) {
+                        bring.push(key(e));
+                    }
+                }
+                if self.rng.random_bool(0.2) {
+                    bring.push(self.any_id());
+                }
+                Action::Arrive { door, bring }
+            }
+            10 => {
+                let mut take: Vec<Id> = Vec::new();
+                for &e in &near_items {
+                    if self.rng.random_bool(0.3) {
+                        take.push(key(e));
+                    }
+                }
+                if self.rng.random_bool(0.2) {
+                    take.push(self.any_id());
+                }
+                let to = *crate::trace::request::Destination::ALL
+                    .choose(&mut self.rng)
+                    .expect("destinations");
+                Action::Leave { door, to, take }
             }
             8 => Action::Inspect {
                 target: if plausible && !room_fixtures.is_empty() {

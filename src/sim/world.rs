@@ -101,12 +101,16 @@ pub struct Item {
     pub owner: Option<Id>,
 }
 
-/// Where an object is, in entity terms.
+/// Where an object is, in entity terms: on or in a fixture, in an actor's
+/// hands or bag (`CarriedBy`: what goes out of the house with them and
+/// comes in), or outside with no one.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placed {
     On(Entity),
     In(Entity),
     HeldBy(Entity),
+    CarriedBy(Entity),
+    Outside,
 }
 
 #[derive(Component, Debug, Clone)]
@@ -128,6 +132,17 @@ pub struct At {
 /// What an actor holds, in the order it was picked up.
 #[derive(Component, Debug, Clone, Default)]
 pub struct Hands(pub Vec<Entity>);
+
+/// What an actor carries on them out of the hands (pocket, bag): taken
+/// out of the house or brought in, in that order. Not counted against the
+/// hands.
+#[derive(Component, Debug, Clone, Default)]
+pub struct Bag(pub Vec<Entity>);
+
+/// The place beyond the front door: the `room` of an actor who is out,
+/// and the far side of exterior doors. One entity, not a room.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct OutsidePlace;
 
 /// The simulated time at which an actor finishes its current action.
 #[derive(Component, Debug, Clone, Copy, Default)]
@@ -344,6 +359,8 @@ pub struct Registry {
     /// Actors in scene order.
     pub actors: Vec<Entity>,
     pub robots: Vec<Entity>,
+    /// The [`OutsidePlace`] entity (id `outside`, not among `ids`).
+    pub outside: Entity,
     /// Fixtures (furniture, then devices) and doors of each room, in scene order.
     pub room_fixtures: HashMap<Entity, Vec<Entity>>,
     pub room_doors: HashMap<Entity, Vec<Entity>>,
@@ -368,6 +385,11 @@ impl Registry {
     pub fn ids(&self) -> impl Iterator<Item = (&Id, &Entity)> {
         self.ids.iter()
     }
+
+    /// Whether `room` (an actor's `At::room`) is the outside.
+    pub fn is_outside(&self, room: Entity) -> bool {
+        room == self.outside
+    }
 }
 
 /// The simulated clock and event counter.
@@ -384,6 +406,17 @@ pub struct Clock {
 pub fn spawn_scene(world: &mut World, scene: &Scene) {
     let mut ids = HashMap::new();
     let key = |id: &Id| Key(id.clone());
+    let outside = world
+        .spawn((Key(Id::new(scene::OUTSIDE)), OutsidePlace))
+        .id();
+    // Exterior doors name the outside as a room; nothing else looks it up by id.
+    let place = |ids: &HashMap<Id, Entity>, id: &Id| {
+        if id.as_str() == scene::OUTSIDE {
+            outside
+        } else {
+            ids[id]
+        }
+    };
     for r in &scene.rooms {
         let e = world
             .spawn((
@@ -399,14 +432,14 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
     }
     let mut room_doors: HashMap<Entity, Vec<Entity>> = HashMap::new();
     for d in &scene.doors {
-        let rooms = [ids[&d.rooms.0], ids[&d.rooms.1]];
+        let rooms = [place(&ids, &d.rooms.0), place(&ids, &d.rooms.1)];
         let mut ec = world.spawn((key(&d.id), Door { rooms, at: d.at }));
         if d.openable {
             ec.insert(Openable { open: d.open });
         }
         let e = ec.id();
         ids.insert(d.id.clone(), e);
-        for r in rooms {
+        for r in rooms.into_iter().filter(|r| *r != outside) {
             room_doors.entry(r).or_default().push(e);
         }
     }
@@ -499,7 +532,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
     let mut robots = Vec::new();
     for a in &scene.actors {
         let at = At {
-            room: ids[&a.room],
+            room: place(&ids, &a.room),
             near: a.near.as_ref().map(|n| ids[n]),
         };
         let actor = Actor {
@@ -515,6 +548,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
                 actor,
                 at,
                 Hands::default(),
+                Bag::default(),
                 Busy::default(),
                 Standby::default(),
             ))
@@ -530,6 +564,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             Placement::On(t) => Placed::On(ids[t]),
             Placement::In(t) => Placed::In(ids[t]),
             Placement::HeldBy(a) => Placed::HeldBy(ids[a]),
+            Placement::Outside => Placed::Outside,
         };
         let item = Item {
             category: o.category.clone(),
@@ -554,6 +589,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
                 .expect("validated: holder is an actor")
                 .0
                 .push(e),
+            Placed::CarriedBy(_) | Placed::Outside => {}
         }
     }
     let graph = RoomGraph::build(scene, &ids);
@@ -599,6 +635,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         ids,
         actors,
         robots,
+        outside,
         room_fixtures,
         room_doors,
         attrs,
@@ -665,12 +702,20 @@ pub fn schema_text(f: &FieldDef) -> String {
 
 /// Turns entity-level locations into trace values.
 pub fn location_value(keys: &Query<&Key>, p: Placed) -> Value {
-    let id = |e: Entity| keys.get(e).expect("placed on a spawned entity").0.clone();
-    Value::Location(match p {
+    Value::Location(location(p, |e| {
+        keys.get(e).expect("placed on a spawned entity").0.clone()
+    }))
+}
+
+/// A placement as a trace location, with `id` naming entities.
+pub fn location(p: Placed, id: impl Fn(Entity) -> Id) -> Location {
+    match p {
         Placed::On(r) => Location::On(id(r)),
         Placed::In(r) => Location::In(id(r)),
         Placed::HeldBy(a) => Location::HeldBy(id(a)),
-    })
+        Placed::CarriedBy(a) => Location::CarriedBy(id(a)),
+        Placed::Outside => Location::Outside,
+    }
 }
 
 pub fn position_value(keys: &Query<&Key>, at: At) -> Value {

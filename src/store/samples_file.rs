@@ -41,7 +41,9 @@ pub fn read_samples(path: &Path) -> Result<(SamplesHeader, Vec<Sample>), StoreEr
             ));
         }
     };
-    if header.schema != SAMPLES_SCHEMA || header.schema_version != crate::trace::SCHEMA_VERSION {
+    if header.schema != SAMPLES_SCHEMA
+        || !crate::trace::READABLE_SCHEMA_VERSIONS.contains(&header.schema_version)
+    {
         return Err(line_err(
             1,
             format!(

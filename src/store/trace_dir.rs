@@ -287,11 +287,12 @@ pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
     }
     let manifest: Manifest =
         serde_json::from_str(&read_text(&mpath)?).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
-    if manifest.schema_version != crate::trace::SCHEMA_VERSION {
+    // Older versions are subsets of the current one: they read as they are.
+    if !crate::trace::READABLE_SCHEMA_VERSIONS.contains(&manifest.schema_version) {
         return Err(not(format!(
-            "schema version {} is not {}",
+            "schema version {} is not one of {:?}",
             manifest.schema_version,
-            crate::trace::SCHEMA_VERSION
+            crate::trace::READABLE_SCHEMA_VERSIONS
         )));
     }
     let spath = dir.join(SCENE);
@@ -315,7 +316,7 @@ pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
             ));
         }
     };
-    if header.schema_version != crate::trace::SCHEMA_VERSION {
+    if !crate::trace::READABLE_SCHEMA_VERSIONS.contains(&header.schema_version) {
         return Err(line_err(
             1,
             format!("schema version {} is not supported", header.schema_version),

@@ -28,7 +28,7 @@ use thiserror::Error;
 use crate::catalogue::Roles;
 use crate::ids::Id;
 use crate::scene::{ActorKind, Role, Scene};
-use crate::trace::request::Action;
+use crate::trace::request::{Action, Destination};
 use crate::trace::{DAY, Event, Value};
 
 /// The embedded `assets/timeuse.ron`.
@@ -85,6 +85,56 @@ pub struct TimeUse {
     pub sessions: BTreeMap<String, Activity>,
     pub stay: Vec<Activity>,
     pub bands: BTreeMap<Activity, Band>,
+    /// What counts as housework and as screen time (overlays: the same
+    /// minutes also count for their activity above).
+    #[serde(default)]
+    pub housework: Overlay,
+    #[serde(default)]
+    pub screen: Overlay,
+    /// A person's kind from the words of their actor `role`, first match wins.
+    #[serde(default)]
+    pub kinds: Vec<(String, Vec<String>)>,
+    /// Bands by person kind, then `weekday` or `weekend`, then figure
+    /// (`out_work_school`, `out_errands`, `out_other`, `housework`, `screen`).
+    #[serde(default)]
+    pub groups: BTreeMap<String, BTreeMap<String, BTreeMap<String, Band>>>,
+}
+
+/// Fixture roles and session kinds an overlay figure counts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Overlay {
+    #[serde(default)]
+    pub roles: Vec<Role>,
+    #[serde(default)]
+    pub sessions: Vec<String>,
+}
+
+impl TimeUse {
+    /// The kind of a person with actor role `role` (`employed`, `student`,
+    /// `retired`), if a word of it says.
+    pub fn kind_of(&self, role: &str) -> Option<&str> {
+        let role = role.to_lowercase();
+        self.kinds
+            .iter()
+            .find(|(_, words)| words.iter().any(|w| role.contains(w.as_str())))
+            .map(|(k, _)| k.as_str())
+    }
+}
+
+/// Where a destination's hours out count: `work_school`, `errands`
+/// (shopping, errands, appointments) or `other`.
+pub fn out_group(to: Destination) -> &'static str {
+    match to {
+        Destination::Work | Destination::School => "work_school",
+        Destination::Shopping | Destination::Errand | Destination::Appointment => "errands",
+        _ => "other",
+    }
+}
+
+/// Day 1 is a Monday: days 6 and 7 of each week are the weekend.
+pub fn is_weekend(day: u32) -> bool {
+    (day - 1) % 7 >= 5
 }
 
 #[derive(Debug, Error, PartialEq)]
@@ -105,11 +155,21 @@ pub enum TimeUseError {
 /// Parses and checks a time-use file; `origin` names it in errors.
 pub fn parse(origin: &str, src: &str) -> Result<TimeUse, TimeUseError> {
     let t: TimeUse = crate::located::parse_ron(ron::Options::default(), origin, src)?;
-    for (a, b) in &t.bands {
+    let groups = t
+        .groups
+        .values()
+        .flat_map(|d| d.values())
+        .flat_map(|f| f.values());
+    let all = t
+        .bands
+        .iter()
+        .map(|(a, b)| (a.name(), b))
+        .chain(groups.map(|b| ("group", b)));
+    for (a, b) in all {
         if !(0.0 <= b.lo && b.lo <= b.atus && b.atus <= b.hi && b.hi <= 24.0) {
             return Err(TimeUseError::BadBand {
                 origin: origin.into(),
-                activity: a.name(),
+                activity: a,
                 lo: b.lo,
                 hi: b.hi,
             });
@@ -134,6 +194,26 @@ pub struct PersonDay {
     pub minutes: BTreeMap<Activity, f64>,
     /// Time not counted for any activity.
     pub unscheduled: f64,
+    /// Minutes out of the house by where to ([`out_group`]).
+    pub out_by: BTreeMap<&'static str, f64>,
+    pub housework: f64,
+    pub screen: f64,
+    /// `employed`, `student`, `retired` (from the actor's role), if known.
+    pub kind: Option<String>,
+    pub weekend: bool,
+}
+
+impl PersonDay {
+    /// A figure banded by person kind, in minutes.
+    pub fn figure(&self, name: &str) -> Option<f64> {
+        match name {
+            "housework" => Some(self.housework),
+            "screen" => Some(self.screen),
+            _ => name
+                .strip_prefix("out_")
+                .map(|g| self.out_by.get(g).copied().unwrap_or(0.0)),
+        }
+    }
 }
 
 /// The robot's day, in minutes.
@@ -156,6 +236,10 @@ pub struct Stats {
     pub by_skill_per_day: BTreeMap<String, f64>,
     /// Opening and closing doors, as a share of all events.
     pub door_share: f64,
+    /// How alike consecutive days are: the mean Jaccard overlap of their
+    /// (session kind, hour) sets (1: every day the same). None for a trace
+    /// of one day or without sessions.
+    pub day_variety: Option<f64>,
 }
 
 impl Stats {
@@ -287,6 +371,12 @@ pub fn stats(
         };
         let mut near = actor.near.clone();
         let mut free_from = 0;
+        let zero = || vec![0u64; days as usize];
+        let (mut house, mut screen) = (zero(), zero());
+        // Spells out of the house: (from, to, where to). A visitor's time
+        // out before they first arrive is not counted: it is not their home.
+        let mut outs: Vec<(u64, u64, Destination)> = Vec::new();
+        let mut out: Option<(u64, Destination)> = None;
         for e in mine {
             add(stay(&near), free_from, e.t.max(free_from));
             let session = e
@@ -309,6 +399,30 @@ pub fn stats(
                 e.t,
                 e.t + e.dur,
             );
+            let kind = e.session.as_ref().and_then(|s| sessions.get(s));
+            let overlay = |o: &Overlay| {
+                kind.is_some_and(|k| o.sessions.contains(k))
+                    || about
+                        .as_ref()
+                        .is_some_and(|f| o.roles.iter().any(|r| roles.has(f, *r)))
+            };
+            if overlay(&t.housework) {
+                spread(&mut house, e.t, e.t + e.dur, end);
+            }
+            if overlay(&t.screen) {
+                spread(&mut screen, e.t, e.t + e.dur, end);
+            }
+            if e.outcome.is_ok() {
+                match &e.action {
+                    Action::Leave { to, .. } => out = Some((e.t + e.dur, *to)),
+                    Action::Arrive { .. } => {
+                        if let Some((from, to)) = out.take() {
+                            outs.push((from, e.t, to));
+                        }
+                    }
+                    _ => {}
+                }
+            }
             for c in e.changes.iter().filter(|c| c.entity == actor.id) {
                 if let Value::Position(p) = &c.new {
                     near = p.near.clone();
@@ -317,6 +431,28 @@ pub fn stats(
             free_from = free_from.max(e.t + e.dur);
         }
         add(stay(&near), free_from, end);
+        outs.extend(out.map(|(from, to)| (from, end, to)));
+        let mut out_by: BTreeMap<&'static str, Vec<u64>> = ["work_school", "errands", "other"]
+            .into_iter()
+            .map(|g| (g, zero()))
+            .collect();
+        for (from, to_t, to) in outs {
+            spread(
+                out_by.entry(out_group(to)).or_insert_with(zero),
+                from,
+                to_t,
+                end,
+            );
+            spread(
+                secs.entry(Activity::Out).or_insert_with(zero),
+                from,
+                to_t,
+                end,
+            );
+            spread(&mut counted, from, to_t, end);
+        }
+        let kind = t.kind_of(&actor.role).map(String::from);
+        let min = |secs: u64| secs as f64 / 60.0;
         for d in 0..days as usize {
             people.push(PersonDay {
                 person: actor.id.clone(),
@@ -326,6 +462,11 @@ pub fn stats(
                     .map(|a| (*a, secs.get(a).map_or(0, |v| v[d]) as f64 / 60.0))
                     .collect(),
                 unscheduled: (DAY.saturating_sub(counted[d])) as f64 / 60.0,
+                out_by: out_by.iter().map(|(g, v)| (*g, min(v[d]))).collect(),
+                housework: min(house[d]),
+                screen: min(screen[d]),
+                kind: kind.clone(),
+                weekend: is_weekend(d as u32 + 1),
             });
         }
     }
@@ -350,7 +491,80 @@ pub fn stats(
         } else {
             doors as f64 / events.len() as f64
         },
+        day_variety: day_variety(events, days, sessions),
     })
+}
+
+/// The mean Jaccard overlap of consecutive days' (session kind, hour of
+/// its first event) sets; None with fewer than two days that have any.
+pub fn day_variety(
+    events: &[Event],
+    days: u32,
+    sessions: &BTreeMap<String, String>,
+) -> Option<f64> {
+    let mut per_day: Vec<std::collections::BTreeSet<(&str, u64)>> =
+        vec![Default::default(); days as usize];
+    let mut seen = std::collections::BTreeSet::new();
+    for e in events {
+        let Some(s) = e.session.as_deref() else {
+            continue;
+        };
+        let Some(kind) = sessions.get(s) else {
+            continue;
+        };
+        if seen.insert(s) && ((e.t / DAY) as usize) < per_day.len() {
+            per_day[(e.t / DAY) as usize].insert((kind.as_str(), e.t % DAY / 3600));
+        }
+    }
+    let pairs: Vec<f64> = per_day
+        .windows(2)
+        .filter(|w| !w[0].is_empty() && !w[1].is_empty())
+        .map(|w| w[0].intersection(&w[1]).count() as f64 / w[0].union(&w[1]).count() as f64)
+        .collect();
+    (!pairs.is_empty()).then(|| pairs.iter().sum::<f64>() / pairs.len() as f64)
+}
+
+/// A kind-and-day-type figure's mean over the person-days it covers,
+/// beside its band.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupComparison {
+    pub kind: String,
+    /// `weekday` or `weekend`.
+    pub days: String,
+    pub figure: String,
+    pub hours: f64,
+    pub band: Band,
+    pub inside: bool,
+    pub person_days: usize,
+}
+
+/// Every banded figure of [`TimeUse::groups`] that has person-days.
+pub fn compare_groups(days: &[PersonDay], t: &TimeUse) -> Vec<GroupComparison> {
+    let mut out = Vec::new();
+    for (kind, by_day) in &t.groups {
+        for (daytype, figures) in by_day {
+            let mine: Vec<&PersonDay> = (days.iter())
+                .filter(|d| d.kind.as_deref() == Some(kind) && d.weekend == (daytype == "weekend"))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            for (figure, band) in figures {
+                let total: f64 = mine.iter().filter_map(|d| d.figure(figure)).sum();
+                let hours = total / mine.len() as f64 / 60.0;
+                out.push(GroupComparison {
+                    kind: kind.clone(),
+                    days: daytype.clone(),
+                    figure: figure.clone(),
+                    hours,
+                    band: *band,
+                    inside: (band.lo..=band.hi).contains(&hours),
+                    person_days: mine.len(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Adds the seconds of `[from, to)` (cut at `end`) to the days they fall on.

@@ -25,7 +25,13 @@ use crate::ids::Id;
 use request::Action;
 
 /// Version of the trace files' layout; bumped on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: people leave and arrive (`leave`, `arrive`; positions `{"room":
+/// "outside"}`; locations `carried_by` and `outside`).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The schema versions this build reads: every version-1 trace is a valid
+/// version-2 trace (2 only added skills, values and rejection codes).
+pub const READABLE_SCHEMA_VERSIONS: std::ops::RangeInclusive<u32> = 1..=SCHEMA_VERSION;
 
 /// Seconds in a simulated day; `t = 0` is midnight starting day 1.
 pub const DAY: u64 = 86_400;
@@ -105,25 +111,38 @@ impl<'de> serde::de::Visitor<'de> for ValueVisitor {
         Ok(Value::Text(s))
     }
 
-    /// A location is a map of one entry (`on`, `in` or `held_by`); else a
-    /// position, with a `room` and perhaps `near` (other keys ignored).
+    /// A location is a map of one entry (`on`, `in`, `held_by`,
+    /// `carried_by`, or `outside: true`); else a position, with a `room`
+    /// and perhaps `near` (other keys ignored).
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut entries: Vec<(String, Option<Id>)> = Vec::new();
+        let mut outside = None;
         while let Some(k) = map.next_key::<String>()? {
-            if matches!(k.as_str(), "on" | "in" | "held_by" | "room" | "near") {
+            if matches!(
+                k.as_str(),
+                "on" | "in" | "held_by" | "carried_by" | "room" | "near"
+            ) {
                 let v = map.next_value::<Option<Id>>()?;
                 entries.push((k, v));
+            } else if k == "outside" {
+                outside = Some(map.next_value::<serde_json::Value>()?);
+                entries.push((k, None));
             } else {
                 map.next_value::<serde::de::IgnoredAny>()?;
                 entries.push((k, None));
             }
         }
-        if let [(k, Some(id))] = entries.as_slice() {
-            let id = id.clone();
-            match k.as_str() {
-                "on" => return Ok(Value::Location(Location::On(id))),
-                "in" => return Ok(Value::Location(Location::In(id))),
-                "held_by" => return Ok(Value::Location(Location::HeldBy(id))),
+        if let [(k, id)] = entries.as_slice() {
+            match (k.as_str(), id.clone()) {
+                ("on", Some(id)) => return Ok(Value::Location(Location::On(id))),
+                ("in", Some(id)) => return Ok(Value::Location(Location::In(id))),
+                ("held_by", Some(id)) => return Ok(Value::Location(Location::HeldBy(id))),
+                ("carried_by", Some(id)) => {
+                    return Ok(Value::Location(Location::CarriedBy(id)));
+                }
+                ("outside", _) if outside == Some(serde_json::Value::Bool(true)) => {
+                    return Ok(Value::Location(Location::Outside));
+                }
                 _ => {}
             }
         }
@@ -153,13 +172,83 @@ impl fmt::Display for Value {
     }
 }
 
-/// Where an object is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Where an object is. On the wire a map of one entry: `{"on": id}`,
+/// `{"in": id}`, `{"held_by": actor}`, `{"carried_by": actor}` (in a
+/// pocket or bag, out of the hands: what a person takes out of the house
+/// or brings in) or `{"outside": true}` (beyond the front door with no one:
+/// a parcel not yet delivered, a laptop left at work).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Location {
     On(Id),
     In(Id),
     HeldBy(Id),
+    CarriedBy(Id),
+    Outside,
+}
+
+impl Location {
+    /// Whether the object is in someone's hands or bag.
+    pub fn holder(&self) -> Option<&Id> {
+        match self {
+            Location::HeldBy(a) | Location::CarriedBy(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// The wire shape of a [`Location`].
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum LocationWire {
+    On(Id),
+    In(Id),
+    HeldBy(Id),
+    CarriedBy(Id),
+    Outside(OutsideFlag),
+}
+
+/// `true`, the one value of `{"outside": true}`.
+#[derive(Clone, Copy)]
+struct OutsideFlag;
+
+impl Serialize for OutsideFlag {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(true)
+    }
+}
+
+impl<'de> Deserialize<'de> for OutsideFlag {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match bool::deserialize(d)? {
+            true => Ok(OutsideFlag),
+            false => Err(serde::de::Error::custom("\"outside\" is only ever true")),
+        }
+    }
+}
+
+impl Serialize for Location {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.clone() {
+            Location::On(r) => LocationWire::On(r),
+            Location::In(r) => LocationWire::In(r),
+            Location::HeldBy(a) => LocationWire::HeldBy(a),
+            Location::CarriedBy(a) => LocationWire::CarriedBy(a),
+            Location::Outside => LocationWire::Outside(OutsideFlag),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Location {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match LocationWire::deserialize(d)? {
+            LocationWire::On(r) => Location::On(r),
+            LocationWire::In(r) => Location::In(r),
+            LocationWire::HeldBy(a) => Location::HeldBy(a),
+            LocationWire::CarriedBy(a) => Location::CarriedBy(a),
+            LocationWire::Outside(_) => Location::Outside,
+        })
+    }
 }
 
 impl fmt::Display for Location {
@@ -168,6 +257,8 @@ impl fmt::Display for Location {
             Location::On(r) => write!(f, "on {r}"),
             Location::In(r) => write!(f, "in {r}"),
             Location::HeldBy(a) => write!(f, "held by {a}"),
+            Location::CarriedBy(a) => write!(f, "carried by {a}"),
+            Location::Outside => write!(f, "outside the house"),
         }
     }
 }
@@ -599,6 +690,11 @@ mod tests {
             r#"{"on":"table_1"}"#,
             r#"{"in":"fridge_1"}"#,
             r#"{"held_by":"alice"}"#,
+            r#"{"carried_by":"alice"}"#,
+            r#"{"outside":true}"#,
+            r#"{"outside":false}"#,
+            r#"{"outside":"alice"}"#,
+            r#"{"outside":true,"room":"kitchen"}"#,
             r#"{"room":"kitchen"}"#,
             r#"{"room":"kitchen","near":"sink_1"}"#,
             r#"{"near":"sink_1","room":"kitchen"}"#,
@@ -642,6 +738,28 @@ mod tests {
             serde_json::from_str::<Value>("3.5").unwrap(),
             Value::Float(3.5)
         );
+    }
+
+    #[test]
+    fn locations_outside_have_their_wire_forms() {
+        for (loc, js) in [
+            (
+                Location::CarriedBy(Id::new("bob")),
+                r#"{"carried_by":"bob"}"#,
+            ),
+            (Location::Outside, r#"{"outside":true}"#),
+            (Location::HeldBy(Id::new("bob")), r#"{"held_by":"bob"}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&loc).unwrap(), js);
+            assert_eq!(serde_json::from_str::<Location>(js).unwrap(), loc);
+            let v = Value::Location(loc);
+            assert_eq!(serde_json::from_str::<Value>(js).unwrap(), v);
+        }
+        let p: Value = serde_json::from_str(r#"{"room":"outside"}"#).unwrap();
+        assert!(
+            matches!(p, Value::Position(Position { room, near: None }) if room.as_str() == "outside")
+        );
+        assert!(serde_json::from_str::<Location>(r#"{"outside":false}"#).is_err());
     }
 
     #[test]

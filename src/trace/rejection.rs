@@ -100,6 +100,20 @@ rejection_codes! {
     BadClaim => "bad_claim",
     /// A wait of no time or of more than a day.
     BadWait => "bad_wait",
+    /// The actor is out of the house: it can only `arrive` or `wait`.
+    ActorOutside => "actor_outside",
+    /// What the actor would act on or walk to is out of the house.
+    TargetOutside => "target_outside",
+    /// `leave` or `arrive` through a door that does not lead outside.
+    NotExteriorDoor => "not_exterior_door",
+    /// `leave` by someone who is out already.
+    AlreadyOutside => "already_outside",
+    /// `arrive` by someone who is home.
+    AlreadyHome => "already_home",
+    /// The robot never leaves the house.
+    RobotStaysHome => "robot_stays_home",
+    /// `arrive` bringing an object that is not outside.
+    NotOutside => "not_outside",
 }
 
 impl RejectionCode {

@@ -19,6 +19,52 @@ pub enum Relation {
     In,
 }
 
+/// Where someone going out is headed (`leave`'s `to`): what the hours
+/// out of the house count as in `trace stats`. `home` is a visitor going
+/// back to their own home.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    Work,
+    School,
+    Shopping,
+    Errand,
+    Exercise,
+    Social,
+    Appointment,
+    Trip,
+    Home,
+}
+
+impl Destination {
+    pub const ALL: [Destination; 9] = [
+        Destination::Work,
+        Destination::School,
+        Destination::Shopping,
+        Destination::Errand,
+        Destination::Exercise,
+        Destination::Social,
+        Destination::Appointment,
+        Destination::Trip,
+        Destination::Home,
+    ];
+
+    /// The snake_case name, as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Destination::Work => "work",
+            Destination::School => "school",
+            Destination::Shopping => "shopping",
+            Destination::Errand => "errand",
+            Destination::Exercise => "exercise",
+            Destination::Social => "social",
+            Destination::Appointment => "appointment",
+            Destination::Trip => "trip",
+            Destination::Home => "home",
+        }
+    }
+}
+
 /// A skill and its arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
@@ -77,6 +123,23 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         standby: bool,
     },
+    /// Go out through an exterior `door`, headed `to`. Everything the
+    /// person holds or carries goes with them, and so do the objects in
+    /// `take` (within reach on the way out).
+    Leave {
+        door: Id,
+        to: Destination,
+        #[serde(default)]
+        take: Vec<Id>,
+    },
+    /// Come in through an exterior `door` with the objects in `bring`
+    /// (carried by them outside, or outside with no one); what else they
+    /// carried stays outside.
+    Arrive {
+        door: Id,
+        #[serde(default)]
+        bring: Vec<Id>,
+    },
 }
 
 /// Every skill name, in the order docs/requests.md lists them.
@@ -91,6 +154,8 @@ pub const SKILLS: &[&str] = &[
     "handoff",
     "say",
     "wait",
+    "leave",
+    "arrive",
 ];
 
 impl Action {
@@ -106,6 +171,8 @@ impl Action {
             Action::Handoff { .. } => "handoff",
             Action::Say { .. } => "say",
             Action::Wait { .. } => "wait",
+            Action::Leave { .. } => "leave",
+            Action::Arrive { .. } => "arrive",
         }
     }
 
@@ -124,6 +191,8 @@ impl Action {
                 to.iter().chain(claims.iter().map(|c| &c.entity)).collect()
             }
             Action::Wait { .. } => vec![],
+            Action::Leave { door, take, .. } => std::iter::once(door).chain(take).collect(),
+            Action::Arrive { door, bring } => std::iter::once(door).chain(bring).collect(),
         }
     }
 }
@@ -231,6 +300,41 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn leave_and_arrive_parse_with_defaults() {
+        let r = Request::from_json(
+            r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work","take":["laptop"]}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            r.action,
+            Action::Leave {
+                door: Id::new("front_door"),
+                to: Destination::Work,
+                take: vec![Id::new("laptop")]
+            }
+        );
+        let r =
+            Request::from_json(r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door"}}"#)
+                .unwrap();
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door","bring":[]}}"#
+        );
+        let err = Request::from_json(
+            r#"{"actor":"bob","skill":"leave","args":{"door":"d","to":"moon"}}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("unknown variant `moon`"), "{err}");
+        for d in Destination::ALL {
+            assert_eq!(
+                serde_json::to_string(&d).unwrap(),
+                format!("\"{}\"", d.name())
+            );
+        }
     }
 
     #[test]

@@ -123,6 +123,10 @@ pub struct StatsReport {
     pub mean_hours: BTreeMap<&'static str, f64>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<timeuse::Comparison>,
+    /// Out of the house, housework and screen time by person kind and
+    /// weekday or weekend, beside their bands (with `compare`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<timeuse::GroupComparison>,
 }
 
 impl StatsReport {
@@ -176,6 +180,11 @@ pub fn trace_stats(
         mean_hours: means.iter().map(|(a, m)| (a.name(), m / 60.0)).collect(),
         compare: if compare {
             timeuse::compare(&means, t)
+        } else {
+            vec![]
+        },
+        groups: if compare {
+            timeuse::compare_groups(&all, t)
         } else {
             vec![]
         },

@@ -3,7 +3,7 @@
 
 use crate::ids::Id;
 use crate::scene::index::{Indexed, Kind};
-use crate::scene::model::DoorDef;
+use crate::scene::model::{DoorDef, OUTSIDE};
 use crate::scene::walls;
 
 use crate::editor::checks::{expect_kind, fresh, room};
@@ -37,12 +37,28 @@ pub fn move_to(s: Indexed<'_>, id: Id, to: (f32, f32)) -> Result<Vec<Edit>, Edit
     Ok(vec![Edit::set(&id, Prop::Pos(at))])
 }
 
-/// The point of the wall `rooms` share nearest `at`.
+/// The point of the wall `rooms` share nearest `at`; for an exterior door
+/// (`outside` on one side), of its room's outer walls.
 fn on_shared_wall(
     s: Indexed<'_>,
     rooms: &(Id, Id),
     at: (f32, f32),
 ) -> Result<(f32, f32), EditError> {
+    let probe = DoorDef {
+        id: Id::new("probe"),
+        rooms: rooms.clone(),
+        at,
+        openable: true,
+        open: true,
+    };
+    if let Some(inside) = probe.inside_room() {
+        let r = room(s, inside)?;
+        let rects: Vec<_> = s.rooms.iter().map(|x| x.rect).collect();
+        return walls::snap_outer(&r.rect, &rects, at).ok_or_else(|| EditError::NoSharedWall {
+            a: r.id.clone(),
+            b: Id::new(OUTSIDE),
+        });
+    }
     let (a, b) = (room(s, &rooms.0)?, room(s, &rooms.1)?);
     walls::snap_door(&a.rect, &b.rect, at)
         .filter(|_| a.id != b.id)

@@ -15,6 +15,13 @@ pub fn add(s: Indexed<'_>, o: ObjectDef) -> Result<Vec<Edit>, EditError> {
         Placement::On(t) => (t, Some(false)),
         Placement::In(t) => (t, Some(true)),
         Placement::HeldBy(t) => (t, None),
+        // Outside holds anything: nothing to check but the owner.
+        Placement::Outside => {
+            if let Some(owner) = &o.owner {
+                expect_kind(s, owner, &[Kind::Actor], "an actor")?;
+            }
+            return Ok(vec![Edit::push(Entity::Object(o), s.objects.len())]);
+        }
     };
     let (kinds, what): (&[Kind], _) = match inside {
         None => (&[Kind::Actor], "an actor"),

@@ -44,7 +44,7 @@ pub fn remove(s: Indexed<'_>, id: Id, policy: OnRemove) -> Result<Vec<Edit>, Edi
             for o in s
                 .objects
                 .iter()
-                .filter(|o| in_room.contains(&placed_on(&o.at)))
+                .filter(|o| placed_on(&o.at).is_some_and(|p| in_room.contains(&p)))
             {
                 steps.push(Edit::take(&o.id));
             }
@@ -58,7 +58,7 @@ pub fn remove(s: Indexed<'_>, id: Id, policy: OnRemove) -> Result<Vec<Edit>, Edi
                 if o.owner.as_ref() == Some(&id) {
                     steps.push(Edit::set(&o.id, Prop::Owner(None)));
                 }
-                if placed_on(&o.at) == &id {
+                if placed_on(&o.at) == Some(&id) {
                     steps.push(match &policy {
                         OnRemove::MoveTo(to) => {
                             if to == &id {

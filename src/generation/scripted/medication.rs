@@ -65,7 +65,7 @@ impl Scripted {
                 // No surface to move it to: back where it was.
                 (None, Some(Placement::In(r))) => Dest::In(r.clone()),
                 (None, Some(Placement::On(r) | Placement::HeldBy(r))) => Dest::On(r.clone()),
-                (None, None) => return Ok(()),
+                (None, None | Some(Placement::Outside)) => return Ok(()),
             },
         };
         turns.push(turn(

@@ -359,7 +359,7 @@ fn home_of_clothes(scene: Indexed<'_>, r: &Roles, belongs: &Belongs, object: &Id
     let start = o.and_then(|o| match &o.at {
         Placement::In(at) => Some(Dest::In(at.clone())),
         Placement::On(at) => Some(Dest::On(at.clone())),
-        Placement::HeldBy(_) => None,
+        Placement::HeldBy(_) | Placement::Outside => None,
     });
     match (shelf, start, washer) {
         (Some(shelf), _, _) => Dest::On(shelf.clone()),

@@ -352,10 +352,11 @@ fn drop_at(st: &mut EditorState, drag: &Drag, p: Pos2) {
             }),
             Some(Kind::Object) => {
                 // Dropped on another object: where that one is.
-                let on = scene.object(&target).map(|o| match &o.at {
+                let on = scene.object(&target).and_then(|o| match &o.at {
                     scene::Placement::On(r)
                     | scene::Placement::In(r)
-                    | scene::Placement::HeldBy(r) => r.clone(),
+                    | scene::Placement::HeldBy(r) => Some(r.clone()),
+                    scene::Placement::Outside => None,
                 });
                 on.map(|on| Edit::PlaceObject {
                     id: drag.id.clone(),

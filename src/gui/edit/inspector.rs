@@ -521,10 +521,12 @@ fn object(ui: &mut Ui, st: &mut EditorState, id: &Id, edits: &mut Vec<Edit>) {
             edits.push(set(id, Prop::Owner(owner)));
         }
     });
+    let outside = Id::new(crate::scene::OUTSIDE);
     let (on, inside) = match &o.at {
         Placement::On(r) => (r, Some(false)),
         Placement::In(r) => (r, Some(true)),
         Placement::HeldBy(a) => (a, None),
+        Placement::Outside => (&outside, None),
     };
     let mut holders = ids_of(st, Kind::Furniture);
     holders.extend(ids_of(st, Kind::Device));

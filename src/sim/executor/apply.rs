@@ -3,7 +3,9 @@
 use bevy::prelude::*;
 
 use super::step::{Op, Step};
-use crate::sim::world::{At, Busy, Clock, Device, Hands, Openable, Placed, Receptacle, Standby};
+use crate::sim::world::{
+    At, Bag, Busy, Clock, Device, Hands, Openable, Placed, Receptacle, Standby,
+};
 use crate::trace::request::{Action, Request};
 
 /// System: apply the planned changes, advance the clock and occupy the actor.
@@ -14,6 +16,7 @@ pub fn apply_step(
     mut placed: Query<&mut Placed>,
     mut receptacles: Query<&mut Receptacle>,
     mut hands: Query<&mut Hands>,
+    mut bags: Query<&mut Bag>,
     mut openables: Query<&mut Openable>,
     mut devices: Query<&mut Device>,
     mut positions: Query<(&mut At, &mut Busy)>,
@@ -43,6 +46,12 @@ pub fn apply_step(
                         .expect("planned from an actor")
                         .0
                         .retain(|i| i != object),
+                    Placed::CarriedBy(a) => bags
+                        .get_mut(a)
+                        .expect("planned from an actor")
+                        .0
+                        .retain(|i| i != object),
+                    Placed::Outside => {}
                 }
                 match *to {
                     Placed::On(r) | Placed::In(r) => {
@@ -57,6 +66,10 @@ pub fn apply_step(
                         .expect("planned into hands")
                         .0
                         .push(*object),
+                    Placed::CarriedBy(a) => {
+                        bags.get_mut(a).expect("planned into a bag").0.push(*object)
+                    }
+                    Placed::Outside => {}
                 }
                 *placed.get_mut(*object).expect("planned object") = *to;
             }

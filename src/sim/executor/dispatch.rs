@@ -59,6 +59,28 @@ impl WorldView<'_, '_> {
             at,
             hands,
         };
+        // Someone out of the house only comes back or lets time pass.
+        let out = self.registry.is_outside(at.room);
+        if out
+            && !matches!(
+                action,
+                Action::Arrive { .. } | Action::Wait { .. } | Action::Leave { .. }
+            )
+        {
+            let doors = self.exterior_doors();
+            return Err(Rejection::new(
+                RejectionCode::ActorOutside,
+                format!(
+                    "{} is out of the house and cannot {}",
+                    d.who,
+                    action.skill_name()
+                ),
+                match doors.first() {
+                    Some(door) => format!("arrive through {door} first, or wait"),
+                    None => "wait: this home has no exterior door to arrive through".into(),
+                },
+            ));
+        }
         match action {
             Action::NavigateTo { target } => self.navigate_to(d, target),
             Action::Inspect { target } => self.inspect(d, target),
@@ -78,6 +100,8 @@ impl WorldView<'_, '_> {
             Action::Handoff { object, to } => self.handoff(d, object, to),
             Action::Say { text, to, claims } => self.say(d, text, to, claims),
             Action::Wait { seconds, .. } => wait(*seconds),
+            Action::Leave { door, take, .. } => self.leave(d, door, take),
+            Action::Arrive { door, bring } => self.arrive(d, door, bring),
         }
     }
 }

@@ -41,6 +41,13 @@ impl WorldView<'_, '_> {
                     .into(),
             ));
         }
+        if self.is_out(e) {
+            return Err(Rejection::new(
+                RejectionCode::TargetOutside,
+                format!("{target} is out of the house"),
+                "inspect something in the house".into(),
+            ));
+        }
         if self.room_of(e) != Some(at.room) {
             return Err(Rejection::new(
                 RejectionCode::NotColocated,

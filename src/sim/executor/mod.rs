@@ -4,7 +4,7 @@
 //!
 //! [`WorldView`] is the world as validation (and perception) read it;
 //! `dispatch` checks a request's actor and time and hands its skill to the
-//! file planning that family of skills.
+//! file planning that family of skills (`outings`: `leave` and `arrive`).
 
 mod apply;
 mod devices;
@@ -13,6 +13,7 @@ mod inspect;
 mod movement;
 mod objects;
 mod openables;
+mod outings;
 mod plan;
 mod speech;
 mod step;

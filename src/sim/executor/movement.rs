@@ -15,6 +15,13 @@ impl WorldView<'_, '_> {
         let goal = self.resolve(target, "room, furniture, device, object or actor", |e| {
             self.anchor(e).is_some()
         })?;
+        if self.is_out(goal) {
+            return Err(Rejection::new(
+                RejectionCode::TargetOutside,
+                format!("{target} is out of the house"),
+                "walk to something in the house".into(),
+            ));
+        }
         let Some((dest, point)) = self.anchor(goal).filter(|_| goal != actor) else {
             return Err(Rejection::new(
                 RejectionCode::BadTarget,

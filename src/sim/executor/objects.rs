@@ -1,10 +1,12 @@
 //! Planning what moves objects: `pick`, `place` and `handoff`.
 
+use bevy::prelude::*;
+
 use super::plan::{Doer, Plan};
 use super::step::Op;
 use super::view::WorldView;
 use crate::ids::Id;
-use crate::sim::world::Placed;
+use crate::sim::world::{Hands, Placed};
 use crate::trace::request::Relation;
 use crate::trace::{Rejection, RejectionCode};
 
@@ -30,6 +32,15 @@ impl WorldView<'_, '_> {
             ));
         };
         let from = match *placed {
+            _ if self.is_out(e) => {
+                return Err(Rejection::new(
+                    RejectionCode::TargetOutside,
+                    format!("{object} is out of the house"),
+                    "wait until someone brings it in".into(),
+                ));
+            }
+            // Out of one's own bag into the hands.
+            p @ Placed::CarriedBy(h) if h == actor => p,
             Placed::HeldBy(h) if h == actor => {
                 return Err(Rejection::new(
                     RejectionCode::AlreadyHolding,
@@ -37,13 +48,14 @@ impl WorldView<'_, '_> {
                     "place it or hand it off".into(),
                 ));
             }
-            Placed::HeldBy(h) => {
+            Placed::HeldBy(h) | Placed::CarriedBy(h) => {
                 return Err(Rejection::new(
                     RejectionCode::HeldByOther,
                     format!("{} is holding {object}", self.id(h)),
                     format!("ask {} to hand it over", self.id(h)),
                 ));
             }
+            Placed::Outside => unreachable!("is_out covers it"),
             p @ (Placed::On(r) | Placed::In(r)) => {
                 if at.near != Some(r) {
                     return Err(self.not_near(actor, e, &format!("pick {object}")));
@@ -92,7 +104,7 @@ impl WorldView<'_, '_> {
             ..
         } = d;
         let e = self.resolve(object, "object", |e| self.items.contains(e))?;
-        if !hands.0.contains(&e) {
+        let Some(from) = self.on_person(actor, hands, e) else {
             let where_ = self
                 .items
                 .get(e)
@@ -103,7 +115,7 @@ impl WorldView<'_, '_> {
                 format!("{who} is not holding {object} ({where_})"),
                 format!("pick {object} first"),
             ));
-        }
+        };
         let r = self.resolve(target, "receptacle", |e| self.receptacles.contains(e))?;
         let inside = relation == Relation::In;
         let Ok(rec) = self.receptacles.get(r) else {
@@ -152,7 +164,7 @@ impl WorldView<'_, '_> {
             PICK_SECS,
             vec![Op::Move {
                 object: e,
-                from: Placed::HeldBy(actor),
+                from,
                 to,
             }],
         ))
@@ -168,13 +180,13 @@ impl WorldView<'_, '_> {
             ..
         } = d;
         let e = self.resolve(object, "object", |e| self.items.contains(e))?;
-        if !hands.0.contains(&e) {
+        let Some(from) = self.on_person(actor, hands, e) else {
             return Err(Rejection::new(
                 RejectionCode::NotHolding,
                 format!("{who} is not holding {object}"),
                 format!("pick {object} first"),
             ));
-        }
+        };
         let other = self.resolve(to, "actor", |e| self.is_actor(e))?;
         let Ok((them, their_at, their_hands, _)) = self.actors.get(other) else {
             return Err(Rejection::new(
@@ -188,6 +200,13 @@ impl WorldView<'_, '_> {
                 RejectionCode::SelfHandoff,
                 format!("{who} cannot hand {object} to itself"),
                 "name another actor".into(),
+            ));
+        }
+        if self.registry.is_outside(their_at.room) {
+            return Err(Rejection::new(
+                RejectionCode::TargetOutside,
+                format!("{to} is out of the house"),
+                format!("wait until {to} arrives"),
             ));
         }
         if their_at.room != at.room {
@@ -208,7 +227,7 @@ impl WorldView<'_, '_> {
             HANDOFF_SECS,
             vec![Op::Move {
                 object: e,
-                from: Placed::HeldBy(actor),
+                from,
                 to: Placed::HeldBy(other),
             }],
         ))
@@ -219,6 +238,20 @@ impl WorldView<'_, '_> {
             Placed::On(r) => format!("it is on {}", self.id(r)),
             Placed::In(r) => format!("it is in {}", self.id(r)),
             Placed::HeldBy(a) => format!("{} holds it", self.id(a)),
+            Placed::CarriedBy(a) => format!("{} carries it", self.id(a)),
+            Placed::Outside => "it is out of the house".into(),
+        }
+    }
+
+    /// Where `object` is on `actor` (in the hands or the bag), if it is:
+    /// what is carried can be put down or handed over like what is held.
+    fn on_person(&self, actor: Entity, hands: &Hands, object: Entity) -> Option<Placed> {
+        if hands.0.contains(&object) {
+            return Some(Placed::HeldBy(actor));
+        }
+        match self.items.get(object).ok()?.1 {
+            Placed::CarriedBy(a) if *a == actor => Some(Placed::CarriedBy(actor)),
+            _ => None,
         }
     }
 }

@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use crate::ids::Id;
 use crate::sim::nav::RoomGraph;
 use crate::sim::world::{
-    Actor, At, Busy, Clock, Device, Door, Fixture, Hands, Item, Key, Openable, Placed, Receptacle,
-    Registry, Room,
+    Actor, At, Bag, Busy, Clock, Device, Door, Fixture, Hands, Item, Key, Openable, Placed,
+    Receptacle, Registry, Room,
 };
 
 /// Read access to the whole world, for validation and perception.
@@ -26,6 +26,7 @@ pub struct WorldView<'w, 's> {
     pub devices: Query<'w, 's, &'static Device>,
     pub items: Query<'w, 's, (&'static Item, &'static Placed)>,
     pub actors: Query<'w, 's, (&'static Actor, &'static At, &'static Hands, &'static Busy)>,
+    pub bags: Query<'w, 's, &'static Bag>,
 }
 
 impl WorldView<'_, '_> {
@@ -37,8 +38,21 @@ impl WorldView<'_, '_> {
         self.actors.contains(e)
     }
 
+    /// Whether `e` is out of the house: an actor who left, an object
+    /// outside or carried by someone who is.
+    pub fn is_out(&self, e: Entity) -> bool {
+        if let Ok((_, at, _, _)) = self.actors.get(e) {
+            return self.registry.is_outside(at.room);
+        }
+        match self.items.get(e).map(|(_, p)| *p) {
+            Ok(Placed::Outside) => true,
+            Ok(Placed::HeldBy(a) | Placed::CarriedBy(a)) => self.is_out(a),
+            _ => false,
+        }
+    }
+
     /// Where an entity can be walked to: the position an actor takes there
-    /// and its point on the floor plan.
+    /// and its point on the floor plan. None for what is out of the house.
     pub fn anchor(&self, e: Entity) -> Option<(At, (f32, f32))> {
         if let Ok(room) = self.rooms.get(e) {
             return Some((
@@ -60,10 +74,16 @@ impl WorldView<'_, '_> {
         }
         if let Ok((_, placed)) = self.items.get(e) {
             return match *placed {
-                Placed::On(r) | Placed::In(r) | Placed::HeldBy(r) => self.anchor(r),
+                Placed::On(r) | Placed::In(r) | Placed::HeldBy(r) | Placed::CarriedBy(r) => {
+                    self.anchor(r)
+                }
+                Placed::Outside => None,
             };
         }
         if let Ok((_, at, _, _)) = self.actors.get(e) {
+            if self.registry.is_outside(at.room) {
+                return None;
+            }
             return Some((*at, self.point(*at)));
         }
         None
@@ -101,6 +121,9 @@ impl WorldView<'_, '_> {
     /// Rooms whose occupants hear someone speaking in `room`: the room and
     /// its neighbours through open doors and archways.
     pub fn earshot(&self, room: Entity) -> Vec<Entity> {
+        if self.registry.is_outside(room) {
+            return vec![];
+        }
         let mut rooms = vec![room];
         for (other, door) in self.graph.neighbours(room) {
             if self.is_open(door) && !rooms.contains(&other) {
@@ -110,8 +133,10 @@ impl WorldView<'_, '_> {
         rooms
     }
 
-    /// Actors in any of `rooms`, in scene order.
+    /// Actors in any of `rooms`, in scene order (never those outside: the
+    /// outside is nobody's company).
     pub fn actors_in(&self, rooms: &[Entity]) -> Vec<Entity> {
+        let outside = self.registry.outside;
         self.registry
             .actors
             .iter()
@@ -119,7 +144,7 @@ impl WorldView<'_, '_> {
             .filter(|a| {
                 self.actors
                     .get(*a)
-                    .is_ok_and(|(_, at, _, _)| rooms.contains(&at.room))
+                    .is_ok_and(|(_, at, _, _)| at.room != outside && rooms.contains(&at.room))
             })
             .collect()
     }

@@ -1,0 +1,493 @@
+//! Leaving and coming back (issue 32): `leave` and `arrive` with what is
+//! taken and brought, objects left outside, visitors who start outside
+//! with a parcel, perception while out, byte-identical replays, and v1
+//! traces still loading. Rejections are in `tests/executor.rs`.
+
+mod common;
+
+use common::*;
+use hearth::ids::Id;
+use hearth::scene::{self, ActorDef, ActorKind, ObjectDef, Placement, Scene};
+use hearth::sim::Simulation;
+use hearth::store::read_trace;
+use hearth::trace::request::Request;
+use hearth::trace::{Event, Location, Position, Value};
+
+fn apartment() -> Scene {
+    scene::parse("family_apartment", scene::BUILTIN[0].1).unwrap()
+}
+
+/// The apartment with a courier outside and a parcel waiting with them.
+fn with_visitor() -> Scene {
+    let mut s = apartment();
+    s.actors.push(ActorDef {
+        id: Id::new("courier"),
+        name: "Courier".into(),
+        kind: ActorKind::Human,
+        role: "parcel courier".into(),
+        room: Id::new(scene::OUTSIDE),
+        near: None,
+        hands: 2,
+        speed: 1.3,
+    });
+    s.objects.push(ObjectDef {
+        id: Id::new("parcel_1"),
+        category: "parcel".into(),
+        description: "brown cardboard box".into(),
+        owner: Some(Id::new("alice")),
+        at: Placement::Outside,
+        roles: vec![],
+    });
+    s
+}
+
+#[track_caller]
+fn exec(sim: &mut Simulation, json: &str) -> Event {
+    let e = sim.execute(Request::from_json(json).unwrap());
+    if let Err(errs) = sim.check_invariants() {
+        panic!("invariants broken after {json}:\n{}", errs.join("\n"));
+    }
+    e
+}
+
+#[track_caller]
+fn ok(sim: &mut Simulation, json: &str) -> Event {
+    let e = exec(sim, json);
+    assert!(e.outcome.is_ok(), "{json} was rejected: {:?}", e.outcome);
+    e
+}
+
+fn loc(v: Location) -> Value {
+    Value::Location(v)
+}
+
+fn change_of<'a>(e: &'a Event, entity: &str) -> Option<(&'a Value, &'a Value)> {
+    e.changes
+        .iter()
+        .find(|c| c.entity.as_str() == entity)
+        .map(|c| (&c.old, &c.new))
+}
+
+#[test]
+fn leave_and_arrive_round_trip_with_take_and_bring() {
+    let mut sim = Simulation::new(apartment()).unwrap();
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"navigate_to","args":{"target":"desk_study"},"at":28800}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"pick","args":{"object":"laptop_1"}}"#,
+    );
+    // Held laptop goes with him; the phone at the desk he stands at and
+    // the keys in the entrance are within reach on the way out.
+    let out = ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work","take":["phone_2","keys_2"]}}"#,
+    );
+    let pos = |room: &str| {
+        Value::Position(Position {
+            room: Id::new(room),
+            near: None,
+        })
+    };
+    assert_eq!(change_of(&out, "bob").unwrap().1, &pos("outside"));
+    for o in ["laptop_1", "phone_2", "keys_2"] {
+        assert_eq!(
+            change_of(&out, o).unwrap().1,
+            &loc(Location::CarriedBy(Id::new("bob"))),
+            "{o}"
+        );
+    }
+    assert_eq!(
+        change_of(&out, "laptop_1").unwrap().0,
+        &loc(Location::HeldBy(Id::new("bob")))
+    );
+    assert!(
+        out.via.iter().any(|r| r.as_str() == "entrance"),
+        "{:?}",
+        out.via
+    );
+    assert!(sim.is_out("bob") && sim.held_by("bob").is_empty());
+    assert_eq!(sim.carried_by("bob").len(), 3);
+    assert_eq!(sim.room_of("laptop_1"), Some(Id::new("outside")));
+    assert_eq!(sim.position("bob").unwrap().room.as_str(), "outside");
+    // The door is as it was: closed.
+    assert!(!sim.is_open("front_door"));
+    // Back in the evening with the laptop and keys; the phone stays out
+    // (left at work).
+    sim.advance_to(17 * 3600);
+    let back = ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door","bring":["laptop_1","keys_2"]}}"#,
+    );
+    assert_eq!(change_of(&back, "bob").unwrap().1, &pos("entrance"));
+    assert_eq!(
+        change_of(&back, "phone_2").unwrap(),
+        (
+            &loc(Location::CarriedBy(Id::new("bob"))),
+            &loc(Location::Outside)
+        )
+    );
+    assert!(change_of(&back, "laptop_1").is_none(), "stays in his bag");
+    assert_eq!(
+        sim.location("laptop_1"),
+        Some(Location::CarriedBy(Id::new("bob")))
+    );
+    assert_eq!(sim.location("phone_2"), Some(Location::Outside));
+    // What is carried is put away straight from the bag, hands untouched.
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"navigate_to","args":{"target":"shoe_cabinet_1"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"place","args":{"object":"keys_2","target":"shoe_cabinet_1","relation":"on"}}"#,
+    );
+    assert_eq!(
+        sim.location("keys_2"),
+        Some(Location::On(Id::new("shoe_cabinet_1")))
+    );
+    // Out of the bag into the hands, then handed over.
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"pick","args":{"object":"laptop_1"}}"#,
+    );
+    assert_eq!(sim.held_by("bob"), vec![Id::new("laptop_1")]);
+    // Next morning he brings the phone back from work.
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work"}}"#,
+    );
+    let again = ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door","bring":["phone_2","laptop_1"]}}"#,
+    );
+    assert_eq!(
+        change_of(&again, "phone_2").unwrap(),
+        (
+            &loc(Location::Outside),
+            &loc(Location::CarriedBy(Id::new("bob")))
+        )
+    );
+    assert!(sim.carried_by("bob").contains(&Id::new("laptop_1")));
+}
+
+#[test]
+fn a_visitor_arrives_with_a_parcel_hands_it_over_and_leaves() {
+    let mut sim = Simulation::new(with_visitor()).unwrap();
+    assert!(sim.is_out("courier"));
+    assert_eq!(sim.location("parcel_1"), Some(Location::Outside));
+    // Nobody perceives the courier before they come in.
+    assert!(
+        sim.beliefs("robot")
+            .unwrap()
+            .get(&(Id::new("courier"), Id::new("position")))
+            .is_none()
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"entrance"}}"#,
+    );
+    let came = ok(
+        &mut sim,
+        r#"{"actor":"courier","skill":"arrive","args":{"door":"front_door","bring":["parcel_1"]},"at":40000}"#,
+    );
+    assert!(
+        came.observers.iter().any(|o| o.as_str() == "robot"),
+        "{:?}",
+        came.observers
+    );
+    // The robot in the entrance sees the parcel come in, as new.
+    let b = sim.beliefs("robot").unwrap();
+    assert_eq!(
+        b.get(&(Id::new("parcel_1"), Id::new("location")))
+            .map(|b| &b.value),
+        Some(&loc(Location::CarriedBy(Id::new("courier"))))
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"courier","skill":"handoff","args":{"object":"parcel_1","to":"robot"}}"#,
+    );
+    assert_eq!(sim.held_by("robot"), vec![Id::new("parcel_1")]);
+    let gone = ok(
+        &mut sim,
+        r#"{"actor":"courier","skill":"leave","args":{"door":"front_door","to":"home"}}"#,
+    );
+    assert!(gone.observers.iter().any(|o| o.as_str() == "robot"));
+    assert!(sim.is_out("courier"));
+    // The robot puts the parcel down in the entrance; it never left.
+    ok(
+        &mut sim,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"coat_rack_1"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"robot","skill":"place","args":{"object":"parcel_1","target":"coat_rack_1","relation":"on"}}"#,
+    );
+}
+
+#[test]
+fn nobody_outside_perceives_or_is_perceived() {
+    let mut sim = Simulation::new(apartment()).unwrap();
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"shopping"}}"#,
+    );
+    let before = sim.beliefs("bob").unwrap().clone();
+    // Alice moves things in the house; bob, out, is in no observer set
+    // and learns nothing.
+    for json in [
+        r#"{"actor":"alice","skill":"navigate_to","args":{"target":"shoe_cabinet_1"}}"#,
+        r#"{"actor":"alice","skill":"pick","args":{"object":"keys_1"}}"#,
+        r#"{"actor":"alice","skill":"say","args":{"text":"Bob, are you there?"}}"#,
+        r#"{"actor":"alice","skill":"open","args":{"target":"front_door"}}"#,
+    ] {
+        let e = ok(&mut sim, json);
+        assert!(
+            !e.observers.iter().any(|o| o.as_str() == "bob"),
+            "{json}: {:?}",
+            e.observers
+        );
+        assert!(!e.revealed_to.iter().any(|o| o.as_str() == "bob"));
+    }
+    assert_eq!(sim.beliefs("bob").unwrap(), &before);
+    assert!(!sim.in_earshot("alice", "bob"));
+    // Two people outside are not together either.
+    ok(
+        &mut sim,
+        r#"{"actor":"lily","skill":"open","args":{"target":"door_lily"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"lily","skill":"leave","args":{"door":"front_door","to":"school"}}"#,
+    );
+    let w = ok(
+        &mut sim,
+        r#"{"actor":"lily","skill":"wait","args":{"seconds":60}}"#,
+    );
+    assert_eq!(w.observers, vec![Id::new("lily")]);
+    assert!(!sim.in_earshot("lily", "bob"));
+    let r = exec(
+        &mut sim,
+        r#"{"actor":"lily","skill":"handoff","args":{"object":"keys_1","to":"bob"}}"#,
+    );
+    assert!(!r.outcome.is_ok());
+    // Coming in, bob sees the entrance as it is now (the open front door,
+    // alice with the keys).
+    ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door"}}"#,
+    );
+    let b = sim.beliefs("bob").unwrap();
+    assert_eq!(
+        b.get(&(Id::new("keys_1"), Id::new("location")))
+            .map(|b| &b.value),
+        Some(&loc(Location::HeldBy(Id::new("alice"))))
+    );
+    assert_eq!(
+        b.get(&(Id::new("front_door"), Id::new("open")))
+            .map(|b| &b.value),
+        Some(&Value::Bool(true))
+    );
+}
+
+#[test]
+fn scenes_without_an_exterior_door_keep_everyone_in() {
+    let mut s = apartment();
+    s.doors.retain(|d| !d.is_exterior());
+    let mut sim = Simulation::new(s).unwrap();
+    let e = exec(
+        &mut sim,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"door_study","to":"work"}}"#,
+    );
+    let r = e.outcome.rejection().unwrap();
+    assert_eq!(r.code.code(), "not_exterior_door");
+    assert!(r.hint.contains("no exterior door"), "{}", r.hint);
+}
+
+const SCRIPT: &str = r#"
+{"session": "morning"}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "desk_study"}, "at": 27000}
+{"actor": "bob", "skill": "pick", "args": {"object": "laptop_1"}}
+{"actor": "bob", "skill": "leave", "args": {"door": "front_door", "to": "work", "take": ["phone_2", "keys_2"]}}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "entrance"}}
+{"actor": "bob", "skill": "pick", "args": {"object": "mug_1"}}
+{"session": "evening"}
+{"actor": "bob", "skill": "arrive", "args": {"door": "front_door", "bring": ["laptop_1", "keys_2"]}, "at": 63000}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "shoe_cabinet_1"}}
+{"actor": "bob", "skill": "place", "args": {"object": "keys_2", "target": "shoe_cabinet_1", "relation": "on"}}
+{"actor": "alice", "skill": "leave", "args": {"door": "front_door", "to": "exercise"}}
+{"actor": "alice", "skill": "arrive", "args": {"door": "front_door"}, "at": 67000}
+"#;
+
+#[test]
+fn a_script_that_goes_out_replays_to_the_same_bytes() {
+    let dir = tmp();
+    let script = write(dir.path(), "out.jsonl", SCRIPT);
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    hearth(&["run", "--script", s(&script), "--out", s(&a)]).ok();
+    hearth(&["run", "--script", s(&script), "--out", s(&b)]).ok();
+    assert_eq!(snapshot(&a), snapshot(&b));
+    let t = read_trace(&a).unwrap();
+    assert_eq!(t.manifest.schema_version, 2);
+    assert_eq!(t.events.len(), 10);
+    let rejected: Vec<&str> = t
+        .events
+        .iter()
+        .filter_map(|e| e.outcome.rejection().map(|r| r.code.code()))
+        .collect();
+    assert_eq!(rejected, ["actor_outside"]);
+    let text = std::fs::read_to_string(a.join("events.jsonl")).unwrap();
+    assert!(
+        text.contains(r#""new":{"room":"outside"}"#),
+        "position outside on the wire"
+    );
+    assert!(text.contains(r#""new":{"carried_by":"bob"}"#));
+    assert!(
+        text.contains(r#""new":{"outside":true}"#),
+        "the phone left at work"
+    );
+    // Every event re-executes to itself.
+    Simulation::replay(t.scene, &t.events).unwrap();
+    hearth(&["trace", "lint", s(&a)]).ok();
+}
+
+#[test]
+fn a_version_1_trace_still_loads_and_replays() {
+    let dir = repo().join("tests/data/v1_trace");
+    let t = read_trace(&dir).unwrap();
+    assert_eq!(t.manifest.schema_version, 1);
+    assert_eq!(t.events.len(), 7);
+    assert!(
+        t.scene.doors.iter().all(|d| !d.is_exterior()),
+        "a scene from before front doors"
+    );
+    Simulation::replay(t.scene, &t.events).unwrap();
+    // It reads as ever: the laptop left on the shoe cabinet is its one finding.
+    hearth(&["trace", "lint", s(&dir)])
+        .fails()
+        .stdout_has("1 traces, 1 findings")
+        .stdout_has("left_out_of_place");
+    hearth(&["trace", "stats", s(&dir)]).ok();
+}
+
+// ------------------------------------------------------------------ lint
+
+const OUT_RULES: [&str; 5] = [
+    "acted_while_out",
+    "seen_while_out",
+    "used_while_outside",
+    "visitor_never_left",
+    "out_overnight",
+];
+
+/// A day with outings, as the executor records it: bob at work with his
+/// laptop, alice out shopping, the courier bringing a parcel.
+fn day_out() -> (Scene, Vec<Event>) {
+    let scene = with_visitor();
+    let mut sim = Simulation::new(scene.clone()).unwrap();
+    let mut events = vec![];
+    for json in [
+        r#"{"actor":"bob","skill":"navigate_to","args":{"target":"desk_study"},"at":28000}"#,
+        r#"{"actor":"bob","skill":"pick","args":{"object":"laptop_1"}}"#,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work","take":["keys_2"]}}"#,
+        r#"{"actor":"alice","skill":"leave","args":{"door":"front_door","to":"shopping"},"at":36000}"#,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"entrance"}}"#,
+        r#"{"actor":"courier","skill":"arrive","args":{"door":"front_door","bring":["parcel_1"]},"at":40000}"#,
+        r#"{"actor":"courier","skill":"handoff","args":{"object":"parcel_1","to":"robot"}}"#,
+        r#"{"actor":"courier","skill":"leave","args":{"door":"front_door","to":"home"}}"#,
+        r#"{"actor":"robot","skill":"wait","args":{"seconds":60}}"#,
+        r#"{"actor":"alice","skill":"arrive","args":{"door":"front_door"},"at":42000}"#,
+        r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door","bring":["laptop_1","keys_2"]},"at":63000}"#,
+    ] {
+        events.push(ok(&mut sim, json));
+    }
+    (scene, events)
+}
+
+fn fired(scene: &Scene, events: &[Event]) -> Vec<&'static str> {
+    let mut codes: Vec<&str> = hearth::lint::lint(scene, events)
+        .unwrap()
+        .into_iter()
+        .map(|f| f.rule)
+        .filter(|r| OUT_RULES.contains(r))
+        .collect();
+    codes.dedup();
+    codes
+}
+
+/// The event at `i` of the day, for tampering.
+fn robot_wait(events: &[Event]) -> usize {
+    events
+        .iter()
+        .position(|e| e.actor.as_str() == "robot" && e.action.skill_name() == "wait")
+        .unwrap()
+}
+
+#[test]
+fn a_day_out_done_right_has_no_outing_findings() {
+    let (scene, events) = day_out();
+    assert_eq!(fired(&scene, &events), Vec::<&str>::new());
+}
+
+#[test]
+fn acting_or_being_seen_while_out_is_found() {
+    let (scene, events) = day_out();
+    // Bob (at work) is made the one who waits in the entrance.
+    let mut acted = events.clone();
+    let walk = (acted.iter())
+        .position(|e| e.actor.as_str() == "robot" && e.action.skill_name() == "navigate_to")
+        .unwrap();
+    acted[walk].actor = Id::new("bob");
+    assert!(fired(&scene, &acted).contains(&"acted_while_out"));
+    let i = robot_wait(&events);
+    // ... or made one who saw the robot wait.
+    let mut seen = events.clone();
+    seen[i].observers.push(Id::new("bob"));
+    assert_eq!(fired(&scene, &seen), ["seen_while_out"]);
+}
+
+#[test]
+fn using_what_is_outside_is_found() {
+    let (scene, mut events) = day_out();
+    let i = robot_wait(&events);
+    // The robot inspects bob's laptop while bob has it at work.
+    events[i].action = hearth::trace::request::Action::Inspect {
+        target: Id::new("laptop_1"),
+    };
+    assert_eq!(fired(&scene, &events), ["used_while_outside"]);
+}
+
+#[test]
+fn a_visitor_who_never_leaves_is_found() {
+    let (scene, mut events) = day_out();
+    let i = events
+        .iter()
+        .position(|e| e.actor.as_str() == "courier" && e.action.skill_name() == "leave")
+        .unwrap();
+    events.remove(i);
+    for (n, e) in events.iter_mut().enumerate() {
+        e.id = n as u64 + 1;
+    }
+    assert_eq!(fired(&scene, &events), ["visitor_never_left"]);
+}
+
+#[test]
+fn out_overnight_is_found_unless_on_a_trip() {
+    let scene = apartment();
+    let night = |to: &str| {
+        let mut sim = Simulation::new(scene.clone()).unwrap();
+        let json = format!(
+            r#"{{"actor":"alice","skill":"leave","args":{{"door":"front_door","to":"{to}"}},"at":79200}}"#
+        );
+        vec![ok(&mut sim, &json)]
+    };
+    assert_eq!(fired(&scene, &night("social")), ["out_overnight"]);
+    assert_eq!(fired(&scene, &night("trip")), Vec::<&str>::new());
+    assert_eq!(
+        fired(&scene, &night("work")),
+        Vec::<&str>::new(),
+        "a night shift"
+    );
+}
