@@ -11,6 +11,7 @@
 
 pub mod errand;
 pub mod grounding;
+pub mod kinds;
 pub mod scripted;
 
 use std::collections::BTreeMap;
@@ -22,6 +23,7 @@ use crate::ids::Id;
 use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
 pub use crate::trace::Source;
+pub use kinds::{SessionKind, Who};
 use crate::trace::request::Request;
 use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
 

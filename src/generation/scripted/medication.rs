@@ -60,7 +60,16 @@ impl Scripted {
         let home = match at {
             Some(Placement::In(r)) if self.rng.random_bool(0.7) => Dest::In(r.clone()),
             Some(Placement::On(r)) if self.rng.random_bool(0.7) => Dest::On(r.clone()),
-            _ => match (surfaces(&s).choose(&mut self.rng), at) {
+            // Somewhere else it may live (a nightstand, a shelf), never
+            // where medicine does not belong.
+            _ => match (
+                surfaces(&s)
+                    .into_iter()
+                    .filter(|t| self.belongs.fits(&med, t))
+                    .collect::<Vec<_>>()
+                    .choose(&mut self.rng),
+                at,
+            ) {
                 (Some(top), _) => Dest::On(top.clone()),
                 // No surface to move it to: back where it was.
                 (None, Some(Placement::In(r))) => Dest::In(r.clone()),
