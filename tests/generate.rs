@@ -171,7 +171,8 @@ fn the_household_does_what_the_issue_asks() {
     let scene = builtin("family_apartment");
     let robot = Id::new("robot");
     let humans: BTreeSet<Id> = ["alice", "bob", "lily"].map(Id::new).into();
-    let (events, generated) = run(&scene, 7, 4);
+    // Two weeks: tidying (and its misremembered reports) is not daily.
+    let (events, generated) = run(&scene, 7, 14);
     let ok = || events.iter().filter(|e| e.outcome.is_ok());
     let closed: BTreeSet<&Id> = scene
         .furniture
@@ -248,7 +249,7 @@ fn the_household_does_what_the_issue_asks() {
             .filter(|s| s.kind == kind)
             .map(|s| s.day)
             .collect();
-        assert_eq!(days, (1..=4).collect(), "{kind}");
+        assert_eq!(days, (1..=14).collect(), "{kind}");
     }
     // Rejections happen and are followed by a successful retry.
     let rejected = events.iter().filter(|e| !e.outcome.is_ok()).count();
@@ -457,12 +458,14 @@ fn difficulty_defaults_are_the_ordinary_trace_and_bad_values_are_refused() {
 fn less_presence_means_the_robot_docks_and_perceives_less() {
     for id in SCENES {
         let scene = builtin(id);
-        let (base, _) = run(&scene, 1, 2);
+        // Four days: a studio's student is out at class on some, and a
+        // block away while the home is empty misses nothing.
+        let (base, _) = run(&scene, 1, 4);
         let d = Difficulty {
             robot_away: 0.5,
             ..Difficulty::default()
         };
-        let (_, away, generated) = run_with(&scene, 1, 2, d);
+        let (_, away, generated) = run_with(&scene, 1, 4, d);
         assert!(
             robot_sees(&away) < robot_sees(&base),
             "{id}: {} vs {}",

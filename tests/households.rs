@@ -703,19 +703,20 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
     }
 }
 
-/// The scripted household in 50 generated scenes (3 days each) meets the
+/// The scripted household in 50 generated scenes (5 days each: tidying,
+/// whose reports most families ask about, is 3-5 days a week) meets the
 /// bars it meets in the hand-written family apartment: sessions per day,
 /// changes the robot does not see, every question family, no invalid
 /// sample.
 #[test]
 fn the_scripted_household_lives_in_generated_scenes() {
-    let reference = bars(&scene::default_scene(), 0, 3);
+    let reference = bars(&scene::default_scene(), 0, 5);
     assert_eq!(reference.families.len(), Family::ALL.len());
     let mut report = vec![];
     for i in 0..50u64 {
         let kind = ["studio", "apartment", "house"][(i % 3) as usize];
         let s = gen_scene(kind, 1000 + i);
-        let b = bars(&s, i, 3);
+        let b = bars(&s, i, 5);
         report.push(format!(
             "{} {:.1} sessions/day, {} of {} changing events unseen, {} families",
             s.id,
@@ -725,8 +726,11 @@ fn the_scripted_household_lives_in_generated_scenes() {
             b.families.len()
         ));
         assert_eq!(b.invalid, 0, "{}: invalid samples", s.id);
+        // Fewer at home than before people went out (work, school, a
+        // trip that leaves a single person's home to the robot for days),
+        // with a departure and a return for each outing.
         assert!(
-            b.sessions_per_day >= 10.0,
+            b.sessions_per_day >= 5.0,
             "{}: {:.1} sessions a day",
             s.id,
             b.sessions_per_day

@@ -401,10 +401,11 @@ impl Scripted {
         push_home(&mut plan, Planned::of(breakfast, K::Breakfast, "p1"));
         let owner = medication(cx.scene, &self.roles, humans).map(|(o, _)| o);
         let usual = if weekend { 9 * H + 15 * M } else { 8 * H + 30 * M };
+        // The morning medicine, before its owner goes out.
         if let Some(at) = owner.and_then(|o| {
-            [usual, breakfast + 25 * M]
+            [usual, breakfast + 10 * M, wake + 20 * M]
                 .into_iter()
-                .find(|t| !d.is_out(&o, *t) && *t >= breakfast)
+                .find(|t| d.home_during(&o, *t, t + 15 * M))
         }) {
             plan.push(Planned::of(at, K::Medication, "p2"));
         }
@@ -430,11 +431,14 @@ impl Scripted {
         }
         // Chores on their days: by whoever is home, the robot when nobody is.
         if d.chores.contains(&Chore::Tidy) {
-            let at = if weekend { 10 * H + 30 * M } else { 17 * H + 30 * M };
-            if anyone(at) {
-                plan.push(Planned::of(at, K::Tidy, "p3"));
+            let at = if weekend {
+                [10 * H + 30 * M, 16 * H]
             } else {
-                plan.push(Planned::new(at, K::RobotTidy));
+                [17 * H + 30 * M, 19 * H + 30 * M]
+            };
+            match at.into_iter().find(|t| anyone(*t)) {
+                Some(t) => plan.push(Planned::of(t, K::Tidy, "p3")),
+                None => plan.push(Planned::new(at[0], K::RobotTidy)),
             }
         }
         // The robot alone at home tidies once in the longest quiet spell.

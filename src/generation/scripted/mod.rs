@@ -903,6 +903,17 @@ impl Backend for Scripted {
         }
         let mut turns = Vec::new();
         let host = humans[self.rng.random_range(0..humans.len())].clone();
+        // Cooking, the wash and the weekly clean are a grown-up's, when
+        // one is home (the same draw either way).
+        let chore = matches!(
+            SessionKind::parse(&session.kind),
+            Some(SessionKind::Cooking | SessionKind::Laundry | SessionKind::Vacuum)
+        );
+        let adult = |h: &Id| self.members.iter().any(|m| &m.id == h && m.role.adult);
+        let host = match humans.iter().find(|h| adult(h)) {
+            Some(a) if chore && !adult(&host) => a.clone(),
+            _ => host,
+        };
         let x = Stage {
             s: sim.lookup(),
             roles: &r,
@@ -919,7 +930,12 @@ impl Backend for Scripted {
         let kind = SessionKind::parse(&session.kind);
         match kind {
             Some(K::WakeUp) => self.wake_up(&x, &mut turns)?,
-            Some(K::Breakfast | K::Lunch) => self.meal(&x, &mut turns)?,
+            Some(K::Breakfast) => self.meal(&x, &mut turns)?,
+            // Lunch starts with things put back (strays of the morning).
+            Some(K::Lunch) => {
+                self.put_back_strays(&x, &mut turns);
+                self.meal(&x, &mut turns)?
+            }
             Some(K::Medication) => self.medication(&x, &mut turns)?,
             Some(K::Tidy) => self.tidy(&x, &mut turns)?,
             Some(K::FindRequest) => self.find_request(&x, &mut turns)?,

@@ -60,6 +60,9 @@ impl Scripted {
             .replace("{back}", back)
         };
         turns.push(turn(&who, say(&[], text)));
+        if back != "later" && self.rng.random_bool(0.35) {
+            self.ask_while_out(x, &who, turns);
+        }
         let take: Vec<Id> = p
             .get("take")
             .map(|t| t.split(',').filter(|s| !s.is_empty()).map(Id::new).collect())
@@ -67,6 +70,60 @@ impl Scripted {
         if let Some(g) = leave_goal(&who, to, &take) {
             turns.push(turn(&who, g));
         }
+    }
+
+    /// On the way out, an errand for the robot while the house is empty:
+    /// one of their desk things brought to their desk before they are
+    /// back (a commitment, with its request claim).
+    fn ask_while_out(&mut self, x: &Stage, who: &Id, turns: &mut Vec<Turn>) {
+        let p = self.person(who).clone();
+        let desk = named_for(x.s, x.roles.fixtures(Role::WorkDesk), &p.name)
+            .or_else(|| x.roles.fixture(Role::WorkDesk))
+            .cloned();
+        let things: Vec<Id> = p
+            .owned
+            .values()
+            .flatten()
+            .filter(|o| x.roles.has(o, Role::DeskExtra))
+            .filter(|o| x.sim.location(o) != desk.clone().map(Location::On))
+            .cloned()
+            .collect();
+        let (Some(desk), Some(thing)) = (desk, things.choose(&mut self.rng).cloned()) else {
+            return;
+        };
+        // Due before they are back (a run of an hour leaves little time).
+        let back = x
+            .session
+            .params
+            .get("back")
+            .and_then(|b| crate::catalogue::schedules::clock_secs(b))
+            .map_or(u64::MAX, |b| x.session.start / DAY * DAY + b);
+        let due = (x.session.start + 2 * H).min(back.saturating_sub(15 * M));
+        if due < x.session.start + 30 * M {
+            return;
+        }
+        let goal = Goal::Fetch {
+            object: thing.clone(),
+            to: Dest::On(desk.clone()),
+        };
+        let text = format!(
+            "Robot, while I'm out, please put my {} on my {} by {}.",
+            describe(x.s, &thing),
+            kind_name(x.s, &desk),
+            hhmm(due % DAY)
+        );
+        let claims = request_claim(&goal, due).into_iter().collect();
+        self.commitments.push(Commitment {
+            id: format!("c{}", self.commitments.len() + 1),
+            by: who.clone(),
+            asked_in: x.session.id.clone(),
+            due,
+            goal,
+            status: CommitmentStatus::Open,
+        });
+        turns.push(turn(who, Goal::GoTo { target: x.robot.clone() }));
+        turns.push(turn(who, say_claims(&[x.robot], text, claims)));
+        turns.push(turn(x.robot, say(&[who], "Okay, I'll see to it.".into())));
     }
 
     /// Home again: the person says so, and the robot (if about) tells
