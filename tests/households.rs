@@ -879,7 +879,11 @@ fn households_are_drawn_first_and_bedrooms_fit_them() {
         for seed in 7000..7200 {
             let s = gen_scene(kind, seed);
             let mut by_room: BTreeMap<&str, Vec<&scene::ActorDef>> = BTreeMap::new();
-            for a in s.actors.iter().filter(|a| a.kind == scene::ActorKind::Human) {
+            for a in s
+                .actors
+                .iter()
+                .filter(|a| a.kind == scene::ActorKind::Human)
+            {
                 let role = a.schedule.as_ref().and_then(|r| sched.role(r.as_str()));
                 let role = role.unwrap_or_else(|| panic!("{}: {} has no role", s.id, a.id));
                 assert_eq!(sched.role_of(&s, a).id, role.id);
@@ -907,11 +911,19 @@ fn households_are_drawn_first_and_bedrooms_fit_them() {
                         .adult
                 };
                 if let [a, b] = people.as_slice() {
-                    assert_eq!(adult(a), adult(b), "{}: a child with an adult in {room}", s.id);
+                    assert_eq!(
+                        adult(a),
+                        adult(b),
+                        "{}: a child with an adult in {room}",
+                        s.id
+                    );
                 }
             }
         }
     }
     // Both shapes occur: people alone, and pairs (couples, two children).
-    assert!(shapes.contains(&Some(1)) && shapes.contains(&Some(2)), "{shapes:?}");
+    assert!(
+        shapes.contains(&Some(1)) && shapes.contains(&Some(2)),
+        "{shapes:?}"
+    );
 }

@@ -115,10 +115,7 @@ pub type Window = (String, String);
 
 /// The window in seconds after midnight (checked at parse time).
 pub fn window_secs(w: &Window) -> (u64, u64) {
-    (
-        clock_secs(&w.0).unwrap_or(0),
-        clock_secs(&w.1).unwrap_or(0),
-    )
+    (clock_secs(&w.0).unwrap_or(0), clock_secs(&w.1).unwrap_or(0))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -307,7 +304,10 @@ fn check(s: &Schedules) -> Vec<(String, String)> {
         if let (Some(a), Some(b)) = (clock_secs(&w.0), clock_secs(&w.1))
             && a > b
         {
-            bad(&w.0, format!("{at}: window {:?}..{:?} ends before it starts", w.0, w.1));
+            bad(
+                &w.0,
+                format!("{at}: window {:?}..{:?} ends before it starts", w.0, w.1),
+            );
         }
     };
     let p = |x: f64| (0.0..=1.0).contains(&x);
@@ -323,7 +323,10 @@ fn check(s: &Schedules) -> Vec<(String, String)> {
             ("late", r.late),
         ] {
             if !p(x) {
-                bad(&r.id, format!("role {:?}: {what} {x} is not a probability", r.id));
+                bad(
+                    &r.id,
+                    format!("role {:?}: {what} {x} is not a probability", r.id),
+                );
             }
         }
         for o in &r.outings {
@@ -331,7 +334,10 @@ fn check(s: &Schedules) -> Vec<(String, String)> {
             window(&at, &o.leave, &mut bad);
             window(&at, &o.back, &mut bad);
             if !p(o.p) || o.days.is_empty() {
-                bad(&r.id, format!("{at}: needs days and a probability p in 0..1"));
+                bad(
+                    &r.id,
+                    format!("{at}: needs days and a probability p in 0..1"),
+                );
             }
             let (l, b) = (window_secs(&o.leave).1, window_secs(&o.back).0);
             if l >= b {
@@ -354,7 +360,10 @@ fn check(s: &Schedules) -> Vec<(String, String)> {
         ("deliveries", c.deliveries),
     ] {
         if lo > hi || hi > 7 {
-            bad(what, format!("{what}: ({lo}, {hi}) days a week is impossible"));
+            bad(
+                what,
+                format!("{what}: ({lo}, {hi}) days a week is impossible"),
+            );
         }
     }
     if !p(c.pharmacy) {
@@ -365,7 +374,10 @@ fn check(s: &Schedules) -> Vec<(String, String)> {
         window(&at, &v.arrive, &mut bad);
         window(&at, &v.leave, &mut bad);
         if v.days.is_empty() || v.per_month < 0.0 {
-            bad(&v.name, format!("{at}: needs days and a rate of at least 0"));
+            bad(
+                &v.name,
+                format!("{at}: needs days and a rate of at least 0"),
+            );
         }
     }
     if s.rare.trip_days.0 > s.rare.trip_days.1 || s.rare.trip_days.0 == 0 {
@@ -373,7 +385,13 @@ fn check(s: &Schedules) -> Vec<(String, String)> {
     }
     for k in &s.compositions {
         if k.slots.is_empty() || k.min == 0 || k.min as usize > k.slots.len() || k.weight == 0 {
-            bad(&k.name, format!("composition {:?}: needs a weight, and 1 <= min <= slots", k.name));
+            bad(
+                &k.name,
+                format!(
+                    "composition {:?}: needs a weight, and 1 <= min <= slots",
+                    k.name
+                ),
+            );
         }
         for r in k.slots.iter().flatten() {
             if s.role(r).is_none() {
@@ -449,18 +467,27 @@ mod tests {
                 .collect()
         };
         let pairs = |xs: &[(&str, &str)]| -> Vec<(String, String)> {
-            xs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+            xs.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
         };
         // The default rule reads the free text; the scenes say the same.
         assert_eq!(
             got("family_apartment"),
-            pairs(&[("alice", "hybrid_worker"), ("bob", "office_worker"), ("lily", "school_child")])
+            pairs(&[
+                ("alice", "hybrid_worker"),
+                ("bob", "office_worker"),
+                ("lily", "school_child")
+            ])
         );
         assert_eq!(got("studio"), pairs(&[("sam", "student")]));
         for name in ["family_apartment", "large_house", "studio"] {
             let sc = crate::scene::builtin(name).unwrap();
             for a in sc.actors.iter().filter(|a| a.kind == ActorKind::Human) {
-                let id = a.schedule.as_ref().expect("built-in people have a schedule");
+                let id = a
+                    .schedule
+                    .as_ref()
+                    .expect("built-in people have a schedule");
                 assert!(s.role(id.as_str()).is_some(), "{id}");
             }
         }

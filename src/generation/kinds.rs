@@ -89,7 +89,12 @@ impl SessionKind {
         use SessionKind::*;
         use Who::*;
         let (name, intent, who, activity) = match self {
-            WakeUp => ("wake_up", "everyone gets up and washes", Home, Some(Hygiene)),
+            WakeUp => (
+                "wake_up",
+                "everyone gets up and washes",
+                Home,
+                Some(Hygiene),
+            ),
             Breakfast => (
                 "breakfast",
                 "breakfast: coffee, food from the fridge, the robot clears up",
@@ -102,7 +107,12 @@ impl SessionKind {
                 Home,
                 None,
             ),
-            Medication => ("medication", "the robot brings the morning medicine", Robot, None),
+            Medication => (
+                "medication",
+                "the robot brings the morning medicine",
+                Robot,
+                None,
+            ),
             Tidy => (
                 "tidy",
                 "someone tidies things away while the robot charges, and says where",
@@ -145,7 +155,12 @@ impl SessionKind {
                 Home,
                 Some(Activity::Leisure),
             ),
-            RemoteDevices => ("remote_devices", "devices are switched from another room", Home, None),
+            RemoteDevices => (
+                "remote_devices",
+                "devices are switched from another room",
+                Home,
+                None,
+            ),
             Bedtime => (
                 "bedtime",
                 "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed",

@@ -23,9 +23,9 @@ use crate::ids::Id;
 use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
 pub use crate::trace::Source;
-pub use kinds::{SessionKind, Who};
 use crate::trace::request::Request;
 use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
+pub use kinds::{SessionKind, Who};
 
 /// The eight project types of WorldLines §10.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -199,7 +199,9 @@ fn household(
     let (lo, hi) = people.map_or(kind.people, |n| (n, n));
     let fits = |c: &&crate::catalogue::schedules::Composition| {
         let (a, b) = c.sizes();
-        (!one_room || c.couple || b == 1) && a <= hi && (b >= lo || people.is_some() && c.slots.len() > 2)
+        (!one_room || c.couple || b == 1)
+            && a <= hi
+            && (b >= lo || people.is_some() && c.slots.len() > 2)
     };
     let options: Vec<_> = sched.compositions.iter().filter(fits).collect();
     let c = options

@@ -140,7 +140,8 @@ impl Scripted {
         if out.chores.contains(&Chore::Groceries) {
             self.shop(&members, weekday, &mut out);
         }
-        out.outs.sort_by(|a, b| (a.leave, &a.who).cmp(&(b.leave, &b.who)));
+        out.outs
+            .sort_by(|a, b| (a.leave, &a.who).cmp(&(b.leave, &b.who)));
         out
     }
 
@@ -215,7 +216,10 @@ impl Scripted {
             }
             // Home before the night; never two outings at once.
             back = back.min(23 * H);
-            if mine.iter().any(|x| x.leave < back + 15 * M && leave < x.back + 15 * M) {
+            if mine
+                .iter()
+                .any(|x| x.leave < back + 15 * M && leave < x.back + 15 * M)
+            {
                 continue;
             }
             let take = self.take_of(&m.id, &o.take);
@@ -286,7 +290,10 @@ impl Scripted {
         let (leave, len) = if weekday.is_weekend() {
             (10 * H + self.cal.random_range(0..=8) * 5 * M, 75 * M)
         } else {
-            (18 * H + 45 * M + self.cal.random_range(0..=3) * 5 * M, 50 * M)
+            (
+                18 * H + 45 * M + self.cal.random_range(0..=3) * 5 * M,
+                50 * M,
+            )
         };
         let len = len + self.cal.random_range(0..=4) * 5 * M;
         let pharmacy = self
@@ -301,7 +308,10 @@ impl Scripted {
         };
         let who = m.id.clone();
         day.outs.push(Out {
-            take: self.take_of(&who, &["keys".into(), "wallet".into(), "bag".into(), "phone".into()]),
+            take: self.take_of(
+                &who,
+                &["keys".into(), "wallet".into(), "bag".into(), "phone".into()],
+            ),
             who,
             to: if pharmacy {
                 Destination::Errand
@@ -373,7 +383,14 @@ impl Scripted {
                     Planned::new(o.leave, K::Leave)
                         .with("who", o.who.as_str())
                         .with("to", destination_name(o.to))
-                        .with("back", if o.back < DAY { hhmm(o.back) } else { "later".into() })
+                        .with(
+                            "back",
+                            if o.back < DAY {
+                                hhmm(o.back)
+                            } else {
+                                "later".into()
+                            },
+                        )
                         .with("take", take.join(",")),
                 );
             }
@@ -392,7 +409,11 @@ impl Scripted {
         };
         // Morning: up before the first to leave; later at weekends.
         let first_leave = d.outs.iter().filter(|o| o.leave > 0).map(|o| o.leave).min();
-        let wake = if weekend { 7 * H + 45 * M } else { 6 * H + 30 * M };
+        let wake = if weekend {
+            7 * H + 45 * M
+        } else {
+            6 * H + 30 * M
+        };
         let wake = first_leave
             .map_or(wake, |l| wake.min(l.saturating_sub(55 * M)))
             .max(5 * H + 20 * M);
@@ -400,7 +421,11 @@ impl Scripted {
         let breakfast = wake + if weekend { 60 * M } else { 45 * M };
         push_home(&mut plan, Planned::of(breakfast, K::Breakfast, "p1"));
         let owner = medication(cx.scene, &self.roles, humans).map(|(o, _)| o);
-        let usual = if weekend { 9 * H + 15 * M } else { 8 * H + 30 * M };
+        let usual = if weekend {
+            9 * H + 15 * M
+        } else {
+            8 * H + 30 * M
+        };
         // The morning medicine, before its owner goes out.
         if let Some(at) = owner.and_then(|o| {
             [usual, breakfast + 10 * M, wake + 20 * M]
@@ -422,7 +447,9 @@ impl Scripted {
         if !weekend {
             for m in self.members.iter().filter(|m| m.role.id == "school_child") {
                 let at = 16 * H + 45 * M + self.cal.random_range(0..=3) * 10 * M;
-                if d.outs.iter().any(|o| o.who == m.id && o.to == Destination::School)
+                if d.outs
+                    .iter()
+                    .any(|o| o.who == m.id && o.to == Destination::School)
                     && d.home_during(&m.id, at, at + 45 * M)
                 {
                     plan.push(Planned::new(at, K::Work).with("who", m.id.as_str()));
@@ -479,7 +506,11 @@ impl Scripted {
         // Meals, free time, the evening.
         let lunch = if weekend { 13 * H } else { 12 * H + 30 * M };
         push_home(&mut plan, Planned::of(lunch, K::Lunch, "p5"));
-        let free = if weekend { 14 * H + 30 * M } else { 13 * H + 15 * M };
+        let free = if weekend {
+            14 * H + 30 * M
+        } else {
+            13 * H + 15 * M
+        };
         push_home(&mut plan, Planned::new(free, K::Leisure));
         let usual = if weekend { 17 * H + 45 * M } else { 18 * H };
         let cook = std::iter::once(usual)
@@ -489,7 +520,10 @@ impl Scripted {
         push_home(&mut plan, Planned::of(cook, K::Cooking, "p5"));
         let evening = (20 * H).max(cook + 105 * M);
         push_home(&mut plan, Planned::of(evening, K::Evening, "p8"));
-        push_home(&mut plan, Planned::of(evening + 75 * M, K::RemoteDevices, "p7"));
+        push_home(
+            &mut plan,
+            Planned::of(evening + 75 * M, K::RemoteDevices, "p7"),
+        );
         let last_back = d
             .outs
             .iter()
@@ -498,7 +532,10 @@ impl Scripted {
             .max()
             .unwrap_or(0);
         let night = if late_night { 22 * H + 45 * M } else { 22 * H };
-        push_home(&mut plan, Planned::of(night.max(last_back).max(evening + 90 * M), K::Bedtime, "p4"));
+        push_home(
+            &mut plan,
+            Planned::of(night.max(last_back).max(evening + 90 * M), K::Bedtime, "p4"),
+        );
         plan
     }
 }

@@ -1031,7 +1031,8 @@ impl Backend for Scripted {
             && result.is_ok()
             && let Goal::Fetch { object, to } = &turn.goal
         {
-            self.report.push((session.start, object.clone(), to.clone()));
+            self.report
+                .push((session.start, object.clone(), to.clone()));
         }
         if kind != Some(SessionKind::Commitment) {
             return;

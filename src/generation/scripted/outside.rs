@@ -65,7 +65,12 @@ impl Scripted {
         }
         let take: Vec<Id> = p
             .get("take")
-            .map(|t| t.split(',').filter(|s| !s.is_empty()).map(Id::new).collect())
+            .map(|t| {
+                t.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(Id::new)
+                    .collect()
+            })
             .unwrap_or_default();
         if let Some(g) = leave_goal(&who, to, &take) {
             turns.push(turn(&who, g));
@@ -121,7 +126,12 @@ impl Scripted {
             goal,
             status: CommitmentStatus::Open,
         });
-        turns.push(turn(who, Goal::GoTo { target: x.robot.clone() }));
+        turns.push(turn(
+            who,
+            Goal::GoTo {
+                target: x.robot.clone(),
+            },
+        ));
         turns.push(turn(who, say_claims(&[x.robot], text, claims)));
         turns.push(turn(x.robot, say(&[who], "Okay, I'll see to it.".into())));
     }
@@ -135,7 +145,10 @@ impl Scripted {
         if let Some(g) = arrive_goal(&who) {
             turns.push(turn(&who, g));
         }
-        let text = pick(&mut self.rng, &["I'm home!", "Hello, I'm back.", "Home at last."]);
+        let text = pick(
+            &mut self.rng,
+            &["I'm home!", "Hello, I'm back.", "Home at last."],
+        );
         turns.push(turn(&who, say(&[], text.to_string())));
         if self.report.is_empty() || self.is_away(x.session.start) {
             return;
@@ -155,12 +168,21 @@ impl Scripted {
                 describe(x.s, object),
                 kind_name(x.s, at)
             ));
-            claims.push(Claim::fact(object.clone(), Id::new("location"), Value::Location(loc)));
+            claims.push(Claim::fact(
+                object.clone(),
+                Id::new("location"),
+                Value::Location(loc),
+            ));
         }
         if said.is_empty() {
             return;
         }
-        turns.push(turn(x.robot, Goal::GoTo { target: who.clone() }));
+        turns.push(turn(
+            x.robot,
+            Goal::GoTo {
+                target: who.clone(),
+            },
+        ));
         turns.push(turn(
             x.robot,
             say_claims(
