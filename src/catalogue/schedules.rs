@@ -445,8 +445,13 @@ mod tests {
         assert!(e.starts_with("s.ron:"), "{e}");
     }
 
+    fn builtin(id: &str) -> Result<Scene, ()> {
+        let src = crate::scene::BUILTIN.iter().find(|(i, _)| *i == id).ok_or(())?.1;
+        crate::scene::parse(id, src).map_err(|_| ())
+    }
+
     fn sc_actor() -> ActorDef {
-        let mut a = crate::scene::builtin("studio").unwrap().actors[0].clone();
+        let mut a = builtin("studio").unwrap().actors[0].clone();
         a.schedule = None;
         a
     }
@@ -455,7 +460,7 @@ mod tests {
     fn built_in_scene_people_get_the_roles_their_words_say() {
         let s = schedules();
         let got = |scene: &str| -> Vec<(String, String)> {
-            let sc = crate::scene::builtin(scene).unwrap();
+            let sc = builtin(scene).unwrap();
             sc.actors
                 .iter()
                 .filter(|a| a.kind == ActorKind::Human)
@@ -482,7 +487,7 @@ mod tests {
         );
         assert_eq!(got("studio"), pairs(&[("sam", "student")]));
         for name in ["family_apartment", "large_house", "studio"] {
-            let sc = crate::scene::builtin(name).unwrap();
+            let sc = builtin(name).unwrap();
             for a in sc.actors.iter().filter(|a| a.kind == ActorKind::Human) {
                 let id = a
                     .schedule
@@ -495,11 +500,11 @@ mod tests {
         for r in &s.roles {
             let mut a = sc_actor();
             a.role = r.text.clone();
-            let sc = crate::scene::builtin("studio").unwrap();
+            let sc = builtin("studio").unwrap();
             assert_eq!(s.role_of(&sc, &a).id, r.id, "{}", r.text);
         }
         // No words at all: the first two are adults, the rest children.
-        let sc = crate::scene::builtin("large_house").unwrap();
+        let sc = builtin("large_house").unwrap();
         let mut blank = sc.actors[3].clone();
         blank.role = "someone".into();
         blank.schedule = None;
