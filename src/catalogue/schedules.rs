@@ -446,7 +446,11 @@ mod tests {
     }
 
     fn builtin(id: &str) -> Result<Scene, ()> {
-        let src = crate::scene::BUILTIN.iter().find(|(i, _)| *i == id).ok_or(())?.1;
+        let src = crate::scene::BUILTIN
+            .iter()
+            .find(|(i, _)| *i == id)
+            .ok_or(())?
+            .1;
         crate::scene::parse(id, src).map_err(|_| ())
     }
 
