@@ -137,6 +137,7 @@ fn every_command() -> Vec<Edit> {
     };
     let bob = ActorDef {
         id: id("bob"),
+        schedule: None,
         name: "Bob".into(),
         kind: ActorKind::Human,
         role: "guest".into(),

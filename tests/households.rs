@@ -710,19 +710,20 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
     }
 }
 
-/// The scripted household in 50 generated scenes (3 days each) meets the
+/// The scripted household in 50 generated scenes (5 days each: tidying,
+/// whose reports most families ask about, is 3-5 days a week) meets the
 /// bars it meets in the hand-written family apartment: sessions per day,
 /// changes the robot does not see, every question family, no invalid
 /// sample.
 #[test]
 fn the_scripted_household_lives_in_generated_scenes() {
-    let reference = bars(&scene::default_scene(), 0, 3);
+    let reference = bars(&scene::default_scene(), 0, 5);
     assert_eq!(reference.families.len(), Family::ALL.len());
     let mut report = vec![];
     for i in 0..50u64 {
         let kind = ["studio", "apartment", "house"][(i % 3) as usize];
         let s = gen_scene(kind, 1000 + i);
-        let b = bars(&s, i, 3);
+        let b = bars(&s, i, 5);
         report.push(format!(
             "{} {:.1} sessions/day, {} of {} changing events unseen, {} families",
             s.id,
@@ -732,8 +733,11 @@ fn the_scripted_household_lives_in_generated_scenes() {
             b.families.len()
         ));
         assert_eq!(b.invalid, 0, "{}: invalid samples", s.id);
+        // Fewer at home than before people went out (work, school, a
+        // trip that leaves a single person's home to the robot for days),
+        // with a departure and a return for each outing.
         assert!(
-            b.sessions_per_day >= 10.0,
+            b.sessions_per_day >= 5.0,
             "{}: {:.1} sessions a day",
             s.id,
             b.sessions_per_day
@@ -866,4 +870,67 @@ fn kinds_the_catalogue_does_not_know_are_warned_about() {
 
 fn s_(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
+}
+
+/// Households fit their homes (seeds 7000.. no other test pins): nobody
+/// shares a bedroom with more than one other, a couple shares one bed, a
+/// bedroom has no more beds than its sleepers need, a child never sleeps
+/// in a grown-up's room, and everyone has a role of the schedules. Before
+/// compositions were drawn first, 11 of 100 apartments and 11 of 100
+/// houses put more than two people in one bedroom.
+#[test]
+fn households_are_drawn_first_and_bedrooms_fit_them() {
+    let sched = catalogue::schedules();
+    let mut shapes = BTreeSet::new();
+    for kind in ["studio", "apartment", "house"] {
+        for seed in 7000..7200 {
+            let s = gen_scene(kind, seed);
+            let mut by_room: BTreeMap<&str, Vec<&scene::ActorDef>> = BTreeMap::new();
+            for a in s
+                .actors
+                .iter()
+                .filter(|a| a.kind == scene::ActorKind::Human)
+            {
+                let role = a.schedule.as_ref().and_then(|r| sched.role(r.as_str()));
+                let role = role.unwrap_or_else(|| panic!("{}: {} has no role", s.id, a.id));
+                assert_eq!(sched.role_of(&s, a).id, role.id);
+                by_room.entry(a.room.as_str()).or_default().push(a);
+            }
+            shapes.insert(by_room.values().map(Vec::len).max());
+            for (room, people) in &by_room {
+                assert!(people.len() <= 2, "{}: {} in {room}", s.id, people.len());
+                let beds = s
+                    .furniture
+                    .iter()
+                    .filter(|f| f.room.as_str() == *room)
+                    .filter(|f| cat().fixture_roles(&f.kind).contains(&Role::Sleeping))
+                    .count();
+                assert!(
+                    (1..=people.len()).contains(&beds),
+                    "{}: {beds} beds for {} in {room}",
+                    s.id,
+                    people.len()
+                );
+                let adult = |a: &scene::ActorDef| {
+                    sched
+                        .role(a.schedule.as_ref().unwrap().as_str())
+                        .unwrap()
+                        .adult
+                };
+                if let [a, b] = people.as_slice() {
+                    assert_eq!(
+                        adult(a),
+                        adult(b),
+                        "{}: a child with an adult in {room}",
+                        s.id
+                    );
+                }
+            }
+        }
+    }
+    // Both shapes occur: people alone, and pairs (couples, two children).
+    assert!(
+        shapes.contains(&Some(1)) && shapes.contains(&Some(2)),
+        "{shapes:?}"
+    );
 }

@@ -25,6 +25,7 @@ fn with_visitor() -> Scene {
         name: "Courier".into(),
         kind: ActorKind::Human,
         role: "parcel courier".into(),
+        schedule: None,
         room: Id::new(scene::OUTSIDE),
         near: None,
         hands: 2,

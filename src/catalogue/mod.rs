@@ -12,6 +12,7 @@
 mod belongs;
 mod lookalikes;
 mod roles;
+pub mod schedules;
 mod unknown;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,6 +28,7 @@ pub use belongs::{
 };
 pub use lookalikes::add_lookalikes;
 pub use roles::Roles;
+pub use schedules::{Destination, Schedules, Weekday, schedules};
 pub use unknown::{UnknownKind, nearest_kind, unknown_kinds};
 
 /// The embedded catalogue's RON text.

@@ -11,6 +11,7 @@
 
 pub mod errand;
 pub mod grounding;
+pub mod kinds;
 pub mod scripted;
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use crate::sim::Simulation;
 pub use crate::trace::Source;
 use crate::trace::request::Request;
 use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
+pub use kinds::{SessionKind, Who};
 
 /// The eight project types of WorldLines §10.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -106,19 +106,42 @@ pub fn generate(spec: &SceneSpec, cat: &Catalogue) -> Result<Scene, ProcgenError
         });
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-    let people = spec
-        .people
-        .unwrap_or_else(|| rng.random_range(kind.people.0..=kind.people.1));
-    let mut rooms = rng.random_range(lo.max(least)..=hi);
+    // The household first, then a home for it: a bedroom for the couple,
+    // one for everyone else, two children to a room only where the rooms
+    // asked for cannot hold more.
+    let household = household(cat, kind, spec.people, &mut rng);
+    let shared_ok = spec.rooms.is_some();
+    let bedrooms = |pair: bool| bedrooms_for(&household, shared_bedroom, pair).len() as u32;
+    let least = kind.required.len() as u32 + if shared_bedroom { 0 } else { bedrooms(false) };
+    let tight = kind.required.len() as u32 + if shared_bedroom { 0 } else { bedrooms(true) };
+    if shared_ok && hi < tight {
+        return Err(ProcgenError::BadRange {
+            kind: kind.kind.clone(),
+            what: "rooms",
+            lo,
+            hi,
+            why: format!(
+                "{} people need {} bedrooms besides {} other rooms",
+                household.people.len(),
+                bedrooms(true),
+                kind.required.len()
+            ),
+        });
+    }
+    let (lo, hi) = if shared_ok {
+        (lo.max(tight), hi)
+    } else {
+        (lo.max(least), hi.max(least))
+    };
+    let mut rooms = rng.random_range(lo..=hi);
     // A room count whose zones cannot be tiled for these people (1 house
-    // seed in 2,000) gets another count drawn; other seeds never get here,
-    // so their households stay as they were.
+    // seed in 2,000) gets another count drawn.
     for round in 0..ROUNDS {
         if round > 0 {
-            rooms = rng.random_range(lo.max(least)..=hi);
+            rooms = rng.random_range(lo..=hi);
         }
         for _ in 0..ATTEMPTS {
-            if let Some(scene) = attempt(spec, cat, kind, rooms, people, &mut rng) {
+            if let Some(scene) = attempt(spec, cat, kind, rooms, &household, &mut rng) {
                 return Ok(scene);
             }
         }
@@ -148,6 +171,97 @@ struct Person {
     id: Id,
     name: String,
     role: String,
+    /// Their role in `assets/schedules.ron`.
+    schedule: String,
+    adult: bool,
+}
+
+/// The people of a household and whether the first two are a couple.
+#[derive(Debug, Clone)]
+struct Household {
+    people: Vec<Person>,
+    couple: bool,
+}
+
+/// A household drawn from the compositions of `assets/schedules.ron`
+/// that fit the kind (its people range, or `people` if asked for; a
+/// one-room home takes only a single person or a couple), weighted, at a
+/// size within the composition's; names drawn from the catalogue. Past a
+/// composition's slots (8 people asked for) its last slot repeats.
+fn household(
+    cat: &Catalogue,
+    kind: &HouseholdKind,
+    people: Option<u32>,
+    rng: &mut ChaCha8Rng,
+) -> Household {
+    let sched = crate::catalogue::schedules();
+    let one_room = kind.required.contains(&kind.bedroom);
+    let (lo, hi) = people.map_or(kind.people, |n| (n, n));
+    let fits = |c: &&crate::catalogue::schedules::Composition| {
+        let (a, b) = c.sizes();
+        (!one_room || c.couple || b == 1)
+            && a <= hi
+            && (b >= lo || people.is_some() && c.slots.len() > 2)
+    };
+    let options: Vec<_> = sched.compositions.iter().filter(fits).collect();
+    let c = options
+        .choose_weighted(rng, |c| c.weight)
+        .ok()
+        .copied()
+        .unwrap_or(&sched.compositions[0]);
+    let (a, b) = c.sizes();
+    let n = people.unwrap_or_else(|| rng.random_range(a.max(lo)..=b.min(hi).max(a.max(lo))));
+    let names: Vec<&String> = cat.people.names.choose_multiple(rng, n as usize).collect();
+    let people = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let slot = &c.slots[i.min(c.slots.len() - 1)];
+            let role = slot.choose(rng).expect("checked: no empty slot");
+            let r = sched.role(role).expect("checked: known roles");
+            Person {
+                id: Id::new(&name.to_lowercase()),
+                name: (*name).clone(),
+                role: r.text.clone(),
+                schedule: r.id.clone(),
+                adult: r.adult,
+            }
+        })
+        .collect::<Vec<_>>();
+    Household {
+        couple: c.couple && people.len() >= 2,
+        people,
+    }
+}
+
+/// Who sleeps in which bedroom: the couple together, every other person
+/// alone, or (`pair`) two children to a room. One room for all in a
+/// one-room home.
+fn bedrooms_for(h: &Household, one_room: bool, pair: bool) -> Vec<Vec<usize>> {
+    let n = h.people.len();
+    if one_room {
+        return vec![(0..n).collect()];
+    }
+    let mut rooms: Vec<Vec<usize>> = vec![];
+    let mut i = 0;
+    if h.couple {
+        rooms.push(vec![0, 1]);
+        i = 2;
+    }
+    let mut open: Option<usize> = None;
+    for p in i..n {
+        match open {
+            Some(r) if pair && !h.people[p].adult => {
+                rooms[r].push(p);
+                open = None;
+            }
+            _ => {
+                rooms.push(vec![p]);
+                open = (pair && !h.people[p].adult).then(|| rooms.len() - 1);
+            }
+        }
+    }
+    rooms
 }
 
 fn attempt(
@@ -155,11 +269,11 @@ fn attempt(
     cat: &Catalogue,
     kind: &HouseholdKind,
     n_rooms: u32,
-    n_people: u32,
+    household: &Household,
     rng: &mut ChaCha8Rng,
 ) -> Option<Scene> {
-    let people = people(cat, n_people, rng);
-    let mut plans = room_plans(cat, kind, n_rooms, &people, rng);
+    let people = &household.people;
+    let mut plans = room_plans(cat, kind, n_rooms, household, rng);
     // Entry first; the rest shuffled so plans differ, hubs early so that
     // they end up central, outer rooms (a garage) last so that they end up
     // at the far end. Every other attempt interleaves the leaves (private
@@ -241,7 +355,7 @@ fn attempt(
             id: p.id.clone(),
             kind: p.kind.clone(),
             sleepers: p.sleepers.iter().map(|s| people[*s].name.clone()).collect(),
-            couple: p.sleepers.len() == 2 && p.sleepers.contains(&0) && p.sleepers.contains(&1),
+            couple: household.couple && p.sleepers == [0, 1],
         })
         .collect();
     if !furnish::furnish(&mut scene, cat, &infos, rng) {
@@ -267,6 +381,7 @@ fn attempt(
             name: p.name.clone(),
             kind: ActorKind::Human,
             role: p.role.clone(),
+            schedule: Some(Id::new(&p.schedule)),
             room: plan.id.clone(),
             near,
             hands: 2,
@@ -276,6 +391,7 @@ fn attempt(
     let dock = furnish::robot_dock(&mut scene, cat, rng)?;
     scene.actors.push(ActorDef {
         id: Id::new("robot"),
+        schedule: None,
         name: "Robot".into(),
         kind: ActorKind::Robot,
         role: "home assistant robot".into(),
@@ -294,7 +410,7 @@ fn attempt(
         "A generated {} of {} rooms for {}, with one home robot.",
         kind.kind,
         scene.rooms.len(),
-        names(&people)
+        names(people)
     );
     let problems = crate::scene::validate(&scene);
     if !problems.is_empty() {
@@ -319,54 +435,32 @@ fn names(people: &[Person]) -> String {
     }
 }
 
-fn people(cat: &Catalogue, n: u32, rng: &mut ChaCha8Rng) -> Vec<Person> {
-    let names: Vec<&String> = cat.people.names.choose_multiple(rng, n as usize).collect();
-    names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let pool = if i < 2 {
-                &cat.people.adults
-            } else {
-                &cat.people.others
-            };
-            Person {
-                id: Id::new(&name.to_lowercase()),
-                name: (*name).clone(),
-                role: pool.choose(rng).cloned().unwrap_or_default(),
-            }
-        })
-        .collect()
-}
-
-/// The rooms: required ones, bedrooms (a couple shares one; everyone else
-/// has their own while rooms last), then extras up to the count.
+/// The rooms: required ones, bedrooms (see [`bedrooms_for`]; two
+/// children share only where `n_rooms` leaves too few), then extras up to
+/// the count.
 fn room_plans(
     cat: &Catalogue,
     kind: &HouseholdKind,
     n_rooms: u32,
-    people: &[Person],
+    household: &Household,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Plan> {
-    let n_people = people.len();
+    let people = &household.people;
     let mut kinds: Vec<String> = kind.required.clone();
     let shared = kind.required.contains(&kind.bedroom);
-    let mut sleepers: Vec<Vec<usize>> = vec![];
-    if shared {
-        sleepers.push((0..n_people).collect());
+    let sleepers = if shared {
+        bedrooms_for(household, true, false)
     } else {
-        let free = (n_rooms as usize).saturating_sub(kinds.len()).max(1);
-        let wanted = if n_people <= 2 { 1 } else { n_people - 1 };
-        let bedrooms = wanted.min(free);
-        sleepers = vec![vec![]; bedrooms];
-        for p in 0..n_people {
-            // The first two share; later people get a room each, and share
-            // the last one when rooms run out.
-            let b = if p < 2 { 0 } else { (p - 1).min(bedrooms - 1) };
-            sleepers[b].push(p);
-        }
-        kinds.extend(std::iter::repeat_n(kind.bedroom.clone(), bedrooms));
-    }
+        let alone = bedrooms_for(household, false, false);
+        let free = (n_rooms as usize).saturating_sub(kinds.len());
+        let sleepers = if alone.len() <= free {
+            alone
+        } else {
+            bedrooms_for(household, false, true)
+        };
+        kinds.extend(std::iter::repeat_n(kind.bedroom.clone(), sleepers.len()));
+        sleepers
+    };
     let mut extra = kind.extra.clone();
     extra.shuffle(rng);
     kinds.extend(

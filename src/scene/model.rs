@@ -266,6 +266,11 @@ pub struct ActorDef {
     pub kind: ActorKind,
     #[serde(default)]
     pub role: String,
+    /// The weekly schedule a human keeps: a role of `assets/schedules.ron`
+    /// (`office_worker`, `school_child`, ...). Without one, the role its
+    /// free-text `role` names (see `catalogue::schedules`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Id>,
     /// The room the actor starts in, and where a human sleeps; `outside`
     /// for a visitor who arrives later (never the robot).
     pub room: Id,

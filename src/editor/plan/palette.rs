@@ -26,6 +26,7 @@ pub fn actor_defaults(id: Id, kind: ActorKind) -> ActorDef {
         id,
         kind,
         role: if robot { "robot" } else { "resident" }.into(),
+        schedule: None,
         room: Id::new(""),
         near: None,
         hands: 2,

@@ -19,8 +19,11 @@ impl Scripted {
             .collect();
         for i in due {
             let c = self.commitments[i].clone();
+            // Said to the one who asked if they are home, else to the room.
+            let home = !self.today.is_out(&c.by, session.start % DAY);
+            let to: &[&Id] = if home { &[&c.by] } else { &[] };
             let sorry = say(
-                &[&c.by],
+                to,
                 format!("Sorry, I couldn't {}.", goal_text(s, &c.goal, false)),
             );
             // Someone walked off with it: nothing to try.
@@ -36,7 +39,7 @@ impl Scripted {
             let mut report = turn(
                 robot,
                 say(
-                    &[&c.by],
+                    to,
                     format!("As you asked, {}.", goal_text(s, &c.goal, true)),
                 ),
             );

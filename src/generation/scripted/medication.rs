@@ -55,17 +55,23 @@ impl Scripted {
                 .to_string(),
             ),
         ));
-        // Put back wherever it lives, which changes from day to day.
-        let at = s.object(&med).map(|o| &o.at);
-        let home = match at {
-            Some(Placement::In(r)) if self.rng.random_bool(0.7) => Dest::In(r.clone()),
-            Some(Placement::On(r)) if self.rng.random_bool(0.7) => Dest::On(r.clone()),
-            _ => match (surfaces(&s).choose(&mut self.rng), at) {
-                (Some(top), _) => Dest::On(top.clone()),
-                // No surface to move it to: back where it was.
-                (None, Some(Placement::In(r))) => Dest::In(r.clone()),
-                (None, Some(Placement::On(r) | Placement::HeldBy(r))) => Dest::On(r.clone()),
-                (None, None | Some(Placement::Outside)) => return Ok(()),
+        // Put back where it lives; now and then on another top where
+        // medicine is kept (a nightstand, a shelf), so where it is changes
+        // from day to day.
+        let tops = surfaces(&s);
+        let others: Vec<Id> = self
+            .belongs
+            .homes(&med)
+            .unwrap_or_default()
+            .iter()
+            .filter(|h| tops.contains(h) && x.sim.free_space(h, false) > 0)
+            .cloned()
+            .collect();
+        let home = match others.choose(&mut self.rng) {
+            Some(top) if self.rng.random_bool(0.3) => Dest::On(top.clone()),
+            _ => match self.home_of(x.sim, s, &med) {
+                Some(d) => d,
+                None => return Ok(()),
             },
         };
         turns.push(turn(

@@ -7,13 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use std::sync::Arc;
 
-use crate::catalogue::{Belongs, Roles};
+use crate::catalogue::{Belongs, Roles, Weekday};
 use crate::ids::Id;
 use crate::scene::{FieldDef, Indexed, Openable, Placement, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
@@ -22,6 +22,8 @@ use crate::trace::{Claim, ClaimMode, DAY, Difficulty, Event, Location, Value};
 use super::*;
 
 mod bedtime;
+mod calendar;
+use calendar::Planned;
 mod commitments;
 mod cooking;
 mod devices;
@@ -31,6 +33,7 @@ mod leisure;
 mod lookalikes;
 mod meals;
 mod medication;
+mod outside;
 mod presence;
 mod requests;
 mod tidying;
@@ -77,6 +80,21 @@ pub struct Scripted {
     difficulty: Difficulty,
     /// Today's blocks (start, end; trace seconds) with the robot docked away.
     away: Vec<(u64, u64)>,
+    /// The calendar's own draws ([`calendar::CAL_STREAM`]).
+    cal: ChaCha8Rng,
+    /// The weekday of day 1.
+    first_weekday: Weekday,
+    /// Each human's role, in scene order.
+    members: Vec<calendar::Member>,
+    /// This week's chore days, as (day, chore).
+    week: std::collections::BTreeSet<(u32, calendar::Chore)>,
+    /// Today, as the calendar planned it.
+    today: calendar::Day,
+    /// A trip away of the whole household: (first day, last day).
+    trip: Option<(u32, u32)>,
+    /// What the robot did alone at home, told at the next arrival:
+    /// (trace seconds, object, where it went).
+    report: Vec<(u64, Id, Dest)>,
 }
 
 const H: u64 = 3600;
@@ -160,7 +178,26 @@ impl Scripted {
             .collect();
         let mut kin = ChaCha8Rng::seed_from_u64(seed);
         kin.set_stream(KIN_STREAM);
+        let mut cal = ChaCha8Rng::seed_from_u64(seed);
+        cal.set_stream(calendar::CAL_STREAM);
+        let sched = crate::catalogue::schedules();
+        let members = scene
+            .actors
+            .iter()
+            .filter(|a| a.kind == crate::scene::ActorKind::Human)
+            .map(|a| calendar::Member {
+                id: a.id.clone(),
+                role: sched.role_of(scene, a).clone(),
+            })
+            .collect();
         Scripted {
+            cal,
+            first_weekday: Weekday::Mon,
+            members,
+            week: Default::default(),
+            today: Default::default(),
+            trip: None,
+            report: vec![],
             rng,
             kin,
             roles,
@@ -173,6 +210,12 @@ impl Scripted {
             difficulty: Difficulty::default(),
             away: vec![],
         }
+    }
+
+    /// The same backend with day 1 on `weekday` (a Monday by default).
+    pub fn starting_on(mut self, weekday: Weekday) -> Self {
+        self.first_weekday = weekday;
+        self
     }
 
     /// The same backend with the difficulty axes it acts on (robot presence
@@ -743,6 +786,7 @@ impl Backend for Scripted {
         day: u32,
         _notes: Option<&DayNotes>,
     ) -> Result<Vec<Session>, GenError> {
+        use SessionKind as K;
         let base = u64::from(day - 1) * DAY;
         // The scripted projects have fixed ids (see `projects`).
         let beat = |id: &str| {
@@ -750,23 +794,12 @@ impl Backend for Scripted {
             let b = beats.iter().find(|b| b.project == p.id).map(|b| b.beat);
             Some((p.id.clone(), b))
         };
-        let mut plan: Vec<(u64, &str, Option<&str>)> = vec![
-            (6 * H + 30 * M, "wake_up", Some("p1")),
-            (7 * H + 20 * M, "breakfast", Some("p1")),
-            (8 * H + 30 * M, "medication", Some("p2")),
-            (10 * H, "tidy", Some("p3")),
-            (11 * H + 30 * M, "find_request", None),
-            (12 * H + 30 * M, "lunch", Some("p5")),
-            (13 * H + 15 * M, "leisure", None),
-            (14 * H, "work", Some("p6")),
-            (15 * H, "laundry", Some("p9")),
-            (16 * H, "find_request", None),
-            (17 * H, "tidy", Some("p3")),
-            (18 * H, "cooking", Some("p5")),
-            (20 * H, "evening", Some("p8")),
-            (21 * H + 15 * M, "remote_devices", Some("p7")),
-            (22 * H, "bedtime", Some("p4")),
-        ];
+        if self.difficulty.lookalikes > 0 {
+            self.choose_kin();
+        }
+        let today = self.plan_day(day);
+        let plan = self.day_plan(cx, &today);
+        self.today = today;
         // Commitments due today get a session per due time.
         let mut due: Vec<u64> = self
             .commitments
@@ -777,54 +810,58 @@ impl Backend for Scripted {
         due.sort_unstable();
         due.dedup();
         self.scheduled.extend(due.iter().map(|at| base + at));
-        plan.extend(due.into_iter().map(|at| (at, "commitment", None)));
-        if self.difficulty.lookalikes > 0 {
-            self.choose_kin();
-        }
+        let mut plan: Vec<Planned> = plan;
+        plan.extend(due.into_iter().map(|at| Planned::new(at, K::Commitment)));
         let away = self.away_blocks();
-        plan.extend(away.iter().map(|b| (b.0, "robot_away", None)));
-        plan.extend(away.iter().map(|b| (b.1, "robot_back", None)));
+        plan.extend(away.iter().map(|b| Planned::new(b.0, K::RobotAway)));
+        plan.extend(away.iter().map(|b| Planned::new(b.1, K::RobotBack)));
         self.away = away.iter().map(|b| (base + b.0, base + b.1)).collect();
-        plan.sort_by_key(|p| p.0);
+        plan.sort_by_key(|p| p.at);
         let mut out = Vec::new();
         let mut last_start = base;
-        for (i, (at, kind, project)) in plan.into_iter().enumerate() {
-            let (pid, b) = match project.map(beat) {
+        for (i, p) in plan.into_iter().enumerate() {
+            let kind = p.kind;
+            let (pid, b) = match p.project.map(beat) {
                 // A project this scene has no room for (no washing machine).
                 Some(None) => continue,
                 Some(Some((id, b))) => (Some(id), b),
                 None => (None, None),
             };
-            // A block away starts on time: it is the robot's, not the household's.
-            let start = if kind.starts_with("robot_") {
-                (base + at).max(last_start + M)
+            // A block away, a departure or an arrival starts on time: the
+            // clock of the day is theirs, not the household's.
+            let start = if matches!(kind, K::RobotAway | K::RobotBack | K::Leave | K::Arrive) {
+                (base + p.at).max(last_start + M)
             } else {
-                (base + at + self.jitter(20)).max(last_start + 5 * M)
+                (base + p.at + self.jitter(20)).max(last_start + 5 * M)
             };
             last_start = start;
-            let mut params = BTreeMap::new();
-            if kind == "robot_away"
-                && let Some(end) = self.away.iter().find(|b| b.0 == base + at).map(|b| b.1)
+            let mut params = p.params;
+            if kind == K::RobotAway
+                && let Some(end) = self.away.iter().find(|b| b.0 == base + p.at).map(|b| b.1)
             {
                 params.insert("until".into(), end.to_string());
             }
             if let Some(b) = b {
                 params.insert("beat".into(), format!("{b:?}").to_lowercase());
             }
-            let participants = match kind {
-                "medication" | "work" | "commitment" | "find_request" | "robot_away"
-                | "robot_back" => {
-                    vec![cx.robot.clone()]
-                }
-                _ => cx.humans.clone(),
+            let participants = match kind.row().who {
+                Who::Robot => vec![cx.robot.clone()],
+                Who::Home => self.today.home_at(&cx.humans, p.at),
+                Who::Named => params
+                    .get("who")
+                    .map(|w| vec![Id::new(w)])
+                    .unwrap_or_default(),
             };
+            if participants.is_empty() {
+                continue;
+            }
             out.push(Session {
                 id: format!("d{day}s{:02}", i + 1),
                 day,
                 start,
-                kind: kind.into(),
+                kind: kind.name().into(),
                 project: pid,
-                intent: intent_of(kind).into(),
+                intent: kind.intent().into(),
                 participants,
                 params,
                 turns: vec![],
@@ -853,12 +890,30 @@ impl Backend for Scripted {
             .params
             .get("beat")
             .is_some_and(|b| b == "established");
-        let humans = cx.humans.clone();
+        // Those at home now; with nobody home, the robot's sessions still
+        // name the household (whose commitments, whose things).
+        let home = self.today.home_at(&cx.humans, session.start % DAY);
+        let humans = if home.is_empty() {
+            cx.humans.clone()
+        } else {
+            home
+        };
         if humans.is_empty() {
             return Ok(vec![]);
         }
         let mut turns = Vec::new();
         let host = humans[self.rng.random_range(0..humans.len())].clone();
+        // Cooking, the wash and the weekly clean are a grown-up's, when
+        // one is home (the same draw either way).
+        let chore = matches!(
+            SessionKind::parse(&session.kind),
+            Some(SessionKind::Cooking | SessionKind::Laundry | SessionKind::Vacuum)
+        );
+        let adult = |h: &Id| self.members.iter().any(|m| &m.id == h && m.role.adult);
+        let host = match humans.iter().find(|h| adult(h)) {
+            Some(a) if chore && !adult(&host) => a.clone(),
+            _ => host,
+        };
         let x = Stage {
             s: sim.lookup(),
             roles: &r,
@@ -871,25 +926,36 @@ impl Backend for Scripted {
             interrupted,
             established,
         };
-        match session.kind.as_str() {
-            "wake_up" => self.wake_up(&x, &mut turns)?,
-            "breakfast" | "lunch" => self.meal(&x, &mut turns)?,
-            "medication" => self.medication(&x, &mut turns)?,
-            "tidy" => self.tidy(&x, &mut turns)?,
-            "find_request" => self.find_request(&x, &mut turns)?,
-            "work" => self.work(&x, &mut turns)?,
-            "laundry" => self.laundry(&x, &mut turns)?,
-            "commitment" => self.commitment(&x, &mut turns)?,
-            "cooking" => self.cooking(&x, &mut turns)?,
-            "evening" => self.evening(&x, &mut turns)?,
-            "leisure" => self.leisure(&x, &mut turns)?,
-            "remote_devices" => self.remote_devices(&x, &mut turns)?,
-            "bedtime" => self.bedtime(&x, &mut turns)?,
-            "robot_away" => self.robot_away(&x, &mut turns),
-            "robot_back" => presence::robot_back(&x, &mut turns),
-            _ => {}
+        use SessionKind as K;
+        let kind = SessionKind::parse(&session.kind);
+        match kind {
+            Some(K::WakeUp) => self.wake_up(&x, &mut turns)?,
+            Some(K::Breakfast) => self.meal(&x, &mut turns)?,
+            // Lunch starts with things put back (strays of the morning).
+            Some(K::Lunch) => {
+                self.put_back_strays(&x, &mut turns);
+                self.meal(&x, &mut turns)?
+            }
+            Some(K::Medication) => self.medication(&x, &mut turns)?,
+            Some(K::Tidy) => self.tidy(&x, &mut turns)?,
+            Some(K::FindRequest) => self.find_request(&x, &mut turns)?,
+            Some(K::Work) => self.work(&x, &mut turns)?,
+            Some(K::Laundry) => self.laundry(&x, &mut turns)?,
+            Some(K::Commitment) => self.commitment(&x, &mut turns)?,
+            Some(K::Cooking) => self.cooking(&x, &mut turns)?,
+            Some(K::Evening) => self.evening(&x, &mut turns)?,
+            Some(K::Leisure) => self.leisure(&x, &mut turns)?,
+            Some(K::RemoteDevices) => self.remote_devices(&x, &mut turns)?,
+            Some(K::Bedtime) => self.bedtime(&x, &mut turns)?,
+            Some(K::RobotAway) => self.robot_away(&x, &mut turns),
+            Some(K::RobotBack) => presence::robot_back(&x, &mut turns),
+            Some(K::Leave) => self.leave(&x, &mut turns),
+            Some(K::Arrive) => self.arrive(&x, &mut turns),
+            Some(K::RobotTidy) => self.robot_tidy(&x, &mut turns),
+            Some(K::Vacuum) => self.vacuum(&x, &mut turns),
+            None => {}
         }
-        if session.kind != "robot_away" && self.is_away(session.start) {
+        if kind != Some(K::RobotAway) && self.is_away(session.start) {
             presence::without_robot(&mut turns, robot);
             // Nothing asked of it now reached it (kept, for unique ids, as failed).
             for c in self
@@ -947,9 +1013,9 @@ impl Backend for Scripted {
                     id: format!("d{}c{:02}", after.day, self.scheduled.len()),
                     day: after.day,
                     start: at,
-                    kind: "commitment".into(),
+                    kind: SessionKind::Commitment.name().into(),
                     project: None,
-                    intent: intent_of("commitment").into(),
+                    intent: SessionKind::Commitment.intent().into(),
                     participants: vec![cx.robot.clone()],
                     params: BTreeMap::from([("asked_in".into(), after.id.clone())]),
                     turns: vec![],
@@ -960,7 +1026,15 @@ impl Backend for Scripted {
     }
 
     fn turn_done(&mut self, session: &Session, turn: &Turn, result: &Result<(), String>) {
-        if session.kind != "commitment" {
+        let kind = SessionKind::parse(&session.kind);
+        if kind == Some(SessionKind::RobotTidy)
+            && result.is_ok()
+            && let Goal::Fetch { object, to } = &turn.goal
+        {
+            self.report
+                .push((session.start, object.clone(), to.clone()));
+        }
+        if kind != Some(SessionKind::Commitment) {
             return;
         }
         if let Some(c) = self.commitments.iter_mut().find(|c| {
@@ -1011,30 +1085,6 @@ pub(super) struct Stage<'a> {
     pub cx: &'a Context<'a>,
     pub interrupted: bool,
     pub established: bool,
-}
-
-fn intent_of(kind: &str) -> &'static str {
-    match kind {
-        "wake_up" => "everyone gets up and washes",
-        "breakfast" => "breakfast: coffee, food from the fridge, the robot clears up",
-        "lunch" => "lunch: coffee, food from the fridge, the robot clears up",
-        "medication" => "the robot brings the morning medicine",
-        "tidy" => "someone tidies things away while the robot charges, and says where",
-        "find_request" => "someone asks the robot to bring them something of theirs",
-        "work" => "work or homework at the desk; the robot is asked to bring something later",
-        "commitment" => "the robot does what it was asked to do earlier",
-        "cooking" => "cooking dinner with the oven; the dishwasher is asked for after dinner",
-        "evening" => "an evening on the sofa with the tv, a chat and a snack",
-        "leisure" => "free time after lunch: everyone sits down with a book or the tv",
-        "remote_devices" => "devices are switched from another room",
-        "bedtime" => {
-            "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed"
-        }
-        "laundry" => "a load of washing; the robot is asked to empty the machine later",
-        "robot_away" => "the robot docks away in standby for a while and perceives nothing",
-        "robot_back" => "the robot is back from its dock",
-        _ => "household life",
-    }
 }
 
 /// A goal as a task ("put the white shirt in the wardrobe") or, `done`, as

@@ -13,7 +13,13 @@ impl Scripted {
             cx,
             ..
         } = x;
-        let worker = humans.last().expect("non-empty").clone();
+        // The one the calendar sat at the desk, else the last at home.
+        let worker = session
+            .params
+            .get("who")
+            .map(|w| Id::new(w))
+            .filter(|w| humans.contains(w))
+            .unwrap_or_else(|| humans.last().expect("non-empty").clone());
         let p = self.person(&worker).clone();
         let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
             .or_else(|| r.fixture(Role::WorkDesk))

@@ -120,6 +120,7 @@ pub fn home(s: &Scene) -> String {
                     Placement::On(t) => format!("on {t}"),
                     Placement::In(t) => format!("in {t}"),
                     Placement::HeldBy(a) => format!("held by {a}"),
+                    Placement::Outside => "outside the house".to_string(),
                 };
                 format!("{} ({owner}{}, {at})", o.id, o.category)
             })

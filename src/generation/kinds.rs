@@ -1,0 +1,253 @@
+//! Session kinds typed, in one table: the kind's name on the wire
+//! (`plan.json` keeps the snake_case strings), its intent in words, who
+//! takes part, and the time-use activity it counts as where its actions
+//! are about no fixture. The scripted director matches on the enum
+//! (`scripted::Scripted::direct`); an LLM backend may plan kinds outside
+//! the table (they stay strings, [`SessionKind::parse`] gives `None`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::timeuse::Activity;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionKind {
+    WakeUp,
+    Breakfast,
+    Medication,
+    Tidy,
+    FindRequest,
+    Lunch,
+    Leisure,
+    Work,
+    Laundry,
+    Cooking,
+    Evening,
+    RemoteDevices,
+    Bedtime,
+    Commitment,
+    RobotAway,
+    RobotBack,
+    /// Someone leaves the house (params: `who`, `to`, `back`).
+    Leave,
+    /// Someone comes home (params: `who`, `from`).
+    Arrive,
+    /// The robot, alone at home, puts things back.
+    RobotTidy,
+    /// The weekly clean: the floor cleaner runs.
+    Vacuum,
+}
+
+/// Who takes part in a session of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    /// The robot only (the humans it serves are whoever is home).
+    Robot,
+    /// Every human at home at the start.
+    Home,
+    /// The person named in the session's `who` (leaving, arriving).
+    Named,
+}
+
+/// A kind's row of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct KindRow {
+    pub name: &'static str,
+    pub intent: &'static str,
+    pub who: Who,
+    /// Where its actions are about no fixture (`trace stats`).
+    pub activity: Option<Activity>,
+}
+
+impl SessionKind {
+    pub const ALL: [SessionKind; 20] = [
+        SessionKind::WakeUp,
+        SessionKind::Breakfast,
+        SessionKind::Medication,
+        SessionKind::Tidy,
+        SessionKind::FindRequest,
+        SessionKind::Lunch,
+        SessionKind::Leisure,
+        SessionKind::Work,
+        SessionKind::Laundry,
+        SessionKind::Cooking,
+        SessionKind::Evening,
+        SessionKind::RemoteDevices,
+        SessionKind::Bedtime,
+        SessionKind::Commitment,
+        SessionKind::RobotAway,
+        SessionKind::RobotBack,
+        SessionKind::Leave,
+        SessionKind::Arrive,
+        SessionKind::RobotTidy,
+        SessionKind::Vacuum,
+    ];
+
+    /// The table.
+    pub fn row(self) -> KindRow {
+        use Activity::{FoodPrep, Hygiene, Out};
+        use SessionKind::*;
+        use Who::*;
+        let (name, intent, who, activity) = match self {
+            WakeUp => (
+                "wake_up",
+                "everyone gets up and washes",
+                Home,
+                Some(Hygiene),
+            ),
+            Breakfast => (
+                "breakfast",
+                "breakfast: coffee, food from the fridge, the robot clears up",
+                Home,
+                None,
+            ),
+            Lunch => (
+                "lunch",
+                "lunch: coffee, food from the fridge, the robot clears up",
+                Home,
+                None,
+            ),
+            Medication => (
+                "medication",
+                "the robot brings the morning medicine",
+                Robot,
+                None,
+            ),
+            Tidy => (
+                "tidy",
+                "someone tidies things away while the robot charges, and says where",
+                Home,
+                None,
+            ),
+            FindRequest => (
+                "find_request",
+                "someone asks the robot to bring them something of theirs",
+                Robot,
+                None,
+            ),
+            Work => (
+                "work",
+                "work or homework at the desk; the robot is asked to bring something later",
+                Robot,
+                None,
+            ),
+            Commitment => (
+                "commitment",
+                "the robot does what it was asked to do earlier",
+                Robot,
+                None,
+            ),
+            Cooking => (
+                "cooking",
+                "cooking dinner with the oven; the dishwasher is asked for after dinner",
+                Home,
+                Some(FoodPrep),
+            ),
+            Evening => (
+                "evening",
+                "an evening on the sofa with the tv, a chat and a snack",
+                Home,
+                Some(Activity::Leisure),
+            ),
+            Leisure => (
+                "leisure",
+                "free time: everyone sits down with a book or the tv",
+                Home,
+                Some(Activity::Leisure),
+            ),
+            RemoteDevices => (
+                "remote_devices",
+                "devices are switched from another room",
+                Home,
+                None,
+            ),
+            Bedtime => (
+                "bedtime",
+                "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed",
+                Home,
+                None,
+            ),
+            Laundry => (
+                "laundry",
+                "a load of washing; the robot is asked to empty the machine later",
+                Home,
+                None,
+            ),
+            RobotAway => (
+                "robot_away",
+                "the robot docks away in standby for a while and perceives nothing",
+                Robot,
+                None,
+            ),
+            RobotBack => ("robot_back", "the robot is back from its dock", Robot, None),
+            Leave => (
+                "leave",
+                "someone leaves the house, taking their things",
+                Named,
+                Some(Out),
+            ),
+            Arrive => (
+                "arrive",
+                "someone comes home; the robot tells them what happened while they were out",
+                Named,
+                None,
+            ),
+            RobotTidy => (
+                "robot_tidy",
+                "nobody is home: the robot puts things back where they belong",
+                Robot,
+                None,
+            ),
+            Vacuum => (
+                "vacuum",
+                "the weekly clean: the floor cleaner runs and goes back to its dock",
+                Home,
+                None,
+            ),
+        };
+        KindRow {
+            name,
+            intent,
+            who,
+            activity,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    pub fn intent(self) -> &'static str {
+        self.row().intent
+    }
+
+    /// The kind of a wire name; `None` for a kind outside the table.
+    pub fn parse(name: &str) -> Option<SessionKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_serde_names_and_round_trip() {
+        for k in SessionKind::ALL {
+            let json = serde_json::to_value(k).unwrap();
+            assert_eq!(json.as_str(), Some(k.name()));
+            assert_eq!(SessionKind::parse(k.name()), Some(k));
+        }
+        assert_eq!(SessionKind::parse("household life"), None);
+    }
+
+    #[test]
+    fn time_use_session_kinds_agree_with_the_table() {
+        let t = crate::timeuse::builtin();
+        assert!(!t.sessions.is_empty());
+        for (name, activity) in &t.sessions {
+            let k = SessionKind::parse(name).unwrap_or_else(|| panic!("{name} is no kind"));
+            assert_eq!(k.row().activity, Some(*activity), "{name}");
+        }
+    }
+}

@@ -1,0 +1,549 @@
+//! The household's calendar: the day of the week, each person's blocks out
+//! of the house from their role (`assets/schedules.ron`), the week's chore
+//! days, and the day's plan of sessions built from them. Drawn on a
+//! stream of its own, so the calendar is a function of the seed and the
+//! scene only, whatever the sessions draw.
+
+use std::collections::BTreeSet;
+
+use crate::catalogue::schedules::{Destination, ScheduleRole, Weekday, window_secs};
+
+use super::*;
+
+/// The stream of the calendar's draws.
+pub(super) const CAL_STREAM: u64 = 0x63616c;
+
+/// A person's time out of the house today (seconds of the day).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Out {
+    pub who: Id,
+    pub to: Destination,
+    pub leave: u64,
+    pub back: u64,
+    /// What they take (their own things of the outing's categories).
+    pub take: Vec<Id>,
+}
+
+/// A chore done on some days of the week.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Chore {
+    Laundry,
+    Tidy,
+    Vacuum,
+    Groceries,
+}
+
+/// How a person's day differs from their role's plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DayOff {
+    Sick,
+    Holiday,
+}
+
+/// Everything the calendar decided for one day.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Day {
+    pub weekday: Option<Weekday>,
+    pub outs: Vec<Out>,
+    /// People working (or studying) at home today.
+    pub at_desk: Vec<Id>,
+    pub off: Vec<(Id, DayOff)>,
+    pub chores: BTreeSet<Chore>,
+}
+
+impl Day {
+    pub fn weekend(&self) -> bool {
+        self.weekday.is_some_and(Weekday::is_weekend)
+    }
+
+    /// Whether `who` is out at second `t` of the day.
+    pub fn is_out(&self, who: &Id, t: u64) -> bool {
+        self.outs
+            .iter()
+            .any(|o| &o.who == who && (o.leave..o.back).contains(&t))
+    }
+
+    /// Of `humans`, those at home at second `t` of the day.
+    pub fn home_at(&self, humans: &[Id], t: u64) -> Vec<Id> {
+        humans
+            .iter()
+            .filter(|h| !self.is_out(h, t))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether `who` is home for all of `from..to`.
+    pub fn home_during(&self, who: &Id, from: u64, to: u64) -> bool {
+        !self
+            .outs
+            .iter()
+            .any(|o| &o.who == who && o.leave < to && o.back > from)
+    }
+}
+
+/// A person's role, resolved once.
+#[derive(Debug, Clone)]
+pub(super) struct Member {
+    pub id: Id,
+    pub role: ScheduleRole,
+}
+
+impl Scripted {
+    /// Today's calendar: chore days drawn each Monday (and on day 1) for
+    /// the rest of the week, then each person's outings.
+    pub(super) fn plan_day(&mut self, day: u32) -> Day {
+        let weekday = Weekday::of_day(day, self.first_weekday);
+        let cal = &mut self.cal;
+        if day == 1 || weekday == Weekday::Mon {
+            let left = 7 - weekday as u32;
+            let c = &crate::catalogue::schedules().household;
+            self.week.clear();
+            for (chore, (lo, hi)) in [
+                (Chore::Laundry, c.laundry),
+                (Chore::Tidy, c.tidy),
+                (Chore::Vacuum, c.vacuum),
+                (Chore::Groceries, c.groceries),
+            ] {
+                // A part week gets its share, rounded up.
+                let n = cal.random_range(lo..=hi);
+                let n = (n * left).div_ceil(7).min(left) as usize;
+                let mut days: Vec<u32> = (day..day + left).collect();
+                days.shuffle(cal);
+                // The weekly clean and shop fall on a weekend more often.
+                if matches!(chore, Chore::Vacuum | Chore::Groceries) && cal.random_bool(0.6) {
+                    days.sort_by_key(|d| !Weekday::of_day(*d, self.first_weekday).is_weekend());
+                }
+                for d in days.into_iter().take(n) {
+                    self.week.insert((d, chore));
+                }
+            }
+        }
+        let chores = self
+            .week
+            .iter()
+            .filter(|(d, _)| *d == day)
+            .map(|(_, c)| *c)
+            .collect();
+        let mut out = Day {
+            weekday: Some(weekday),
+            chores,
+            ..Day::default()
+        };
+        let members = self.members.clone();
+        if self.trip_day(day, &members, &mut out) {
+            return out;
+        }
+        for m in &members {
+            self.outings_of(m, weekday, &mut out);
+        }
+        self.mind_young_children(&members, &mut out);
+        if out.chores.contains(&Chore::Groceries) {
+            self.shop(&members, weekday, &mut out);
+        }
+        out.outs
+            .sort_by(|a, b| (a.leave, &a.who).cmp(&(b.leave, &b.who)));
+        out
+    }
+
+    /// A trip of the whole household now and then (`rare.trip` per 28
+    /// days, `rare.trip_days` nights): out from the first morning to the
+    /// last afternoon, the house left to the robot. Whether today is one.
+    fn trip_day(&mut self, day: u32, members: &[Member], out: &mut Day) -> bool {
+        let rare = &crate::catalogue::schedules().rare;
+        let starts = self.cal.random_bool(rare.trip / 28.0);
+        if day > 1 && starts && self.trip.is_none_or(|(_, end)| end < day) {
+            let nights = self.cal.random_range(rare.trip_days.0..=rare.trip_days.1);
+            self.trip = Some((day, day + nights));
+        }
+        let Some((first, last)) = self.trip.filter(|(a, b)| (*a..=*b).contains(&day)) else {
+            return false;
+        };
+        let leave = 9 * H + 30 * M + self.cal.random_range(0..=6) * 10 * M;
+        let back = 16 * H + self.cal.random_range(0..=12) * 15 * M;
+        for m in members {
+            let take = self.take_of(
+                &m.id,
+                &["keys", "phone", "wallet", "bag", "laptop"].map(String::from),
+            );
+            out.outs.push(Out {
+                who: m.id.clone(),
+                to: Destination::Trip,
+                leave: if day == first { leave } else { 0 },
+                back: if day == last { back } else { DAY },
+                take,
+            });
+        }
+        true
+    }
+
+    fn outings_of(&mut self, m: &Member, weekday: Weekday, day: &mut Day) {
+        let mut cal = self.cal.clone();
+        let r = &m.role;
+        let duty = |to: Destination| matches!(to, Destination::Work | Destination::School);
+        let has_duty = r
+            .outings
+            .iter()
+            .any(|o| duty(o.to) && o.days.contains(&weekday));
+        let off = if has_duty && cal.random_bool(r.sick) {
+            Some(DayOff::Sick)
+        } else if has_duty && cal.random_bool(r.holiday) {
+            Some(DayOff::Holiday)
+        } else {
+            None
+        };
+        if let Some(off) = off {
+            day.off.push((m.id.clone(), off));
+        }
+        let mut mine: Vec<Out> = vec![];
+        for o in &r.outings {
+            if !o.days.contains(&weekday) || !cal.random_bool(o.p) {
+                continue;
+            }
+            if off == Some(DayOff::Sick) || (off.is_some() && duty(o.to)) {
+                continue;
+            }
+            if duty(o.to) && cal.random_bool(r.home_days) {
+                day.at_desk.push(m.id.clone());
+                continue;
+            }
+            let draw = |cal: &mut ChaCha8Rng, (a, b): (u64, u64)| {
+                a + cal.random_range(0..=(b - a) / (5 * M)) * 5 * M
+            };
+            let leave = draw(&mut cal, window_secs(&o.leave));
+            let mut back = draw(&mut cal, window_secs(&o.back)).max(leave + 30 * M);
+            if duty(o.to) && cal.random_bool(r.late) {
+                back += cal.random_range(4..=8) * 15 * M;
+            }
+            // Home before the night; never two outings at once.
+            back = back.min(23 * H);
+            if mine
+                .iter()
+                .any(|x| x.leave < back + 15 * M && leave < x.back + 15 * M)
+            {
+                continue;
+            }
+            let take = self.take_of(&m.id, &o.take);
+            mine.push(Out {
+                who: m.id.clone(),
+                to: o.to,
+                leave,
+                back,
+                take,
+            });
+        }
+        // Students and home workers with no class or errand study at home.
+        if mine.iter().all(|o| !duty(o.to))
+            && !weekday.is_weekend()
+            && off.is_none()
+            && !day.at_desk.contains(&m.id)
+            && r.adult
+            && r.outings.iter().all(|o| o.to != Destination::Work)
+            && r.id != "retiree"
+        {
+            day.at_desk.push(m.id.clone());
+        }
+        day.outs.extend(mine);
+        self.cal = cal;
+    }
+
+    /// Their own things of `categories` (the first of each they own).
+    fn take_of(&self, who: &Id, categories: &[String]) -> Vec<Id> {
+        let p = self.person(who);
+        categories
+            .iter()
+            .filter_map(|c| {
+                let v = p.owned.get(c)?;
+                Some(p.today.get(c).unwrap_or(v.first()?).clone())
+            })
+            .collect()
+    }
+
+    /// A young child is never home without a grown-up: while every adult
+    /// is out, the child is at daycare (out from the first of those
+    /// moments to the last).
+    fn mind_young_children(&mut self, members: &[Member], day: &mut Day) {
+        let adults: Vec<Id> = members
+            .iter()
+            .filter(|m| m.role.adult)
+            .map(|m| m.id.clone())
+            .collect();
+        for m in members.iter().filter(|m| m.role.id == "young_child") {
+            let unminded: Vec<u64> = (7 * 4..23 * 4)
+                .map(|q| q * 15 * M)
+                .filter(|t| adults.iter().all(|a| day.is_out(a, *t)))
+                .collect();
+            if let (Some(first), Some(last)) = (unminded.first(), unminded.last()) {
+                day.outs.push(Out {
+                    who: m.id.clone(),
+                    to: Destination::School,
+                    leave: first.saturating_sub(15 * M),
+                    back: last + 15 * M,
+                    take: vec![],
+                });
+            }
+        }
+    }
+
+    /// The weekly shop: an adult home at the time goes, with a pharmacy
+    /// stop some weeks; Saturday mornings, weekday evenings.
+    fn shop(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
+        let (leave, len) = if weekday.is_weekend() {
+            (10 * H + self.cal.random_range(0..=8) * 5 * M, 75 * M)
+        } else {
+            (
+                18 * H + 45 * M + self.cal.random_range(0..=3) * 5 * M,
+                50 * M,
+            )
+        };
+        let len = len + self.cal.random_range(0..=4) * 5 * M;
+        let pharmacy = self
+            .cal
+            .random_bool(crate::catalogue::schedules().household.pharmacy);
+        let free: Vec<&Member> = members
+            .iter()
+            .filter(|m| m.role.adult && day.home_during(&m.id, leave, leave + len + 30 * M))
+            .collect();
+        let Some(m) = free.choose(&mut self.cal) else {
+            return;
+        };
+        let who = m.id.clone();
+        day.outs.push(Out {
+            take: self.take_of(
+                &who,
+                &["keys".into(), "wallet".into(), "bag".into(), "phone".into()],
+            ),
+            who,
+            to: if pharmacy {
+                Destination::Errand
+            } else {
+                Destination::Shopping
+            },
+            leave,
+            back: leave + len,
+        });
+    }
+}
+
+/// A session to be: planned time (seconds of the day), kind, project, params.
+pub(super) struct Planned {
+    pub at: u64,
+    pub kind: SessionKind,
+    pub project: Option<&'static str>,
+    pub params: BTreeMap<String, String>,
+}
+
+impl Planned {
+    pub fn new(at: u64, kind: SessionKind) -> Self {
+        Planned {
+            at,
+            kind,
+            project: None,
+            params: BTreeMap::new(),
+        }
+    }
+
+    fn of(at: u64, kind: SessionKind, project: &'static str) -> Self {
+        Planned {
+            project: Some(project),
+            ..Planned::new(at, kind)
+        }
+    }
+
+    fn with(mut self, key: &str, value: impl Into<String>) -> Self {
+        self.params.insert(key.into(), value.into());
+        self
+    }
+}
+
+/// "17:30" of seconds of the day.
+pub(super) fn hhmm(t: u64) -> String {
+    format!("{:02}:{:02}", t / H, t % H / M)
+}
+
+impl Scripted {
+    /// The day's sessions from its calendar: departures and returns, and
+    /// around them the household's routine for those at home, weekdays
+    /// and weekends apart, chores on their days.
+    pub(super) fn day_plan(&mut self, cx: &Context, d: &Day) -> Vec<Planned> {
+        use SessionKind as K;
+        let humans = &cx.humans;
+        let weekend = d.weekend();
+        let late_night = matches!(d.weekday, Some(Weekday::Fri | Weekday::Sat));
+        let anyone = |t: u64| !d.home_at(humans, t).is_empty();
+        let adult_home = |t: u64, len: u64| {
+            self.members
+                .iter()
+                .any(|m| m.role.adult && d.home_during(&m.id, t, t + len))
+        };
+        let mut plan = vec![];
+        for o in &d.outs {
+            if o.leave > 0 {
+                let take: Vec<String> = o.take.iter().map(Id::to_string).collect();
+                plan.push(
+                    Planned::new(o.leave, K::Leave)
+                        .with("who", o.who.as_str())
+                        .with("to", destination_name(o.to))
+                        .with(
+                            "back",
+                            if o.back < DAY {
+                                hhmm(o.back)
+                            } else {
+                                "later".into()
+                            },
+                        )
+                        .with("take", take.join(",")),
+                );
+            }
+            if o.back < DAY {
+                plan.push(
+                    Planned::new(o.back, K::Arrive)
+                        .with("who", o.who.as_str())
+                        .with("from", destination_name(o.to)),
+                );
+            }
+        }
+        let push_home = |plan: &mut Vec<Planned>, p: Planned| {
+            if anyone(p.at) {
+                plan.push(p);
+            }
+        };
+        // Morning: up before the first to leave; later at weekends.
+        let first_leave = d.outs.iter().filter(|o| o.leave > 0).map(|o| o.leave).min();
+        let wake = if weekend {
+            7 * H + 45 * M
+        } else {
+            6 * H + 30 * M
+        };
+        let wake = first_leave
+            .map_or(wake, |l| wake.min(l.saturating_sub(55 * M)))
+            .max(5 * H + 20 * M);
+        push_home(&mut plan, Planned::of(wake, K::WakeUp, "p1"));
+        let breakfast = wake + if weekend { 60 * M } else { 45 * M };
+        push_home(&mut plan, Planned::of(breakfast, K::Breakfast, "p1"));
+        let owner = medication(cx.scene, &self.roles, humans).map(|(o, _)| o);
+        let usual = if weekend {
+            9 * H + 15 * M
+        } else {
+            8 * H + 30 * M
+        };
+        // The morning medicine, before its owner goes out.
+        if let Some(at) = owner.and_then(|o| {
+            [usual, breakfast + 10 * M, wake + 20 * M]
+                .into_iter()
+                .find(|t| d.home_during(&o, *t, t + 15 * M))
+        }) {
+            plan.push(Planned::of(at, K::Medication, "p2"));
+        }
+        // Work at home, and homework after school.
+        let mut deadline = Some("p6");
+        for who in &d.at_desk {
+            let at = 9 * H + 30 * M + self.cal.random_range(0..=6) * 10 * M;
+            if !d.is_out(who, at) {
+                let mut p = Planned::new(at, K::Work).with("who", who.as_str());
+                p.project = deadline.take();
+                plan.push(p);
+            }
+        }
+        if !weekend {
+            for m in self.members.iter().filter(|m| m.role.id == "school_child") {
+                let at = 16 * H + 45 * M + self.cal.random_range(0..=3) * 10 * M;
+                if d.outs
+                    .iter()
+                    .any(|o| o.who == m.id && o.to == Destination::School)
+                    && d.home_during(&m.id, at, at + 45 * M)
+                {
+                    plan.push(Planned::new(at, K::Work).with("who", m.id.as_str()));
+                }
+            }
+        }
+        // Chores on their days: by whoever is home, the robot when nobody is.
+        if d.chores.contains(&Chore::Tidy) {
+            let at = if weekend {
+                [10 * H + 30 * M, 16 * H]
+            } else {
+                [17 * H + 30 * M, 19 * H + 30 * M]
+            };
+            match at.into_iter().find(|t| anyone(*t)) {
+                Some(t) => plan.push(Planned::of(t, K::Tidy, "p3")),
+                None => plan.push(Planned::new(at[0], K::RobotTidy)),
+            }
+        }
+        // The robot alone at home tidies once in the longest quiet spell.
+        let quiet: Vec<u64> = (9 * 4..17 * 4)
+            .map(|q| q * 15 * M)
+            .filter(|t| !anyone(*t) && !anyone(t + 45 * M))
+            .collect();
+        if let Some(t) = quiet.get(quiet.len() / 2) {
+            plan.push(Planned::new(*t, K::RobotTidy));
+        }
+        if d.chores.contains(&Chore::Laundry) {
+            let at = if weekend {
+                vec![10 * H, 15 * H + 30 * M]
+            } else {
+                vec![9 * H + 30 * M, 15 * H + 30 * M, 19 * H + 30 * M]
+            };
+            if let Some(at) = at.into_iter().find(|t| adult_home(*t, 40 * M)) {
+                plan.push(Planned::of(at, K::Laundry, "p9"));
+            }
+        }
+        if d.chores.contains(&Chore::Vacuum) {
+            let at = if weekend {
+                vec![11 * H + 15 * M, 16 * H]
+            } else {
+                vec![14 * H, 19 * H]
+            };
+            if let Some(at) = at.into_iter().find(|t| anyone(*t)) {
+                plan.push(Planned::new(at, K::Vacuum));
+            }
+        }
+        let n = self.cal.random_range(1..=2);
+        for _ in 0..n {
+            let at = 9 * H + self.cal.random_range(0..=46) * 15 * M;
+            if anyone(at) {
+                plan.push(Planned::new(at, K::FindRequest));
+            }
+        }
+        // Meals, free time, the evening.
+        let lunch = if weekend { 13 * H } else { 12 * H + 30 * M };
+        push_home(&mut plan, Planned::of(lunch, K::Lunch, "p5"));
+        let free = if weekend {
+            14 * H + 30 * M
+        } else {
+            13 * H + 15 * M
+        };
+        push_home(&mut plan, Planned::new(free, K::Leisure));
+        let usual = if weekend { 17 * H + 45 * M } else { 18 * H };
+        let cook = std::iter::once(usual)
+            .chain((0..8).map(|q| usual + (q + 1) * 15 * M))
+            .find(|t| adult_home(*t, 45 * M))
+            .unwrap_or(usual);
+        push_home(&mut plan, Planned::of(cook, K::Cooking, "p5"));
+        let evening = (20 * H).max(cook + 105 * M);
+        push_home(&mut plan, Planned::of(evening, K::Evening, "p8"));
+        push_home(
+            &mut plan,
+            Planned::of(evening + 75 * M, K::RemoteDevices, "p7"),
+        );
+        let last_back = d
+            .outs
+            .iter()
+            .filter(|o| o.back < DAY && o.back > 20 * H)
+            .map(|o| o.back + 10 * M)
+            .max()
+            .unwrap_or(0);
+        let night = if late_night { 22 * H + 45 * M } else { 22 * H };
+        push_home(
+            &mut plan,
+            Planned::of(night.max(last_back).max(evening + 90 * M), K::Bedtime, "p4"),
+        );
+        plan
+    }
+}
+
+/// The wire name of a destination (`work`).
+pub(super) fn destination_name(d: Destination) -> String {
+    serde_json::to_value(d)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}

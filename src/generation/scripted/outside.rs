@@ -1,0 +1,229 @@
+//! Life beyond the front door, as the calendar plans it: people leave
+//! (saying where to and when they will be back) and come home, the robot
+//! alone at home puts things back and tells the first one home what it
+//! did, and the weekly clean runs the floor cleaner.
+//!
+//! Going through the door is one function, [`leave_goal`] and
+//! [`arrive_goal`]: until the executor has the `leave` and `arrive`
+//! skills they give nothing, and a person "out" stays where they were,
+//! taking part in nothing (the calendar leaves them out of every
+//! session).
+
+use super::calendar::hhmm;
+use super::*;
+
+/// The goal that takes `who` out of the house (through the front door,
+/// with `take`), once the executor has a `leave` skill.
+pub(super) fn leave_goal(_who: &Id, _to: &str, _take: &[Id]) -> Option<Goal> {
+    None
+}
+
+/// The goal that brings `who` home, once the executor has `arrive`.
+pub(super) fn arrive_goal(_who: &Id) -> Option<Goal> {
+    None
+}
+
+fn phrase(to: &str) -> &'static str {
+    match to {
+        "work" => "to work",
+        "school" => "to school",
+        "shopping" => "to do the shopping",
+        "errand" => "to the shops and the pharmacy",
+        "exercise" => "for a run",
+        "social" => "out to see friends",
+        "appointment" => "to my appointment",
+        "trip" => "away for a few days",
+        _ => "out",
+    }
+}
+
+impl Scripted {
+    pub(super) fn leave(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let p = &x.session.params;
+        let (Some(who), Some(to)) = (p.get("who"), p.get("to")) else {
+            return;
+        };
+        let who = Id::new(who);
+        let back = p.get("back").map_or("later", String::as_str);
+        let text = if back == "later" {
+            format!("I'm off {}. Look after the house!", phrase(to))
+        } else {
+            pick(
+                &mut self.rng,
+                &[
+                    "I'm off {to}, back around {back}.",
+                    "Bye! Going {to}; I'll be back about {back}.",
+                    "Heading out {to}. See you around {back}.",
+                ],
+            )
+            .replace("{to}", phrase(to))
+            .replace("{back}", back)
+        };
+        turns.push(turn(&who, say(&[], text)));
+        if back != "later" && self.rng.random_bool(0.35) {
+            self.ask_while_out(x, &who, turns);
+        }
+        let take: Vec<Id> = p
+            .get("take")
+            .map(|t| {
+                t.split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(Id::new)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(g) = leave_goal(&who, to, &take) {
+            turns.push(turn(&who, g));
+        }
+    }
+
+    /// On the way out, an errand for the robot while the house is empty:
+    /// one of their desk things brought to their desk before they are
+    /// back (a commitment, with its request claim).
+    fn ask_while_out(&mut self, x: &Stage, who: &Id, turns: &mut Vec<Turn>) {
+        let p = self.person(who).clone();
+        let desk = named_for(x.s, x.roles.fixtures(Role::WorkDesk), &p.name)
+            .or_else(|| x.roles.fixture(Role::WorkDesk))
+            .cloned();
+        let things: Vec<Id> = p
+            .owned
+            .values()
+            .flatten()
+            .filter(|o| x.roles.has(o, Role::DeskExtra))
+            .filter(|o| x.sim.location(o) != desk.clone().map(Location::On))
+            .cloned()
+            .collect();
+        let (Some(desk), Some(thing)) = (desk, things.choose(&mut self.rng).cloned()) else {
+            return;
+        };
+        // Due before they are back (a run of an hour leaves little time).
+        let back = x
+            .session
+            .params
+            .get("back")
+            .and_then(|b| crate::catalogue::schedules::clock_secs(b))
+            .map_or(u64::MAX, |b| x.session.start / DAY * DAY + b);
+        let due = (x.session.start + 2 * H).min(back.saturating_sub(15 * M));
+        if due < x.session.start + 30 * M {
+            return;
+        }
+        let goal = Goal::Fetch {
+            object: thing.clone(),
+            to: Dest::On(desk.clone()),
+        };
+        let text = format!(
+            "Robot, while I'm out, please put my {} on my {} by {}.",
+            describe(x.s, &thing),
+            kind_name(x.s, &desk),
+            hhmm(due % DAY)
+        );
+        let claims = request_claim(&goal, due).into_iter().collect();
+        self.commitments.push(Commitment {
+            id: format!("c{}", self.commitments.len() + 1),
+            by: who.clone(),
+            asked_in: x.session.id.clone(),
+            due,
+            goal,
+            status: CommitmentStatus::Open,
+        });
+        turns.push(turn(
+            who,
+            Goal::GoTo {
+                target: x.robot.clone(),
+            },
+        ));
+        turns.push(turn(who, say_claims(&[x.robot], text, claims)));
+        turns.push(turn(x.robot, say(&[who], "Okay, I'll see to it.".into())));
+    }
+
+    /// Home again: the person says so, and the robot (if about) tells
+    /// them what it did while the house was empty, with claims.
+    pub(super) fn arrive(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let Some(who) = x.session.params.get("who").map(|w| Id::new(w)) else {
+            return;
+        };
+        if let Some(g) = arrive_goal(&who) {
+            turns.push(turn(&who, g));
+        }
+        let text = pick(
+            &mut self.rng,
+            &["I'm home!", "Hello, I'm back.", "Home at last."],
+        );
+        turns.push(turn(&who, say(&[], text.to_string())));
+        if self.report.is_empty() || self.is_away(x.session.start) {
+            return;
+        }
+        let report = std::mem::take(&mut self.report);
+        let mut said = vec![];
+        let mut claims = vec![];
+        for (t, object, dest) in &report {
+            let (rel, at, loc) = match dest {
+                Dest::On(r) => ("on", r, Location::On(r.clone())),
+                Dest::In(r) => ("in", r, Location::In(r.clone())),
+                Dest::Actor(_) => continue,
+            };
+            said.push(format!(
+                "at {} I put the {} {rel} the {}",
+                hhmm(t % DAY),
+                describe(x.s, object),
+                kind_name(x.s, at)
+            ));
+            claims.push(Claim::fact(
+                object.clone(),
+                Id::new("location"),
+                Value::Location(loc),
+            ));
+        }
+        if said.is_empty() {
+            return;
+        }
+        turns.push(turn(
+            x.robot,
+            Goal::GoTo {
+                target: who.clone(),
+            },
+        ));
+        turns.push(turn(
+            x.robot,
+            say_claims(
+                &[&who],
+                format!("Welcome back. While nobody was home, {}.", said.join("; ")),
+                claims,
+            ),
+        ));
+    }
+
+    /// Nobody home: the robot puts back what was left out.
+    pub(super) fn robot_tidy(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let mut mine = vec![];
+        self.put_back_strays(x, &mut mine);
+        for mut t in mine {
+            t.actor = x.robot.clone();
+            turns.push(t);
+        }
+    }
+
+    /// The weekly clean: the floor cleaner runs, then goes back to its dock.
+    pub(super) fn vacuum(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let r = x.roles;
+        let Some(v) = r.device(Role::FloorCleaning) else {
+            return;
+        };
+        if !has_option(x.s, v, "mode", "cleaning") {
+            return;
+        }
+        let who = &x.host;
+        turns.push(turn(who, say(&[], "Time for the weekly clean.".into())));
+        turns.push(turn(
+            who,
+            operate(v.clone(), "mode", Value::Text("cleaning".into())),
+        ));
+        turns.push(turn(who, wait(25 * M + self.jitter(20))));
+        if has_option(x.s, v, "mode", "docked") {
+            turns.push(turn(
+                who,
+                operate(v.clone(), "mode", Value::Text("docked".into())),
+            ));
+        }
+    }
+}
