@@ -160,4 +160,3 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }
-

@@ -12,7 +12,7 @@ use crate::llm::reply;
 use crate::trace::DAY;
 use crate::trace::request::Request;
 
-use super::names::Names;
+use super::names::{Names, SCRIPTED_SKILLS, SKILL_FIELDS};
 
 /// Ids in order, each once.
 pub fn ids_in(xs: &[String]) -> Vec<Id> {
@@ -96,21 +96,6 @@ pub fn session_problems(i: usize, s: &reply::SessionItem) -> Vec<String> {
     out
 }
 
-/// The fields of a step each skill reads (the executor's arguments): the
-/// actor schema has a form per skill with these required.
-pub const SKILL_FIELDS: &[(&str, &[&str])] = &[
-    ("navigate_to", &["target"]),
-    ("inspect", &["target"]),
-    ("pick", &["object"]),
-    ("place", &["object", "target", "relation"]),
-    ("open", &["target"]),
-    ("close", &["target"]),
-    ("set_device_state", &["device", "field", "value"]),
-    ("handoff", &["object", "to"]),
-    ("say", &["text", "to"]),
-    ("wait", &["seconds"]),
-];
-
 fn fields_of(skill: &str) -> &'static [&'static str] {
     const ALL: &[&str] = &[
         "target", "object", "relation", "device", "field", "value", "to", "text", "seconds",
@@ -127,6 +112,13 @@ fn fields_of(skill: &str) -> &'static [&'static str] {
 pub fn steps_of(actor: &Id, steps: &[reply::Step]) -> (Vec<Request>, Vec<String>) {
     let (mut ok, mut problems) = (Vec::new(), Vec::new());
     for (i, step) in steps.iter().enumerate() {
+        if SCRIPTED_SKILLS.contains(&step.skill.as_str()) {
+            problems.push(format!(
+                "steps[{i}]: {} follows the calendar, which the script keeps; choose another skill",
+                step.skill
+            ));
+            continue;
+        }
         let mut args = serde_json::to_value(step).expect("steps serialize");
         let args = args.as_object_mut().expect("a step is an object");
         // Only the fields the skill takes: a small model fills them all.
@@ -347,12 +339,22 @@ mod tests {
     #[test]
     fn every_skill_has_a_step_form() {
         let skills: Vec<&str> = SKILL_FIELDS.iter().map(|(s, _)| *s).collect();
-        assert_eq!(skills, crate::trace::request::SKILLS);
+        let offered: Vec<&str> = crate::trace::request::SKILLS
+            .iter()
+            .copied()
+            .filter(|s| !SCRIPTED_SKILLS.contains(s))
+            .collect();
+        assert_eq!(skills, offered);
     }
 
     #[test]
     fn actor_steps_are_read_or_dropped_with_why() {
         let alice = Id::new("alice");
+        let (ok, problems) = steps_of(&alice, &[step("leave", None)]);
+        assert!(
+            ok.is_empty() && problems[0].contains("calendar"),
+            "{problems:?}"
+        );
         let (ok, problems) = steps_of(
             &alice,
             &[step("navigate_to", Some("sofa_1")), step("inspect", None)],

@@ -36,11 +36,31 @@ const BEATS: [&str; 5] = [
     "completed",
 ];
 
+/// The fields of a step each skill reads (the executor's arguments): the
+/// actor schema has a form per skill with these required. Every skill but
+/// [`SCRIPTED_SKILLS`].
+pub const SKILL_FIELDS: &[(&str, &[&str])] = &[
+    ("navigate_to", &["target"]),
+    ("inspect", &["target"]),
+    ("pick", &["object"]),
+    ("place", &["object", "target", "relation"]),
+    ("open", &["target"]),
+    ("close", &["target"]),
+    ("set_device_state", &["device", "field", "value"]),
+    ("handoff", &["object", "to"]),
+    ("say", &["text", "to"]),
+    ("wait", &["seconds"]),
+];
+
+/// Skills a model is not offered: leaving and coming back follow the
+/// household's calendar, which the script keeps.
+pub const SCRIPTED_SKILLS: &[&str] = &["leave", "arrive"];
+
 /// A step's schema as one form per skill: the fields the skill reads
 /// required (not null), the others null. What a skill needs is then the
 /// schema's to state, so a constrained decoder cannot leave it out.
 fn per_skill(step: &mut Value) {
-    let forms = super::checks::SKILL_FIELDS
+    let forms = SKILL_FIELDS
         .iter()
         .map(|(skill, takes)| {
             let mut form = step.clone();
@@ -343,7 +363,10 @@ mod tests {
         let forms = a["properties"]["steps"]["items"]["anyOf"]
             .as_array()
             .unwrap();
-        assert_eq!(forms.len(), crate::trace::request::SKILLS.len());
+        assert_eq!(
+            forms.len(),
+            crate::trace::request::SKILLS.len() - super::SCRIPTED_SKILLS.len()
+        );
         let go = &forms[0]["properties"];
         assert_eq!(go["skill"]["enum"], json!(["navigate_to"]));
         let targets = go["target"]["enum"].as_array().unwrap();
