@@ -256,11 +256,18 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
             );
         }
         if args.compare {
-            let outside: Vec<&str> = report
+            let outside: Vec<String> = report
                 .compare
                 .iter()
                 .filter(|c| !c.inside)
-                .map(|c| c.activity.name())
+                .map(|c| c.activity.name().to_string())
+                .chain(
+                    report
+                        .groups
+                        .iter()
+                        .filter(|g| !g.inside)
+                        .map(|g| format!("{} {} {}", g.kind, g.days, g.figure)),
+                )
                 .collect();
             out += &if outside.is_empty() {
                 "every mean is inside its band\n".to_string()
