@@ -136,10 +136,20 @@ fn a_scripted_day_has_every_minute_once_and_its_sessions_read() {
         })
         .count();
     assert_eq!(st.door_share, doors as f64 / events.len() as f64);
-    // Without the plan the cooking session reads as less food preparation.
+    // Without the plan the cooking session reads as less food preparation,
+    // and the evening on the sofa in front of the tv as no screen time:
+    // with it, an evening's sitting counts, about an hour or two a day.
     let bare = timeuse::stats(&s, &events, 2, &BTreeMap::new(), t).unwrap();
     let prep = |x: &timeuse::Stats| x.mean_minutes()[&Activity::FoodPrep];
     assert!(prep(&bare) < prep(&st), "{} vs {}", prep(&bare), prep(&st));
+    let screen =
+        |x: &timeuse::Stats| x.people.iter().map(|d| d.screen).sum::<f64>() / x.people.len() as f64;
+    assert!(screen(&bare) < 10.0, "{} minutes", screen(&bare));
+    assert!(
+        (30.0..300.0).contains(&screen(&st)),
+        "{} minutes",
+        screen(&st)
+    );
     // Same trace, same figures.
     assert_eq!(st, timeuse::stats(&s, &events, 2, &sessions, t).unwrap());
 }

@@ -377,7 +377,13 @@ pub fn stats(
         // out before they first arrive is not counted: it is not their home.
         let mut outs: Vec<(u64, u64, Destination)> = Vec::new();
         let mut out: Option<(u64, Destination)> = None;
+        // Whether the person's last action was screen time: sitting on
+        // afterwards (the evening in front of the tv) is screen time too.
+        let mut watching = false;
         for e in mine {
+            if watching && stay(&near) == Some(Activity::Leisure) {
+                spread(&mut screen, free_from, e.t.max(free_from), end);
+            }
             add(stay(&near), free_from, e.t.max(free_from));
             let session = e
                 .session
@@ -409,7 +415,8 @@ pub fn stats(
             if overlay(&t.housework) {
                 spread(&mut house, e.t, e.t + e.dur, end);
             }
-            if overlay(&t.screen) {
+            watching = overlay(&t.screen);
+            if watching {
                 spread(&mut screen, e.t, e.t + e.dur, end);
             }
             if e.outcome.is_ok() {
@@ -429,6 +436,9 @@ pub fn stats(
                 }
             }
             free_from = free_from.max(e.t + e.dur);
+        }
+        if watching && stay(&near) == Some(Activity::Leisure) {
+            spread(&mut screen, free_from, end, end);
         }
         add(stay(&near), free_from, end);
         outs.extend(out.map(|(from, to)| (from, end, to)));
