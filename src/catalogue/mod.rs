@@ -354,7 +354,19 @@ pub enum CatalogueError {
 /// bad ranges, device fields outside their schema.
 pub fn parse(origin: &str, src: &str) -> Result<Catalogue, CatalogueError> {
     let cat: Catalogue = crate::located::parse_ron(ron::Options::default(), origin, src)?;
-    let problems: Vec<CatalogueProblem> = check(&cat)
+    let problems = check(&cat);
+    checked(origin, src, cat, problems)
+}
+
+/// `value` if there are no `problems` ((name, message) pairs), else every
+/// problem located at its name in `src`.
+pub(crate) fn checked<T>(
+    origin: &str,
+    src: &str,
+    value: T,
+    problems: Vec<(String, String)>,
+) -> Result<T, CatalogueError> {
+    let problems: Vec<CatalogueProblem> = problems
         .into_iter()
         .map(|(name, message)| {
             let (line, col) = locate(src, &name);
@@ -362,7 +374,7 @@ pub fn parse(origin: &str, src: &str) -> Result<Catalogue, CatalogueError> {
         })
         .collect();
     if problems.is_empty() {
-        Ok(cat)
+        Ok(value)
     } else {
         Err(CatalogueError::Invalid {
             origin: origin.to_string(),

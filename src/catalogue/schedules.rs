@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::{CatalogueError, CatalogueProblem, locate};
+use super::CatalogueError;
 use crate::scene::{ActorDef, ActorKind, Scene};
 
 /// The embedded schedules' RON text.
@@ -24,7 +24,9 @@ pub fn schedules() -> &'static Schedules {
     })
 }
 
-/// Where someone goes when they leave (the `leave` skill's `to`).
+/// Where someone going out is headed (the `leave` skill's `to`): what the
+/// hours out of the house count as in `trace stats`. `home` is a visitor
+/// going back to their own home.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Destination {
@@ -40,6 +42,33 @@ pub enum Destination {
 }
 
 impl Destination {
+    pub const ALL: [Destination; 9] = [
+        Destination::Work,
+        Destination::School,
+        Destination::Shopping,
+        Destination::Errand,
+        Destination::Exercise,
+        Destination::Social,
+        Destination::Appointment,
+        Destination::Trip,
+        Destination::Home,
+    ];
+
+    /// The snake_case name, as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Destination::Work => "work",
+            Destination::School => "school",
+            Destination::Shopping => "shopping",
+            Destination::Errand => "errand",
+            Destination::Exercise => "exercise",
+            Destination::Social => "social",
+            Destination::Appointment => "appointment",
+            Destination::Trip => "trip",
+            Destination::Home => "home",
+        }
+    }
+
     /// As said: "to work", "to the shops".
     pub fn phrase(self) -> &'static str {
         match self {
@@ -275,21 +304,8 @@ impl Schedules {
 /// impossible day counts.
 pub fn parse_schedules(origin: &str, src: &str) -> Result<Schedules, CatalogueError> {
     let s: Schedules = crate::located::parse_ron(ron::Options::default(), origin, src)?;
-    let problems: Vec<CatalogueProblem> = check(&s)
-        .into_iter()
-        .map(|(name, message)| {
-            let (line, col) = locate(src, &name);
-            CatalogueProblem { line, col, message }
-        })
-        .collect();
-    if problems.is_empty() {
-        Ok(s)
-    } else {
-        Err(CatalogueError::Invalid {
-            origin: origin.to_string(),
-            problems,
-        })
-    }
+    let problems = check(&s);
+    super::checked(origin, src, s, problems)
 }
 
 fn check(s: &Schedules) -> Vec<(String, String)> {

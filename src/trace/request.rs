@@ -19,51 +19,9 @@ pub enum Relation {
     In,
 }
 
-/// Where someone going out is headed (`leave`'s `to`): what the hours
-/// out of the house count as in `trace stats`. `home` is a visitor going
-/// back to their own home.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Destination {
-    Work,
-    School,
-    Shopping,
-    Errand,
-    Exercise,
-    Social,
-    Appointment,
-    Trip,
-    Home,
-}
-
-impl Destination {
-    pub const ALL: [Destination; 9] = [
-        Destination::Work,
-        Destination::School,
-        Destination::Shopping,
-        Destination::Errand,
-        Destination::Exercise,
-        Destination::Social,
-        Destination::Appointment,
-        Destination::Trip,
-        Destination::Home,
-    ];
-
-    /// The snake_case name, as written.
-    pub fn name(self) -> &'static str {
-        match self {
-            Destination::Work => "work",
-            Destination::School => "school",
-            Destination::Shopping => "shopping",
-            Destination::Errand => "errand",
-            Destination::Exercise => "exercise",
-            Destination::Social => "social",
-            Destination::Appointment => "appointment",
-            Destination::Trip => "trip",
-            Destination::Home => "home",
-        }
-    }
-}
+/// Where someone going out is headed (`leave`'s `to`): one type with the
+/// schedules that send people there.
+pub use crate::catalogue::schedules::Destination;
 
 /// A skill and its arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
