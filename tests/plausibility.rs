@@ -784,3 +784,45 @@ fn rule_left_out_of_place() {
     );
     quiet(&s, &cookbook);
 }
+
+#[test]
+fn rule_open_close_loop() {
+    let s = builtin("family_apartment");
+    let t = |x: &str| format!(r#"{{"target":"{x}"}}"#);
+    let fidget = |times: usize| {
+        let mut v = vec![("bob", "navigate_to", go("shoe_cabinet_1"))];
+        for _ in 0..times {
+            v.push(("bob", "open", t("shoe_cabinet_1")));
+            v.push(("bob", "close", t("shoe_cabinet_1")));
+        }
+        steps(&s, 8 * H, &v)
+    };
+    // Three times open and shut, nothing done: found once, at the first.
+    let events = fidget(3);
+    let f = lint::lint(&s, &events).unwrap();
+    let found: Vec<_> = f
+        .iter()
+        .filter(|f| f.rule == Rule::OpenCloseLoop.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, Some(events[6].id));
+    assert!(found[0].message.contains("3 times"), "{}", found[0].message);
+    assert_eq!(count(&s, &fidget(5), Rule::OpenCloseLoop), 1);
+    // Twice is looking again; taking something out in between is work.
+    assert_eq!(count(&s, &fidget(2), Rule::OpenCloseLoop), 0);
+    let busy = steps(
+        &s,
+        8 * H,
+        &[
+            ("bob", "navigate_to", go("shoe_cabinet_1")),
+            ("bob", "open", t("shoe_cabinet_1")),
+            ("bob", "close", t("shoe_cabinet_1")),
+            ("bob", "open", t("shoe_cabinet_1")),
+            ("bob", "pick", obj("keys_2")),
+            ("bob", "close", t("shoe_cabinet_1")),
+            ("bob", "open", t("shoe_cabinet_1")),
+            ("bob", "close", t("shoe_cabinet_1")),
+        ],
+    );
+    assert_eq!(count(&s, &busy, Rule::OpenCloseLoop), 0);
+}

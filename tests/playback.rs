@@ -106,7 +106,7 @@ fn a_fork_is_the_replayed_state_and_goes_on_the_same_way() {
 
 #[test]
 fn a_spare_put_in_a_state_goes_on_as_a_fork_would() {
-    let (scene, events) = trace("family_apartment", 2, 2);
+    let (scene, events) = trace("family_apartment", 2, 3);
     let mut sim = Simulation::new(scene.clone()).unwrap();
     let mut spare: Option<Simulation> = None;
     let mut checked = 0;

@@ -181,11 +181,116 @@ pub fn next_in(
                 Action::Close { target }
             })
         }
+        Goal::Leave { door, to, take } => {
+            if last_skill == Some("leave") || sim.is_out(actor) {
+                return Proposal::Done;
+            }
+            leave(
+                sim, belongs, actor, door, *to, take, progress, robot, &here, act,
+            )
+        }
+        Goal::Arrive { door, bring } => {
+            if last_skill == Some("arrive") || !sim.is_out(actor) {
+                return Proposal::Done;
+            }
+            // What is still to bring: carried, or waiting outside.
+            let bring = bring
+                .iter()
+                .filter(|o| match sim.location(o) {
+                    Some(Location::CarriedBy(a)) => &a == actor,
+                    Some(Location::Outside) => true,
+                    _ => false,
+                })
+                .cloned()
+                .collect();
+            act(Action::Arrive {
+                door: door.clone(),
+                bring,
+            })
+        }
         Goal::Intent { text } => Proposal::GiveUp(format!("no plan for {text:?}")),
         Goal::Fetch { object, to } => fetch(
             sim, belongs, actor, object, to, progress, sloppy, robot, &here, act,
         ),
     }
+}
+
+/// On the way out: what is held and not going is put down, what is to
+/// go and out of reach is fetched while a hand is free (a few tries at
+/// most: a bus is not missed for a charger), then out through the door
+/// with what is at hand.
+#[allow(clippy::too_many_arguments)]
+fn leave(
+    sim: &Simulation,
+    belongs: Option<&Belongs>,
+    actor: &Id,
+    door: &Id,
+    to: crate::trace::request::Destination,
+    take: &[Id],
+    progress: &TurnProgress,
+    robot: bool,
+    here: &crate::trace::Position,
+    act: impl Fn(Action) -> Proposal,
+) -> Proposal {
+    let held = sim.held_by(actor);
+    let patient = progress.proposals < 24;
+    if patient
+        && let Some(p) = held
+            .iter()
+            .find(|h| !take.contains(h))
+            .and_then(|h| put_down(sim, belongs, h, &here.room, here, None, &act))
+    {
+        return p;
+    }
+    let inside = sim.lookup().door(door).map(|d| {
+        if d.rooms.0.as_str() == crate::scene::OUTSIDE {
+            d.rooms.1.clone()
+        } else {
+            d.rooms.0.clone()
+        }
+    });
+    // Within reach on the way out (`near`: where they stand counts too,
+    // but only for the last look; fetching goes by the door alone, or two
+    // things in two rooms would be walked between for ever). What is in a
+    // cupboard is always fetched, which opens it, takes it and shuts it:
+    // left to the door it would be opened and shut in turn for ever.
+    let reach = |o: &Id, near: bool| match sim.location(o) {
+        Some(Location::HeldBy(a) | Location::CarriedBy(a)) => &a == actor,
+        Some(Location::On(r)) => {
+            (near && here.near.as_ref() == Some(&r)) || sim.room_of(&r) == inside
+        }
+        Some(Location::In(r)) => {
+            near && (here.near.as_ref() == Some(&r) || sim.room_of(&r) == inside) && sim.is_open(&r)
+        }
+        _ => false,
+    };
+    let hands = sim.lookup().actor(actor).map_or(1, |a| a.hands) as usize;
+    if patient && held.len() < hands {
+        let reachable =
+            |o: &&Id| matches!(sim.location(o), Some(Location::On(_) | Location::In(_)));
+        for o in take.iter().filter(reachable).filter(|o| !reach(o, false)) {
+            let p = fetch(
+                sim,
+                belongs,
+                actor,
+                o,
+                &Dest::Actor(actor.clone()),
+                progress,
+                false,
+                robot,
+                here,
+                &act,
+            );
+            if !matches!(p, Proposal::GiveUp(_) | Proposal::Done) {
+                return p;
+            }
+        }
+    }
+    act(Action::Leave {
+        door: door.clone(),
+        to,
+        take: take.iter().filter(|o| reach(o, true)).cloned().collect(),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -239,7 +344,8 @@ fn fetch(
     }) {
         return c;
     }
-    if matches!(truth, Location::HeldBy(ref h) if h == actor) {
+    // What is in one's own bag is put down or handed over as if held.
+    if matches!(truth, Location::HeldBy(ref h) | Location::CarriedBy(ref h) if h == actor) {
         return match to {
             Dest::Actor(a) if a == actor => Proposal::Done,
             Dest::Actor(a) => {
@@ -262,7 +368,13 @@ fn fetch(
             }
             Dest::On(r) | Dest::In(r) => {
                 let inside = matches!(to, Dest::In(_));
-                if sim.free_space(r, inside) == 0 && (!sloppy || progress.feedback.is_some()) {
+                let bagged = matches!(truth, Location::CarriedBy(_));
+                if bagged && sim.free_space(r, inside) == 0 {
+                    // No room where it goes: it stays in the bag rather
+                    // than come out onto the bed.
+                    Proposal::Done
+                } else if sim.free_space(r, inside) == 0 && (!sloppy || progress.feedback.is_some())
+                {
                     // Full: leave it on a spare surface in the same room,
                     // else where the actor is, rather than carry it about.
                     let room = sim.room_of(r).unwrap_or_else(|| here.room.clone());
@@ -301,7 +413,7 @@ fn fetch(
             Some(b) if b.contradicted_at.is_none() => match &b.value {
                 // Believed in someone's hands who has since put it down:
                 // the robot asks around and searches.
-                Value::Location(Location::HeldBy(h)) if !matches!(&truth, Location::HeldBy(t) if t == h) => {
+                Value::Location(Location::HeldBy(h) | Location::CarriedBy(h)) if !matches!(&truth, Location::HeldBy(t) | Location::CarriedBy(t) if t == h) => {
                     truth.clone()
                 }
                 Value::Location(l) => l.clone(),

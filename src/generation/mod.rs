@@ -23,7 +23,7 @@ use crate::ids::Id;
 use crate::scene::{ActorKind, Scene};
 use crate::sim::Simulation;
 pub use crate::trace::Source;
-use crate::trace::request::Request;
+use crate::trace::request::{Destination, Request};
 use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
 pub use kinds::{SessionKind, Who};
 
@@ -178,6 +178,21 @@ pub enum Goal {
         target: Id,
         open: bool,
     },
+    /// Go out through the exterior `door`, headed `to`, with what of
+    /// `take` is at hand (fetched first while a hand is free).
+    Leave {
+        door: Id,
+        to: Destination,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        take: Vec<Id>,
+    },
+    /// Come in through the exterior `door` with `bring` (what of it is
+    /// carried or waits outside).
+    Arrive {
+        door: Id,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        bring: Vec<Id>,
+    },
     /// An intention in words, for an actor that plans its own steps (an
     /// LLM actor): "put Lily's laptop back on her desk".
     Intent {
@@ -185,7 +200,7 @@ pub enum Goal {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dest {
     Actor(Id),

@@ -59,7 +59,14 @@ pub(super) struct Habits {
     came_through: BTreeMap<(Id, Id), u64>,
     /// Objects an actor put where they do not belong: → (event, time, where).
     misplaced: BTreeMap<Id, (u64, u64, Id)>,
+    /// Actor → what they have opened and shut in a row: (target, times,
+    /// first event, its time, reported).
+    fidget: BTreeMap<Id, (Id, usize, u64, u64, bool)>,
 }
+
+/// Opening or shutting the same thing this many times in a row (three
+/// times open and shut) with nothing else done is a loop.
+const FIDGET: usize = 6;
 
 impl Habits {
     pub(super) fn new(scene: &Scene, deliberate: &BTreeSet<(Id, Id)>) -> Self {
@@ -146,6 +153,7 @@ impl Walk<'_> {
         if gap {
             self.end_run(&e.actor);
         }
+        self.fidgeted(e);
         match &e.action {
             Action::NavigateTo { target } => self.walked(e, target),
             Action::Open { target } | Action::Close { target } if self.is_door(target) => {
@@ -178,6 +186,41 @@ impl Walk<'_> {
                     self.habits.misplaced.remove(&c.entity);
                 }
             }
+        }
+    }
+
+    /// Opening and shutting one thing over and over, nothing else done.
+    fn fidgeted(&mut self, e: &Event) {
+        let target = match &e.action {
+            Action::Open { target } | Action::Close { target } if e.outcome.is_ok() => target,
+            _ => {
+                self.habits.fidget.remove(&e.actor);
+                return;
+            }
+        };
+        let f = self
+            .habits
+            .fidget
+            .entry(e.actor.clone())
+            .or_insert_with(|| (target.clone(), 0, e.id, e.t, false));
+        if f.0 != *target {
+            *f = (target.clone(), 0, e.id, e.t, false);
+        }
+        f.1 += 1;
+        if f.1 >= FIDGET && !f.4 {
+            f.4 = true;
+            let (first, t, n) = (f.2, f.3, f.1);
+            self.find(
+                Rule::OpenCloseLoop,
+                Some(e),
+                t,
+                vec![e.actor.clone(), target.clone()],
+                format!(
+                    "{} opened and shut {target} {} times in a row since event {first}",
+                    e.actor,
+                    n / 2
+                ),
+            );
         }
     }
 

@@ -50,10 +50,11 @@ pub enum Rule {
     UsedWhileOutside,
     VisitorNeverLeft,
     OutOvernight,
+    OpenCloseLoop,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 24] = [
+    pub const ALL: [Rule; 25] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -78,6 +79,7 @@ impl Rule {
         Rule::UsedWhileOutside,
         Rule::VisitorNeverLeft,
         Rule::OutOvernight,
+        Rule::OpenCloseLoop,
     ];
 
     /// The stable snake_case code.
@@ -107,6 +109,7 @@ impl Rule {
             Rule::UsedWhileOutside => "used_while_outside",
             Rule::VisitorNeverLeft => "visitor_never_left",
             Rule::OutOvernight => "out_overnight",
+            Rule::OpenCloseLoop => "open_close_loop",
         }
     }
 
@@ -152,6 +155,9 @@ impl Rule {
             }
             Rule::OutOvernight => {
                 "someone is out at 03:00, gone for other than a trip, work or home"
+            }
+            Rule::OpenCloseLoop => {
+                "an actor opens and shuts the same thing three times or more in a row with nothing else done"
             }
         }
     }
@@ -394,6 +400,14 @@ impl<'a> Walk<'a> {
                 .map(|(o, (ev, _))| (o.clone(), *ev))
                 .collect();
             for (o, ev) in out {
+                // Beyond the front door (not bought yet, or taken along)
+                // is not left out at home.
+                if matches!(
+                    self.loc(&o),
+                    Some(Location::Outside | Location::CarriedBy(_))
+                ) {
+                    continue;
+                }
                 let where_ = self.loc(&o).map_or("?".into(), |l| l.to_string());
                 let day = at / DAY + 1;
                 self.out.push(Finding {

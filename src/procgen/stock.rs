@@ -14,6 +14,9 @@ use crate::catalogue::{Catalogue, ObjectCategory, Spot};
 use crate::ids::Id;
 use crate::scene::{ActorKind, ObjectDef, Placement, Role, Scene, Surface};
 
+/// Kinds of food waiting outside to be bought, one each.
+const GROCERIES: usize = 3;
+
 /// A receptacle surface with room left.
 struct Slot {
     fixture: Id,
@@ -80,39 +83,51 @@ pub fn stock(
     };
     let mut made: Vec<Vec<ObjectDef>> = vec![vec![]; cat.objects.len()];
     let mut variants: Vec<Vec<String>> = cat.objects.iter().map(|c| c.variants.clone()).collect();
-    let mut add = |i: usize, made: &mut Vec<Vec<ObjectDef>>, rng: &mut ChaCha8Rng| -> bool {
-        let c = &cat.objects[i];
-        let k = made[i].len();
-        if k >= cap(c) {
-            return false;
-        }
-        let owner = match (c.personal, c.each) {
-            (true, true) => humans.get(k),
-            (true, false) => humans.choose(rng),
-            _ => None,
+    let delivery = |i: usize| cat.objects[i].roles.contains(&Role::Delivery);
+    let mut add =
+        |i: usize, made: &mut Vec<Vec<ObjectDef>>, rng: &mut ChaCha8Rng, out: bool| -> bool {
+            let c = &cat.objects[i];
+            let k = made[i].len();
+            if k >= cap(c) {
+                return false;
+            }
+            let owner = match (c.personal, c.each) {
+                (true, true) => humans.get(k),
+                (true, false) => humans.choose(rng),
+                _ => None,
+            };
+            let at = if out {
+                Placement::Outside
+            } else {
+                let Some(at) = spot(&mut slots, c, owner, cat, rng) else {
+                    return false;
+                };
+                at
+            };
+            let pick = rng.random_range(0..variants[i].len());
+            let v = variants[i].remove(pick);
+            made[i].push(ObjectDef {
+                id: Id::new(&format!(
+                    "{}_{}",
+                    c.category.replace([' ', '-'], "_"),
+                    k + 1
+                )),
+                category: c.category.clone(),
+                description: v,
+                owner: owner.map(|o| o.0.clone()),
+                at,
+                roles: vec![],
+            });
+            true
         };
-        let Some(at) = spot(&mut slots, c, owner, cat, rng) else {
-            return false;
-        };
-        let pick = rng.random_range(0..variants[i].len());
-        let v = variants[i].remove(pick);
-        made[i].push(ObjectDef {
-            id: Id::new(&format!(
-                "{}_{}",
-                c.category.replace([' ', '-'], "_"),
-                k + 1
-            )),
-            category: c.category.clone(),
-            description: v,
-            owner: owner.map(|o| o.0.clone()),
-            at,
-            roles: vec![],
-        });
-        true
-    };
     // Every role some activity relies on, by a category drawn among those
     // playing it (so households differ in what they have), at its minimum.
-    let mut roles: Vec<Role> = cat.objects.iter().flat_map(|c| c.roles.clone()).collect();
+    let mut roles: Vec<Role> = cat
+        .objects
+        .iter()
+        .flat_map(|c| c.roles.clone())
+        .filter(|r| *r != Role::Delivery)
+        .collect();
     roles.sort_unstable();
     roles.dedup();
     for role in roles {
@@ -130,12 +145,12 @@ pub fn stock(
             let c = &cat.objects[i];
             let n = if c.each { cap(c) } else { c.count.0 as usize };
             for _ in 0..n {
-                add(i, &mut made, rng);
+                add(i, &mut made, rng, false);
             }
         }
     }
     let mut total: usize = made.iter().map(Vec::len).sum();
-    let mut open: Vec<usize> = (0..cat.objects.len()).collect();
+    let mut open: Vec<usize> = (0..cat.objects.len()).filter(|i| !delivery(*i)).collect();
     while total < target as usize && !open.is_empty() {
         // Mostly a second one of something there is one of: look-alikes,
         // told apart only by their descriptions, are what memory is asked.
@@ -146,11 +161,33 @@ pub fn stock(
             Some(k) if rng.random_bool(0.8) => *k,
             _ => rng.random_range(0..open.len()),
         };
-        if add(open[k], &mut made, rng) {
+        if add(open[k], &mut made, rng, false) {
             total += 1;
         } else {
             open.swap_remove(k);
         }
+    }
+    // Beyond the front door, drawn last so the house is as it was: the
+    // parcels to be delivered, and the week's groceries (food of kinds
+    // the house keeps, waiting to be bought).
+    for i in (0..cat.objects.len()).filter(|i| delivery(*i)) {
+        let n = rng.random_range(cat.objects[i].count.0..=cat.objects[i].count.1);
+        for _ in 0..n {
+            add(i, &mut made, rng, true);
+        }
+    }
+    let mut food: Vec<usize> = (0..cat.objects.len())
+        .filter(|i| {
+            !made[*i].is_empty()
+                && cat.objects[*i]
+                    .roles
+                    .iter()
+                    .any(|r| matches!(r, Role::Perishable | Role::BreakfastFood))
+        })
+        .collect();
+    food.shuffle(rng);
+    for i in food.into_iter().take(GROCERIES) {
+        add(i, &mut made, rng, true);
     }
     // In catalogue order, so a category's objects are listed together.
     scene.objects.extend(made.into_iter().flatten());

@@ -35,6 +35,13 @@ pub fn act_of(a: &Action) -> Option<Act> {
             value: Some(value.clone()),
             ..act(None, Some(device))
         },
+        // Who went out where, and who came home: the door is the target,
+        // the destination the value ("went out to work").
+        Action::Leave { door, to, .. } => Act {
+            value: Some(Value::Text(to.name().into())),
+            ..act(None, Some(door))
+        },
+        Action::Arrive { door, .. } => act(None, Some(door)),
         _ => return None,
     })
 }

@@ -9,7 +9,7 @@ use crate::trace::{Event, Value};
 use super::act::act_of;
 use super::phrasing::{fill, pick};
 use super::text::{Namer, capital};
-use super::wording::{Tense, verb_phrase};
+use super::wording::{Tense, outing, verb_phrase};
 
 /// An utterance's words, or an action narrated, then what it revealed to
 /// `observer`. The wording is one of several, picked by the event's id and
@@ -152,6 +152,21 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
                 ),
                 ("handoff", _) => say(
                     &["handed {o} to {t}", "gave {o} to {t}", "passed {o} to {t}"],
+                    &slots,
+                ),
+                ("leave", Some(Value::Text(to))) => fill(
+                    pick(
+                        &[
+                            "went out {w} by {t}",
+                            "left {w} through {t}",
+                            "headed out {w}",
+                        ],
+                        key,
+                    ),
+                    &[("w", outing(to).into()), ("t", slots[1].1.clone())],
+                ),
+                ("arrive", _) => say(
+                    &["came home through {t}", "came in by {t}", "got home"],
                     &slots,
                 ),
                 ("set_device_state", Some(Value::Bool(on)))

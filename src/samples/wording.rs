@@ -42,6 +42,10 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
             format!("{} {o} {}", v("put", "put", "puts"), n.location(l))
         }
         ("handoff", _) => format!("{} {o} to {t}", v("hand", "handed", "hands")),
+        ("leave", Some(Value::Text(to))) => {
+            format!("{} {}", v("go out", "went out", "goes out"), outing(to))
+        }
+        ("arrive", _) => v("come home", "came home", "comes home"),
         ("set_device_state", value) => {
             let field = act.field.as_ref().map(|f| f.as_str()).unwrap_or("");
             match (field, value) {
@@ -63,6 +67,22 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
             }
         }
         (s, _) => format!("{} {o}{t}", s.replace('_', " ")),
+    }
+}
+
+/// Where someone went, after "went out": "to work", "shopping".
+pub fn outing(to: &str) -> &'static str {
+    match to {
+        "work" => "to work",
+        "school" => "to school",
+        "shopping" => "shopping",
+        "errand" => "on errands",
+        "exercise" => "to exercise",
+        "social" => "to see friends",
+        "appointment" => "to an appointment",
+        "trip" => "on a trip",
+        "home" => "home",
+        _ => "",
     }
 }
 

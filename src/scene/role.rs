@@ -85,6 +85,9 @@ pub enum Role {
     Perishable,
     /// Goes into the oven for dinner (eggs, butter, cheese).
     Ingredient,
+    /// A parcel: starts outside the house and waits on the doorstep until
+    /// someone coming home brings it in.
+    Delivery,
 }
 
 impl Role {

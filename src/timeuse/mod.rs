@@ -461,7 +461,13 @@ pub fn stats(
             );
             spread(&mut counted, from, to_t, end);
         }
-        let kind = t.kind_of(&actor.role).map(String::from);
+        // The weekly schedule says it best ("retiree"); else the role's words.
+        let kind = actor
+            .schedule
+            .as_deref()
+            .and_then(|s| t.kind_of(s))
+            .or_else(|| t.kind_of(&actor.role))
+            .map(String::from);
         let min = |secs: u64| secs as f64 / 60.0;
         for d in 0..days as usize {
             people.push(PersonDay {

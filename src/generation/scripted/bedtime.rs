@@ -96,7 +96,15 @@ impl Scripted {
                 }
             }
         }
-        if let Some(th) = r.device(Role::Climate).cloned() {
+        // A thermostat's night setting (a heater with only a mode has none).
+        if let Some(th) = r
+            .device(Role::Climate)
+            .filter(|d| {
+                x.s.device(d)
+                    .is_some_and(|d| d.fields.contains_key("target"))
+            })
+            .cloned()
+        {
             let p = self.person(host).clone();
             turns.push(turn(
                 host,

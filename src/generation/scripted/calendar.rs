@@ -31,6 +31,8 @@ pub(super) enum Chore {
     Tidy,
     Vacuum,
     Groceries,
+    /// A parcel is delivered (left on the doorstep).
+    Delivery,
 }
 
 /// How a person's day differs from their role's plan.
@@ -49,6 +51,8 @@ pub(super) struct Day {
     pub at_desk: Vec<Id>,
     pub off: Vec<(Id, DayOff)>,
     pub chores: BTreeSet<Chore>,
+    /// When today's parcel is left on the doorstep (seconds of the day).
+    pub delivery: Option<u64>,
 }
 
 impl Day {
@@ -103,6 +107,7 @@ impl Scripted {
                 (Chore::Tidy, c.tidy),
                 (Chore::Vacuum, c.vacuum),
                 (Chore::Groceries, c.groceries),
+                (Chore::Delivery, c.deliveries),
             ] {
                 // A part week gets its share, rounded up.
                 let n = cal.random_range(lo..=hi);
@@ -129,6 +134,18 @@ impl Scripted {
             chores,
             ..Day::default()
         };
+        if out.chores.contains(&Chore::Delivery) {
+            let courier = crate::catalogue::schedules()
+                .visitors
+                .iter()
+                .find(|v| v.kind == crate::catalogue::schedules::VisitorKind::Courier)
+                .map_or((9 * H + 30 * M, 16 * H + 30 * M), |v| {
+                    window_secs(&v.arrive)
+                });
+            out.delivery = Some(
+                courier.0 + self.cal.random_range(0..=(courier.1 - courier.0) / (5 * M)) * 5 * M,
+            );
+        }
         let members = self.members.clone();
         if self.trip_day(day, &members, &mut out) {
             return out;
@@ -407,8 +424,15 @@ impl Scripted {
                 plan.push(p);
             }
         };
-        // Morning: up before the first to leave; later at weekends.
-        let first_leave = d.outs.iter().filter(|o| o.leave > 0).map(|o| o.leave).min();
+        // Morning: up before the first to leave for work or school; later
+        // at weekends (an early run does not get the house up: the runner
+        // goes quietly).
+        let first_leave = d
+            .outs
+            .iter()
+            .filter(|o| o.leave > 0 && matches!(o.to, Destination::Work | Destination::School))
+            .map(|o| o.leave)
+            .min();
         let wake = if weekend {
             7 * H + 45 * M
         } else {

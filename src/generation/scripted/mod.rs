@@ -95,6 +95,15 @@ pub struct Scripted {
     /// What the robot did alone at home, told at the next arrival:
     /// (trace seconds, object, where it went).
     report: Vec<(u64, Id, Dest)>,
+    /// Things left out of the house (at work), by whom: brought home at
+    /// their next arrival.
+    left_out: BTreeMap<Id, Id>,
+    /// Parcels still to be delivered, in scene order.
+    parcels: Vec<Id>,
+    /// Parcels on the doorstep: (trace seconds left there, parcel).
+    doorstep: Vec<(u64, Id)>,
+    /// Food waiting outside to be bought, in scene order.
+    groceries: Vec<Id>,
 }
 
 const H: u64 = 3600;
@@ -190,6 +199,17 @@ impl Scripted {
                 role: sched.role_of(scene, a).clone(),
             })
             .collect();
+        // What starts beyond the front door: parcels, and food to be bought.
+        let outside = |parcel: bool| -> Vec<Id> {
+            scene
+                .objects
+                .iter()
+                .filter(|o| {
+                    o.at == Placement::Outside && roles.has(&o.id, Role::Delivery) == parcel
+                })
+                .map(|o| o.id.clone())
+                .collect()
+        };
         Scripted {
             cal,
             first_weekday: Weekday::Mon,
@@ -198,6 +218,10 @@ impl Scripted {
             today: Default::default(),
             trip: None,
             report: vec![],
+            left_out: BTreeMap::new(),
+            parcels: outside(true),
+            doorstep: vec![],
+            groceries: outside(false),
             rng,
             kin,
             roles,
@@ -265,23 +289,63 @@ impl Scripted {
     /// place for its category, the first with room for it; when all of
     /// those are full on top, inside one of them (a nightstand's drawer).
     fn home_of(&self, sim: &Simulation, s: Indexed<'_>, object: &Id) -> Option<Dest> {
+        self.home_after(sim, s, object, &mut BTreeMap::new())
+    }
+
+    /// [`Self::home_of`] for one of several things put away together:
+    /// `taken` counts the room each earlier one will take, and this one's
+    /// is added.
+    fn home_after(
+        &self,
+        sim: &Simulation,
+        s: Indexed<'_>,
+        object: &Id,
+        taken: &mut BTreeMap<Dest, u32>,
+    ) -> Option<Dest> {
+        let dest = self.home_with(sim, s, object, taken)?;
+        *taken.entry(dest.clone()).or_default() += 1;
+        Some(dest)
+    }
+
+    fn home_with(
+        &self,
+        sim: &Simulation,
+        s: Indexed<'_>,
+        object: &Id,
+        taken: &BTreeMap<Dest, u32>,
+    ) -> Option<Dest> {
+        let free = |home: &Id, inside: bool| {
+            let d = if inside {
+                Dest::In(home.clone())
+            } else {
+                Dest::On(home.clone())
+            };
+            sim.free_space(home, inside)
+                .saturating_sub(taken.get(&d).copied().unwrap_or(0))
+        };
         let start = s.object(object).map(|o| &o.at);
         let tops = surfaces(&s);
         let homes = self.belongs.homes(object)?;
         let inside_one = || {
             homes
                 .iter()
-                .find(|h| sim.free_space(h, true) > 0)
+                .find(|h| free(h, true) > 0)
                 .map(|h| Dest::In(h.clone()))
         };
         homes.iter().find_map(|home| {
             let inside = match start {
                 Some(Placement::In(at)) if at == home => true,
                 Some(Placement::On(at)) if at == home => false,
+                // Food that came in with the shopping goes into the fridge.
+                _ if self.roles.has(object, Role::Perishable)
+                    && self.roles.has(home, Role::ColdStorage) =>
+                {
+                    true
+                }
                 _ => !tops.contains(home),
             };
             let here = matches!(sim.location(object), Some(Location::On(l) | Location::In(l)) if &l == home);
-            (here || sim.free_space(home, inside) > 0).then(|| {
+            (here || free(home, inside) > 0).then(|| {
                 if inside {
                     Dest::In(home.clone())
                 } else {
@@ -799,6 +863,12 @@ impl Backend for Scripted {
         }
         let today = self.plan_day(day);
         let plan = self.day_plan(cx, &today);
+        if let Some(t) = today.delivery
+            && !self.parcels.is_empty()
+        {
+            let parcel = self.parcels.remove(0);
+            self.doorstep.push((base + t, parcel));
+        }
         self.today = today;
         // Commitments due today get a session per due time.
         let mut due: Vec<u64> = self
@@ -892,7 +962,10 @@ impl Backend for Scripted {
             .is_some_and(|b| b == "established");
         // Those at home now; with nobody home, the robot's sessions still
         // name the household (whose commitments, whose things).
-        let home = self.today.home_at(&cx.humans, session.start % DAY);
+        // (By the calendar and in fact: a departure or arrival that
+        // slipped behind a session is still to happen.)
+        let mut home = self.today.home_at(&cx.humans, session.start % DAY);
+        home.retain(|h| !sim.is_out(h));
         let humans = if home.is_empty() {
             cx.humans.clone()
         } else {
@@ -954,6 +1027,16 @@ impl Backend for Scripted {
             Some(K::RobotTidy) => self.robot_tidy(&x, &mut turns),
             Some(K::Vacuum) => self.vacuum(&x, &mut turns),
             None => {}
+        }
+        // Nothing is fetched that is beyond the front door (food not yet
+        // bought, a laptop left at work), except by who brings it in.
+        if kind != Some(K::Arrive) {
+            let gone = |o: &Id| match x.sim.location(o) {
+                Some(Location::Outside) => true,
+                Some(Location::CarriedBy(a)) => x.sim.is_out(&a),
+                _ => false,
+            };
+            turns.retain(|t| !matches!(&t.goal, Goal::Fetch { object, .. } if gone(object)));
         }
         if kind != Some(K::RobotAway) && self.is_away(session.start) {
             presence::without_robot(&mut turns, robot);

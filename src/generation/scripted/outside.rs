@@ -3,24 +3,23 @@
 //! alone at home puts things back and tells the first one home what it
 //! did, and the weekly clean runs the floor cleaner.
 //!
-//! Going through the door is one function, [`leave_goal`] and
-//! [`arrive_goal`]: until the executor has the `leave` and `arrive`
-//! skills they give nothing, and a person "out" stays where they were,
-//! taking part in nothing (the calendar leaves them out of every
-//! session).
+//! Going through the door is the executor's `leave` and `arrive`: what
+//! is taken goes with them and comes back with them, or now and then stays
+//! at work, brought home the next time.
 
 use super::calendar::hhmm;
 use super::*;
+use crate::trace::request::Destination;
 
-/// The goal that takes `who` out of the house (through the front door,
-/// with `take`), once the executor has a `leave` skill.
-pub(super) fn leave_goal(_who: &Id, _to: &str, _take: &[Id]) -> Option<Goal> {
-    None
-}
+/// How often a work or school bag thing is left behind (an arrival in 25).
+const LEFT_BEHIND: f64 = 0.04;
 
-/// The goal that brings `who` home, once the executor has `arrive`.
-pub(super) fn arrive_goal(_who: &Id) -> Option<Goal> {
-    None
+/// The home's way out: its first exterior door.
+fn front_door(s: Indexed<'_>) -> Option<Id> {
+    s.doors
+        .iter()
+        .find(|d| d.is_exterior())
+        .map(|d| d.id.clone())
 }
 
 fn phrase(to: &str) -> &'static str {
@@ -72,8 +71,9 @@ impl Scripted {
                     .collect()
             })
             .unwrap_or_default();
-        if let Some(g) = leave_goal(&who, to, &take) {
-            turns.push(turn(&who, g));
+        let to = serde_json::from_value::<Destination>(serde_json::Value::String(to.clone()));
+        if let (Some(door), Ok(to)) = (front_door(x.s), to) {
+            turns.push(turn(&who, Goal::Leave { door, to, take }));
         }
     }
 
@@ -90,7 +90,10 @@ impl Scripted {
             .values()
             .flatten()
             .filter(|o| x.roles.has(o, Role::DeskExtra))
-            .filter(|o| x.sim.location(o) != desk.clone().map(Location::On))
+            .filter(|o| {
+                matches!(x.sim.location(o), Some(Location::On(_) | Location::In(_)))
+                    && x.sim.location(o) != desk.clone().map(Location::On)
+            })
             .cloned()
             .collect();
         let (Some(desk), Some(thing)) = (desk, things.choose(&mut self.rng).cloned()) else {
@@ -142,8 +145,8 @@ impl Scripted {
         let Some(who) = x.session.params.get("who").map(|w| Id::new(w)) else {
             return;
         };
-        if let Some(g) = arrive_goal(&who) {
-            turns.push(turn(&who, g));
+        if let Some(door) = front_door(x.s) {
+            self.come_in(x, &who, door, turns);
         }
         let text = pick(
             &mut self.rng,
@@ -191,6 +194,88 @@ impl Scripted {
                 claims,
             ),
         ));
+    }
+
+    /// Through the door with what they carry and what they left out
+    /// before (a laptop left at work comes home next time), now and then
+    /// leaving a work thing behind; then each thing put where it belongs.
+    fn come_in(&mut self, x: &Stage, who: &Id, door: Id, turns: &mut Vec<Turn>) {
+        let from_work = x
+            .session
+            .params
+            .get("from")
+            .is_some_and(|f| f == "work" || f == "school");
+        let mut bring = x.sim.carried_by(who);
+        let left: Vec<Id> = self
+            .left_out
+            .iter()
+            .filter(|(_, by)| *by == who)
+            .map(|(o, _)| o.clone())
+            .collect();
+        for o in &left {
+            self.left_out.remove(o);
+        }
+        if from_work && self.rng.random_bool(LEFT_BEHIND) {
+            let work_thing = |o: &Id| matches!(category_of(x.s, o), "laptop" | "book" | "charger");
+            if let Some(i) = bring.iter().position(work_thing) {
+                self.left_out.insert(bring.remove(i), who.clone());
+            }
+        }
+        bring.extend(left);
+        // A parcel left on the doorstep since, and the shopping.
+        let now = x.session.start;
+        let parcels: Vec<Id> = self
+            .doorstep
+            .iter()
+            .filter(|(t, _)| *t <= now)
+            .map(|(_, p)| p.clone())
+            .collect();
+        self.doorstep.retain(|(t, _)| *t > now);
+        let shopped = x
+            .session
+            .params
+            .get("from")
+            .is_some_and(|f| f == "shopping" || f == "errand");
+        let food: Vec<Id> = if shopped {
+            let n = self.groceries.len().min(self.rng.random_range(2..=3));
+            self.groceries.drain(..n).collect()
+        } else {
+            vec![]
+        };
+        bring.extend(parcels.iter().cloned());
+        bring.extend(food.iter().cloned());
+        turns.push(turn(
+            who,
+            Goal::Arrive {
+                door,
+                bring: bring.clone(),
+            },
+        ));
+        if let Some(p) = parcels.first() {
+            let whose =
+                x.s.object(p)
+                    .and_then(|o| o.owner.clone())
+                    .filter(|o| o != who)
+                    .map(|o| format!(" for {}", self.person(&o).name))
+                    .unwrap_or_default();
+            turns.push(turn(
+                who,
+                say(&[], format!("There was a parcel on the doorstep{whose}.")),
+            ));
+        }
+        if !food.is_empty() {
+            let list: Vec<String> = food.iter().map(|f| describe(x.s, f)).collect();
+            turns.push(turn(
+                who,
+                say(&[], format!("I got the shopping: {}.", list.join(", "))),
+            ));
+        }
+        let mut taken = BTreeMap::new();
+        for o in bring {
+            if let Some(to) = self.home_after(x.sim, x.s, &o, &mut taken) {
+                turns.push(turn(who, Goal::Fetch { object: o, to }));
+            }
+        }
     }
 
     /// Nobody home: the robot puts back what was left out.
