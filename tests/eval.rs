@@ -381,7 +381,8 @@ fn the_example_external_agent_speaks_the_protocol() {
 
 #[test]
 fn external_agents_get_words_unless_given_the_query() {
-    let (scene, events) = generated("family_apartment", 3, 2);
+    // Three days: enough for a which-came-first question (its options).
+    let (scene, events) = generated("family_apartment", 3, 3);
     let ix = Index::new(&scene, &events);
     let samples = samples::mine(&scene, &events, 3);
     let t = tmp();
@@ -443,6 +444,7 @@ fn external_agents_get_words_unless_given_the_query() {
         assert_eq!(m["id"], asked_id(&ix, &q.id).as_str());
         assert_eq!(m["question"], q.question.as_str());
     }
+    assert!(qa.iter().any(|q| !q.options.is_empty()));
     assert!(questions.iter().any(|m| m.get("options").is_some()));
     let goals = recalls(&plans);
     assert!(!goals.is_empty());

@@ -17,7 +17,7 @@ use hearth::trace::{
     Change, Event, EventKind, Fact, Location, Position, Rejection, RejectionCode, Value,
 };
 
-const ACTORS: [&str; 4] = ["alice", "bob", "lily", "robot"];
+const ACTORS: [&str; 5] = ["alice", "bob", "grandpa", "lily", "robot"];
 
 // ---------------------------------------------------------------- helpers
 

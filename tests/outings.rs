@@ -526,7 +526,14 @@ fn generated_weeks_go_out_come_back_and_bring_things_in() {
             scene::parse(id, scene::BUILTIN.iter().find(|(n, _)| n == id).unwrap().1).unwrap();
         let (events, kinds) = week(&scene, seed);
         let at = |e: &Event| format!("{id} seed {seed} event {}", e.id);
-        let mut out: std::collections::BTreeSet<Id> = Default::default();
+        // Visitors start outside.
+        let visitors: std::collections::BTreeSet<Id> = scene
+            .actors
+            .iter()
+            .filter(|a| a.room.as_str() == scene::OUTSIDE)
+            .map(|a| a.id.clone())
+            .collect();
+        let mut out = visitors.clone();
         for e in events.iter().filter(|e| e.outcome.is_ok()) {
             match e.action.skill_name() {
                 "leave" => assert!(out.insert(e.actor.clone()), "{}: left twice", at(e)),
@@ -540,6 +547,11 @@ fn generated_weeks_go_out_come_back_and_bring_things_in() {
                 at(e)
             );
         }
+        // Every visitor who came in went home again.
+        assert!(
+            visitors.is_subset(&out),
+            "{id} seed {seed}: a visitor stayed"
+        );
         let leaves = events
             .iter()
             .filter(|e| e.outcome.is_ok() && e.action.skill_name() == "leave")

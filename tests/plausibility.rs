@@ -826,3 +826,80 @@ fn rule_open_close_loop() {
     );
     assert_eq!(count(&s, &busy, Rule::OpenCloseLoop), 0);
 }
+
+/// Something left where it does not belong is no fault when every place
+/// it belongs is full: the keys on the dining table while the shoe
+/// cabinet, the hall table and the coat rack have no room.
+#[test]
+fn rule_left_out_of_place_spares_a_thing_with_nowhere_to_go() {
+    let mut s = builtin("family_apartment");
+    let belongs = hearth::catalogue::Belongs::new(&s, hearth::catalogue::builtin());
+    let homes: Vec<hearth::ids::Id> = belongs
+        .homes(&hearth::ids::Id::new("keys_2"))
+        .unwrap()
+        .to_vec();
+    assert!(
+        homes.iter().any(|h| h.as_str() == "shoe_cabinet_1"),
+        "{homes:?}"
+    );
+    // Every home of the keys exactly full as the day starts.
+    let on = |s: &Scene, h: &str, inside: bool| {
+        s.objects
+            .iter()
+            .filter(|o| match &o.at {
+                hearth::scene::Placement::On(r) => !inside && r.as_str() == h,
+                hearth::scene::Placement::In(r) => inside && r.as_str() == h,
+                _ => false,
+            })
+            .count() as u32
+    };
+    let counts: Vec<(u32, u32)> = homes
+        .iter()
+        .map(|h| (on(&s, h, false), on(&s, h, true)))
+        .collect();
+    for f in &mut s.furniture {
+        if let Some(i) = homes.iter().position(|h| *h == f.id) {
+            f.surfaces = [
+                hearth::scene::Surface::On(counts[i].0),
+                hearth::scene::Surface::In(counts[i].1),
+            ]
+            .into_iter()
+            .filter(|sf| {
+                !matches!(
+                    sf,
+                    hearth::scene::Surface::On(0) | hearth::scene::Surface::In(0)
+                )
+            })
+            .collect();
+        }
+    }
+    let keys_left = |fill: bool| {
+        let mut v = vec![
+            ("bob", "navigate_to", go("shoe_cabinet_1")),
+            ("bob", "pick", obj("keys_2")),
+            ("bob", "navigate_to", go("dining_table_1")),
+            ("bob", "place", put("keys_2", "dining_table_1", "on")),
+        ];
+        if fill {
+            // The spot the keys left is taken by a book.
+            v.extend([
+                ("alice", "navigate_to", go("bookshelf_1")),
+                ("alice", "pick", obj("book_1")),
+                ("alice", "navigate_to", go("shoe_cabinet_1")),
+                ("alice", "place", put("book_1", "shoe_cabinet_1", "on")),
+            ]);
+        }
+        v.push(("bob", "wait", wait(6 * H)));
+        let events = steps(&s, 9 * H, &v);
+        lint::lint(&s, &events)
+            .unwrap()
+            .into_iter()
+            .filter(|f| f.rule == Rule::LeftOutOfPlace.code())
+            .filter(|f| f.entities.first().is_some_and(|e| e.as_str() == "keys_2"))
+            .count()
+    };
+    // Room left at the shoe cabinet: the keys on the table are a fault.
+    assert_eq!(keys_left(false), 1);
+    // No room anywhere they belong: not a fault.
+    assert_eq!(keys_left(true), 0);
+}

@@ -271,6 +271,38 @@ impl Schedules {
     /// the first role (in file order) one of whose words its free-text
     /// `role` contains, else `default_adult` for the first two humans of
     /// `scene` and `default_child` for the others.
+    /// The kind of visitor a human who starts outside is: its `schedule`
+    /// names the kind (`grandparent`), else a word of its `role` does
+    /// ("Lily's grandpa" → grandparent). `None` for anyone else.
+    pub fn visitor_of(&self, actor: &ActorDef) -> Option<&Visitor> {
+        if actor.kind != ActorKind::Human || actor.room.as_str() != crate::scene::OUTSIDE {
+            return None;
+        }
+        let role = actor.role.to_lowercase();
+        let words = |k: VisitorKind| -> &[&str] {
+            match k {
+                VisitorKind::Grandparent => &[
+                    "grandparent",
+                    "grandpa",
+                    "grandma",
+                    "grandfather",
+                    "grandmother",
+                ],
+                VisitorKind::Friend => &["friend", "neighbour", "neighbor"],
+                VisitorKind::Technician => &["technician", "repair", "plumber"],
+                VisitorKind::Courier => &["courier", "delivery"],
+            }
+        };
+        self.visitors.iter().find(|v| {
+            let name = serde_json::to_value(v.kind).ok();
+            let named = actor
+                .schedule
+                .as_ref()
+                .is_some_and(|s| name.as_ref().and_then(|n| n.as_str()) == Some(s.as_str()));
+            named || words(v.kind).iter().any(|w| role.contains(w))
+        })
+    }
+
     pub fn role_of(&self, scene: &Scene, actor: &ActorDef) -> &ScheduleRole {
         if let Some(r) = actor.schedule.as_ref().and_then(|s| self.role(s.as_str())) {
             return r;
@@ -483,7 +515,7 @@ mod tests {
             let sc = builtin(scene).unwrap();
             sc.actors
                 .iter()
-                .filter(|a| a.kind == ActorKind::Human)
+                .filter(|a| a.kind == ActorKind::Human && s.visitor_of(a).is_none())
                 .map(|a| {
                     let mut free = a.clone();
                     free.schedule = None;
@@ -506,9 +538,25 @@ mod tests {
             ])
         );
         assert_eq!(got("studio"), pairs(&[("sam", "student")]));
+        // Who starts outside is a visitor, of the kind their words say.
+        let kind = |scene: &str, id: &str| {
+            let sc = builtin(scene).unwrap();
+            let a = sc.actors.iter().find(|a| a.id.as_str() == id).unwrap();
+            s.visitor_of(a).map(|v| v.kind)
+        };
+        assert_eq!(
+            kind("family_apartment", "grandpa"),
+            Some(VisitorKind::Grandparent)
+        );
+        assert_eq!(kind("large_house", "chris"), Some(VisitorKind::Friend));
+        assert_eq!(kind("family_apartment", "alice"), None);
         for name in ["family_apartment", "large_house", "studio"] {
             let sc = builtin(name).unwrap();
-            for a in sc.actors.iter().filter(|a| a.kind == ActorKind::Human) {
+            let household = sc
+                .actors
+                .iter()
+                .filter(|a| a.kind == ActorKind::Human && s.visitor_of(a).is_none());
+            for a in household {
                 let id = a
                     .schedule
                     .as_ref()

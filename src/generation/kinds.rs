@@ -36,6 +36,10 @@ pub enum SessionKind {
     RobotTidy,
     /// The weekly clean: the floor cleaner runs.
     Vacuum,
+    /// A visitor calls (params: `who`, `until`).
+    Visit,
+    /// The visitor goes home (params: `who`).
+    VisitEnd,
 }
 
 /// Who takes part in a session of a kind.
@@ -60,7 +64,7 @@ pub struct KindRow {
 }
 
 impl SessionKind {
-    pub const ALL: [SessionKind; 20] = [
+    pub const ALL: [SessionKind; 22] = [
         SessionKind::WakeUp,
         SessionKind::Breakfast,
         SessionKind::Medication,
@@ -81,6 +85,8 @@ impl SessionKind {
         SessionKind::Arrive,
         SessionKind::RobotTidy,
         SessionKind::Vacuum,
+        SessionKind::Visit,
+        SessionKind::VisitEnd,
     ];
 
     /// The table.
@@ -202,6 +208,18 @@ impl SessionKind {
                 "vacuum",
                 "the weekly clean: the floor cleaner runs and goes back to its dock",
                 Home,
+                None,
+            ),
+            Visit => (
+                "visit",
+                "a visitor calls: comes in, is greeted and sits down with whoever is home",
+                Named,
+                None,
+            ),
+            VisitEnd => (
+                "visit_end",
+                "the visitor says goodbye and goes home",
+                Named,
                 None,
             ),
         };

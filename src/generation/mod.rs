@@ -399,7 +399,10 @@ pub struct Context<'a> {
     pub scene: &'a Scene,
     pub world: &'a str,
     pub days: u32,
+    /// The household: humans who start in the house.
     pub humans: Vec<Id>,
+    /// Humans who start outside: visitors who may call.
+    pub visitors: Vec<Id>,
     pub robot: Id,
 }
 
@@ -493,12 +496,13 @@ pub fn generate(
     sink: &mut dyn FnMut(&Event) -> Result<(), String>,
 ) -> Result<Generated, GenError> {
     let world = grounding::semantic_view(scene);
-    let humans: Vec<Id> = scene
+    let (humans, visitors): (Vec<_>, Vec<_>) = scene
         .actors
         .iter()
         .filter(|a| a.kind == ActorKind::Human)
-        .map(|a| a.id.clone())
-        .collect();
+        .partition(|a| a.room.as_str() != crate::scene::OUTSIDE);
+    let ids = |v: Vec<&crate::scene::ActorDef>| v.into_iter().map(|a| a.id.clone()).collect();
+    let (humans, visitors): (Vec<Id>, Vec<Id>) = (ids(humans), ids(visitors));
     let robot = scene
         .actors
         .iter()
@@ -511,6 +515,7 @@ pub fn generate(
         world: &world,
         days,
         humans,
+        visitors,
         robot,
     };
     let mut sim = Simulation::new(scene.clone()).map_err(|p| GenError::Backend {

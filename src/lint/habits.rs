@@ -132,6 +132,11 @@ impl Walk<'_> {
         let Some((ev, since, at)) = self.habits.misplaced.remove(object) else {
             return;
         };
+        // Every place it belongs is full (a desk piled high): leaving it
+        // where there was room is what anyone would do.
+        if self.nowhere_to_go(object) {
+            return;
+        }
         self.out.push(super::Finding {
             rule: Rule::LeftOutOfPlace.code(),
             event: Some(ev),
@@ -222,6 +227,32 @@ impl Walk<'_> {
                 ),
             );
         }
+    }
+
+    /// Whether every receptacle `object` belongs on or in is full now.
+    fn nowhere_to_go(&self, object: &Id) -> bool {
+        let Some(homes) = self.habits.belongs.homes(object) else {
+            return false;
+        };
+        let mut held: BTreeMap<(&Id, bool), u32> = BTreeMap::new();
+        for o in &self.scene.objects {
+            match self.loc(&o.id) {
+                Some(Location::On(r)) => *held.entry((r, false)).or_default() += 1,
+                Some(Location::In(r)) => *held.entry((r, true)).or_default() += 1,
+                _ => {}
+            }
+        }
+        !homes.is_empty()
+            && homes.iter().all(|h| {
+                [false, true].iter().all(|&inside| {
+                    let room = self
+                        .scene
+                        .fixture(h)
+                        .and_then(|f| f.capacity(inside))
+                        .unwrap_or(0);
+                    held.get(&(h, inside)).copied().unwrap_or(0) >= room
+                })
+            })
     }
 
     fn is_door(&self, id: &Id) -> bool {

@@ -154,6 +154,10 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
                     &["handed {o} to {t}", "gave {o} to {t}", "passed {o} to {t}"],
                     &slots,
                 ),
+                ("leave", Some(Value::Text(to))) if to == "home" => say(
+                    &["went home", "left for home", "said goodbye and left"],
+                    &slots,
+                ),
                 ("leave", Some(Value::Text(to))) => fill(
                     pick(
                         &[
@@ -166,7 +170,7 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
                     &[("w", outing(to).into()), ("t", slots[1].1.clone())],
                 ),
                 ("arrive", _) => say(
-                    &["came home through {t}", "came in by {t}", "got home"],
+                    &["came in through {t}", "came in by {t}", "let themselves in"],
                     &slots,
                 ),
                 ("set_device_state", Some(Value::Bool(on)))

@@ -42,10 +42,12 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
             format!("{} {o} {}", v("put", "put", "puts"), n.location(l))
         }
         ("handoff", _) => format!("{} {o} to {t}", v("hand", "handed", "hands")),
+        ("leave", Some(Value::Text(to))) if to == "home" => v("go home", "went home", "goes home"),
         ("leave", Some(Value::Text(to))) => {
             format!("{} {}", v("go out", "went out", "goes out"), outing(to))
         }
-        ("arrive", _) => v("come home", "came home", "comes home"),
+        // Neutral between the household coming home and a visitor coming in.
+        ("arrive", _) => v("come in", "came in", "comes in"),
         ("set_device_state", value) => {
             let field = act.field.as_ref().map(|f| f.as_str()).unwrap_or("");
             match (field, value) {

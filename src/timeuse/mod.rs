@@ -355,6 +355,11 @@ pub fn stats(
             }));
             continue;
         }
+        // A visitor (who starts outside) lives elsewhere: their days are
+        // not the household's.
+        if actor.room.as_str() == crate::scene::OUTSIDE {
+            continue;
+        }
         let mut secs: BTreeMap<Activity, Vec<u64>> = BTreeMap::new();
         let mut counted = vec![0u64; days as usize];
         let mut add = |a: Option<Activity>, from: u64, to: u64| {

@@ -32,7 +32,6 @@ impl Scripted {
                 ));
             }
         }
-        self.put_back_strays(x, turns);
         let basket = r.fixture(Role::LaundryBasket).cloned();
         // A full basket takes no more tonight (clothes would end up on
         // the bathroom counter until morning).
@@ -96,6 +95,8 @@ impl Scripted {
                 }
             }
         }
+        // Strays last, once glasses have left the desks for the nightstands.
+        self.put_back_strays(x, turns);
         // A thermostat's night setting (a heater with only a mode has none).
         if let Some(th) = r
             .device(Role::Climate)

@@ -53,6 +53,8 @@ pub(super) struct Day {
     pub chores: BTreeSet<Chore>,
     /// When today's parcel is left on the doorstep (seconds of the day).
     pub delivery: Option<u64>,
+    /// Who calls today: (visitor, arrives, leaves), seconds of the day.
+    pub visits: Vec<(Id, u64, u64)>,
 }
 
 impl Day {
@@ -154,6 +156,7 @@ impl Scripted {
             self.outings_of(m, weekday, &mut out);
         }
         self.mind_young_children(&members, &mut out);
+        self.visits(&members, weekday, &mut out);
         if out.chores.contains(&Chore::Groceries) {
             self.shop(&members, weekday, &mut out);
         }
@@ -301,6 +304,31 @@ impl Scripted {
         }
     }
 
+    /// Visitors on their days, `per_month` times in 28 days on average,
+    /// when a grown-up is home for the whole call.
+    fn visits(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
+        let draw = |cal: &mut ChaCha8Rng, (a, b): (u64, u64)| {
+            a + cal.random_range(0..=(b - a) / (5 * M)) * 5 * M
+        };
+        for (who, v) in self.visitors.clone() {
+            if v.per_month <= 0.0 || !v.days.contains(&weekday) {
+                continue;
+            }
+            let p = (v.per_month / (4.0 * v.days.len() as f64)).min(1.0);
+            if !self.cal.random_bool(p) {
+                continue;
+            }
+            let arrive = draw(&mut self.cal, window_secs(&v.arrive));
+            let leave = draw(&mut self.cal, window_secs(&v.leave)).max(arrive + 45 * M);
+            let hosted = members
+                .iter()
+                .any(|m| m.role.adult && day.home_during(&m.id, arrive, leave));
+            if hosted {
+                day.visits.push((who, arrive, leave));
+            }
+        }
+    }
+
     /// The weekly shop: an adult home at the time goes, with a pharmacy
     /// stop some weeks; Saturday mornings, weekday evenings.
     fn shop(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
@@ -418,6 +446,14 @@ impl Scripted {
                         .with("from", destination_name(o.to)),
                 );
             }
+        }
+        for (who, arrive, leave) in &d.visits {
+            plan.push(
+                Planned::new(*arrive, K::Visit)
+                    .with("who", who.as_str())
+                    .with("until", hhmm(*leave)),
+            );
+            plan.push(Planned::new(*leave, K::VisitEnd).with("who", who.as_str()));
         }
         let push_home = |plan: &mut Vec<Planned>, p: Planned| {
             if anyone(p.at) {

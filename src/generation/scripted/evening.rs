@@ -114,7 +114,7 @@ impl Scripted {
         let snacks: Vec<Id> = r
             .objects(Role::Snack)
             .iter()
-            .filter(|&o| !matches!(sim.location(o), Some(Location::HeldBy(_))))
+            .filter(|&o| matches!(sim.location(o), Some(Location::On(_) | Location::In(_))))
             .cloned()
             .collect();
         let table = r

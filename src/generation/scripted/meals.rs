@@ -91,10 +91,12 @@ impl Scripted {
         kinds.truncate(room.saturating_sub(mugs).min(3));
         let mut back: Vec<(Id, Dest)> = vec![];
         for (n, cat) in kinds.iter().enumerate() {
+            // Of what is in the house (not food still to be bought).
             let items: Vec<Id> = r
                 .objects(Role::BreakfastFood)
                 .iter()
                 .filter(|o| category_of(s, o) == *cat)
+                .filter(|o| matches!(sim.location(o), Some(Location::On(_) | Location::In(_))))
                 .cloned()
                 .collect();
             let Some(item) = items.choose(&mut self.rng).cloned() else {

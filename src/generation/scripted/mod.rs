@@ -104,6 +104,8 @@ pub struct Scripted {
     doorstep: Vec<(u64, Id)>,
     /// Food waiting outside to be bought, in scene order.
     groceries: Vec<Id>,
+    /// Who may call, with how often and when (`assets/schedules.ron`).
+    visitors: Vec<(Id, crate::catalogue::schedules::Visitor)>,
 }
 
 const H: u64 = 3600;
@@ -190,14 +192,21 @@ impl Scripted {
         let mut cal = ChaCha8Rng::seed_from_u64(seed);
         cal.set_stream(calendar::CAL_STREAM);
         let sched = crate::catalogue::schedules();
+        // The household is who starts at home; who starts outside may call.
         let members = scene
             .actors
             .iter()
             .filter(|a| a.kind == crate::scene::ActorKind::Human)
+            .filter(|a| a.room.as_str() != crate::scene::OUTSIDE)
             .map(|a| calendar::Member {
                 id: a.id.clone(),
                 role: sched.role_of(scene, a).clone(),
             })
+            .collect();
+        let visitors = scene
+            .actors
+            .iter()
+            .filter_map(|a| Some((a.id.clone(), sched.visitor_of(a)?.clone())))
             .collect();
         // What starts beyond the front door: parcels, and food to be bought.
         let outside = |parcel: bool| -> Vec<Id> {
@@ -222,6 +231,7 @@ impl Scripted {
             parcels: outside(true),
             doorstep: vec![],
             groceries: outside(false),
+            visitors,
             rng,
             kin,
             roles,
@@ -272,7 +282,13 @@ impl Scripted {
             if planned || self.belongs.fits(&o.id, &at) {
                 continue;
             }
-            let Some(to) = self.home_of(x.sim, x.s, &o.id) else {
+            // Its places all full now: to the first anyway, where room
+            // may have been made by the time it gets there (glasses off
+            // the desk at bedtime); else next to it.
+            let Some(to) = self.home_of(x.sim, x.s, &o.id).or_else(|| {
+                let home = self.belongs.homes(&o.id)?.first()?;
+                Some(Dest::On(home.clone()))
+            }) else {
                 continue;
             };
             turns.push(turn(
@@ -899,7 +915,10 @@ impl Backend for Scripted {
             };
             // A block away, a departure or an arrival starts on time: the
             // clock of the day is theirs, not the household's.
-            let start = if matches!(kind, K::RobotAway | K::RobotBack | K::Leave | K::Arrive) {
+            let start = if matches!(
+                kind,
+                K::RobotAway | K::RobotBack | K::Leave | K::Arrive | K::Visit | K::VisitEnd
+            ) {
                 (base + p.at).max(last_start + M)
             } else {
                 (base + p.at + self.jitter(20)).max(last_start + 5 * M)
@@ -1026,6 +1045,8 @@ impl Backend for Scripted {
             Some(K::Arrive) => self.arrive(&x, &mut turns),
             Some(K::RobotTidy) => self.robot_tidy(&x, &mut turns),
             Some(K::Vacuum) => self.vacuum(&x, &mut turns),
+            Some(K::Visit) => self.visit(&x, &mut turns),
+            Some(K::VisitEnd) => self.visit_end(&x, &mut turns),
             None => {}
         }
         // Nothing is fetched that is beyond the front door (food not yet

@@ -44,8 +44,21 @@ impl Scripted {
         };
         let who = Id::new(who);
         let back = p.get("back").map_or("later", String::as_str);
+        // Kept busy at home past the time they meant to be back (a long
+        // breakfast before a morning run): they do not go.
+        let free = x.session.start.max(x.sim.busy_until(&who).unwrap_or(0));
+        let due =
+            crate::catalogue::schedules::clock_secs(back).map(|b| x.session.start / DAY * DAY + b);
+        if due.is_some_and(|b| b <= free + 15 * M) {
+            return;
+        }
+        // A short outing names no time: the house may keep them past it
+        // (a long breakfast before a run), and the words would be wrong.
+        let short = due.is_some_and(|b| b < x.session.start + 90 * M);
         let text = if back == "later" {
             format!("I'm off {}. Look after the house!", phrase(to))
+        } else if short {
+            format!("I'm off {}, not for long.", phrase(to))
         } else {
             pick(
                 &mut self.rng,
@@ -59,7 +72,7 @@ impl Scripted {
             .replace("{back}", back)
         };
         turns.push(turn(&who, say(&[], text)));
-        if back != "later" && self.rng.random_bool(0.35) {
+        if back != "later" && !short && self.rng.random_bool(0.35) {
             self.ask_while_out(x, &who, turns);
         }
         let take: Vec<Id> = p
@@ -145,6 +158,10 @@ impl Scripted {
         let Some(who) = x.session.params.get("who").map(|w| Id::new(w)) else {
             return;
         };
+        // They never went (kept busy past their time).
+        if !x.sim.is_out(&who) {
+            return;
+        }
         if let Some(door) = front_door(x.s) {
             self.come_in(x, &who, door, turns);
         }
@@ -198,7 +215,8 @@ impl Scripted {
 
     /// Through the door with what they carry and what they left out
     /// before (a laptop left at work comes home next time), now and then
-    /// leaving a work thing behind; then each thing put where it belongs.
+    /// leaving a work thing behind; then the new things and what lives by
+    /// the door put where they belong.
     fn come_in(&mut self, x: &Stage, who: &Id, door: Id, turns: &mut Vec<Turn>) {
         let from_work = x
             .session
@@ -247,7 +265,7 @@ impl Scripted {
         turns.push(turn(
             who,
             Goal::Arrive {
-                door,
+                door: door.clone(),
                 bring: bring.clone(),
             },
         ));
@@ -270,12 +288,122 @@ impl Scripted {
                 say(&[], format!("I got the shopping: {}.", list.join(", "))),
             ));
         }
+        // Put away: the parcel and the shopping, and what lives by the
+        // door (keys on the shoe cabinet, the umbrella on the rack); the
+        // rest stays in the bag (a laptop until it is wanted at the desk,
+        // the phone in a pocket), as it does, and leaves desks free.
+        let hall = x.s.door(&door).map(|d| {
+            if d.rooms.0.as_str() == crate::scene::OUTSIDE {
+                d.rooms.1.clone()
+            } else {
+                d.rooms.0.clone()
+            }
+        });
         let mut taken = BTreeMap::new();
         for o in bring {
-            if let Some(to) = self.home_after(x.sim, x.s, &o, &mut taken) {
+            let new = parcels.contains(&o) || food.contains(&o);
+            let Some(to) = self.home_after(x.sim, x.s, &o, &mut taken) else {
+                continue;
+            };
+            let (Dest::On(at) | Dest::In(at) | Dest::Actor(at)) = &to;
+            if new || x.sim.room_of(at) == hall {
                 turns.push(turn(who, Goal::Fetch { object: o, to }));
             }
         }
+    }
+
+    /// A visitor calls: in through the front door, greeted by whoever is
+    /// home, and sits down with them until it is time to go.
+    pub(super) fn visit(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let p = &x.session.params;
+        let (Some(who), Some(door)) = (p.get("who").map(|w| Id::new(w)), front_door(x.s)) else {
+            return;
+        };
+        if !x.sim.is_out(&who) {
+            return;
+        }
+        let until = p
+            .get("until")
+            .and_then(|u| crate::catalogue::schedules::clock_secs(u))
+            .map_or(x.session.start + H, |u| x.session.start / DAY * DAY + u);
+        let name = self.person(&who).name.clone();
+        let host = x.host.clone();
+        let host_name = self.person(&host).name.clone();
+        turns.push(turn(
+            &who,
+            Goal::Arrive {
+                door,
+                bring: vec![],
+            },
+        ));
+        let hello = pick(
+            &mut self.rng,
+            &[
+                "Hello, anyone home? It's {me}.",
+                "Hi {host}! Only me, {me}.",
+                "Hello! {me} here, I let myself in.",
+            ],
+        )
+        .replace("{me}", &name)
+        .replace("{host}", &host_name);
+        turns.push(turn(&who, say(&[], hello)));
+        turns.push(turn(
+            &host,
+            Goal::GoTo {
+                target: who.clone(),
+            },
+        ));
+        let welcome = pick(
+            &mut self.rng,
+            &[
+                "Come in, {me}! Lovely to see you.",
+                "{me}! Come in, sit down.",
+                "Hello {me}, you're just in time.",
+            ],
+        )
+        .replace("{me}", &name);
+        turns.push(turn(&host, say(&[&who], welcome)));
+        if let Some(seat) = x.roles.fixture(Role::Seating) {
+            turns.push(turn(
+                &who,
+                Goal::GoTo {
+                    target: seat.clone(),
+                },
+            ));
+        }
+        // The call lasts until a few minutes before they go.
+        let stay = until.saturating_sub(x.session.start + 10 * M);
+        if stay > 0 {
+            turns.push(turn(&who, wait(stay)));
+        }
+    }
+
+    /// The visitor goes home.
+    pub(super) fn visit_end(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let p = &x.session.params;
+        let (Some(who), Some(door)) = (p.get("who").map(|w| Id::new(w)), front_door(x.s)) else {
+            return;
+        };
+        if x.sim.is_out(&who) {
+            return;
+        }
+        let bye = pick(
+            &mut self.rng,
+            &[
+                "I'd better be going. Thank you, it was lovely.",
+                "Right, I'm off home. See you soon!",
+                "Time I went. Bye, everyone!",
+            ],
+        );
+        turns.push(turn(&who, say(&[], bye.to_string())));
+        turns.push(turn(
+            &who,
+            Goal::Leave {
+                door,
+                to: Destination::Home,
+                take: vec![],
+            },
+        ));
     }
 
     /// Nobody home: the robot puts back what was left out.

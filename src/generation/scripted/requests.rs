@@ -28,7 +28,9 @@ impl Scripted {
         let Some(obj) = owned.choose(&mut self.rng).cloned() else {
             return Ok(());
         };
-        if matches!(sim.location(&obj), Some(Location::HeldBy(_))) {
+        // Only what is put down in the house: not in someone's hands or
+        // bag, nor out of the house (a laptop left at school).
+        if !matches!(sim.location(&obj), Some(Location::On(_) | Location::In(_))) {
             return Ok(());
         }
         let text = pick(
