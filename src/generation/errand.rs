@@ -215,7 +215,8 @@ pub fn next_in(
     }
 }
 
-/// On the way out: what is held and not going is put down, what is to
+/// On the way out: what is held or in the bag and not going is put down
+/// where it belongs, what is to
 /// go and out of reach is fetched while a hand is free (a few tries at
 /// most: a bus is not missed for a charger), then out through the door
 /// with what is at hand.
@@ -234,14 +235,33 @@ fn leave(
 ) -> Proposal {
     let held = sim.held_by(actor);
     let patient = progress.proposals < 24;
+    // Hands emptied of what is not going, and the bag of what has a place
+    // with room (no laptop on a run; a thing with nowhere to go stays in).
+    let built;
+    let belongs = match belongs {
+        Some(b) => b,
+        None => {
+            built = Belongs::new(sim.scene(), crate::catalogue::builtin());
+            &built
+        }
+    };
+    let has_room = |o: &Id| {
+        belongs.homes(o).is_some_and(|hs| {
+            hs.iter()
+                .any(|h| sim.free_space(h, false) > 0 || sim.free_space(h, true) > 0)
+        })
+    };
+    let bagged = sim.carried_by(actor);
     if patient
         && let Some(p) = held
             .iter()
+            .chain(bagged.iter().filter(|o| has_room(o)))
             .find(|h| !take.contains(h))
-            .and_then(|h| put_down(sim, belongs, h, &here.room, here, None, &act))
+            .and_then(|h| put_down(sim, Some(belongs), h, &here.room, here, None, &act))
     {
         return p;
     }
+    let belongs = Some(belongs);
     let inside = sim.lookup().door(door).map(|d| {
         if d.rooms.0.as_str() == crate::scene::OUTSIDE {
             d.rooms.1.clone()

@@ -231,8 +231,10 @@ impl Walk<'_> {
 
     /// Whether every receptacle `object` belongs on or in is full now.
     fn nowhere_to_go(&self, object: &Id) -> bool {
-        let Some(homes) = self.habits.belongs.homes(object) else {
-            return false;
+        // A kind with no place in this home (a parcel in a studio without
+        // a hall table) is out of place nowhere.
+        let Some(homes) = self.habits.belongs.homes(object).filter(|h| !h.is_empty()) else {
+            return true;
         };
         let mut held: BTreeMap<(&Id, bool), u32> = BTreeMap::new();
         for o in &self.scene.objects {
@@ -242,17 +244,16 @@ impl Walk<'_> {
                 _ => {}
             }
         }
-        !homes.is_empty()
-            && homes.iter().all(|h| {
-                [false, true].iter().all(|&inside| {
-                    let room = self
-                        .scene
-                        .fixture(h)
-                        .and_then(|f| f.capacity(inside))
-                        .unwrap_or(0);
-                    held.get(&(h, inside)).copied().unwrap_or(0) >= room
-                })
+        homes.iter().all(|h| {
+            [false, true].iter().all(|&inside| {
+                let room = self
+                    .scene
+                    .fixture(h)
+                    .and_then(|f| f.capacity(inside))
+                    .unwrap_or(0);
+                held.get(&(h, inside)).copied().unwrap_or(0) >= room
             })
+        })
     }
 
     fn is_door(&self, id: &Id) -> bool {

@@ -87,26 +87,32 @@ impl Scripted {
         }
         if let Some(other) = humans.iter().find(|h| *h != host).cloned() {
             let name = self.person(&other).name.clone();
-            let q = pick(
-                &mut self.rng,
-                &[
+            // Each question with the answers that fit it.
+            let qa: &[(&str, &[&str])] = &[
+                (
                     "How was your day, {n}?",
+                    &[
+                        "Busy, but fine.",
+                        "Long meeting, I'm tired.",
+                        "Not bad. And you?",
+                    ],
+                ),
+                (
                     "Did you have a good day, {n}?",
+                    &["Good! I finished early.", "Not bad. And you?"],
+                ),
+                (
                     "Anything happen today, {n}?",
+                    &["Nothing much, a quiet one.", "Long meeting, I'm tired."],
+                ),
+                (
                     "{n}, are you staying up for the film?",
-                ],
-            )
-            .replace("{n}", &name);
-            let a = pick(
-                &mut self.rng,
-                &[
-                    "Busy, but fine.",
-                    "Long meeting, I'm tired.",
-                    "Good! I finished early.",
-                    "Not bad. And you?",
-                    "Only for a bit, I'm worn out.",
-                ],
-            );
+                    &["Only for a bit, I'm worn out.", "Yes, save me a seat."],
+                ),
+            ];
+            let (q, answers) = *pick(&mut self.rng, qa);
+            let q = q.replace("{n}", &name);
+            let a = *pick(&mut self.rng, answers);
             turns.push(turn(host, say(&[&other], q)));
             turns.push(turn(&other, say(&[host], a.to_string())));
         }

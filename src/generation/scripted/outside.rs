@@ -14,6 +14,11 @@ use crate::trace::request::Destination;
 /// How often a work or school bag thing is left behind (an arrival in 25).
 const LEFT_BEHIND: f64 = 0.04;
 
+fn has_field(s: Indexed<'_>, device: &Id, field: &str) -> bool {
+    s.device(device)
+        .is_some_and(|d| d.fields.contains_key(field))
+}
+
 /// The home's way out: its first exterior door.
 fn front_door(s: Indexed<'_>) -> Option<Id> {
     s.doors
@@ -299,10 +304,48 @@ impl Scripted {
                 d.rooms.0.clone()
             }
         });
+        // Home from the day, the light as they like it, said as a
+        // preference (the evening sets the same).
+        let evening = x.session.start % DAY >= 16 * H;
+        if from_work
+            && evening
+            && let Some(light) = x.roles.device(Role::Light).cloned()
+            && has_field(x.s, &light, "brightness")
+            && self.rng.random_bool(0.5)
+        {
+            let b = self.person(who).brightness;
+            let text = format!(
+                "The {} at {b}, that's how I like it after a long day.",
+                kind_name(x.s, &light)
+            );
+            let claim = preference(who, &light, "brightness", Value::Int(b));
+            turns.push(turn(
+                who,
+                operate(light.clone(), "power", Value::Bool(true)),
+            ));
+            turns.push(turn(who, say_claims(&[], text, vec![claim])));
+            turns.push(turn(who, operate(light, "brightness", Value::Int(b))));
+        }
         let mut taken = BTreeMap::new();
+        // A new thing with no place of its kind here (a studio without a
+        // hall table) goes down by the door, not round in the bag.
+        let by_the_door = |taken: &mut BTreeMap<Dest, u32>| {
+            let spot =
+                x.s.furniture
+                    .iter()
+                    .filter(|f| Some(&f.room) == hall.as_ref())
+                    .map(|f| Dest::On(f.id.clone()))
+                    .find(|d| {
+                        let Dest::On(f) = d else { return false };
+                        x.sim.free_space(f, false) > taken.get(d).copied().unwrap_or(0)
+                    })?;
+            *taken.entry(spot.clone()).or_default() += 1;
+            Some(spot)
+        };
         for o in bring {
             let new = parcels.contains(&o) || food.contains(&o);
-            let Some(to) = self.home_after(x.sim, x.s, &o, &mut taken) else {
+            let home = self.home_after(x.sim, x.s, &o, &mut taken);
+            let Some(to) = home.or_else(|| new.then(|| by_the_door(&mut taken)).flatten()) else {
                 continue;
             };
             let (Dest::On(at) | Dest::In(at) | Dest::Actor(at)) = &to;
