@@ -267,15 +267,11 @@ impl Schedules {
         self.visitors.iter().find(|v| v.kind == kind)
     }
 
-    /// The role `actor` plays: its `schedule` if that names a role, else
-    /// the first role (in file order) one of whose words its free-text
-    /// `role` contains, else `default_adult` for the first two humans of
-    /// `scene` and `default_child` for the others.
     /// The kind of visitor a human who starts outside is: its `schedule`
     /// names the kind (`grandparent`), else a word of its `role` does
     /// ("Lily's grandpa" → grandparent). `None` for anyone else.
     pub fn visitor_of(&self, actor: &ActorDef) -> Option<&Visitor> {
-        if actor.kind != ActorKind::Human || actor.room.as_str() != crate::scene::OUTSIDE {
+        if !actor.is_visitor() {
             return None;
         }
         let role = actor.role.to_lowercase();
@@ -303,6 +299,10 @@ impl Schedules {
         })
     }
 
+    /// The role `actor` plays: its `schedule` if that names a role, else
+    /// the first role (in file order) one of whose words its free-text
+    /// `role` contains, else `default_adult` for the first two humans of
+    /// `scene` and `default_child` for the others.
     pub fn role_of(&self, scene: &Scene, actor: &ActorDef) -> &ScheduleRole {
         if let Some(r) = actor.schedule.as_ref().and_then(|s| self.role(s.as_str())) {
             return r;

@@ -262,13 +262,11 @@ fn leave(
         return p;
     }
     let belongs = Some(belongs);
-    let inside = sim.lookup().door(door).map(|d| {
-        if d.rooms.0.as_str() == crate::scene::OUTSIDE {
-            d.rooms.1.clone()
-        } else {
-            d.rooms.0.clone()
-        }
-    });
+    let inside = sim
+        .lookup()
+        .door(door)
+        .and_then(|d| d.inside_room())
+        .cloned();
     // Within reach on the way out (`near`: where they stand counts too,
     // but only for the last look; fetching goes by the door alone, or two
     // things in two rooms would be walked between for ever). What is in a

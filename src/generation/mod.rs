@@ -500,7 +500,7 @@ pub fn generate(
         .actors
         .iter()
         .filter(|a| a.kind == ActorKind::Human)
-        .partition(|a| a.room.as_str() != crate::scene::OUTSIDE);
+        .partition(|a| !a.is_visitor());
     let ids = |v: Vec<&crate::scene::ActorDef>| v.into_iter().map(|a| a.id.clone()).collect();
     let (humans, visitors): (Vec<Id>, Vec<Id>) = (ids(humans), ids(visitors));
     let robot = scene

@@ -284,6 +284,14 @@ pub struct ActorDef {
     pub speed: f32,
 }
 
+impl ActorDef {
+    /// A human who starts outside: someone who calls, not one of the
+    /// household.
+    pub fn is_visitor(&self) -> bool {
+        self.kind == ActorKind::Human && self.room.as_str() == OUTSIDE
+    }
+}
+
 fn default_hands() -> u32 {
     1
 }

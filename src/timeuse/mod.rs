@@ -357,7 +357,7 @@ pub fn stats(
         }
         // A visitor (who starts outside) lives elsewhere: their days are
         // not the household's.
-        if actor.room.as_str() == crate::scene::OUTSIDE {
+        if actor.is_visitor() {
             continue;
         }
         let mut secs: BTreeMap<Activity, Vec<u64>> = BTreeMap::new();

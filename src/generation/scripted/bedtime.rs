@@ -100,10 +100,7 @@ impl Scripted {
         // A thermostat's night setting (a heater with only a mode has none).
         if let Some(th) = r
             .device(Role::Climate)
-            .filter(|d| {
-                x.s.device(d)
-                    .is_some_and(|d| d.fields.contains_key("target"))
-            })
+            .filter(|d| has_field(x.s, d, "target"))
             .cloned()
         {
             let p = self.person(host).clone();

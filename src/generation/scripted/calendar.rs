@@ -138,15 +138,11 @@ impl Scripted {
         };
         if out.chores.contains(&Chore::Delivery) {
             let courier = crate::catalogue::schedules()
-                .visitors
-                .iter()
-                .find(|v| v.kind == crate::catalogue::schedules::VisitorKind::Courier)
+                .visitor(crate::catalogue::schedules::VisitorKind::Courier)
                 .map_or((9 * H + 30 * M, 16 * H + 30 * M), |v| {
                     window_secs(&v.arrive)
                 });
-            out.delivery = Some(
-                courier.0 + self.cal.random_range(0..=(courier.1 - courier.0) / (5 * M)) * 5 * M,
-            );
+            out.delivery = Some(draw_in(&mut self.cal, courier));
         }
         let members = self.members.clone();
         if self.trip_day(day, &members, &mut out) {
@@ -226,11 +222,8 @@ impl Scripted {
                 day.at_desk.push(m.id.clone());
                 continue;
             }
-            let draw = |cal: &mut ChaCha8Rng, (a, b): (u64, u64)| {
-                a + cal.random_range(0..=(b - a) / (5 * M)) * 5 * M
-            };
-            let leave = draw(&mut cal, window_secs(&o.leave));
-            let mut back = draw(&mut cal, window_secs(&o.back)).max(leave + 30 * M);
+            let leave = draw_in(&mut cal, window_secs(&o.leave));
+            let mut back = draw_in(&mut cal, window_secs(&o.back)).max(leave + 30 * M);
             if duty(o.to) && cal.random_bool(r.late) {
                 back += cal.random_range(4..=8) * 15 * M;
             }
@@ -307,9 +300,6 @@ impl Scripted {
     /// Visitors on their days, `per_month` times in 28 days on average,
     /// when a grown-up is home for the whole call.
     fn visits(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
-        let draw = |cal: &mut ChaCha8Rng, (a, b): (u64, u64)| {
-            a + cal.random_range(0..=(b - a) / (5 * M)) * 5 * M
-        };
         for (who, v) in self.visitors.clone() {
             if v.per_month <= 0.0 || !v.days.contains(&weekday) {
                 continue;
@@ -318,8 +308,8 @@ impl Scripted {
             if !self.cal.random_bool(p) {
                 continue;
             }
-            let arrive = draw(&mut self.cal, window_secs(&v.arrive));
-            let leave = draw(&mut self.cal, window_secs(&v.leave)).max(arrive + 45 * M);
+            let arrive = draw_in(&mut self.cal, window_secs(&v.arrive));
+            let leave = draw_in(&mut self.cal, window_secs(&v.leave)).max(arrive + 45 * M);
             let hosted = members
                 .iter()
                 .any(|m| m.role.adult && day.home_during(&m.id, arrive, leave));
@@ -398,6 +388,11 @@ impl Planned {
         self.params.insert(key.into(), value.into());
         self
     }
+}
+
+/// A time in the window `(a, b)` (seconds of the day), on the five minutes.
+fn draw_in(cal: &mut ChaCha8Rng, (a, b): (u64, u64)) -> u64 {
+    a + cal.random_range(0..=(b - a) / (5 * M)) * 5 * M
 }
 
 /// "17:30" of seconds of the day.

@@ -120,7 +120,7 @@ impl Scripted {
         let snacks: Vec<Id> = r
             .objects(Role::Snack)
             .iter()
-            .filter(|&o| matches!(sim.location(o), Some(Location::On(_) | Location::In(_))))
+            .filter(|&o| set_down(sim, o))
             .cloned()
             .collect();
         let table = r

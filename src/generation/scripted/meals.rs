@@ -96,7 +96,7 @@ impl Scripted {
                 .objects(Role::BreakfastFood)
                 .iter()
                 .filter(|o| category_of(s, o) == *cat)
-                .filter(|o| matches!(sim.location(o), Some(Location::On(_) | Location::In(_))))
+                .filter(|o| set_down(sim, o))
                 .cloned()
                 .collect();
             let Some(item) = items.choose(&mut self.rng).cloned() else {

@@ -14,11 +14,6 @@ use crate::trace::request::Destination;
 /// How often a work or school bag thing is left behind (an arrival in 25).
 const LEFT_BEHIND: f64 = 0.04;
 
-fn has_field(s: Indexed<'_>, device: &Id, field: &str) -> bool {
-    s.device(device)
-        .is_some_and(|d| d.fields.contains_key(field))
-}
-
 /// The home's way out: its first exterior door.
 fn front_door(s: Indexed<'_>) -> Option<Id> {
     s.doors
@@ -108,10 +103,7 @@ impl Scripted {
             .values()
             .flatten()
             .filter(|o| x.roles.has(o, Role::DeskExtra))
-            .filter(|o| {
-                matches!(x.sim.location(o), Some(Location::On(_) | Location::In(_)))
-                    && x.sim.location(o) != desk.clone().map(Location::On)
-            })
+            .filter(|o| set_down(x.sim, o) && x.sim.location(o) != desk.clone().map(Location::On))
             .cloned()
             .collect();
         let (Some(desk), Some(thing)) = (desk, things.choose(&mut self.rng).cloned()) else {
@@ -223,11 +215,8 @@ impl Scripted {
     /// leaving a work thing behind; then the new things and what lives by
     /// the door put where they belong.
     fn come_in(&mut self, x: &Stage, who: &Id, door: Id, turns: &mut Vec<Turn>) {
-        let from_work = x
-            .session
-            .params
-            .get("from")
-            .is_some_and(|f| f == "work" || f == "school");
+        let from = x.session.params.get("from").map(String::as_str);
+        let from_work = matches!(from, Some("work" | "school"));
         let mut bring = x.sim.carried_by(who);
         let left: Vec<Id> = self
             .left_out
@@ -254,11 +243,7 @@ impl Scripted {
             .map(|(_, p)| p.clone())
             .collect();
         self.doorstep.retain(|(t, _)| *t > now);
-        let shopped = x
-            .session
-            .params
-            .get("from")
-            .is_some_and(|f| f == "shopping" || f == "errand");
+        let shopped = matches!(from, Some("shopping" | "errand"));
         let food: Vec<Id> = if shopped {
             let n = self.groceries.len().min(self.rng.random_range(2..=3));
             self.groceries.drain(..n).collect()
@@ -297,13 +282,7 @@ impl Scripted {
         // door (keys on the shoe cabinet, the umbrella on the rack); the
         // rest stays in the bag (a laptop until it is wanted at the desk,
         // the phone in a pocket), as it does, and leaves desks free.
-        let hall = x.s.door(&door).map(|d| {
-            if d.rooms.0.as_str() == crate::scene::OUTSIDE {
-                d.rooms.1.clone()
-            } else {
-                d.rooms.0.clone()
-            }
-        });
+        let hall = x.s.door(&door).and_then(|d| d.inside_room()).cloned();
         // Home from the day, the light as they like it, said as a
         // preference (the evening sets the same).
         let evening = x.session.start % DAY >= 16 * H;
@@ -334,11 +313,9 @@ impl Scripted {
                 x.s.furniture
                     .iter()
                     .filter(|f| Some(&f.room) == hall.as_ref())
-                    .map(|f| Dest::On(f.id.clone()))
-                    .find(|d| {
-                        let Dest::On(f) = d else { return false };
-                        x.sim.free_space(f, false) > taken.get(d).copied().unwrap_or(0)
-                    })?;
+                    .map(|f| (Dest::On(f.id.clone()), x.sim.free_space(&f.id, false)))
+                    .find(|(d, free)| *free > taken.get(d).copied().unwrap_or(0))?
+                    .0;
             *taken.entry(spot.clone()).or_default() += 1;
             Some(spot)
         };

@@ -30,7 +30,7 @@ impl Scripted {
         };
         // Only what is put down in the house: not in someone's hands or
         // bag, nor out of the house (a laptop left at school).
-        if !matches!(sim.location(&obj), Some(Location::On(_) | Location::In(_))) {
+        if !set_down(sim, &obj) {
             return Ok(());
         }
         let text = pick(
