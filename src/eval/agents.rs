@@ -258,6 +258,9 @@ impl BuiltIn {
                 (format!("place|{object}"), vec![list(t.places.get(object))])
             }
             Query::Next { .. }
+            | Query::WhoHome { .. }
+            | Query::OutDays { .. }
+            | Query::WhileOut { .. }
             | Query::SeenOrTold { .. }
             | Query::Asked { .. }
             | Query::Due { .. }
@@ -334,6 +337,23 @@ impl BuiltIn {
                         .filter(since),
                 );
                 out.extend(self.seen_of(entity).filter(since));
+            }
+            // Presence: what each person was seen doing (and going out,
+            // coming in); what changed while someone was out.
+            Query::WhoHome { event } => {
+                out.insert(*event);
+                out.extend(t.actors.values().flatten());
+            }
+            Query::OutDays { actor, .. } => out.extend(t.actors.get(actor).into_iter().flatten()),
+            Query::WhileOut {
+                person,
+                leave,
+                entity,
+                attr,
+            } => {
+                out.insert(*leave);
+                out.extend(t.actors.get(person).into_iter().flatten());
+                out.extend(get(&t.state, entity, attr));
             }
         }
         out

@@ -8,8 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 // these keys; they are only looked up, never iterated into output.
 use bevy::platform::collections::HashMap;
 
+use crate::catalogue::schedules::Weekday;
 use crate::ids::Id;
-use crate::trace::request::Action;
+use crate::scene::ActorKind;
+use crate::trace::request::{Action, Destination};
 use crate::trace::{ClaimMode, Location, Value, clock_time, day_of};
 
 use super::act::{main_target, placed_at};
@@ -465,7 +467,100 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
                 events,
             )
         }
+        Query::WhoHome { event } => {
+            let x = ix.event(*event)?;
+            if x.id >= c || !ix.robot_saw(x) {
+                return None;
+            }
+            let mut people = Vec::new();
+            let mut evidence = vec![x.id];
+            for p in ix
+                .scene
+                .actors
+                .iter()
+                .filter(|a| a.kind == ActorKind::Human)
+            {
+                let (home, seen) = ix.presence(&p.id, x.id, c)?;
+                if home {
+                    people.push(p.id.clone());
+                }
+                evidence.extend(seen);
+            }
+            answered(Answer::People { people }, evidence)
+        }
+        Query::OutDays { actor, to } => {
+            let (days, evidence) = usual_days(ix, cutoff, actor, *to, true)?;
+            let (truth, _) = usual_days(ix, cutoff, actor, *to, false)?;
+            (days == truth).then_some(())?;
+            answered(Answer::Days { days }, evidence)
+        }
+        Query::WhileOut {
+            person,
+            leave,
+            entity,
+            attr,
+        } => {
+            let l = ix.event(*leave)?;
+            let back = ix
+                .comings_and_goings(person)
+                .iter()
+                .find(|(e, home)| *e > l.id && *home)?
+                .0;
+            if back >= c || l.actor != *person {
+                return None;
+            }
+            let changes = ix.changes_of(&key(entity, attr));
+            let during = &changes[changes.partition_point(|(e, _)| *e <= l.id)
+                ..changes.partition_point(|(e, _)| *e < back)];
+            let mut by = BTreeSet::new();
+            for (e, _) in during {
+                // Every change in the meantime seen, by one person.
+                let e = ix.event(*e).filter(|e| ix.robot_saw(e))?;
+                by.insert(&e.actor);
+            }
+            (by.len() == 1).then_some(())?;
+            let actor = (*by.first()?).clone();
+            answered(Answer::Actor { actor }, during.iter().map(|(e, _)| *e))
+        }
     }
+}
+
+/// The days of the week on which `actor` usually went out `to` over the
+/// whole days before the cutoff's: a day of the week on which they went in
+/// two weeks or more and on two thirds of its occurrences (day 1 is a
+/// Monday). From the departures the robot perceived (`perceived`), or from
+/// all of them; with the perceived departures of those days. `None` before
+/// two whole weeks have passed.
+fn usual_days(
+    ix: &Index,
+    cutoff: &Cutoff,
+    actor: &Id,
+    to: Destination,
+    perceived: bool,
+) -> Option<(Vec<Weekday>, Vec<u64>)> {
+    let whole = cutoff.day.checked_sub(1).filter(|d| *d >= 14)?;
+    let leaves: Vec<_> = ix
+        .leaves(actor, cutoff.event)
+        .iter()
+        .filter(|l| l.to == to && l.day <= whole && (l.perceived || !perceived))
+        .collect();
+    let mut days = Vec::new();
+    let mut evidence = Vec::new();
+    for w in Weekday::ALL {
+        let on = |d: u32| Weekday::of_day(d, Weekday::Mon) == w;
+        let went: BTreeSet<u32> = leaves.iter().map(|l| l.day).filter(|d| on(*d)).collect();
+        let times = (1..=whole).filter(|d| on(*d)).count();
+        if went.len() >= 2 && went.len() * 3 >= times * 2 {
+            days.push(w);
+            evidence.extend(
+                leaves
+                    .iter()
+                    .filter(|l| on(l.day) && l.perceived)
+                    .map(|l| l.event),
+            );
+        }
+    }
+    (!days.is_empty()).then_some((days, evidence))
 }
 
 /// Whether two answers agree as scored: state values regardless of the

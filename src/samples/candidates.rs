@@ -16,7 +16,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::ids::Id;
-use crate::trace::request::Action;
+use crate::trace::request::{Action, Destination};
 use crate::trace::{ClaimMode, Event};
 
 use super::act::act_of;
@@ -24,7 +24,7 @@ use super::index::{Heard, Index, Place};
 use super::model::{Act, Answer, Cutoff, Family, Query};
 use super::phrasing::Phrase;
 use super::text::Namer;
-use super::wording::{Tense, act_phrase, preference_question, request_phrase, verb_phrase};
+use super::wording::{Tense, act_phrase, away, preference_question, request_phrase, verb_phrase};
 
 /// A question before it is answered. Its wording is made only for the
 /// question chosen: most candidates are never asked.
@@ -404,7 +404,131 @@ pub(super) fn candidates<'c>(
             vec![],
         );
     }
+
+    // Presence: who was home when something happened (of today's and
+    // yesterday's acts in the working day, when who is in varies; at
+    // breakfast and in the evening it is nearly always everyone).
+    for (e, act) in acts.acts.iter().rev().take(60) {
+        if e.day + 1 < cutoff.day {
+            break;
+        }
+        let hour = e.t % crate::trace::DAY / 3600;
+        if matches!(act.skill.as_str(), "leave" | "arrive") || !(9..18).contains(&hour) {
+            continue;
+        }
+        let (actor, act, t) = (e.actor.clone(), (*act).clone(), e.t);
+        push(
+            Family::Presence,
+            "who_home",
+            Query::WhoHome { event: e.id },
+            Box::new(move || {
+                Phrase::new(
+                    "who_home",
+                    &[("done", &act_phrase(n, &actor, &act)), ("when", &n.when(t))],
+                )
+            }),
+            vec![],
+        );
+    }
+    for person in &humans {
+        let leaves = ix.leaves(person, c);
+        // Who changed what while someone was out, today or yesterday.
+        for l in leaves.iter().rev().take_while(|l| l.day + 1 >= cutoff.day) {
+            let Some(&(back, _)) = ix
+                .comings_and_goings(person)
+                .iter()
+                .find(|(e, home)| *e > l.event && *home)
+            else {
+                continue;
+            };
+            if back >= c {
+                continue;
+            }
+            let mut keys = BTreeSet::new();
+            for e in ix.after(l.event).iter().take_while(|e| e.id < back) {
+                for ch in &e.changes {
+                    if ch.attr.as_str() != "position"
+                        && !ix.scene.actors.iter().any(|a| a.id == ch.entity)
+                    {
+                        keys.insert((ch.entity.clone(), ch.attr.clone()));
+                    }
+                }
+            }
+            let day = match l.day {
+                d if d == cutoff.day => "today".to_string(),
+                d if d + 1 == cutoff.day => "yesterday".to_string(),
+                d => format!("on day {d}"),
+            };
+            for (entity, attr) in keys.into_iter().take(8) {
+                let (who, to, day) = ((*person).clone(), l.to, day.clone());
+                let (thing, changed) = (entity.clone(), changed_verb(&attr));
+                push(
+                    Family::Presence,
+                    "while_out",
+                    Query::WhileOut {
+                        person: who.clone(),
+                        leave: l.event,
+                        entity,
+                        attr,
+                    },
+                    Box::new(move || {
+                        Phrase::new(
+                            "while_out",
+                            &[
+                                ("who", &n.name(&who)),
+                                ("away", away(to)),
+                                ("day", &day),
+                                ("changed", &changed),
+                                ("thing", &n.name(&thing)),
+                            ],
+                        )
+                    }),
+                    vec![],
+                );
+            }
+        }
+        // Weekly routine: on which days they go to work or school.
+        if cutoff.day > 14 {
+            let tos: BTreeSet<Destination> = leaves
+                .iter()
+                .map(|l| l.to)
+                .filter(|to| matches!(to, Destination::Work | Destination::School))
+                .collect();
+            for to in tos {
+                let who = (*person).clone();
+                push(
+                    Family::Routine,
+                    "out_days",
+                    Query::OutDays {
+                        actor: who.clone(),
+                        to,
+                    },
+                    Box::new(move || {
+                        Phrase::new(
+                            "out_days",
+                            &[
+                                ("who", &n.name(&who)),
+                                ("going", to.phrase()),
+                                ("away", away(to)),
+                            ],
+                        )
+                    }),
+                    vec![],
+                );
+            }
+        }
+    }
     out
+}
+
+/// How a question says that `attr` changed: "moved", "opened or shut".
+fn changed_verb(attr: &Id) -> String {
+    match attr.as_str() {
+        "location" => "moved".into(),
+        "open" => "opened or shut".into(),
+        "power" => "switched on or off".into(),
+        field => format!("changed the {} of", field.replace('_', " ")),
+    }
 }
 
 /// "Where is the mug?": the state of `entity.attr`, a current or hidden

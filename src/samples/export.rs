@@ -327,7 +327,7 @@ fn lme_type(q: &QaSample) -> &'static str {
         Family::CurrentState | Family::OverwrittenState | Family::HiddenState => "knowledge-update",
         Family::Temporal | Family::Commitment => "temporal-reasoning",
         Family::Preference => "single-session-preference",
-        Family::Routine | Family::Counting => "multi-session",
+        Family::Routine | Family::Counting | Family::Presence => "multi-session",
         Family::SourceAware => "single-session-user",
     }
 }

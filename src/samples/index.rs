@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{OUTSIDE, Scene};
 use crate::sim::initial_state;
-use crate::trace::request::Action;
+use crate::trace::request::{Action, Destination};
 use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
 
 use super::act::act_of;
@@ -47,6 +47,16 @@ pub struct Place {
 }
 
 pub use crate::trace::Key;
+
+/// A departure through an exterior door.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaving {
+    pub event: u64,
+    pub day: u32,
+    pub to: Destination,
+    /// Whether the robot perceived it (saw or heard them go).
+    pub perceived: bool,
+}
 
 /// What an act is looked up by: its skill and arguments (the value, which
 /// need not be ordered, is compared on lookup).
@@ -89,6 +99,14 @@ pub struct Tables {
     placed: BTreeMap<Id, Vec<usize>>,
     /// Indexes into `heard`, by (mode, entity, attribute).
     claims: BTreeMap<(ClaimMode, Id, Id), Vec<usize>>,
+    /// Each person's true comings and goings: (event, home after it).
+    inout: BTreeMap<Id, Vec<(u64, bool)>>,
+    /// What the robot perceived of each person's presence: (event, home
+    /// before it, home after it), from what they did and where it saw them.
+    sightings: BTreeMap<Id, Vec<(u64, bool, bool)>>,
+    /// Every departure: (event, day, where to, whether the robot
+    /// perceived it), by who left.
+    leaves: BTreeMap<Id, Vec<Leaving>>,
     /// Events indexed so far.
     len: usize,
     /// Indexes every event as perceived (an observer who misses nothing):
@@ -120,6 +138,35 @@ impl Tables {
         let observed = self.all_seeing || e.observers.contains(robot);
         let revealed = self.all_seeing || e.revealed_to.contains(robot);
         if e.outcome.is_ok() {
+            for c in e.changes.iter().filter(|c| c.attr.as_str() == "position") {
+                if let (Value::Position(old), Value::Position(new)) = (&c.old, &c.new)
+                    && (old.room.as_str() == OUTSIDE) != (new.room.as_str() == OUTSIDE)
+                {
+                    let to = (e.id, new.room.as_str() != OUTSIDE);
+                    self.inout.entry(c.entity.clone()).or_default().push(to);
+                }
+            }
+            if let Action::Leave { to, .. } = &e.action {
+                let l = Leaving {
+                    event: e.id,
+                    day: e.day,
+                    to: *to,
+                    perceived: observed,
+                };
+                self.leaves.entry(e.actor.clone()).or_default().push(l);
+            }
+            if observed {
+                let (before, after) = match e.action {
+                    Action::Leave { .. } => (true, false),
+                    Action::Arrive { .. } => (false, true),
+                    _ => (true, true),
+                };
+                let seen = (e.id, before, after);
+                self.sightings
+                    .entry(e.actor.clone())
+                    .or_default()
+                    .push(seen);
+            }
             for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
                 let key = (c.entity.clone(), c.attr.clone());
                 self.changes
@@ -145,8 +192,18 @@ impl Tables {
             }
         }
         if revealed {
-            for f in e.reveals.iter().filter(|f| f.attr.as_str() != "position") {
-                self.see((f.entity.clone(), f.attr.clone()), e.id, &f.value);
+            for f in &e.reveals {
+                match &f.value {
+                    Value::Position(p) if f.attr.as_str() == "position" => {
+                        let home = p.room.as_str() != OUTSIDE;
+                        let seen = self.sightings.entry(f.entity.clone()).or_default();
+                        if seen.last().is_none_or(|s| s.0 != e.id) {
+                            seen.push((e.id, home, home));
+                        }
+                    }
+                    _ if f.attr.as_str() == "position" => {}
+                    _ => self.see((f.entity.clone(), f.attr.clone()), e.id, &f.value),
+                }
             }
         }
         if e.outcome.is_ok() && (observed || revealed) {
@@ -501,6 +558,54 @@ impl<'a> Index<'a> {
         let heard = &self.tables.heard;
         &heard[heard.partition_point(|h| h.event < event)
             ..heard.partition_point(|h| h.event <= event)]
+    }
+
+    /// Whether `person` was home during event `x`, as the robot could
+    /// tell before `cutoff`: from the nearest thing it perceived of them
+    /// before `x` (or, failing that, after it), when they did not go out
+    /// or come in between; the household starts at home and visitors out.
+    /// With the sighting it rests on (none for the start), or `None` when
+    /// nothing it perceived settles it.
+    pub fn presence(&self, person: &Id, x: u64, cutoff: u64) -> Option<(bool, Option<u64>)> {
+        let moves = self.tables.inout.get(person).map_or(&[][..], Vec::as_slice);
+        // Whether they went out or came in strictly between events a and b.
+        let still = |a: u64, b: u64| !moves.iter().any(|(e, _)| a < *e && *e < b);
+        let seen = self
+            .tables
+            .sightings
+            .get(person)
+            .map_or(&[][..], Vec::as_slice);
+        let seen = &seen[..seen.partition_point(|s| s.0 < cutoff)];
+        let i = seen.partition_point(|s| s.0 <= x);
+        if let Some(&(e, before, after)) = i.checked_sub(1).map(|i| &seen[i]) {
+            if still(e, x) {
+                return Some((if e == x { before } else { after }, Some(e)));
+            }
+        } else if still(0, x) {
+            let start = self
+                .tables
+                .initial
+                .get(&(person.clone(), Id::new("position")));
+            let home = !matches!(start, Some(Value::Position(p)) if p.room.as_str() == OUTSIDE);
+            return Some((home, None));
+        }
+        let &(e, before, _) = seen.get(i)?;
+        still(x, e).then_some((before, Some(e)))
+    }
+
+    /// `person`'s departures before `cutoff`, perceived or not.
+    pub fn leaves(&self, person: &Id, cutoff: u64) -> &[Leaving] {
+        let all = self
+            .tables
+            .leaves
+            .get(person)
+            .map_or(&[][..], Vec::as_slice);
+        &all[..all.partition_point(|l| l.event < cutoff)]
+    }
+
+    /// The true moments `person` went out (`false`) or came in (`true`).
+    pub fn comings_and_goings(&self, person: &Id) -> &[(u64, bool)] {
+        self.tables.inout.get(person).map_or(&[][..], Vec::as_slice)
     }
 
     /// The session of event `id`.

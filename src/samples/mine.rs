@@ -293,7 +293,7 @@ fn memory_target(q: &Query, family: Family) -> MemoryTarget {
             MemoryTarget::ObjectLocation
         }
         (Family::CurrentState, _) => MemoryTarget::DeviceState,
-        (Family::OverwrittenState | Family::Temporal | Family::Counting, _) => {
+        (Family::OverwrittenState | Family::Temporal | Family::Counting | Family::Presence, _) => {
             MemoryTarget::TemporalState
         }
         (Family::Preference, _) => MemoryTarget::Preference,

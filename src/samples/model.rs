@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalogue::schedules::Weekday;
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::Value;
-use crate::trace::request::Request;
+use crate::trace::request::{Destination, Request};
 
 /// Schema of `samples.jsonl`.
 pub const SAMPLES_SCHEMA: &str = "hearth.samples";
@@ -25,13 +26,16 @@ pub enum Family {
     HiddenState,
     Commitment,
     Counting,
+    /// Who was home when something happened, and what happened while
+    /// someone was out.
+    Presence,
     /// Looks like another family's question, but nothing the robot could
     /// see or hear settles it: the answer is "not known".
     Unanswerable,
 }
 
 impl Family {
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 11] = [
         Family::CurrentState,
         Family::OverwrittenState,
         Family::Temporal,
@@ -41,6 +45,7 @@ impl Family {
         Family::HiddenState,
         Family::Commitment,
         Family::Counting,
+        Family::Presence,
         Family::Unanswerable,
     ];
 
@@ -55,6 +60,7 @@ impl Family {
             Family::HiddenState => "hidden_state",
             Family::Commitment => "commitment",
             Family::Counting => "counting",
+            Family::Presence => "presence",
             Family::Unanswerable => "unanswerable",
         }
     }
@@ -127,6 +133,19 @@ pub enum Query {
         act: Act,
         day: u32,
     },
+    /// Who (of the household and its visitors) was in the house when
+    /// `event` happened.
+    WhoHome { event: u64 },
+    /// On which days of the week `actor` usually goes out `to`.
+    OutDays { actor: Id, to: Destination },
+    /// Who changed `entity.attr` while `person` was out: the outing that
+    /// began with their `leave` event.
+    WhileOut {
+        person: Id,
+        leave: u64,
+        entity: Id,
+        attr: Id,
+    },
 }
 
 impl Query {
@@ -138,7 +157,7 @@ impl Query {
             match v {
                 serde_json::Value::Object(m) => {
                     for (k, x) in m {
-                        if !matches!(k.as_str(), "q" | "skill" | "attr" | "field") {
+                        if !matches!(k.as_str(), "q" | "skill" | "attr" | "field" | "to") {
                             go(x, out);
                         }
                     }
@@ -232,6 +251,14 @@ pub enum Answer {
     },
     Status {
         status: Progress,
+    },
+    /// People, in scene order (none: nobody).
+    People {
+        people: Vec<Id>,
+    },
+    /// Days of the week, Monday first.
+    Days {
+        days: Vec<Weekday>,
     },
     /// Nothing the robot perceived before the cutoff settles the question:
     /// the right answer is to say so.

@@ -109,6 +109,27 @@ pub fn questions(key: &str) -> &'static [&'static str] {
             "(A) {a}; (B) {b}. Which of these was first?",
             "Think back: was it (A) {a} that happened first, or (B) {b}?",
         ],
+        "who_home" => &[
+            "Who was home when {done} ({when})?",
+            "When {done} ({when}), who was in the house?",
+            "{done} ({when}). Who was at home then?",
+            "Which of the household were home at the moment {done} ({when})?",
+            "Think of when {done} ({when}): who was in?",
+        ],
+        "out_days" => &[
+            "On which days of the week does {who} usually go {going}?",
+            "Which days does {who} normally go {going}?",
+            "What days of the week is {who} usually out {away}?",
+            "{who} goes {going} on some days. Which ones, usually?",
+            "On a normal week, which days does {who} go {going}?",
+        ],
+        "while_out" => &[
+            "Who {changed} {thing} while {who} was {away} {day}?",
+            "While {who} was {away} {day}, who {changed} {thing}?",
+            "{who} was {away} {day}. Who {changed} {thing} in the meantime?",
+            "Someone {changed} {thing} while {who} was {away} {day}. Who was it?",
+            "Think of {who} {away} {day}: who {changed} {thing} then?",
+        ],
         "what_next" => &[
             "Right after {done}, what was the next thing {who} did?",
             "Once {done}, what did {who} do next?",
@@ -240,7 +261,7 @@ pub fn questions(key: &str) -> &'static [&'static str] {
 }
 
 /// Every question template key.
-pub const QUESTION_KEYS: [&str; 27] = [
+pub const QUESTION_KEYS: [&str; 30] = [
     "where_is",
     "is_open",
     "is_on",
@@ -268,6 +289,9 @@ pub const QUESTION_KEYS: [&str; 27] = [
     "usual_hour",
     "how_many_robot",
     "how_many",
+    "who_home",
+    "out_days",
+    "while_out",
 ];
 
 /// One of `ways`, picked by `key` (an event's own numbers), so that every

@@ -3,6 +3,7 @@
 //! text with its hedge.
 
 use crate::ids::Id;
+use crate::trace::request::Destination;
 use crate::trace::{Location, Value};
 
 use super::model::{Act, Answer, Progress, Query, Source, UNKNOWN_TEXT};
@@ -85,6 +86,30 @@ pub fn outing(to: &str) -> &'static str {
         "trip" => "on a trip",
         "home" => "home",
         _ => "",
+    }
+}
+
+/// "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Where someone is while out: "at work", "on an errand".
+pub fn away(to: Destination) -> &'static str {
+    match to {
+        Destination::Work => "at work",
+        Destination::School => "at school",
+        Destination::Shopping => "at the shops",
+        Destination::Errand => "out on an errand",
+        Destination::Exercise => "out for a run",
+        Destination::Social => "out with friends",
+        Destination::Appointment => "at an appointment",
+        Destination::Trip => "away on a trip",
+        Destination::Home => "out",
     }
 }
 
@@ -175,6 +200,15 @@ pub fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> Stri
             Progress::Pending => "Still to do; it is not due yet.".into(),
             Progress::Overdue => "Overdue: it was due and has not been seen done.".into(),
         },
+        Answer::People { people } if people.is_empty() => "Nobody.".into(),
+        Answer::People { people } => {
+            let names: Vec<String> = people.iter().map(|p| n.name(p)).collect();
+            capital(&and_list(&names)) + "."
+        }
+        Answer::Days { days } => {
+            let names: Vec<String> = days.iter().map(|d| format!("{}s", d.name())).collect();
+            and_list(&names) + "."
+        }
         Answer::Unknown => UNKNOWN_TEXT.into(),
     }
 }
