@@ -1510,3 +1510,61 @@ fn prompts_fit_the_context_and_a_refusal_falls_back() {
         );
     }
 }
+
+#[test]
+fn the_sessions_prompt_carries_the_household_calendar() {
+    let s = scene();
+    let server = MockServer::start(household(&s));
+    let t = tmp();
+    let live = t.path().join("live");
+    generate_with(
+        &LlmClient::new(config(&server.url, None)).unwrap(),
+        2,
+        &live,
+    )
+    .unwrap();
+    // The script's own days on the same seed: the calendar a model is told.
+    let scripted = t.path().join("scripted");
+    generate_trace(
+        &s,
+        &scripted,
+        &TraceOptions::new(2, 7, BackendSpec::Scripted),
+    )
+    .unwrap();
+    let plan: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(scripted.join("plan.json")).unwrap()).unwrap();
+    let prompts: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.text())
+        .filter(|t| t.contains("Schedule day"))
+        .collect();
+    for (day, weekday) in [(1, "Monday, a weekday."), (2, "Tuesday, a weekday.")] {
+        let prompt = prompts
+            .iter()
+            .find(|p| p.contains(&format!("Schedule day {day}:")))
+            .unwrap_or_else(|| panic!("no sessions prompt for day {day}"));
+        assert!(prompt.contains("Today's calendar"), "{prompt}");
+        assert!(prompt.contains(weekday), "{prompt}");
+        // Every departure the script plans that day is in the prompt, at
+        // its time, with who goes.
+        let leaves: Vec<&serde_json::Value> = plan["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["day"] == day && x["kind"] == "leave")
+            .collect();
+        assert!(!leaves.is_empty(), "nobody goes out on day {day}");
+        for l in leaves {
+            let who = l["params"]["who"].as_str().unwrap();
+            let t = l["start"].as_u64().unwrap() % 86_400;
+            let at = format!("at {:02}:{:02}", t / 3600, t % 3600 / 60);
+            assert!(
+                prompt
+                    .lines()
+                    .any(|x| x.contains(&format!("({who}) goes")) && x.contains(&at)),
+                "{who} leaving {at} is not in:\n{prompt}"
+            );
+        }
+    }
+}

@@ -107,13 +107,15 @@ fn presence_questions_answer_what_happened() {
                     Query::WhileOut {
                         person,
                         leave,
+                        back,
                         entity,
                         attr,
                     },
                     Answer::Actor { actor },
                 ) => {
                     assert_eq!(by_id[leave].actor, *person);
-                    let back = events
+                    // The next arrival of theirs after the departure.
+                    let next = events
                         .iter()
                         .find(|e| {
                             e.id > *leave
@@ -123,7 +125,9 @@ fn presence_questions_answer_what_happened() {
                         })
                         .expect("back before the question")
                         .id;
-                    assert!(back < q.cutoff.event, "{}", q.id);
+                    assert_eq!(next, *back, "{}", q.id);
+                    assert!(*back < q.cutoff.event, "{}", q.id);
+                    let back = *back;
                     let changed: Vec<&Event> = events
                         .iter()
                         .filter(|e| *leave < e.id && e.id < back)
@@ -241,10 +245,19 @@ fn presence_queries_with_bad_arguments_are_unsettled() {
             actor: leave.actor.clone(),
             to: Destination::Work,
         },
-        // Someone else's departure.
+        // Back before leaving.
         Query::WhileOut {
             person: someone_else.id.clone(),
             leave: leave.id,
+            back: leave.id,
+            entity: Id::new("tv_1"),
+            attr: Id::new("power"),
+        },
+        // Back after the cutoff.
+        Query::WhileOut {
+            person: leave.actor.clone(),
+            leave: leave.id,
+            back: mid.event + 1,
             entity: Id::new("tv_1"),
             attr: Id::new("power"),
         },

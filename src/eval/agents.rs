@@ -350,6 +350,7 @@ impl BuiltIn {
                 leave,
                 entity,
                 attr,
+                ..
             } => {
                 out.insert(*leave);
                 out.extend(t.actors.get(person).into_iter().flatten());

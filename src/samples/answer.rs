@@ -495,23 +495,18 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             answered(Answer::Days { days }, evidence)
         }
         Query::WhileOut {
-            person,
             leave,
+            back,
             entity,
             attr,
+            ..
         } => {
-            let l = ix.event(*leave)?;
-            let back = ix
-                .comings_and_goings(person)
-                .iter()
-                .find(|(e, home)| *e > l.id && *home)?
-                .0;
-            if back >= c || l.actor != *person {
+            if back >= &c || leave >= back {
                 return None;
             }
             let changes = ix.changes_of(&key(entity, attr));
-            let during = &changes[changes.partition_point(|(e, _)| *e <= l.id)
-                ..changes.partition_point(|(e, _)| *e < back)];
+            let during = &changes[changes.partition_point(|(e, _)| e <= leave)
+                ..changes.partition_point(|(e, _)| e < back)];
             let mut by = BTreeSet::new();
             for (e, _) in during {
                 // Every change in the meantime seen, by one person.

@@ -468,6 +468,7 @@ pub(super) fn candidates<'c>(
                     Query::WhileOut {
                         person: who.clone(),
                         leave: l.event,
+                        back,
                         entity,
                         attr,
                     },

@@ -560,37 +560,37 @@ impl<'a> Index<'a> {
             ..heard.partition_point(|h| h.event <= event)]
     }
 
-    /// Whether `person` was home during event `x`, as the robot could
-    /// tell before `cutoff`: from the nearest thing it perceived of them
-    /// before `x` (or, failing that, after it), when they did not go out
-    /// or come in between; the household starts at home and visitors out.
-    /// With the sighting it rests on (none for the start), or `None` when
-    /// nothing it perceived settles it.
+    /// Whether `person` was home during event `x`, as the robot believed
+    /// then: from the last thing it perceived of them up to `x` (what
+    /// they did, a word, seeing them in a room, hearing them go out or
+    /// come in), or else from the start (the household at home, visitors
+    /// out). With the sighting it rests on (none for the start); `None`
+    /// when they went out or came in unperceived since, so that nothing
+    /// the robot perceived settles it.
     pub fn presence(&self, person: &Id, x: u64, cutoff: u64) -> Option<(bool, Option<u64>)> {
         let moves = self.tables.inout.get(person).map_or(&[][..], Vec::as_slice);
-        // Whether they went out or came in strictly between events a and b.
-        let still = |a: u64, b: u64| !moves.iter().any(|(e, _)| a < *e && *e < b);
         let seen = self
             .tables
             .sightings
             .get(person)
             .map_or(&[][..], Vec::as_slice);
-        let seen = &seen[..seen.partition_point(|s| s.0 < cutoff)];
-        let i = seen.partition_point(|s| s.0 <= x);
-        if let Some(&(e, before, after)) = i.checked_sub(1).map(|i| &seen[i]) {
-            if still(e, x) {
-                return Some((if e == x { before } else { after }, Some(e)));
+        let seen = &seen[..seen.partition_point(|s| s.0 < cutoff.min(x + 1))];
+        let (from, home) = match seen.last() {
+            Some(&(e, before, after)) => (e, if e == x { before } else { after }),
+            None => {
+                let start = self
+                    .tables
+                    .initial
+                    .get(&(person.clone(), Id::new("position")));
+                (
+                    0,
+                    !matches!(start, Some(Value::Position(p)) if p.room.as_str() == OUTSIDE),
+                )
             }
-        } else if still(0, x) {
-            let start = self
-                .tables
-                .initial
-                .get(&(person.clone(), Id::new("position")));
-            let home = !matches!(start, Some(Value::Position(p)) if p.room.as_str() == OUTSIDE);
-            return Some((home, None));
-        }
-        let &(e, before, _) = seen.get(i)?;
-        still(x, e).then_some((before, Some(e)))
+        };
+        // Nothing unperceived in between: then the belief is the truth.
+        let moved = moves.iter().any(|(e, _)| from < *e && *e < x);
+        (!moved).then_some((home, (from > 0).then_some(from)))
     }
 
     /// `person`'s departures before `cutoff`, perceived or not.

@@ -138,11 +138,13 @@ pub enum Query {
     WhoHome { event: u64 },
     /// On which days of the week `actor` usually goes out `to`.
     OutDays { actor: Id, to: Destination },
-    /// Who changed `entity.attr` while `person` was out: the outing that
-    /// began with their `leave` event.
+    /// Who changed `entity.attr` while `person` was out: between their
+    /// `leave` event and their `back` (arrival) event, which the asker
+    /// knows.
     WhileOut {
         person: Id,
         leave: u64,
+        back: u64,
         entity: Id,
         attr: Id,
     },

@@ -97,7 +97,97 @@ pub(super) struct Member {
 impl Scripted {
     /// Today's calendar: chore days drawn each Monday (and on day 1) for
     /// the rest of the week, then each person's outings.
-    pub(super) fn plan_day(&mut self, day: u32) -> Day {
+    pub(super) fn plan_day(&mut self, cx: &Context, day: u32) -> (Day, Vec<Planned>) {
+        if let Some((d, today, plan)) = &self.planned
+            && *d == day
+        {
+            return (today.clone(), plan.clone());
+        }
+        let today = self.draw_day(day);
+        let plan = self.day_plan(cx, &today);
+        self.planned = Some((day, today.clone(), plan.clone()));
+        (today, plan)
+    }
+
+    /// Day `day` of the calendar, in words, for a model that writes the
+    /// day (the LLM backend's prompts): the same calendar the script
+    /// keeps, so a model's days have the shape of the script's.
+    pub fn calendar(&mut self, cx: &Context, day: u32) -> Vec<String> {
+        let (d, _) = self.plan_day(cx, day);
+        let name = |s: &Self, id: &Id| format!("{} ({id})", s.person(id).name);
+        let weekday = d.weekday.map_or("", Weekday::name);
+        let kind = if d.weekend() {
+            "the weekend"
+        } else {
+            "a weekday"
+        };
+        let mut out = vec![format!("{weekday}, {kind}.")];
+        for o in &d.outs {
+            let who = name(self, &o.who);
+            let take = if o.take.is_empty() {
+                String::new()
+            } else {
+                let t: Vec<&str> = o.take.iter().map(Id::as_str).collect();
+                format!(", taking {}", t.join(", "))
+            };
+            out.push(match (o.leave, o.back < DAY) {
+                (0, true) => format!("{who} is {} until {}.", o.to.phrase(), hhmm(o.back)),
+                (0, false) => format!("{who} is {} all day.", o.to.phrase()),
+                (l, true) => format!(
+                    "{who} goes out {} at {}{take}, back at {} (a leave session, then an arrive session).",
+                    o.to.phrase(),
+                    hhmm(l),
+                    hhmm(o.back)
+                ),
+                (l, false) => format!("{who} goes {} at {}{take}.", o.to.phrase(), hhmm(l)),
+            });
+        }
+        for who in &d.at_desk {
+            out.push(format!("{} works at home today.", name(self, who)));
+        }
+        for (who, off) in &d.off {
+            let why = match off {
+                DayOff::Sick => "off sick, at home",
+                DayOff::Holiday => "on holiday, at home",
+            };
+            out.push(format!("{} is {why} today.", name(self, who)));
+        }
+        let chores: Vec<&str> = d
+            .chores
+            .iter()
+            .filter_map(|c| match c {
+                Chore::Laundry => Some("laundry"),
+                Chore::Tidy => Some("a tidy"),
+                Chore::Vacuum => Some("the weekly vacuum"),
+                Chore::Groceries => Some("the weekly shop"),
+                Chore::Delivery => None,
+            })
+            .collect();
+        if !chores.is_empty() {
+            out.push(format!("Chores today: {}.", chores.join(", ")));
+        }
+        if let Some(t) = d.delivery {
+            out.push(format!(
+                "A parcel is left on the doorstep at about {}.",
+                hhmm(t)
+            ));
+        }
+        for (who, arrive, leave) in &d.visits {
+            out.push(format!(
+                "{} visits from {} to {} (a visit session, then a visit_end session).",
+                name(self, who),
+                hhmm(*arrive),
+                hhmm(*leave)
+            ));
+        }
+        let home = d.home_at(&cx.humans, 12 * H);
+        if home.is_empty() && !cx.humans.is_empty() {
+            out.push("At noon nobody is home: only the robot.".into());
+        }
+        out
+    }
+
+    fn draw_day(&mut self, day: u32) -> Day {
         let weekday = Weekday::of_day(day, self.first_weekday);
         let cal = &mut self.cal;
         if day == 1 || weekday == Weekday::Mon {
@@ -360,6 +450,7 @@ impl Scripted {
 }
 
 /// A session to be: planned time (seconds of the day), kind, project, params.
+#[derive(Clone)]
 pub(super) struct Planned {
     pub at: u64,
     pub kind: SessionKind,

@@ -91,6 +91,9 @@ pub struct Scripted {
     week: std::collections::BTreeSet<(u32, calendar::Chore)>,
     /// Today, as the calendar planned it.
     today: calendar::Day,
+    /// The last day the calendar planned, kept so that asking for it
+    /// again (an LLM's prompt, then the script's fallback) draws nothing.
+    planned: Option<(u32, calendar::Day, Vec<Planned>)>,
     /// A trip away of the whole household: (first day, last day).
     trip: Option<(u32, u32)>,
     /// What the robot did alone at home, told at the next arrival:
@@ -225,6 +228,7 @@ impl Scripted {
             members,
             week: Default::default(),
             today: Default::default(),
+            planned: None,
             trip: None,
             report: vec![],
             left_out: BTreeMap::new(),
@@ -785,8 +789,7 @@ impl Backend for Scripted {
         if self.difficulty.lookalikes > 0 {
             self.choose_kin();
         }
-        let today = self.plan_day(day);
-        let plan = self.day_plan(cx, &today);
+        let (today, plan) = self.plan_day(cx, day);
         if let Some(t) = today.delivery
             && !self.parcels.is_empty()
         {

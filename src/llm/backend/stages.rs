@@ -307,11 +307,17 @@ impl Backend for LlmBackend {
                 format!("{}{beat}", project_line(p))
             })
             .collect();
+        // The household's calendar comes first: who is out when, the
+        // chores, parcels and visitors, as the script keeps them.
+        let calendar = self.script(cx).calendar(cx, day);
         let mut room = self.room(cx, &skeleton, max_tokens(SESSIONS, 90));
+        let calendar_text = first(&calendar, room * 2 / 3);
+        room -= calendar_text.len().min(room);
         let beats_text = first(&today, room / 2);
         room -= beats_text.len().min(room);
         let notes_text = notes.map_or("(the first day)".into(), |n| first(&note_lines(n), room));
         let prompt = skeleton
+            .replace("{{calendar}}", &calendar_text)
             .replace("{{beats}}", &beats_text)
             .replace("{{notes}}", &notes_text);
         let ids: Vec<String> = projects.iter().map(|p| p.id.clone()).collect();
