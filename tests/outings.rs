@@ -10,7 +10,7 @@ use hearth::ids::Id;
 use hearth::scene::{self, ActorDef, ActorKind, Placement, Scene};
 use hearth::sim::Simulation;
 use hearth::store::read_trace;
-use hearth::trace::request::Request;
+use hearth::trace::request::{Action, Request};
 use hearth::trace::{Event, Location, Position, Value};
 
 fn apartment() -> Scene {
@@ -447,7 +447,7 @@ fn using_what_is_outside_is_found() {
     let (scene, mut events) = day_out();
     let i = robot_wait(&events);
     // The robot inspects bob's laptop while bob has it at work.
-    events[i].action = hearth::trace::request::Action::Inspect {
+    events[i].action = Action::Inspect {
         target: Id::new("laptop_1"),
     };
     assert_eq!(fired(&scene, &events), ["used_while_outside"]);
@@ -603,9 +603,16 @@ fn generated_weeks_go_out_come_back_and_bring_things_in() {
             .iter()
             .filter(|o| matches!(sim.location(o), Some(Location::On(_) | Location::In(_))))
             .collect();
+        // A week whose shop fell on a trip (studio seed 877257487: away on
+        // Sunday, the shop's day) may bring nothing in; a week with a shop
+        // brings its groceries.
+        let shopped = events.iter().any(|e| {
+            matches!(&e.action, Action::Leave { to, .. } if to.name() == "shopping")
+                && e.outcome.is_ok()
+        });
         assert!(
-            !came_in.is_empty(),
-            "{id} seed {seed}: nothing came in of {waited:?}"
+            !shopped || !came_in.is_empty(),
+            "{id} seed {seed}: a shop, and nothing came in of {waited:?}"
         );
     }
 }
