@@ -83,6 +83,21 @@ impl Destination {
             Destination::Home => "home",
         }
     }
+
+    /// Where someone is while out there: "at work", "out on an errand".
+    pub fn away(self) -> &'static str {
+        match self {
+            Destination::Work => "at work",
+            Destination::School => "at school",
+            Destination::Shopping => "at the shops",
+            Destination::Errand => "out on an errand",
+            Destination::Exercise => "out for a run",
+            Destination::Social => "out with friends",
+            Destination::Appointment => "at an appointment",
+            Destination::Trip => "away on a trip",
+            Destination::Home => "out",
+        }
+    }
 }
 
 /// A day of the week.

@@ -24,7 +24,7 @@ use super::index::{Heard, Index, Place};
 use super::model::{Act, Answer, Cutoff, Family, Query};
 use super::phrasing::Phrase;
 use super::text::Namer;
-use super::wording::{Tense, act_phrase, away, preference_question, request_phrase, verb_phrase};
+use super::wording::{Tense, act_phrase, preference_question, request_phrase, verb_phrase};
 
 /// A question before it is answered. Its wording is made only for the
 /// question chosen: most candidates are never asked.
@@ -477,7 +477,7 @@ pub(super) fn candidates<'c>(
                             "while_out",
                             &[
                                 ("who", &n.name(&who)),
-                                ("away", away(to)),
+                                ("away", to.away()),
                                 ("day", &day),
                                 ("changed", &changed),
                                 ("thing", &n.name(&thing)),
@@ -510,7 +510,7 @@ pub(super) fn candidates<'c>(
                             &[
                                 ("who", &n.name(&who)),
                                 ("going", to.phrase()),
-                                ("away", away(to)),
+                                ("away", to.away()),
                             ],
                         )
                     }),

@@ -3,7 +3,6 @@
 //! text with its hedge.
 
 use crate::ids::Id;
-use crate::trace::request::Destination;
 use crate::trace::{Location, Value};
 
 use super::model::{Act, Answer, Progress, Query, Source, UNKNOWN_TEXT};
@@ -95,21 +94,6 @@ pub fn and_list(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// Where someone is while out: "at work", "on an errand".
-pub fn away(to: Destination) -> &'static str {
-    match to {
-        Destination::Work => "at work",
-        Destination::School => "at school",
-        Destination::Shopping => "at the shops",
-        Destination::Errand => "out on an errand",
-        Destination::Exercise => "out for a run",
-        Destination::Social => "out with friends",
-        Destination::Appointment => "at an appointment",
-        Destination::Trip => "away on a trip",
-        Destination::Home => "out",
     }
 }
 

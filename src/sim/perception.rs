@@ -245,13 +245,9 @@ impl WorldView<'_, '_> {
         // The front door is heard: who goes out or comes in is perceived
         // from every room within earshot of the door's room, as a spoken
         // line is (so a robot in the next room knows who is home).
+        // (Nothing is within earshot of the outside.)
         if matches!(action, Action::Leave { .. } | Action::Arrive { .. }) {
-            let inside: Vec<Entity> = rooms
-                .iter()
-                .copied()
-                .filter(|r| !self.registry.is_outside(*r))
-                .collect();
-            rooms = inside.into_iter().flat_map(|r| self.earshot(r)).collect();
+            rooms = rooms.iter().flat_map(|r| self.earshot(*r)).collect();
         }
         // Nobody perceives anything from outside (leaving and arriving
         // are seen from the rooms inside).

@@ -131,10 +131,10 @@ impl Scripted {
                 format!(", taking {}", t.join(", "))
             };
             out.push(match (o.leave, o.back < DAY) {
-                (0, true) => format!("{who} is {} until {}.", o.to.phrase(), hhmm(o.back)),
-                (0, false) => format!("{who} is {} all day.", o.to.phrase()),
+                (0, true) => format!("{who} is {} until {}.", o.to.away(), hhmm(o.back)),
+                (0, false) => format!("{who} is {} all day.", o.to.away()),
                 (l, true) => format!(
-                    "{who} goes out {} at {}{take}, back at {} (a leave session, then an arrive session).",
+                    "{who} goes {} at {}{take}, back at {} (a leave session, then an arrive session).",
                     o.to.phrase(),
                     hhmm(l),
                     hhmm(o.back)
