@@ -83,6 +83,11 @@ struct Tracks {
     places: BTreeMap<Id, Vec<u64>>,
     /// Actor → events, for "what next".
     actors: BTreeMap<Id, Vec<u64>>,
+    /// Person → events that showed where they were: what they did, and
+    /// seeing them in a room (who was home).
+    presence: BTreeMap<Id, Vec<u64>>,
+    /// Person → their departures (on which days they go out).
+    leaves: BTreeMap<Id, Vec<u64>>,
     /// (entity, attr) → claims heard: reports and preferences.
     claims: BTreeMap<Key, Vec<u64>>,
     /// Entity → requests heard (the commitment track).
@@ -338,24 +343,18 @@ impl BuiltIn {
                 );
                 out.extend(self.seen_of(entity).filter(since));
             }
-            // Presence: what each person was seen doing (and going out,
-            // coming in); what changed while someone was out.
+            // Who was home: the last sign of each person up to the
+            // moment (one is enough: going out or coming in is itself one).
             Query::WhoHome { event } => {
                 out.insert(*event);
-                out.extend(t.actors.values().flatten());
+                for signs in t.presence.values() {
+                    let upto = signs.partition_point(|x| x <= event);
+                    out.extend(upto.checked_sub(1).map(|i| signs[i]));
+                }
             }
-            Query::OutDays { actor, .. } => out.extend(t.actors.get(actor).into_iter().flatten()),
-            Query::WhileOut {
-                person,
-                leave,
-                entity,
-                attr,
-                ..
-            } => {
-                out.insert(*leave);
-                out.extend(t.actors.get(person).into_iter().flatten());
-                out.extend(get(&t.state, entity, attr));
-            }
+            Query::OutDays { actor, .. } => out.extend(t.leaves.get(actor).into_iter().flatten()),
+            // What changed in the window the question gives.
+            Query::WhileOut { entity, attr, .. } => out.extend(get(&t.state, entity, attr)),
         }
         out
     }
@@ -439,7 +438,11 @@ impl Agent for BuiltIn {
                         t.acts.entry(act_key(&a)).or_default().push(e.id);
                     }
                     t.actors.entry(e.actor.clone()).or_default().push(e.id);
+                    t.presence.entry(e.actor.clone()).or_default().push(e.id);
                     match &e.action {
+                        Action::Leave { .. } => {
+                            t.leaves.entry(e.actor.clone()).or_default().push(e.id)
+                        }
                         Action::SetDeviceState { device, field, .. } => t
                             .devices
                             .entry((device.clone(), Id::new(field)))
@@ -465,11 +468,17 @@ impl Agent for BuiltIn {
                         _ => {}
                     }
                 }
-                for f in e.reveals.iter().filter(|f| f.attr.as_str() != "position") {
-                    t.state
-                        .entry((f.entity.clone(), f.attr.clone()))
-                        .or_default()
-                        .push(e.id);
+                for f in &e.reveals {
+                    let track = if f.attr.as_str() == "position" {
+                        t.presence.entry(f.entity.clone()).or_default()
+                    } else {
+                        t.state
+                            .entry((f.entity.clone(), f.attr.clone()))
+                            .or_default()
+                    };
+                    if track.last() != Some(&e.id) {
+                        track.push(e.id);
+                    }
                 }
             }
             Strategy::Oracle => self.indexed.push(&self.robot, e),
