@@ -368,12 +368,13 @@ fn a_version_1_trace_still_loads_and_replays() {
 
 // ------------------------------------------------------------------ lint
 
-const OUT_RULES: [&str; 5] = [
+const OUT_RULES: [&str; 6] = [
     "acted_while_out",
     "seen_while_out",
     "used_while_outside",
     "visitor_never_left",
     "out_overnight",
+    "straight_back_out",
 ];
 
 /// A day with outings, as the executor records it: bob at work with his
@@ -484,6 +485,30 @@ fn out_overnight_is_found_unless_on_a_trip() {
         Vec::<&str>::new(),
         "a night shift"
     );
+}
+
+#[test]
+fn coming_in_and_straight_back_out_is_found_for_the_household_only() {
+    // The day out has a courier who drops a parcel off and goes at once:
+    // no finding (a visitor may just drop by).
+    let (scene, events) = day_out();
+    assert_eq!(fired(&scene, &events), Vec::<&str>::new());
+    // Alice back from the shops at 42000, out again five minutes later or
+    // an hour later.
+    let again = |at: u64| {
+        let mut sim = Simulation::new(scene.clone()).unwrap();
+        [
+            r#"{"actor":"alice","skill":"leave","args":{"door":"front_door","to":"shopping"},"at":36000}"#.to_string(),
+            r#"{"actor":"alice","skill":"arrive","args":{"door":"front_door"},"at":42000}"#.to_string(),
+            format!(r#"{{"actor":"alice","skill":"leave","args":{{"door":"front_door","to":"social"}},"at":{at}}}"#),
+            r#"{"actor":"alice","skill":"arrive","args":{"door":"front_door"},"at":60000}"#.to_string(),
+        ]
+        .iter()
+        .map(|json| ok(&mut sim, json))
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(fired(&scene, &again(42_300)), ["straight_back_out"]);
+    assert_eq!(fired(&scene, &again(45_600)), Vec::<&str>::new());
 }
 
 /// A generated week, in memory, and its session kinds.

@@ -22,6 +22,10 @@ use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
 use crate::trace::{DAY, Event, Location, RejectionCode, State, Value, clock_time};
 
+/// Home for less than this (seconds) before going out again is no stop
+/// at home ([`Rule::StraightBackOut`]).
+const STRAIGHT_BACK_OUT: u64 = 600;
+
 /// The rules, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -50,11 +54,12 @@ pub enum Rule {
     UsedWhileOutside,
     VisitorNeverLeft,
     OutOvernight,
+    StraightBackOut,
     OpenCloseLoop,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 25] = [
+    pub const ALL: [Rule; 26] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -79,6 +84,7 @@ impl Rule {
         Rule::UsedWhileOutside,
         Rule::VisitorNeverLeft,
         Rule::OutOvernight,
+        Rule::StraightBackOut,
         Rule::OpenCloseLoop,
     ];
 
@@ -109,6 +115,7 @@ impl Rule {
             Rule::UsedWhileOutside => "used_while_outside",
             Rule::VisitorNeverLeft => "visitor_never_left",
             Rule::OutOvernight => "out_overnight",
+            Rule::StraightBackOut => "straight_back_out",
             Rule::OpenCloseLoop => "open_close_loop",
         }
     }
@@ -155,6 +162,9 @@ impl Rule {
             }
             Rule::OutOvernight => {
                 "someone is out at 03:00, gone for other than a trip, work or home"
+            }
+            Rule::StraightBackOut => {
+                "someone of the household comes in and goes out again within 10 minutes"
             }
             Rule::OpenCloseLoop => {
                 "an actor opens and shuts the same thing three times or more in a row with nothing else done"
@@ -260,6 +270,8 @@ struct Walk<'a> {
     visitors: BTreeMap<Id, Option<u64>>,
     /// Each person's latest departure: (event, where to).
     left_for: BTreeMap<Id, (u64, Destination)>,
+    /// Each person's latest arrival: (event, when they were in).
+    came_in: BTreeMap<Id, (u64, u64)>,
 }
 
 impl<'a> Walk<'a> {
@@ -334,6 +346,7 @@ impl<'a> Walk<'a> {
                 .map(|a| (a.id.clone(), None))
                 .collect(),
             left_for: BTreeMap::new(),
+            came_in: BTreeMap::new(),
         };
         for p in w.perishable.clone() {
             if !w.in_cold(&p) {
@@ -534,8 +547,27 @@ impl<'a> Walk<'a> {
         match &e.action {
             Action::Leave { to, .. } => {
                 self.left_for.insert(e.actor.clone(), (e.id, *to));
+                // A visitor may just drop by; the household comes home
+                // for longer than that.
+                if let Some(&(came, t)) = self.came_in.get(&e.actor)
+                    && e.t < t + STRAIGHT_BACK_OUT
+                    && !self.visitors.contains_key(&e.actor)
+                {
+                    self.find(
+                        Rule::StraightBackOut,
+                        Some(e),
+                        e.t,
+                        vec![e.actor.clone()],
+                        format!(
+                            "{} came in (event {came}) and goes out again {} s later",
+                            e.actor,
+                            e.t - t
+                        ),
+                    );
+                }
             }
             Action::Arrive { .. } => {
+                self.came_in.insert(e.actor.clone(), (e.id, e.t + e.dur));
                 self.left_for.remove(&e.actor);
                 if let Some(v) = self.visitors.get_mut(&e.actor) {
                     *v = Some(e.id);

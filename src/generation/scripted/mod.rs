@@ -102,6 +102,8 @@ pub struct Scripted {
     /// Things left out of the house (at work), by whom: brought home at
     /// their next arrival.
     left_out: BTreeMap<Id, Id>,
+    /// When each person last came in (trace seconds).
+    came_in: BTreeMap<Id, u64>,
     /// Parcels still to be delivered, in scene order.
     parcels: Vec<Id>,
     /// Parcels on the doorstep: (trace seconds left there, parcel).
@@ -232,6 +234,7 @@ impl Scripted {
             trip: None,
             report: vec![],
             left_out: BTreeMap::new(),
+            came_in: BTreeMap::new(),
             parcels: outside(true),
             doorstep: vec![],
             groceries: outside(false),

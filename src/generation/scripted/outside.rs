@@ -14,6 +14,10 @@ use crate::trace::request::Destination;
 /// How often a work or school bag thing is left behind (an arrival in 25).
 const LEFT_BEHIND: f64 = 0.04;
 
+/// How long someone is home before going out again (seconds): longer than
+/// the lint's `straight_back_out` allows.
+const SETTLE_IN: u64 = 15 * M;
+
 /// The home's way out: its first exterior door.
 fn front_door(s: Indexed<'_>) -> Option<Id> {
     s.doors
@@ -44,9 +48,23 @@ impl Scripted {
         };
         let who = Id::new(who);
         let back = p.get("back").map_or("later", String::as_str);
+        // Just in (their arrival slipped behind the house's sessions):
+        // they stop at home a while first, and give up going out for
+        // anything but work or school.
+        let now = x.session.start.max(x.sim.now());
+        let settled = self
+            .came_in
+            .get(&who)
+            .map(|t| t + SETTLE_IN)
+            .filter(|t| *t > now);
+        if settled.is_some() && !matches!(to.as_str(), "work" | "school") {
+            return;
+        }
         // Kept busy at home past the time they meant to be back (a long
         // breakfast before a morning run): they do not go.
-        let free = x.session.start.max(x.sim.busy_until(&who).unwrap_or(0));
+        let free = now
+            .max(x.sim.busy_until(&who).unwrap_or(0))
+            .max(settled.unwrap_or(0));
         let due =
             crate::catalogue::schedules::clock_secs(back).map(|b| x.session.start / DAY * DAY + b);
         if due.is_some_and(|b| b <= free + 15 * M) {
@@ -65,13 +83,16 @@ impl Scripted {
                 &[
                     "I'm off {to}, back around {back}.",
                     "Bye! Going {to}; I'll be back about {back}.",
-                    "Heading out {to}. See you around {back}.",
+                    "Off {to} now. See you around {back}.",
                 ],
             )
             .replace("{to}", phrase(to))
             .replace("{back}", back)
         };
-        turns.push(turn(&who, say(&[], text)));
+        turns.push(Turn {
+            not_before: settled,
+            ..turn(&who, say(&[], text))
+        });
         if back != "later" && !short && self.rng.random_bool(0.35) {
             self.ask_while_out(x, &who, turns);
         }
@@ -217,6 +238,8 @@ impl Scripted {
     fn come_in(&mut self, x: &Stage, who: &Id, door: Id, turns: &mut Vec<Turn>) {
         let from = x.session.params.get("from").map(String::as_str);
         let from_work = matches!(from, Some("work" | "school"));
+        self.came_in
+            .insert(who.clone(), x.session.start.max(x.sim.now()));
         let mut bring = x.sim.carried_by(who);
         let left: Vec<Id> = self
             .left_out
