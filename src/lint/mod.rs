@@ -9,6 +9,7 @@
 //! finding names the event, its time and the entities involved. No I/O.
 
 mod habits;
+mod outside;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,10 +22,6 @@ use crate::scene::{ActorKind, Indexed, OUTSIDE, Openable, Role, Scene, SceneInde
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
 use crate::trace::{DAY, Event, Location, RejectionCode, State, Value, clock_time};
-
-/// Home for less than this (seconds) before going out again is no stop
-/// at home ([`Rule::StraightBackOut`]).
-const STRAIGHT_BACK_OUT: u64 = 600;
 
 /// The rules, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -433,32 +430,7 @@ impl<'a> Walk<'a> {
                     walks: 0,
                 });
             }
-            let away: Vec<(Id, u64, Destination)> = self
-                .left_for
-                .iter()
-                .filter(|(a, (_, to))| {
-                    !matches!(
-                        to,
-                        Destination::Trip | Destination::Work | Destination::Home
-                    ) && self.is_out(a)
-                })
-                .map(|(a, (ev, to))| (a.clone(), *ev, *to))
-                .collect();
-            for (a, ev, to) in away {
-                self.out.push(Finding {
-                    rule: Rule::OutOvernight.code(),
-                    event: Some(ev),
-                    t: at,
-                    time: clock_time(at),
-                    entities: vec![a.clone()],
-                    message: format!(
-                        "{a} is still out at 03:00 of day {}, gone for {} in event {ev}",
-                        at / DAY + 1,
-                        to.name()
-                    ),
-                    walks: 0,
-                });
-            }
+            self.out_overnight(at);
             self.next_night += DAY;
         }
     }
@@ -481,99 +453,6 @@ impl<'a> Walk<'a> {
                     e.actor, rej.message
                 ),
             );
-        }
-    }
-
-    /// Whether `actor` is out of the house.
-    fn is_out(&self, actor: &Id) -> bool {
-        self.room_of_actor(actor)
-            .is_some_and(|r| r.as_str() == OUTSIDE)
-    }
-
-    /// The rules of the world outside, on the state before `e`.
-    fn outings(&mut self, e: &Event) {
-        let coming = matches!(e.action, Action::Arrive { .. });
-        if self.is_out(&e.actor) && !coming && !matches!(e.action, Action::Wait { .. }) {
-            self.find(
-                Rule::ActedWhileOut,
-                Some(e),
-                e.t,
-                vec![e.actor.clone()],
-                format!(
-                    "{} is out of the house but does {}",
-                    e.actor,
-                    e.action.skill_name()
-                ),
-            );
-        }
-        let mut seen: Vec<Id> = (e.observers.iter().chain(&e.revealed_to))
-            .filter(|o| **o != e.actor && self.is_out(o))
-            .cloned()
-            .collect();
-        seen.sort();
-        seen.dedup();
-        for o in seen {
-            self.find(
-                Rule::SeenWhileOut,
-                Some(e),
-                e.t,
-                vec![o.clone()],
-                format!("{o} is out of the house but perceives event {}", e.id),
-            );
-        }
-        // Bringing in and talking about what is outside are what it is for.
-        if !coming && !matches!(e.action, Action::Say { .. } | Action::Leave { .. }) {
-            for id in e.action.entity_args() {
-                let out = match self.loc(id) {
-                    Some(Location::Outside) => true,
-                    Some(Location::CarriedBy(a) | Location::HeldBy(a)) => self.is_out(a),
-                    _ => false,
-                };
-                if out {
-                    self.find(
-                        Rule::UsedWhileOutside,
-                        Some(e),
-                        e.t,
-                        vec![id.clone()],
-                        format!(
-                            "{} does {} with {id}, which is out of the house",
-                            e.actor,
-                            e.action.skill_name()
-                        ),
-                    );
-                }
-            }
-        }
-        match &e.action {
-            Action::Leave { to, .. } => {
-                self.left_for.insert(e.actor.clone(), (e.id, *to));
-                // A visitor may just drop by; the household comes home
-                // for longer than that.
-                if let Some(&(came, t)) = self.came_in.get(&e.actor)
-                    && e.t < t + STRAIGHT_BACK_OUT
-                    && !self.visitors.contains_key(&e.actor)
-                {
-                    self.find(
-                        Rule::StraightBackOut,
-                        Some(e),
-                        e.t,
-                        vec![e.actor.clone()],
-                        format!(
-                            "{} came in (event {came}) and goes out again {} s later",
-                            e.actor,
-                            e.t - t
-                        ),
-                    );
-                }
-            }
-            Action::Arrive { .. } => {
-                self.came_in.insert(e.actor.clone(), (e.id, e.t + e.dur));
-                self.left_for.remove(&e.actor);
-                if let Some(v) = self.visitors.get_mut(&e.actor) {
-                    *v = Some(e.id);
-                }
-            }
-            _ => {}
         }
     }
 
@@ -899,22 +778,6 @@ impl<'a> Walk<'a> {
         for v in self.running.keys().cloned().collect::<Vec<_>>() {
             self.stopped(None, &v, end);
         }
-        let stayed: Vec<(Id, u64)> = self
-            .visitors
-            .iter()
-            .filter_map(|(a, came)| Some((a.clone(), (*came)?)))
-            .filter(|(a, _)| !self.is_out(a))
-            .collect();
-        for (a, came) in stayed {
-            self.out.push(Finding {
-                rule: Rule::VisitorNeverLeft.code(),
-                event: Some(came),
-                t: end,
-                time: clock_time(end),
-                entities: vec![a.clone()],
-                message: format!("{a} came in (event {came}) and never left"),
-                walks: 0,
-            });
-        }
+        self.visitors_stayed(end);
     }
 }
