@@ -361,7 +361,7 @@ fn a_refused_schema_form_falls_back_and_is_remembered() {
     // Remembered for the endpoint in the cache directory.
     let modes: Value =
         serde_json::from_slice(&fs::read(t.path().join("endpoints.json")).unwrap()).unwrap();
-    assert_eq!(modes[&server.url], "json_object");
+    assert_eq!(modes["dialects"][&server.url], "llama_cpp");
     let again = LlmClient::new(config(&server.url, Some(t.path()))).unwrap();
     again.complete_blocking(small_call(3)).unwrap();
     assert_eq!(
@@ -810,27 +810,34 @@ fn a_sensible_model_takes_few_calls_per_event_with_stable_prefixes() {
     assert!(reqs.iter().all(|r| r.body["messages"][0] == first));
     // The schemas name only real things.
     let actor = reqs.iter().find(|r| r.stage() == "actor").unwrap();
-    // A form per skill: navigate_to first, set_device_state seventh.
-    let forms = &actor.body["response_format"]["json_schema"]["schema"]["properties"]["steps"]["items"]
-        ["anyOf"];
-    let (go, set) = (&forms[0]["properties"], &forms[6]["properties"]);
+    // A form per skill, navigate_to first; set_device_state has one per
+    // device field, with the values that field takes.
+    let forms = actor.schema()["properties"]["steps"]["items"]["anyOf"]
+        .as_array()
+        .unwrap();
+    let go = &forms[0]["properties"];
     assert!(
         go["target"]["enum"]
             .as_array()
             .unwrap()
             .contains(&json!("dining_table_1"))
     );
+    let set = |device: &str, field: &str| {
+        forms.iter().map(|f| &f["properties"]).find(|p| {
+            p["device"]["enum"] == json!([device]) && p["field"]["enum"] == json!([field])
+        })
+    };
+    let wash = set("washing_machine_1", "program").expect("the washer's program");
     assert!(
-        set["field"]["enum"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("temperature"))
-    );
-    assert!(
-        set["value"]["anyOf"][0]["enum"]
+        wash["value"]["enum"]
             .as_array()
             .unwrap()
             .contains(&json!("delicates"))
+    );
+    assert!(
+        set("tv_1", "program").is_none()
+            && set("tv_1", "temperature").is_none()
+            && set("tv_1", "volume").is_some()
     );
     assert_replays(&t.path().join("cache"), &live, 2);
 }
@@ -855,7 +862,7 @@ fn a_refusal_naming_the_format_falls_back_whatever_its_status() {
         assert_eq!((stats.fallbacks, stats.retries), (1, 0), "{status}");
         let modes: Value =
             serde_json::from_slice(&fs::read(cache.join("endpoints.json")).unwrap()).unwrap();
-        assert_eq!(modes[&server.url], "json_object");
+        assert_eq!(modes["dialects"][&server.url], "llama_cpp");
         assert_no_temp(&cache);
     }
     // A server refusing json_object too ends with the schema in the prompt only.
@@ -1471,7 +1478,7 @@ fn prompts_fit_the_context_and_a_refusal_falls_back() {
     // Told the context, every prompt fits: trimmed, never refused.
     let server = MockServer::start(with_context(4096, household(&s)));
     let mut c = config(&server.url, Some(&t.path().join("fit")));
-    c.context = 4096;
+    c.context = Some(4096);
     let live = t.path().join("fit-live");
     let summary = generate_with(&LlmClient::new(c).unwrap(), 2, &live).unwrap();
     let reqs = server.requests();
@@ -1487,7 +1494,7 @@ fn prompts_fit_the_context_and_a_refusal_falls_back() {
     let server = MockServer::start(with_context(3000, household(&s)));
     let cache = t.path().join("refused");
     let mut c = config(&server.url, Some(&cache));
-    c.context = 100_000;
+    c.context = Some(100_000);
     let live = t.path().join("refused-live");
     let summary = generate_with(&LlmClient::new(c).unwrap(), 2, &live).unwrap();
     let llm = summary.llm.unwrap();
@@ -1499,7 +1506,7 @@ fn prompts_fit_the_context_and_a_refusal_falls_back() {
     assert!(!refused.is_empty(), "{:?}", llm.fallbacks);
     let mut c = config("http://127.0.0.1:9/v1", Some(&cache));
     c.replay = true;
-    c.context = 100_000;
+    c.context = Some(100_000);
     let again = t.path().join("refused-again");
     generate_with(&LlmClient::new(c).unwrap(), 2, &again).unwrap();
     for f in ["events.jsonl", "plan.json", "notes.jsonl", "manifest.json"] {
@@ -1567,4 +1574,164 @@ fn the_sessions_prompt_carries_the_household_calendar() {
             );
         }
     }
+}
+
+/// What each kind of server publishes beside its chat endpoint, the
+/// dialect hearth should find in it, the path and schema form its chat
+/// requests should take, and the context it reports.
+fn servers() -> Vec<(
+    &'static str,
+    Vec<(&'static str, Value)>,
+    &'static str,
+    &'static str,
+)> {
+    let models = |owner: &str, extra: Value| {
+        let mut m = json!({"id": "mock-model", "object": "model", "owned_by": owner});
+        if let (Some(m), Some(x)) = (m.as_object_mut(), extra.as_object()) {
+            m.extend(x.clone());
+        }
+        json!({"object": "list", "data": [m]})
+    };
+    vec![
+        (
+            "a plain OpenAI-compatible server",
+            vec![],
+            "/v1/chat/completions",
+            "json_schema",
+        ),
+        (
+            "llama.cpp's server",
+            vec![
+                ("/v1/models", models("llamacpp", json!({}))),
+                (
+                    "/props",
+                    json!({"default_generation_settings": {"n_ctx": 6144}, "total_slots": 1}),
+                ),
+            ],
+            "/v1/chat/completions",
+            "json_schema",
+        ),
+        (
+            "llama-cpp-python's server",
+            vec![("/v1/models", models("me", json!({})))],
+            "/v1/chat/completions",
+            "json_object",
+        ),
+        (
+            "vLLM",
+            vec![("/v1/models", models("vllm", json!({"max_model_len": 6144})))],
+            "/v1/chat/completions",
+            "vllm",
+        ),
+        (
+            "Ollama",
+            vec![
+                ("/api/version", json!({"version": "0.12.6"})),
+                (
+                    "/api/show",
+                    json!({"model_info": {"general.architecture": "llama", "llama.context_length": 6144}}),
+                ),
+                ("/v1/models", models("library", json!({}))),
+            ],
+            "/api/chat",
+            "ollama",
+        ),
+    ]
+}
+
+#[test]
+fn each_server_is_asked_once_what_it_is_and_spoken_to_in_its_dialect() {
+    let s = scene();
+    let t = tmp();
+    let mut plans = vec![];
+    for (i, (what, pages, path, format)) in servers().into_iter().enumerate() {
+        let server = MockServer::serving(0, &pages, household(&s));
+        let mut c = config(&server.url, Some(&t.path().join(format!("cache{i}"))));
+        c.dialect = None;
+        let client = LlmClient::new(c).unwrap();
+        let live = t.path().join(format!("live{i}"));
+        generate_with(&client, 1, &live).unwrap();
+        let reqs = server.requests();
+        assert!(reqs.len() > 5, "{what}");
+        for r in &reqs {
+            assert_eq!((r.path.as_str(), r.format()), (path, format), "{what}");
+            // The reply schema travels whole in every dialect.
+            assert_eq!(r.schema()["type"], "object", "{what}");
+        }
+        if format == "ollama" {
+            let o = &reqs[0].body["options"];
+            assert_eq!(
+                (&o["num_ctx"], &reqs[0].body["stream"]),
+                (&json!(4096), &json!(false)),
+                "{what}"
+            );
+            assert!(o["num_predict"].as_u64().is_some(), "{what}");
+        }
+        // The same replies make the same trace, whatever the dialect.
+        plans.push(fs::read(live.join("events.jsonl")).unwrap());
+        assert_eq!(plans[0], plans[i], "{what}");
+        assert!(client.stats().fallbacks == 0, "{what}");
+    }
+    // `--llm-dialect` is taken at its word: no probe decides it.
+    let (_, pages, ..) = servers().remove(4);
+    let server = MockServer::serving(0, &pages, household(&s));
+    let mut c = config(&server.url, None);
+    c.dialect = Some(hearth::llm::Dialect::Vllm);
+    let client = LlmClient::new(c).unwrap();
+    client.complete_blocking(small_call(1)).ok();
+    assert_eq!(server.requests()[0].format(), "vllm");
+}
+
+#[test]
+fn the_context_comes_from_the_server_and_a_replay_keeps_the_recorded_one() {
+    let s = scene();
+    let t = tmp();
+    for (what, pages, _, _) in servers() {
+        let server = MockServer::serving(0, &pages, household(&s));
+        let mut c = config(&server.url, None);
+        (c.dialect, c.context) = (None, None);
+        let got = LlmClient::new(c.clone()).unwrap().context();
+        // llama.cpp's n_ctx and vLLM's max_model_len are the context; Ollama's
+        // model limit only caps the 4096 hearth asks it for; others do not say.
+        let want = match what {
+            "llama.cpp's server" | "vLLM" => 6144,
+            _ => 4096,
+        };
+        assert_eq!(got, want, "{what}");
+        // More than the server serves is cut down to it.
+        c.context = Some(32768);
+        let capped = LlmClient::new(c).unwrap().context();
+        assert_eq!(
+            capped,
+            if what.contains("plain") || what.contains("python") {
+                32768
+            } else {
+                6144
+            },
+            "{what}"
+        );
+    }
+    // Recorded with the server's context, replayed without being told it.
+    let (_, pages, ..) = servers().remove(1);
+    let server = MockServer::serving(0, &pages, household(&s));
+    let cache = t.path().join("cache");
+    let mut c = config(&server.url, Some(&cache));
+    (c.dialect, c.context) = (None, None);
+    let live = t.path().join("live");
+    generate_with(&LlmClient::new(c).unwrap(), 1, &live).unwrap();
+    let recorded: Value =
+        serde_json::from_slice(&fs::read(cache.join("endpoints.json")).unwrap()).unwrap();
+    assert_eq!(recorded["context"], 6144);
+    let mut c = config("http://127.0.0.1:9/v1", Some(&cache));
+    (c.replay, c.context) = (true, None);
+    assert_eq!(LlmClient::new(c).unwrap().context(), 6144);
+    let mut c = config("http://127.0.0.1:9/v1", Some(&cache));
+    c.context = None;
+    let again = t.path().join("again");
+    c.replay = true;
+    generate_with(&LlmClient::new(c).unwrap(), 1, &again).unwrap();
+    assert_eq!(
+        fs::read(live.join("events.jsonl")).unwrap(),
+        fs::read(again.join("events.jsonl")).unwrap()
+    );
 }

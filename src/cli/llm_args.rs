@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use hearth::jobs::BackendSpec;
-use hearth::llm::{LlmClient, LlmConfig};
+use hearth::llm::{Dialect, LlmClient, LlmConfig};
 
 #[derive(Args, Clone)]
 pub struct LlmArgs {
@@ -61,10 +61,32 @@ pub struct LlmArgs {
     pub on_budget: String,
     /// The model's context in tokens: every generation prompt and its
     /// reply are fitted into it, trimmed by priority (recent events and
-    /// open plans before old notes). A replay needs the value recorded with.
-    #[arg(long, default_value_t = hearth::llm::client::config::DEFAULT_CONTEXT,
-        value_parser = clap::value_parser!(u32).range(1024..))]
-    pub llm_context: u32,
+    /// open plans before old notes). Default: what the servers report
+    /// (llama.cpp's `/props`, vLLM's `max_model_len`), else 4096; never
+    /// more than a server reports. A replay uses the recorded one.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1024..))]
+    pub llm_context: Option<u32>,
+    /// How the servers take the reply schema: `auto` (ask each server once
+    /// what it is), `openai` (`response_format` `json_schema`), `llama-cpp`
+    /// (`json_object` with `schema`), `ollama` (its `/api/chat` with
+    /// `format`), `vllm` (`structured_outputs`) or `prompt` (the schema in
+    /// the prompt only). A server that refuses its dialect moves down one.
+    #[arg(long, default_value = "auto", value_parser = dialect)]
+    pub llm_dialect: DialectChoice,
+}
+
+/// `--llm-dialect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialectChoice {
+    Auto,
+    Fixed(Dialect),
+}
+
+fn dialect(s: &str) -> Result<DialectChoice, String> {
+    match s {
+        "auto" => Ok(DialectChoice::Auto),
+        _ => s.parse().map(DialectChoice::Fixed),
+    }
 }
 
 /// `--llm-concurrency`.
@@ -116,6 +138,10 @@ impl LlmArgs {
         c.fallback = self.fallback.parse().map_err(anyhow::Error::msg)?;
         c.on_budget = self.on_budget.parse().map_err(anyhow::Error::msg)?;
         c.context = self.llm_context;
+        c.dialect = match self.llm_dialect {
+            DialectChoice::Auto => None,
+            DialectChoice::Fixed(d) => Some(d),
+        };
         c.cache = Some(self.llm_cache.clone());
         c.replay = backend == "replay";
         if c.replay && !self.llm_cache.is_dir() {

@@ -18,6 +18,8 @@ use serde_json::{Value, json};
 pub struct MockRequest {
     /// 0-based arrival number.
     pub n: usize,
+    /// `/v1/chat/completions`, or Ollama's `/api/chat`.
+    pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
 }
@@ -52,18 +54,27 @@ impl MockRequest {
             .is_some_and(|m| m.len() > 2)
     }
 
-    /// The `response_format` type asked for, or `none`.
+    /// The `response_format` type asked for (`json_schema`, `json_object`),
+    /// `ollama` (its `format`), `vllm` (its `structured_outputs`), or `none`.
     pub fn format(&self) -> &str {
+        if !self.body["format"].is_null() {
+            return "ollama";
+        }
+        if !self.body["structured_outputs"].is_null() {
+            return "vllm";
+        }
         self.body["response_format"]["type"]
             .as_str()
             .unwrap_or("none")
     }
 
-    /// The reply schema sent in `response_format` (either form), or null.
+    /// The reply schema sent, in any dialect, or null.
     pub fn schema(&self) -> &Value {
         let f = &self.body["response_format"];
         match self.format() {
             "json_schema" => &f["json_schema"]["schema"],
+            "ollama" => &self.body["format"],
+            "vllm" => &self.body["structured_outputs"]["json"],
             _ => &f["schema"],
         }
     }
@@ -177,6 +188,28 @@ impl MockReply {
         }
     }
 
+    /// This reply as Ollama's `/api/chat` gives it: the message, `done`,
+    /// `done_reason` and the token counts under Ollama's names.
+    fn as_ollama(mut self) -> Self {
+        let Ok(b) = serde_json::from_str::<Value>(&self.body) else {
+            return self;
+        };
+        if self.status != 200 || b["choices"].is_null() {
+            return self;
+        }
+        let c = &b["choices"][0];
+        self.body = json!({
+            "model": "mock",
+            "message": c["message"],
+            "done": true,
+            "done_reason": c["finish_reason"],
+            "prompt_eval_count": b["usage"]["prompt_tokens"],
+            "eval_count": b["usage"]["completion_tokens"],
+        })
+        .to_string();
+        self
+    }
+
     pub fn with_header(mut self, k: &str, v: &str) -> Self {
         self.headers.push((k.into(), v.into()));
         self
@@ -189,6 +222,9 @@ impl MockReply {
 }
 
 type Handler = dyn Fn(&MockRequest) -> MockReply + Send + Sync;
+
+/// The paths whose requests the handler answers; any other is a page.
+const CHAT_PATHS: [&str; 2] = ["/v1/chat/completions", "/api/chat"];
 
 pub struct MockServer {
     pub url: String,
@@ -209,6 +245,25 @@ impl MockServer {
         slots: usize,
         handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
     ) -> Self {
+        Self::serving(slots, &[], handler)
+    }
+
+    /// The general form: `pages` are what the server publishes beside its
+    /// chat endpoint (`/props`, `/v1/models`, Ollama's `/api/version` and
+    /// `/api/show`), answered whatever the method and never logged; any
+    /// other path is a 404. Chat requests go to `handler`; a reply to
+    /// Ollama's `/api/chat` is put in Ollama's shape.
+    pub fn serving(
+        slots: usize,
+        pages: &[(&str, Value)],
+        handler: impl Fn(&MockRequest) -> MockReply + Send + Sync + 'static,
+    ) -> Self {
+        let pages: Arc<Vec<(String, String)>> = Arc::new(
+            pages
+                .iter()
+                .map(|(p, v)| (p.to_string(), v.to_string()))
+                .collect(),
+        );
         let listener = TcpListener::bind("127.0.0.1:0").expect("a free local port");
         listener.set_nonblocking(true).expect("non-blocking accept");
         let url = format!("http://{}/v1", listener.local_addr().expect("bound"));
@@ -226,13 +281,14 @@ impl MockServer {
             while !stop2.load(Ordering::Relaxed) {
                 match listener.accept() {
                     Ok((stream, _)) => {
-                        let (h, l, c, s) = (
+                        let (h, l, c, s, p) = (
                             Arc::clone(&handler),
                             Arc::clone(&log2),
                             Arc::clone(&count),
                             Arc::clone(&slots),
+                            Arc::clone(&pages),
                         );
-                        std::thread::spawn(move || serve(stream, &*h, &l, &c, &s));
+                        std::thread::spawn(move || serve(stream, &*h, &l, &c, &s, &p));
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(2)),
                 }
@@ -292,6 +348,7 @@ fn serve(
     log: &Mutex<Vec<MockRequest>>,
     count: &AtomicUsize,
     slots: &Slots,
+    pages: &[(String, String)],
 ) {
     let _ = stream.set_nonblocking(false);
     let mut reader = BufReader::new(match stream.try_clone() {
@@ -327,17 +384,31 @@ fn serve(
         if reader.read_exact(&mut body).is_err() {
             return;
         }
-        let req = MockRequest {
-            n: count.fetch_add(1, Ordering::SeqCst),
-            headers,
-            body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        let path = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+        let reply = if CHAT_PATHS.contains(&path.as_str()) {
+            let req = MockRequest {
+                n: count.fetch_add(1, Ordering::SeqCst),
+                path,
+                headers,
+                body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+            };
+            log.lock().expect("log lock").push(req.clone());
+            let reply = slots.run(|| {
+                let reply = handler(&req);
+                std::thread::sleep(reply.delay);
+                reply
+            });
+            if req.path == "/api/chat" {
+                reply.as_ollama()
+            } else {
+                reply
+            }
+        } else {
+            match pages.iter().find(|(p, _)| *p == path) {
+                Some((_, page)) => MockReply::status(200, page),
+                None => MockReply::status(404, "{\"error\":\"not found\"}"),
+            }
         };
-        log.lock().expect("log lock").push(req.clone());
-        let reply = slots.run(|| {
-            let reply = handler(&req);
-            std::thread::sleep(reply.delay);
-            reply
-        });
         let mut out = format!(
             "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n",
             reply.status,

@@ -20,5 +20,5 @@ pub use client::Stats;
 pub use client::call::{Call, Message, Reply};
 pub use client::config::{Fallback, LlmConfig, OnBudget};
 pub use client::error::LlmError;
-pub use client::pool::SchemaMode;
+pub use client::pool::Dialect;
 pub use plugin::{LlmActorPlugin, LlmDriver, LlmSystems};

@@ -87,7 +87,7 @@ impl LlmBackend {
             c.max_skipped,
             c.fallback,
             c.on_budget,
-            c.context,
+            client.context(),
         );
         LlmBackend {
             driver: LlmDriver::new(client),

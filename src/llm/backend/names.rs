@@ -59,10 +59,13 @@ pub const SCRIPTED_SKILLS: &[&str] = &["leave", "arrive"];
 /// A step's schema as one form per skill: the fields the skill reads
 /// required (not null), the others null. What a skill needs is then the
 /// schema's to state, so a constrained decoder cannot leave it out.
-fn per_skill(step: &mut Value) {
+/// `set_device_state` has a form per device field (`settings`): the device,
+/// one of its own fields, and a value that field takes, so a model cannot
+/// set a TV's `mode` or a kettle's `volume`.
+fn per_skill(step: &mut Value, settings: &[(String, String, Value)]) {
     let forms = SKILL_FIELDS
         .iter()
-        .map(|(skill, takes)| {
+        .flat_map(|(skill, takes)| {
             let mut form = step.clone();
             let props = form["properties"]
                 .as_object_mut()
@@ -80,10 +83,41 @@ fn per_skill(step: &mut Value) {
                     not_null(p);
                 }
             }
-            form
+            if *skill != "set_device_state" || settings.is_empty() {
+                return vec![form];
+            }
+            settings
+                .iter()
+                .map(|(device, field, value)| {
+                    let mut f = form.clone();
+                    f["properties"]["device"]["enum"] = json!([device]);
+                    f["properties"]["field"]["enum"] = json!([field]);
+                    f["properties"]["value"] = value.clone();
+                    f
+                })
+                .collect()
         })
         .collect();
     *step = json!({ "anyOf": Value::Array(forms) });
+}
+
+/// The values a device field takes, as a schema: its options, `true` or
+/// `false`, or its range (and the values themselves when there are few:
+/// llama.cpp's grammar honours an enum but not `minimum`/`maximum`).
+fn field_values(f: &FieldDef) -> Value {
+    let range = |lo: f64, hi: f64| json!({"type": "number", "minimum": lo, "maximum": hi});
+    match f {
+        FieldDef::Bool(_) => json!({"type": "boolean"}),
+        FieldDef::Enum { options, .. } => json!({"type": "string", "enum": options}),
+        FieldDef::Int { min, max, .. } if max - min <= 20 => {
+            let mut r = range(*min as f64, *max as f64);
+            r["enum"] = json!((*min..=*max).collect::<Vec<_>>());
+            r
+        }
+        FieldDef::Int { min, max, .. } => range(*min as f64, *max as f64),
+        FieldDef::Float { min, max, .. } => range(*min, *max),
+        FieldDef::Timer { max, .. } => range(0.0, f64::from(*max)),
+    }
 }
 
 /// `p` without its null: a type list loses `null`, an enum its null
@@ -122,6 +156,8 @@ pub struct Names {
     options: Vec<String>,
     /// The lowest and highest value of any numeric device field.
     range: (f64, f64),
+    /// Each device's fields with the values they take, in scene order.
+    settings: Vec<(String, String, Value)>,
     known: BTreeSet<String>,
     /// The names the prompts' worked examples use: a person, the robot,
     /// furniture that holds things, an object, a device.
@@ -202,7 +238,17 @@ impl Names {
             ("object", first(s.objects.iter().map(|o| &o.id).collect())),
             ("device", first(s.devices.iter().map(|d| &d.id).collect())),
         ];
+        let settings = s
+            .devices
+            .iter()
+            .flat_map(|d| {
+                d.fields
+                    .iter()
+                    .map(|(f, def)| (d.id.to_string(), f.to_string(), field_values(def)))
+            })
+            .collect();
         Names {
+            settings,
             example,
             known: targets.iter().cloned().collect(),
             objects: ids(s.objects.iter().map(|o| &o.id).collect()),
@@ -280,7 +326,7 @@ impl Names {
                     *p = json!({"anyOf": [{"type": "string", "enum": options}, {"type": "number", "minimum": lo, "maximum": hi}, {"type": "boolean"}, {"type": "null"}]});
                 });
                 bound(&mut s, "steps", "maxItems", want);
-                per_skill(&mut s["properties"]["steps"]["items"]);
+                per_skill(&mut s["properties"]["steps"]["items"], &self.settings);
                 s
             }
             "notes" => schema_of::<reply::NotesReply>(),
@@ -363,9 +409,16 @@ mod tests {
         let forms = a["properties"]["steps"]["items"]["anyOf"]
             .as_array()
             .unwrap();
+        let skill = |f: &Value| {
+            f["properties"]["skill"]["enum"][0]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let settings: usize = s.devices.iter().map(|d| d.fields.len()).sum();
         assert_eq!(
             forms.len(),
-            crate::trace::request::SKILLS.len() - super::SCRIPTED_SKILLS.len()
+            crate::trace::request::SKILLS.len() - super::SCRIPTED_SKILLS.len() - 1 + settings
         );
         let go = &forms[0]["properties"];
         assert_eq!(go["skill"]["enum"], json!(["navigate_to"]));
@@ -373,17 +426,32 @@ mod tests {
         assert!(!targets.contains(&Value::Null) && targets.contains(&json!("sofa_1")));
         assert_eq!(go["target"]["type"], json!("string"));
         assert_eq!(go["object"], json!({"type": "null"}));
-        let set = &forms[6]["properties"];
-        assert_eq!(set["skill"]["enum"], json!(["set_device_state"]));
-        let value = set["value"]["anyOf"].as_array().unwrap();
-        assert!(
-            value[0]["enum"]
-                .as_array()
-                .unwrap()
-                .contains(&json!("delicates"))
-        );
-        assert!(value.iter().all(|f| f["type"] != "null"));
-        let hand = &forms[7]["properties"]["to"];
+        // A form per device field: the device, its field, what it takes.
+        let sets: Vec<&Value> = forms
+            .iter()
+            .filter(|f| skill(f) == "set_device_state")
+            .map(|f| &f["properties"])
+            .collect();
+        assert_eq!(sets.len(), settings);
+        for d in &s.devices {
+            for (field, def) in &d.fields {
+                let set = sets
+                    .iter()
+                    .find(|p| {
+                        p["device"]["enum"] == json!([d.id]) && p["field"]["enum"] == json!([field])
+                    })
+                    .unwrap_or_else(|| panic!("no form for {}.{field}", d.id));
+                let v = &set["value"];
+                match def {
+                    crate::scene::FieldDef::Enum { options, .. } => {
+                        assert_eq!(v["enum"], json!(options))
+                    }
+                    crate::scene::FieldDef::Bool(_) => assert_eq!(v, &json!({"type": "boolean"})),
+                    _ => assert_eq!(v["type"], "number", "{}.{field}", d.id),
+                }
+            }
+        }
+        let hand = &forms.iter().find(|f| skill(f) == "handoff").unwrap()["properties"]["to"];
         assert_eq!(
             (&hand["minItems"], &hand["maxItems"]),
             (&json!(1), &json!(1))

@@ -1,6 +1,7 @@
 //! The record/replay cache: a directory with one `<key>.json` per exchange,
 //! keyed by the SHA-256 of the canonical request (no credentials, no URL),
-//! and `endpoints.json`, the schema form each endpoint was found to take.
+//! and `endpoints.json`: each endpoint's structured-output dialect and the
+//! context the prompts were fitted into, so a replay fits them the same.
 
 use std::path::Path;
 
@@ -14,7 +15,7 @@ use crate::trace::StageCost;
 
 use super::call::{Call, Reply};
 use super::error::LlmError;
-use super::pool::Modes;
+use super::pool::{Dialect, Modes};
 
 const ENDPOINTS: &str = "endpoints.json";
 
@@ -131,14 +132,33 @@ pub fn record(
     write(dir, &format!("{key}.json"), &bytes)
 }
 
-/// The schema forms recorded in `dir`, if any.
-pub fn read_modes(dir: &Path) -> Option<Modes> {
-    let bytes = std::fs::read(dir.join(ENDPOINTS)).ok()?;
-    serde_json::from_slice(&bytes).ok()
+/// What `endpoints.json` keeps of the servers a cache was recorded with.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Servers {
+    /// The context every prompt was fitted into.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<u32>,
+    /// Each endpoint's dialect, sorted so the file is stable.
+    #[serde(default)]
+    pub dialects: std::collections::BTreeMap<String, Dialect>,
 }
 
-pub fn write_modes(dir: &Path, modes: &Modes) -> Result<(), LlmError> {
-    let bytes = serde_json::to_vec_pretty(modes).expect("modes serialize");
+/// The servers recorded in `dir`, if any (a cache from before contexts
+/// were recorded holds only the endpoints' forms).
+pub fn read_servers(dir: &Path) -> Option<Servers> {
+    let bytes = std::fs::read(dir.join(ENDPOINTS)).ok()?;
+    serde_json::from_slice(&bytes).ok().or_else(|| {
+        let modes: Modes = serde_json::from_slice(&bytes).ok()?;
+        Some(Servers {
+            context: None,
+            dialects: modes.into_iter().collect(),
+        })
+    })
+}
+
+pub fn write_servers(dir: &Path, servers: &Servers) -> Result<(), LlmError> {
+    let bytes = serde_json::to_vec_pretty(servers).expect("servers serialize");
     write(dir, ENDPOINTS, &bytes)
 }
 
@@ -154,6 +174,27 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), LlmError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endpoints_read_in_both_shapes_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let put = |text: &str| std::fs::write(dir.path().join(ENDPOINTS), text).unwrap();
+        put(r#"{"http://a/v1": "json_object", "http://b/v1": "prompt_only"}"#);
+        let old = read_servers(dir.path()).unwrap();
+        assert_eq!(old.context, None);
+        assert_eq!(old.dialects["http://a/v1"], Dialect::LlamaCpp);
+        assert_eq!(old.dialects["http://b/v1"], Dialect::Prompt);
+        let new = Servers {
+            context: Some(8192),
+            dialects: [("http://c/v1".to_string(), Dialect::Ollama)].into(),
+        };
+        write_servers(dir.path(), &new).unwrap();
+        assert_eq!(read_servers(dir.path()), Some(new));
+        put(r#"{"http://a/v1": "grpc"}"#);
+        assert_eq!(read_servers(dir.path()), None);
+        put(r#"{"context": "big"}"#);
+        assert_eq!(read_servers(dir.path()), None);
+    }
 
     #[test]
     fn records_keep_a_calls_cost_in_its_own_shape() {

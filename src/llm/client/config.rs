@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::pool::Dialect;
+
 /// How to reach the model.
 #[derive(Debug, Clone)]
 pub struct LlmConfig {
@@ -41,8 +43,13 @@ pub struct LlmConfig {
     /// What happens once `budget_tokens` are spent.
     pub on_budget: OnBudget,
     /// The model's context in tokens: every generation prompt, with room
-    /// for its reply, is trimmed to fit it.
-    pub context: u32,
+    /// for its reply, is trimmed to fit it. `None`: what the servers
+    /// report (the smallest), else what a replay's cache recorded, else
+    /// [`DEFAULT_CONTEXT`].
+    pub context: Option<u32>,
+    /// How every server takes the schema; `None`: ask each server once
+    /// what it is (a dialect recorded in the cache is kept).
+    pub dialect: Option<Dialect>,
 }
 
 /// The context assumed when none is given: what most local servers
@@ -115,7 +122,8 @@ impl LlmConfig {
             max_skipped: 25,
             fallback: Fallback::Script,
             on_budget: OnBudget::Stop,
-            context: DEFAULT_CONTEXT,
+            context: Some(DEFAULT_CONTEXT),
+            dialect: Some(Dialect::Openai),
         }
     }
 

@@ -16,7 +16,7 @@ use super::cache::key_of;
 use super::call::{Call, Message};
 use super::error::LlmError;
 use super::limit::Outcome;
-use super::pool::SchemaMode;
+use super::pool::Dialect;
 
 /// Whether an error body is about the structured-output form, whatever its
 /// status (servers answer 400, 422 or 500 for it).
@@ -200,7 +200,7 @@ impl LlmClient {
         call: &Call,
         messages: &[Message],
         base: &str,
-        mode: SchemaMode,
+        mode: Dialect,
         cost: &mut StageCost,
     ) -> Result<Attempt, Failure> {
         if let Some(budget) = self.config.budget_tokens {
@@ -209,28 +209,7 @@ impl LlmClient {
                 return Err(Failure::Fatal(LlmError::Budget { budget, spent }));
             }
         }
-        let mut body = json!({
-            "model": self.config.model,
-            "messages": messages,
-            "temperature": 0,
-            "seed": call.seed,
-        });
-        if let Some(n) = call.max_tokens {
-            body["max_tokens"] = json!(n);
-        }
-        match mode {
-            SchemaMode::JsonSchema => {
-                body["response_format"] = json!({
-                    "type": "json_schema",
-                    "json_schema": {"name": call.schema_name, "schema": call.schema, "strict": true}
-                })
-            }
-            SchemaMode::JsonObject => {
-                body["response_format"] = json!({"type": "json_object", "schema": call.schema})
-            }
-            SchemaMode::PromptOnly => {}
-        }
-        let url = format!("{base}/chat/completions");
+        let (url, body) = self.request(call, messages, base, mode);
         let transport = |why: String| {
             Failure::Retry(
                 LlmError::Transport {
@@ -261,7 +240,7 @@ impl LlmClient {
                     body: text.chars().take(300).collect(),
                 }));
             }
-            if mode != SchemaMode::PromptOnly && names_format(&text) {
+            if mode != Dialect::Prompt && names_format(&text) {
                 return Ok(Attempt::Refused);
             }
             let err = LlmError::Http {
@@ -278,12 +257,11 @@ impl LlmClient {
         let Ok(v) = serde_json::from_str::<Value>(&text) else {
             return Ok(Attempt::Unusable("the response body is not JSON".into()));
         };
-        let choice = &v["choices"][0];
-        let content = choice["message"]["content"].as_str().unwrap_or_default();
-        let usage = |k: &str| v["usage"][k].as_u64();
-        let prompt = usage("prompt_tokens")
+        let (content, cut, reported) = read_reply(mode, &v);
+        let prompt = reported
+            .0
             .unwrap_or_else(|| tokens(messages.iter().map(|m| m.content.len()).sum()));
-        let completion = usage("completion_tokens").unwrap_or_else(|| tokens(content.len()));
+        let completion = reported.1.unwrap_or_else(|| tokens(content.len()));
         cost.prompt_tokens += prompt;
         cost.completion_tokens += completion;
         self.spent.fetch_add(prompt + completion, Ordering::SeqCst);
@@ -291,7 +269,7 @@ impl LlmClient {
             s.prompt_tokens += prompt;
             s.completion_tokens += completion;
         });
-        if choice["finish_reason"] == "length" {
+        if cut {
             return Ok(Attempt::Unusable(
                 "the reply was cut off (finish_reason: length); answer more briefly".into(),
             ));
@@ -301,6 +279,75 @@ impl LlmClient {
         }
         Ok(Attempt::Reply(content.to_string()))
     }
+
+    /// The URL and body of one chat request in `mode`'s dialect.
+    fn request(
+        &self,
+        call: &Call,
+        messages: &[Message],
+        base: &str,
+        mode: Dialect,
+    ) -> (String, Value) {
+        if mode == Dialect::Ollama {
+            let root = base.strip_suffix("/v1").unwrap_or(base);
+            let mut options = json!({"temperature": 0, "seed": call.seed, "num_ctx": self.context});
+            if let Some(n) = call.max_tokens {
+                options["num_predict"] = json!(n);
+            }
+            let body = json!({
+                "model": self.config.model,
+                "messages": messages,
+                "stream": false,
+                "format": call.schema,
+                "options": options,
+            });
+            return (format!("{root}/api/chat"), body);
+        }
+        let mut body = json!({
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": 0,
+            "seed": call.seed,
+        });
+        if let Some(n) = call.max_tokens {
+            body["max_tokens"] = json!(n);
+        }
+        match mode {
+            Dialect::Openai => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": call.schema_name, "schema": call.schema, "strict": true}
+                })
+            }
+            Dialect::LlamaCpp => {
+                body["response_format"] = json!({"type": "json_object", "schema": call.schema})
+            }
+            Dialect::Vllm => body["structured_outputs"] = json!({"json": call.schema}),
+            Dialect::Ollama | Dialect::Prompt => {}
+        }
+        (format!("{base}/chat/completions"), body)
+    }
+}
+
+/// A reply's content, whether it was cut off at its token cap, and the
+/// prompt and completion tokens the server counted, in `mode`'s dialect.
+fn read_reply(mode: Dialect, v: &Value) -> (&str, bool, (Option<u64>, Option<u64>)) {
+    if mode == Dialect::Ollama {
+        return (
+            v["message"]["content"].as_str().unwrap_or_default(),
+            v["done_reason"] == "length",
+            (v["prompt_eval_count"].as_u64(), v["eval_count"].as_u64()),
+        );
+    }
+    let choice = &v["choices"][0];
+    (
+        choice["message"]["content"].as_str().unwrap_or_default(),
+        choice["finish_reason"] == "length",
+        (
+            v["usage"]["prompt_tokens"].as_u64(),
+            v["usage"]["completion_tokens"].as_u64(),
+        ),
+    )
 }
 
 const TIMED_OUT: &str = "timed out";

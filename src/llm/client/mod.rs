@@ -13,6 +13,7 @@ pub mod error;
 mod http;
 pub mod limit;
 pub mod pool;
+pub mod probe;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,10 +27,10 @@ use crate::llm::schema::{self, validate};
 use crate::trace::StageCost;
 
 use self::call::{Call, Message, Reply};
-use self::config::LlmConfig;
+use self::config::{DEFAULT_CONTEXT, LlmConfig};
 use self::error::LlmError;
 use self::limit::Limiter;
-use self::pool::{Pool, SchemaMode};
+use self::pool::{Dialect, Modes, Pool};
 
 /// Counters for the summary and the benchmark (this run only: cache hits
 /// cost nothing here).
@@ -67,6 +68,8 @@ pub struct LlmClient {
     /// Whether the servers were asked about their slots (`auto` only).
     probed: tokio::sync::OnceCell<()>,
     pool: Pool,
+    /// The context every prompt is fitted into (see [`LlmConfig::context`]).
+    context: u32,
     /// Tokens spent at the endpoints in this run, for the budget.
     spent: AtomicU64,
     stats: Mutex<Stats>,
@@ -90,11 +93,7 @@ impl LlmClient {
             .timeout(config.timeout)
             .build()
             .map_err(|e| LlmError::Setup(e.to_string()))?;
-        let modes = config
-            .cache
-            .as_deref()
-            .and_then(cache::read_modes)
-            .unwrap_or_default();
+        let (modes, context) = servers(&config, &runtime, &http)?;
         let pool = Pool::new(&config.urls, modes, config.set_aside);
         Ok(Arc::new(LlmClient {
             limit: Limiter::new(config.auto_concurrency, config.concurrency, config.timeout),
@@ -105,6 +104,7 @@ impl LlmClient {
             replayed: Mutex::new(Default::default()),
             http,
             pool,
+            context,
             spent: AtomicU64::new(0),
             stats: Mutex::new(Stats::default()),
         }))
@@ -112,6 +112,17 @@ impl LlmClient {
 
     pub fn config(&self) -> &LlmConfig {
         &self.config
+    }
+
+    /// The context in tokens every prompt is fitted into: `--llm-context`,
+    /// or what the servers report, or what the replayed cache recorded.
+    pub fn context(&self) -> u32 {
+        self.context
+    }
+
+    /// Each endpoint's dialect now (after any fallback).
+    pub fn dialects(&self) -> Modes {
+        self.pool.modes()
     }
 
     /// Whether the token budget (if any) is spent: a batch launches no
@@ -328,19 +339,97 @@ impl LlmClient {
         Ok(reply)
     }
 
-    /// Moves `url` one schema form down from `from` and remembers it in
-    /// the cache.
-    fn downgrade(&self, url: &str, from: SchemaMode) {
+    /// Moves `url` one dialect down from `from` and remembers it in the
+    /// cache.
+    fn downgrade(&self, url: &str, from: Dialect) {
         self.pool.downgrade(url, from, |to, modes| {
-            tracing::warn!("{url} refused response_format {from:?}; using {to:?} from now on");
+            tracing::warn!("{url} refused the {from} dialect; using {to} from now on");
             self.count(|s| s.fallbacks += 1);
             if let Some(dir) = &self.config.cache
-                && let Err(e) = cache::write_modes(dir, modes)
+                && let Err(e) = cache::write_servers(dir, &self.recorded(modes))
             {
                 tracing::warn!("{e}");
             }
         });
     }
+
+    /// What the cache keeps of the servers: the context and `modes`.
+    fn recorded(&self, modes: &Modes) -> cache::Servers {
+        cache::Servers {
+            context: Some(self.context),
+            dialects: modes.iter().map(|(u, d)| (u.clone(), *d)).collect(),
+        }
+    }
+}
+
+/// Each endpoint's dialect and the context, settled once per client: a
+/// replay takes them from its cache (so its prompts are the recorded
+/// ones); a live run takes `--llm-dialect` or else the dialect the cache
+/// recorded (a server that refused one before) or else what a probe finds,
+/// and the context from [`probe::resolve_context`]. A live run with a
+/// cache writes the context down for its replay.
+fn servers(
+    config: &LlmConfig,
+    runtime: &tokio::runtime::Runtime,
+    http: &reqwest::Client,
+) -> Result<(Modes, u32), LlmError> {
+    let recorded = config
+        .cache
+        .as_deref()
+        .and_then(cache::read_servers)
+        .unwrap_or_default();
+    if config.replay {
+        let context = match (config.context, recorded.context) {
+            (Some(g), Some(r)) if g != r => {
+                tracing::warn!(
+                    "--llm-context {g} is not the {r} this cache was recorded with; replaying with {r}"
+                );
+                r
+            }
+            (g, r) => r.or(g).unwrap_or(DEFAULT_CONTEXT),
+        };
+        return Ok((recorded.dialects.into_iter().collect(), context));
+    }
+    let mut modes = Modes::new();
+    let mut probed = vec![];
+    for url in &config.urls {
+        let known = config
+            .dialect
+            .or_else(|| recorded.dialects.get(url).copied());
+        let found = (known.is_none() || config.context.is_none()).then(|| {
+            runtime.block_on(probe::probe(
+                http,
+                config.key.as_deref(),
+                &config.model,
+                url,
+            ))
+        });
+        let dialect = known
+            .or(found.map(|p| p.dialect))
+            .unwrap_or(Dialect::Openai);
+        if let Some(p) = found {
+            tracing::info!(
+                "{url}: the {} dialect{}",
+                dialect,
+                p.context
+                    .map_or(String::new(), |c| format!(", a context of {c} tokens"))
+            );
+            probed.push((url.clone(), probe::Probed { dialect, ..p }));
+        }
+        modes.insert(url.clone(), dialect);
+    }
+    let (context, shrunk) = probe::resolve_context(config.context, &probed, DEFAULT_CONTEXT);
+    if let Some(w) = shrunk {
+        tracing::warn!("{w}");
+    }
+    if let Some(dir) = &config.cache {
+        let servers = cache::Servers {
+            context: Some(context),
+            dialects: recorded.dialects,
+        };
+        cache::write_servers(dir, &servers)?;
+    }
+    Ok((modes, context))
 }
 
 impl Drop for LlmClient {

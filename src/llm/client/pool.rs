@@ -1,6 +1,6 @@
 //! The endpoint pool: calls go to the endpoint with the fewest in flight,
 //! a failing one is set aside for a while, and each endpoint keeps the
-//! structured-output form it accepts.
+//! structured-output dialect it takes.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -8,22 +8,87 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-/// How an endpoint takes the schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// How a server takes the reply schema: its structured-output dialect.
+/// Chosen per server by `--llm-dialect`, or by probing it once
+/// ([`super::probe`]); a server that refuses its dialect moves down one
+/// ([`Dialect::fallback`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum SchemaMode {
-    /// `{"type":"json_schema","json_schema":{"name","schema","strict":true}}`
-    /// (OpenAI, vLLM, llama.cpp server, Ollama).
-    JsonSchema,
-    /// `{"type":"json_object","schema":...}` (older llama.cpp servers and
-    /// others that refuse the nested form).
-    JsonObject,
-    /// No `response_format`: the schema is only in the prompt.
-    PromptOnly,
+pub enum Dialect {
+    /// `response_format: {"type":"json_schema","json_schema":{"name",
+    /// "schema","strict":true}}` (OpenAI, llama.cpp's server, vLLM, Ollama's
+    /// `/v1`).
+    #[serde(alias = "json_schema")]
+    Openai,
+    /// `response_format: {"type":"json_object","schema":...}`
+    /// (llama-cpp-python's server, older llama.cpp servers).
+    #[serde(alias = "json_object")]
+    LlamaCpp,
+    /// Ollama's own `/api/chat` with `format: <schema>` and the context
+    /// asked for in `options.num_ctx` (Ollama's `/v1` silently keeps its
+    /// default context).
+    Ollama,
+    /// vLLM's `structured_outputs: {"json": <schema>}` (vLLM 0.10.2 and
+    /// later; `guided_json` before).
+    Vllm,
+    /// No constraint: the schema is only in the prompt.
+    #[serde(alias = "prompt_only")]
+    Prompt,
 }
 
-/// The schema form of each endpoint that refused the default one.
-pub type Modes = HashMap<String, SchemaMode>;
+impl Dialect {
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Openai,
+        Dialect::LlamaCpp,
+        Dialect::Ollama,
+        Dialect::Vllm,
+        Dialect::Prompt,
+    ];
+
+    /// The name `--llm-dialect` takes and `endpoints.json` stores.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Openai => "openai",
+            Dialect::LlamaCpp => "llama_cpp",
+            Dialect::Ollama => "ollama",
+            Dialect::Vllm => "vllm",
+            Dialect::Prompt => "prompt",
+        }
+    }
+
+    /// What to try after a refusal of this dialect's form (`None`: nothing
+    /// is left to drop).
+    pub fn fallback(self) -> Option<Dialect> {
+        match self {
+            Dialect::Vllm => Some(Dialect::Openai),
+            Dialect::Openai => Some(Dialect::LlamaCpp),
+            Dialect::LlamaCpp | Dialect::Ollama => Some(Dialect::Prompt),
+            Dialect::Prompt => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.replace('-', "_");
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| {
+                format!("a dialect is auto, openai, llama-cpp, ollama, vllm or prompt, not {s:?}")
+            })
+    }
+}
+
+/// The dialect of each endpoint that does not take the default one.
+pub type Modes = HashMap<String, Dialect>;
 
 struct Endpoint {
     url: String,
@@ -102,31 +167,32 @@ impl Pool {
         (aside, other_ready)
     }
 
-    pub fn mode(&self, url: &str) -> SchemaMode {
+    pub fn mode(&self, url: &str) -> Dialect {
         *self
             .modes
             .lock()
             .expect("modes lock")
             .get(url)
-            .unwrap_or(&SchemaMode::JsonSchema)
+            .unwrap_or(&Dialect::Openai)
     }
 
-    /// Moves `url` one form down from `from` (never back up: a late refusal
-    /// must not undo a later fallback). On a change, `changed` gets the new
-    /// form and every endpoint's, still under the lock, so what it writes
-    /// down is never overtaken by an older change.
-    pub fn downgrade(&self, url: &str, from: SchemaMode, changed: impl FnOnce(SchemaMode, &Modes)) {
-        let to = match from {
-            SchemaMode::JsonSchema => SchemaMode::JsonObject,
-            _ => SchemaMode::PromptOnly,
-        };
-        let rank = |m: SchemaMode| m as u8;
+    /// Moves `url` one dialect down from `from`, if `from` is still its
+    /// dialect (a late refusal must not undo a later fallback). On a
+    /// change, `changed` gets the new dialect and every endpoint's, still
+    /// under the lock, so what it writes down is never overtaken by an
+    /// older change.
+    pub fn downgrade(&self, url: &str, from: Dialect, changed: impl FnOnce(Dialect, &Modes)) {
         let mut modes = self.modes.lock().expect("modes lock");
-        let current = *modes.get(url).unwrap_or(&SchemaMode::JsonSchema);
-        if rank(current) >= rank(to) {
+        let current = *modes.get(url).unwrap_or(&Dialect::Openai);
+        let Some(to) = from.fallback().filter(|_| current == from) else {
             return;
-        }
+        };
         modes.insert(url.to_string(), to);
         changed(to, &modes);
+    }
+
+    /// Every endpoint's dialect now.
+    pub fn modes(&self) -> Modes {
+        self.modes.lock().expect("modes lock").clone()
     }
 }
