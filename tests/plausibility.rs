@@ -827,6 +827,59 @@ fn rule_open_close_loop() {
     assert_eq!(count(&s, &busy, Rule::OpenCloseLoop), 0);
 }
 
+#[test]
+fn rule_switch_loop() {
+    let s = builtin("family_apartment");
+    let set = |v: bool| format!(r#"{{"device":"tv_1","field":"power","value":{v}}}"#);
+    let flick = |times: usize| {
+        let mut v = vec![("bob", "navigate_to", go("tv_1"))];
+        for i in 0..times {
+            v.push(("bob", "set_device_state", set(i % 2 == 0)));
+        }
+        steps(&s, 20 * H, &v)
+    };
+    // On, off, on with nothing else done: found once, at the first.
+    let events = flick(3);
+    let f = lint::lint(&s, &events).unwrap();
+    let found: Vec<_> = f
+        .iter()
+        .filter(|f| f.rule == Rule::SwitchLoop.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, Some(events[3].id));
+    assert!(
+        found[0].message.contains("tv_1 power 3 times"),
+        "{}",
+        found[0].message
+    );
+    assert_eq!(count(&s, &flick(6), Rule::SwitchLoop), 1);
+    // On and off again is changing one's mind; other fields, or anything
+    // done between, is using the thing.
+    assert_eq!(count(&s, &flick(2), Rule::SwitchLoop), 0);
+    let watching = steps(
+        &s,
+        20 * H,
+        &[
+            ("bob", "navigate_to", go("tv_1")),
+            ("bob", "set_device_state", set(true)),
+            (
+                "bob",
+                "set_device_state",
+                r#"{"device":"tv_1","field":"input","value":"hdmi1"}"#.into(),
+            ),
+            (
+                "bob",
+                "set_device_state",
+                r#"{"device":"tv_1","field":"volume","value":20}"#.into(),
+            ),
+            ("bob", "set_device_state", set(false)),
+            ("bob", "wait", r#"{"seconds":60}"#.into()),
+            ("bob", "set_device_state", set(true)),
+        ],
+    );
+    assert_eq!(count(&s, &watching, Rule::SwitchLoop), 0);
+}
+
 /// Something left where it does not belong is no fault when every place
 /// it belongs is full: the keys on the dining table while the shoe
 /// cabinet, the hall table and the coat rack have no room.

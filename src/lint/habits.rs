@@ -59,14 +59,18 @@ pub(super) struct Habits {
     came_through: BTreeMap<(Id, Id), u64>,
     /// Objects an actor put where they do not belong: → (event, time, where).
     misplaced: BTreeMap<Id, (u64, u64, Id)>,
-    /// Actor → what they have opened and shut in a row: (target, times,
-    /// first event, its time, reported).
-    fidget: BTreeMap<Id, (Id, usize, u64, u64, bool)>,
+    /// Actor → what they have opened and shut, or switched, in a row:
+    /// (the thing, times, first event, its time, reported).
+    fidget: BTreeMap<Id, (String, usize, u64, u64, bool)>,
 }
 
 /// Opening or shutting the same thing this many times in a row (three
 /// times open and shut) with nothing else done is a loop.
 const FIDGET: usize = 6;
+
+/// Setting the same device field this many times in a row (on, off, on)
+/// with nothing else done is a loop too.
+const SWITCH: usize = 3;
 
 impl Habits {
     pub(super) fn new(scene: &Scene, deliberate: &BTreeSet<(Id, Id)>) -> Self {
@@ -157,6 +161,7 @@ impl Walk<'_> {
             .is_some_and(|&(_, _, end)| e.t > end + RUN_GAP);
         if gap {
             self.end_run(&e.actor);
+            self.habits.fidget.remove(&e.actor);
         }
         self.fidgeted(e);
         match &e.action {
@@ -194,10 +199,16 @@ impl Walk<'_> {
         }
     }
 
-    /// Opening and shutting one thing over and over, nothing else done.
+    /// Opening and shutting one thing, or switching one device field,
+    /// over and over, nothing else done.
     fn fidgeted(&mut self, e: &Event) {
-        let target = match &e.action {
-            Action::Open { target } | Action::Close { target } if e.outcome.is_ok() => target,
+        let (thing, rule, times) = match &e.action {
+            Action::Open { target } | Action::Close { target } if e.outcome.is_ok() => {
+                (target.to_string(), Rule::OpenCloseLoop, FIDGET)
+            }
+            Action::SetDeviceState { device, field, .. } if e.outcome.is_ok() => {
+                (format!("{device} {field}"), Rule::SwitchLoop, SWITCH)
+            }
             _ => {
                 self.habits.fidget.remove(&e.actor);
                 return;
@@ -207,25 +218,32 @@ impl Walk<'_> {
             .habits
             .fidget
             .entry(e.actor.clone())
-            .or_insert_with(|| (target.clone(), 0, e.id, e.t, false));
-        if f.0 != *target {
-            *f = (target.clone(), 0, e.id, e.t, false);
+            .or_insert_with(|| (thing.clone(), 0, e.id, e.t, false));
+        if f.0 != thing {
+            *f = (thing.clone(), 0, e.id, e.t, false);
         }
         f.1 += 1;
-        if f.1 >= FIDGET && !f.4 {
+        if f.1 >= times && !f.4 {
             f.4 = true;
             let (first, t, n) = (f.2, f.3, f.1);
-            self.find(
-                Rule::OpenCloseLoop,
-                Some(e),
-                t,
-                vec![e.actor.clone(), target.clone()],
-                format!(
-                    "{} opened and shut {target} {} times in a row since event {first}",
-                    e.actor,
-                    n / 2
+            let (who, what) = match &e.action {
+                Action::SetDeviceState { device, .. } => (
+                    device.clone(),
+                    format!(
+                        "{} set {thing} {n} times in a row since event {first}",
+                        e.actor
+                    ),
                 ),
-            );
+                _ => (
+                    Id::new(&thing),
+                    format!(
+                        "{} opened and shut {thing} {} times in a row since event {first}",
+                        e.actor,
+                        n / 2
+                    ),
+                ),
+            };
+            self.find(rule, Some(e), t, vec![e.actor.clone(), who], what);
         }
     }
 

@@ -53,10 +53,11 @@ pub enum Rule {
     OutOvernight,
     StraightBackOut,
     OpenCloseLoop,
+    SwitchLoop,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 26] = [
+    pub const ALL: [Rule; 27] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -83,6 +84,7 @@ impl Rule {
         Rule::OutOvernight,
         Rule::StraightBackOut,
         Rule::OpenCloseLoop,
+        Rule::SwitchLoop,
     ];
 
     /// The stable snake_case code.
@@ -114,6 +116,7 @@ impl Rule {
             Rule::OutOvernight => "out_overnight",
             Rule::StraightBackOut => "straight_back_out",
             Rule::OpenCloseLoop => "open_close_loop",
+            Rule::SwitchLoop => "switch_loop",
         }
     }
 
@@ -165,6 +168,9 @@ impl Rule {
             }
             Rule::OpenCloseLoop => {
                 "an actor opens and shuts the same thing three times or more in a row with nothing else done"
+            }
+            Rule::SwitchLoop => {
+                "an actor sets the same device field three times or more in a row with nothing else done (a lamp on, off, on)"
             }
         }
     }

@@ -101,6 +101,44 @@ fn per_skill(step: &mut Value, settings: &[(String, String, Value)]) {
     *step = json!({ "anyOf": Value::Array(forms) });
 }
 
+/// An actor schema without the device settings that would change nothing:
+/// each field's value as `now` gives it (`None`: unknown) is taken out of
+/// its form, and a form left with no value goes. A constrained decoder
+/// then cannot spend a call on switching off a lamp that is off.
+pub fn without_no_ops(schema: &mut Value, now: impl Fn(&str, &str) -> Option<Value>) {
+    let Some(forms) = schema["properties"]["steps"]["items"]["anyOf"].as_array_mut() else {
+        return;
+    };
+    forms.retain_mut(|f| {
+        let p = &mut f["properties"];
+        if p["skill"]["enum"] != json!(["set_device_state"]) {
+            return true;
+        }
+        let (Some(d), Some(k)) = (
+            p["device"]["enum"][0].as_str(),
+            p["field"]["enum"][0].as_str(),
+        ) else {
+            return true;
+        };
+        let Some(current) = now(d, k) else {
+            return true;
+        };
+        let v = &mut p["value"];
+        if v["type"] == "boolean" && v.get("enum").is_none() {
+            v["enum"] = json!([true, false]);
+        }
+        match v.get_mut("enum").and_then(Value::as_array_mut) {
+            Some(options) => {
+                options.retain(|o| {
+                    o != &current && o.as_f64().zip(current.as_f64()).is_none_or(|(a, b)| a != b)
+                });
+                !options.is_empty()
+            }
+            None => true,
+        }
+    });
+}
+
 /// The values a device field takes, as a schema: its options, `true` or
 /// `false`, or its range (and the values themselves when there are few:
 /// llama.cpp's grammar honours an enum but not `minimum`/`maximum`).
@@ -109,14 +147,15 @@ fn field_values(f: &FieldDef) -> Value {
     match f {
         FieldDef::Bool(_) => json!({"type": "boolean"}),
         FieldDef::Enum { options, .. } => json!({"type": "string", "enum": options}),
-        FieldDef::Int { min, max, .. } if max - min <= 20 => {
-            let mut r = range(*min as f64, *max as f64);
-            r["enum"] = json!((*min..=*max).collect::<Vec<_>>());
+        FieldDef::Int { min, max, .. } => {
+            let mut r = json!({"type": "integer", "minimum": min, "maximum": max});
+            if max - min <= 20 {
+                r["enum"] = json!((*min..=*max).collect::<Vec<_>>());
+            }
             r
         }
-        FieldDef::Int { min, max, .. } => range(*min as f64, *max as f64),
         FieldDef::Float { min, max, .. } => range(*min, *max),
-        FieldDef::Timer { max, .. } => range(0.0, f64::from(*max)),
+        FieldDef::Timer { max, .. } => json!({"type": "integer", "minimum": 0, "maximum": max}),
     }
 }
 
@@ -447,10 +486,37 @@ mod tests {
                         assert_eq!(v["enum"], json!(options))
                     }
                     crate::scene::FieldDef::Bool(_) => assert_eq!(v, &json!({"type": "boolean"})),
-                    _ => assert_eq!(v["type"], "number", "{}.{field}", d.id),
+                    crate::scene::FieldDef::Float { .. } => assert_eq!(v["type"], "number"),
+                    _ => assert_eq!(v["type"], "integer", "{}.{field}", d.id),
                 }
             }
         }
+        // Settings that would change nothing are not offered.
+        let mut now = a.clone();
+        super::without_no_ops(&mut now, |d, f| match (d, f) {
+            ("tv_1", "power") => Some(json!(false)),
+            ("dishwasher_1", "program") => Some(json!("eco")),
+            ("tv_1", "volume") => Some(json!(15)),
+            _ => None,
+        });
+        let now_forms = now["properties"]["steps"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        let value = |d: &str, f: &str| {
+            now_forms
+                .iter()
+                .map(|x| &x["properties"])
+                .find(|p| p["device"]["enum"] == json!([d]) && p["field"]["enum"] == json!([f]))
+                .map(|p| p["value"].clone())
+        };
+        assert_eq!(value("tv_1", "power").unwrap()["enum"], json!([true]));
+        assert_eq!(
+            value("dishwasher_1", "program").unwrap()["enum"],
+            json!(["quick", "intensive"])
+        );
+        // A range too wide to list stays a range.
+        assert_eq!(value("tv_1", "volume").unwrap()["maximum"], json!(100));
+        assert_eq!(now_forms.len(), forms.len());
         let hand = &forms.iter().find(|f| skill(f) == "handoff").unwrap()["properties"]["to"];
         assert_eq!(
             (&hand["minItems"], &hand["maxItems"]),

@@ -558,7 +558,10 @@ impl Backend for LlmBackend {
             .replace("{{view}}", &seen)
             .replace("{{history}}", &history);
         let actor = turn.actor.clone();
-        let schema = self.names(cx).schema("actor", &[], cx.days, STEPS);
+        let mut schema = self.names(cx).schema("actor", &[], cx.days, STEPS);
+        super::names::without_no_ops(&mut schema, |d, f| {
+            sim.field(d, f).and_then(|v| serde_json::to_value(v).ok())
+        });
         let accept = |r: reply::ActorReply| -> Kept<(Vec<Request>, Then)> {
             let (ok, dropped) = steps_of(&actor, &r.steps);
             let then = match r.then.as_str() {
