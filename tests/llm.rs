@@ -729,6 +729,84 @@ fn eval_answers_and_judges_through_the_llm_and_replays() {
     assert_eq!(fs::read(&worded).unwrap(), fs::read(&again).unwrap());
 }
 
+#[test]
+fn the_judge_is_audited_on_answers_whose_verdict_is_known() {
+    let sc = scene();
+    let t = tmp();
+    let trace = t.path().join("tr");
+    hearth(&["generate", "--days", "2", "--out", s(&trace)]).ok();
+    hearth(&["mine", "--trace", s(&trace)]).ok();
+    let judged = |url: &str, name: &str, audit: &str| -> (hearth::eval::Report, String) {
+        let out = t.path().join(name);
+        let run = hearth(&[
+            "eval",
+            "--trace",
+            s(&trace),
+            "--agents",
+            "oracle",
+            "--judge",
+            "--judge-audit",
+            audit,
+            "--llm-url",
+            url,
+            "--llm-cache",
+            s(&t.path().join(format!("cache-{name}"))),
+            "--out",
+            s(&out),
+        ])
+        .ok();
+        let r: Vec<hearth::eval::Report> =
+            serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+        (r.into_iter().next().unwrap(), run.stdout)
+    };
+    use hearth::eval::llm::Probe;
+    // The mock judge accepts an answer that contains the reference: "I
+    // don't know" is rejected, and a trap unless it contains the
+    // reference ("11." for "1.").
+    let strict = MockServer::start(household(&sc));
+    let (r, out) = judged(&strict.url, "strict.json", "20");
+    let a = r.judge_audit.expect("a judged report carries its audit");
+    assert!(
+        out.contains("audited on") && out.contains("false accept"),
+        "{out}"
+    );
+    for p in [
+        Probe::Canonical,
+        Probe::Paraphrase,
+        Probe::Trap,
+        Probe::Abstention,
+    ] {
+        assert!(
+            a.probes.get(&p).is_some_and(|(n, _)| *n > 0),
+            "{p:?}: {a:?}"
+        );
+    }
+    let misses = |p: Probe| a.probes[&p].1;
+    assert_eq!(
+        (misses(Probe::Canonical), misses(Probe::Abstention)),
+        (0, 0),
+        "{a:?}"
+    );
+    assert!(a.false_accept < 0.1, "{a:?}");
+    // Its only misses: "I have no record of that" for "No information
+    // available.", which it cannot see is the same answer.
+    let (n, missed) = a.probes[&Probe::Paraphrase];
+    assert!(missed > 0 && missed < n, "{a:?}");
+    assert!(a.false_reject > 0.0 && a.false_reject < 0.5, "{a:?}");
+    // A judge that accepts everything is caught accepting every wrong answer.
+    let lenient = MockServer::start(|r: &hearth::llm::mock::MockRequest| {
+        MockReply::json_for(r, &json!({"score": 3, "reason": "looks fine"}))
+    });
+    let (r, _) = judged(&lenient.url, "lenient.json", "20");
+    let a = r.judge_audit.unwrap();
+    assert_eq!((a.false_accept, a.false_reject), (1.0, 0.0), "{a:?}");
+    // Its verdicts on the agent's answers are no better than that says.
+    assert_eq!(r.qa.judge, Some(1.0));
+    // No audit asked for, none reported.
+    let (r, out) = judged(&lenient.url, "none.json", "0");
+    assert!(r.judge_audit.is_none() && !out.contains("audited"), "{out}");
+}
+
 /// Generates `days` of the family apartment (seed 7) with `client` into `out`.
 fn generate_with(
     client: &Arc<LlmClient>,

@@ -85,6 +85,13 @@ pub struct EvalArgs {
     /// judging fails is left unscored, with why.
     #[arg(long)]
     pub judge: bool,
+    /// With --judge, audit the judge on this many questions per trace:
+    /// each question's reference, a paraphrase, a trap answer and "I don't
+    /// know", whose verdicts are known; the judge's false-accept and
+    /// false-reject rates are printed and reported beside its scores (0:
+    /// no audit).
+    #[arg(long, default_value_t = 12)]
+    pub judge_audit: usize,
     /// LLM backend for --answerer llm and --judge.
     #[arg(long, default_value = "openai", value_parser = clap::builder::PossibleValuesParser::new(["openai", "replay"]))]
     pub backend: String,
@@ -105,6 +112,7 @@ fn setup(args: &EvalArgs) -> Result<(Vec<AgentSpec>, EvalOptions, Option<Arc<Llm
             Answerer::Rules
         },
         judge: args.judge,
+        judge_audit: args.judge_audit,
     };
     let llm = if opts.needs_llm() {
         args.llm.client(&args.backend)?
@@ -389,6 +397,25 @@ fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
         row("perfect", &|r| {
             r.qa.perfect.map_or("-".into(), |p| format!("{p:.3}"))
         });
+    }
+    if let Some(a) = reports.first().and_then(|r| r.judge_audit.as_ref()) {
+        let n: usize = a.probes.values().map(|(n, _)| n).sum();
+        println!(
+            "the judge, audited on {n} answers of known verdict: false accept {:.3}, false reject {:.3}{}",
+            a.false_accept,
+            a.false_reject,
+            if a.failed > 0 {
+                format!(" ({} failed)", a.failed)
+            } else {
+                String::new()
+            }
+        );
+        for (p, (n, off)) in &a.probes {
+            println!(
+                "  {:<12} {off} of {n} judged against their verdict",
+                format!("{p:?}").to_lowercase()
+            );
+        }
     }
     row("Session Any@5", &|r| format!("{:.3}", r.qa.session_any5));
     row("Event R@5", &|r| format!("{:.3}", r.qa.event_r5));

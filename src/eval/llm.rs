@@ -3,17 +3,21 @@
 //! with WorldLines' 0–3 rubric (Table 6). Both are recorded and replayable
 //! like every LLM exchange. A question whose reply fails (after its
 //! retries and re-asks) fails alone, its reason in its `error`; the rest
-//! are scored.
+//! are scored. The judge is audited on answers whose verdict is known
+//! ([`audit`]): its false-accept and false-reject rates go beside the
+//! scores it gives.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::llm::oneshot::{PassEvent, call, complete_all, pass_cost, read};
 use crate::llm::prompts::fill;
 use crate::llm::reply::{AnswerReply, JudgeReply};
 use crate::llm::{LlmClient, LlmError};
 use crate::samples::Index;
-use crate::samples::model::{QaSample, Sample};
+use crate::samples::model::{Answer, QaSample, Sample};
 use crate::samples::narrate::narrate;
 use crate::samples::text::Namer;
 use crate::trace::{StageCost, clock_time};
@@ -179,4 +183,154 @@ pub fn judge(
         cost: pass_cost(&done),
         failed,
     })
+}
+
+/// An answer whose verdict is known before the judge sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Probe {
+    /// The reference answer itself: right.
+    Canonical,
+    /// The reference in other words: right.
+    Paraphrase,
+    /// The tempting wrong answer: the adversarial answer of an
+    /// unanswerable question, else another question's answer of the same
+    /// template (a real value of the same kind): wrong.
+    Trap,
+    /// "I don't know." to a question that has an answer: wrong.
+    Abstention,
+}
+
+impl Probe {
+    pub fn is_right(self) -> bool {
+        matches!(self, Probe::Canonical | Probe::Paraphrase)
+    }
+}
+
+/// How the judge did on answers whose verdict is known: a score of 2 or 3
+/// accepts, 0 or 1 rejects. Reported beside every judged score, so a
+/// judge that accepts vague or wrong answers shows.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JudgeAudit {
+    /// Per probe: answers judged, and judged against their known verdict
+    /// (right ones rejected, wrong ones accepted).
+    pub probes: BTreeMap<Probe, (usize, usize)>,
+    /// Right answers the judge rejected, of all right answers.
+    pub false_reject: f64,
+    /// Wrong answers the judge accepted, of all wrong answers.
+    pub false_accept: f64,
+    /// Probes whose judging failed (left out of the rates).
+    pub failed: usize,
+}
+
+impl JudgeAudit {
+    fn rate(&self, right: bool) -> f64 {
+        let (n, off) = self
+            .probes
+            .iter()
+            .filter(|(p, _)| p.is_right() == right)
+            .fold((0, 0), |(n, o), (_, (a, b))| (n + a, o + b));
+        if n == 0 { 0.0 } else { off as f64 / n as f64 }
+    }
+
+    fn settle(mut self) -> Self {
+        self.false_reject = self.rate(true);
+        self.false_accept = self.rate(false);
+        self
+    }
+
+    /// Both audits together (over several traces).
+    pub fn merge(self, other: &JudgeAudit) -> Self {
+        let mut out = self;
+        for (p, (n, off)) in &other.probes {
+            let e = out.probes.entry(*p).or_default();
+            *e = (e.0 + n, e.1 + off);
+        }
+        out.failed += other.failed;
+        out.settle()
+    }
+}
+
+/// Up to `questions` questions of `samples`, spread evenly in id order,
+/// each with its probes: the reference, a paraphrase, a trap and (for a
+/// question with an answer) an abstention.
+pub fn probes(samples: &[Sample], questions_wanted: usize) -> Vec<(&QaSample, Probe, String)> {
+    let qs: Vec<&QaSample> = questions(samples).into_values().collect();
+    if qs.is_empty() || questions_wanted == 0 {
+        return vec![];
+    }
+    let step = qs.len().div_ceil(questions_wanted).max(1);
+    let mut out = Vec::new();
+    for q in qs.iter().step_by(step) {
+        let unanswerable = matches!(q.answer, Answer::Unknown);
+        let bare = q.answer_text.trim_end_matches('.');
+        out.push((*q, Probe::Canonical, q.answer_text.clone()));
+        let paraphrase = if unanswerable {
+            "I have no record of that, so I cannot say.".to_string()
+        } else {
+            format!("From what I saw, the answer is: {bare}.")
+        };
+        out.push((*q, Probe::Paraphrase, paraphrase));
+        let trap = if unanswerable {
+            q.adversarial_answer.clone()
+        } else {
+            qs.iter()
+                .find(|o| {
+                    o.template == q.template
+                        && o.answer_text != q.answer_text
+                        && !matches!(o.answer, Answer::Unknown)
+                })
+                .map(|o| o.answer_text.clone())
+        };
+        if let Some(t) = trap {
+            out.push((*q, Probe::Trap, t));
+        }
+        if !unanswerable {
+            out.push((*q, Probe::Abstention, "I don't know.".into()));
+        }
+    }
+    out
+}
+
+/// Audits the judge on the probes of up to `questions_wanted` questions:
+/// the same judge prompt and seed as the answers it scores.
+pub fn audit(
+    client: &Arc<LlmClient>,
+    samples: &[Sample],
+    questions_wanted: usize,
+    seed: u64,
+    on: &mut dyn FnMut(PassEvent),
+) -> Result<(JudgeAudit, StageCost), LlmError> {
+    let probes = probes(samples, questions_wanted);
+    let calls = probes
+        .iter()
+        .map(|(q, _, answer)| {
+            call(
+                "judge",
+                fill(
+                    "judge",
+                    &[
+                        ("question", &q.question),
+                        ("reference", &q.answer_text),
+                        ("answer", answer),
+                    ],
+                ),
+                seed,
+            )
+        })
+        .collect();
+    let done = complete_all(client, calls, on)?;
+    let mut audit = JudgeAudit::default();
+    for ((_, probe, _), d) in probes.iter().zip(&done) {
+        match read::<JudgeReply>("judge", d) {
+            Ok(j) => {
+                let accepted = j.score >= 2;
+                let e = audit.probes.entry(*probe).or_default();
+                e.0 += 1;
+                e.1 += usize::from(accepted != probe.is_right());
+            }
+            Err(_) => audit.failed += 1,
+        }
+    }
+    Ok((audit.settle(), pass_cost(&done)))
 }

@@ -293,6 +293,11 @@ pub struct Report {
     /// same): calls, requests, tokens, and `skipped`, the calls that failed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub llm: BTreeMap<String, crate::trace::StageCost>,
+    /// How the judge that scored these answers did on answers whose
+    /// verdict is known (judged runs only; the same for every agent of a
+    /// run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_audit: Option<llm::JudgeAudit>,
     pub questions: Vec<QaResult>,
     pub tasks: Vec<PlanResult>,
 }
@@ -354,6 +359,7 @@ impl Report {
             plan,
             errors,
             llm: BTreeMap::new(),
+            judge_audit: None,
             questions,
             tasks,
         }

@@ -14,6 +14,7 @@ use super::WorkflowError;
 use super::mine;
 use crate::eval::agents::{BUILT_IN, BuiltIn, Strategy};
 use crate::eval::external::External;
+use crate::eval::llm::JudgeAudit;
 use crate::eval::words::{WORDS_ONLY, WordsOnly};
 use crate::eval::{Agent, PlanResult, QaResult, Report, evaluate_all};
 use crate::llm::LlmClient;
@@ -116,6 +117,9 @@ pub struct EvalOptions {
     pub answerer: Answerer,
     /// Score every answer's words with the LLM judge.
     pub judge: bool,
+    /// Questions per trace whose known-verdict answers audit the judge
+    /// (0: none).
+    pub judge_audit: usize,
 }
 
 impl Default for EvalOptions {
@@ -125,6 +129,7 @@ impl Default for EvalOptions {
             agent_timeout: Duration::from_secs(30),
             answerer: Answerer::Rules,
             judge: false,
+            judge_audit: 12,
         }
     }
 }
@@ -238,6 +243,8 @@ pub struct Tally {
     tokens: Vec<Option<u64>>,
     passes: Vec<BTreeMap<String, StageCost>>,
     pass_time: Vec<BTreeMap<String, Duration>>,
+    /// The judge's audit over the traces so far, and what it cost.
+    pub audit: Option<(JudgeAudit, StageCost)>,
 }
 
 impl Tally {
@@ -251,7 +258,41 @@ impl Tally {
             tokens: vec![None; n],
             passes: vec![BTreeMap::new(); n],
             pass_time: vec![BTreeMap::new(); n],
+            audit: None,
         }
+    }
+
+    /// Audits the judge on one trace's samples, if the run is judged.
+    pub fn audit(
+        &mut self,
+        samples: &[Sample],
+        llm: Option<&Arc<LlmClient>>,
+        opts: &EvalOptions,
+        progress: &mut dyn FnMut(EvalStep),
+    ) -> Result<(), WorkflowError> {
+        let Some(client) = llm.filter(|_| opts.judge && opts.judge_audit > 0) else {
+            return Ok(());
+        };
+        let on = &mut |event: PassEvent| {
+            progress(EvalStep::Llm {
+                agent: "judge audit",
+                event,
+            })
+        };
+        let (a, cost) = crate::eval::llm::audit(client, samples, opts.judge_audit, 0, on).map_err(
+            |source| WorkflowError::Llm {
+                what: "auditing the judge",
+                source,
+            },
+        )?;
+        self.audit = Some(match self.audit.take() {
+            Some((before, mut c)) => {
+                c += cost;
+                (before.merge(&a), c)
+            }
+            None => (a, cost),
+        });
+        Ok(())
     }
 
     /// Adds one trace's runs, one per agent in order.
@@ -299,6 +340,7 @@ impl Tally {
             .map(|(((a, qa), plans), passes)| {
                 let mut r = Report::new(a.clone(), traces.to_vec(), qa.concat(), plans.clone());
                 r.llm = passes.clone();
+                r.judge_audit = self.audit.as_ref().map(|(a, _)| a.clone());
                 r
             })
             .collect()
@@ -360,6 +402,7 @@ pub fn evaluate_agents(
         progress(EvalStep::Trace(&t.dir));
         let ix = Index::new(&t.trace.scene, &t.trace.events);
         tally.add(run_agents(agents, &ix, &t.samples, llm, opts, progress)?);
+        tally.audit(&t.samples, llm, opts, progress)?;
     }
     let names: Vec<String> = traces.iter().map(|t| t.dir.display().to_string()).collect();
     Ok(Evaluated {

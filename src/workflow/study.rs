@@ -96,6 +96,7 @@ pub fn evaluate_batch_agents(
             &req.opts,
             &mut |s| progress(Step::Llm(s)),
         )?);
+        tally.audit(&l.samples, llm, &req.opts, &mut |s| progress(Step::Llm(s)))?;
         let household = Household::new(l.name.clone(), &ix, &l.trace.manifest, facts.len());
         runs.push(Run::new(household, facts, &tally.last()));
     }
