@@ -1657,12 +1657,16 @@ fn the_sessions_prompt_carries_the_household_calendar() {
 /// What each kind of server publishes beside its chat endpoint, the
 /// dialect hearth should find in it, the path and schema form its chat
 /// requests should take, and the context it reports.
-fn servers() -> Vec<(
+/// A kind of server: what it is, the pages it publishes, the path and
+/// schema form of its chat requests.
+type ServerKind = (
     &'static str,
     Vec<(&'static str, Value)>,
     &'static str,
     &'static str,
-)> {
+);
+
+fn servers() -> Vec<ServerKind> {
     let models = |owner: &str, extra: Value| {
         let mut m = json!({"id": "mock-model", "object": "model", "owned_by": owner});
         if let (Some(m), Some(x)) = (m.as_object_mut(), extra.as_object()) {

@@ -190,7 +190,7 @@ impl MockReply {
 
     /// This reply as Ollama's `/api/chat` gives it: the message, `done`,
     /// `done_reason` and the token counts under Ollama's names.
-    fn as_ollama(mut self) -> Self {
+    fn into_ollama(mut self) -> Self {
         let Ok(b) = serde_json::from_str::<Value>(&self.body) else {
             return self;
         };
@@ -399,7 +399,7 @@ fn serve(
                 reply
             });
             if req.path == "/api/chat" {
-                reply.as_ollama()
+                reply.into_ollama()
             } else {
                 reply
             }
