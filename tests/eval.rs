@@ -23,9 +23,9 @@ use hearth::trace::request::{Action, Request};
 
 fn run(name: &str, scene: &Scene, events: &[Event], samples: &[Sample]) -> Report {
     let ix = Index::new(scene, events);
-    let mut agent: Box<dyn Agent> = match name {
-        "bm25-words" => Box::new(WordsOnly::default()),
-        _ => Box::new(BuiltIn::new(Strategy::parse(name).unwrap())),
+    let mut agent: Box<dyn Agent> = match WordsOnly::named(name) {
+        Some(w) => Box::new(w),
+        None => Box::new(BuiltIn::new(Strategy::parse(name).unwrap())),
     };
     let (qa, plans) = evaluate(&ix, samples, agent.as_mut());
     Report::new(name.into(), vec![], qa, plans)
@@ -51,6 +51,47 @@ fn the_words_only_baseline_reads_some_questions_right_not_all() {
     assert!(exact > 0.3 && exact < 0.9, "bm25-words scores {exact}");
     // Reading costs: never better than being handed the query.
     assert!(exact <= parsed, "bm25-words {exact} vs bm25 {parsed}");
+}
+
+#[test]
+fn every_memory_behind_the_one_reader_differs_only_in_its_memory() {
+    let rows = ["oracle", "obsmem", "kg", "recent", "bm25"];
+    let mut exact = std::collections::BTreeMap::<String, f64>::new();
+    let mut n = 0.0;
+    for seed in 0..3 {
+        let (scene, events) = generated("family_apartment", seed, 3);
+        let samples = samples::mine(&scene, &events, seed);
+        for base in rows {
+            for name in [base.to_string(), format!("{base}-words")] {
+                let r = run(&name, &scene, &events, &samples);
+                assert_eq!((r.agent.as_str(), r.errors), (name.as_str(), 0));
+                *exact.entry(name).or_default() += r.qa.exact * r.qa.n as f64;
+            }
+        }
+        n += samples
+            .iter()
+            .filter(|s| matches!(s, Sample::Qa(_)))
+            .count() as f64;
+    }
+    let e = |name: &str| exact[name] / n;
+    for base in rows {
+        let (words, parsed) = (e(&format!("{base}-words")), e(base));
+        // Reading costs: no memory does better read than handed the query.
+        assert!(
+            words <= parsed + 1e-9,
+            "{base}-words {words} vs {base} {parsed}"
+        );
+    }
+    // The reader's ceiling: a perfect memory behind it misreads some.
+    let ceiling = e("oracle-words");
+    assert!(ceiling > 0.4 && ceiling < 0.95, "oracle-words {ceiling}");
+    // ObsMem is exact on any query it is given, so behind the same reader
+    // it scores as the oracle does.
+    assert!((e("obsmem-words") - ceiling).abs() < 0.02, "{exact:?}");
+    // And the weaker memories stay below the ceiling.
+    for base in ["kg", "recent", "bm25"] {
+        assert!(e(&format!("{base}-words")) < ceiling, "{exact:?}");
+    }
 }
 
 #[test]

@@ -880,6 +880,50 @@ fn rule_switch_loop() {
     assert_eq!(count(&s, &watching, Rule::SwitchLoop), 0);
 }
 
+#[test]
+fn rule_refused_again() {
+    let s = builtin("family_apartment");
+    let set = r#"{"device":"tv_1","field":"power","value":false}"#;
+    let again = |times: usize| {
+        let mut v = vec![("bob", "navigate_to", go("tv_1"))];
+        v.extend((0..times).map(|_| ("bob", "set_device_state", set.to_string())));
+        steps(&s, 20 * H, &v)
+    };
+    // The tv is off: switching it off three times is refused three times.
+    let events = again(3);
+    let f = lint::lint(&s, &events).unwrap();
+    let found: Vec<_> = f
+        .iter()
+        .filter(|f| f.rule == Rule::RefusedAgain.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, Some(events[3].id));
+    assert!(
+        found[0].message.contains("3 times") && found[0].message.contains("no_change"),
+        "{}",
+        found[0].message
+    );
+    assert_eq!(count(&s, &again(7), Rule::RefusedAgain), 1);
+    // Twice is a retry; something done between starts again.
+    assert_eq!(count(&s, &again(2), Rule::RefusedAgain), 0);
+    let learns = steps(
+        &s,
+        20 * H,
+        &[
+            ("bob", "navigate_to", go("tv_1")),
+            ("bob", "set_device_state", set.into()),
+            ("bob", "set_device_state", set.into()),
+            (
+                "bob",
+                "set_device_state",
+                r#"{"device":"tv_1","field":"power","value":true}"#.into(),
+            ),
+            ("bob", "set_device_state", set.into()),
+        ],
+    );
+    assert_eq!(count(&s, &learns, Rule::RefusedAgain), 0);
+}
+
 /// Something left where it does not belong is no fault when every place
 /// it belongs is full: the keys on the dining table while the shoe
 /// cabinet, the hall table and the coat rack have no room.

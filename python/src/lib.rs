@@ -151,7 +151,11 @@ fn builtin_agents() -> Vec<String> {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    v.push(hearth::eval::words::WORDS_ONLY.to_string());
+    v.extend(
+        hearth::eval::words::WORDS_AGENTS
+            .iter()
+            .map(|s| s.to_string()),
+    );
     v
 }
 

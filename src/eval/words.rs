@@ -1,15 +1,20 @@
-//! `bm25-words`, the words-only baseline: what an LLM agent faces. It is
-//! never given the parsed query ([`Agent::parsed_query`] is false, and the
-//! reader's input, [`Words`], has no place for one): it retrieves the top
-//! five narrated events by BM25 against the question's words, then a small
-//! rule-based reader guesses from cue words ("where", "usually", "how
-//! many", "told", ...) and the names it finds what is asked, taking the
-//! actions and claims it needs from the retrieved events, and answers with
-//! the built-ins' answerer over those five events. Its gap to `bm25`
-//! (parsed query, same retrieval) is the price of reading.
+//! The words-only agents: what an LLM agent faces. They are never given
+//! the parsed query ([`Agent::parsed_query`] is false, and the reader's
+//! input, [`Words`], has no place for one). One reader serves them all: it
+//! retrieves the top five narrated events by BM25 against the question's
+//! words, then guesses from cue words ("where", "usually", "how many",
+//! "told", ...) and the names it finds what is asked, taking the actions
+//! and claims it needs from the retrieved events. `bm25-words` answers the
+//! query it read with the built-ins' answerer over those five events;
+//! `obsmem-words`, `kg-words`, `recent-words` and `oracle-words` hand it
+//! to that built-in memory, as if it were the parsed query. So the reader
+//! is the same on every row and only the memory differs; `oracle-words` is
+//! the reader's ceiling, and each row's gap to its parsed-query twin is the
+//! price of reading.
 
 use std::sync::Arc;
 
+use crate::catalogue::schedules::Destination;
 use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::act::act_of;
@@ -20,14 +25,24 @@ use crate::samples::wording::answer_text;
 use crate::scene::{ActorKind, Scene, SceneIndex};
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
-use crate::trace::{ClaimMode, Event, State};
+use crate::trace::{ClaimMode, Event, State, clock_time};
 
-use super::agents::plan_task;
+use super::agents::{BuiltIn, Strategy, plan_task};
 use super::bm25::Bm25;
 use super::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
 
-/// The agent's name.
+/// The words-only agent that answers from its own retrieval.
 pub const WORDS_ONLY: &str = "bm25-words";
+
+/// The words-only agents: `bm25-words`, and a built-in memory behind the
+/// same reader.
+pub const WORDS_AGENTS: [&str; 5] = [
+    WORDS_ONLY,
+    "obsmem-words",
+    "kg-words",
+    "recent-words",
+    "oracle-words",
+];
 
 /// Events retrieved per question (as `bm25`).
 const TOP: usize = 5;
@@ -52,9 +67,31 @@ pub struct WordsOnly {
     names: Vec<(String, Id)>,
     robot: Option<Id>,
     humans: Vec<Id>,
+    /// The built-in memory the read query goes to; none: the answerer over
+    /// the reader's own top five.
+    memory: Option<BuiltIn>,
 }
 
 impl WordsOnly {
+    /// The reader in front of `strategy`'s memory.
+    pub fn over(strategy: Strategy) -> Self {
+        WordsOnly {
+            memory: Some(BuiltIn::new(strategy)),
+            ..WordsOnly::default()
+        }
+    }
+
+    /// The agent for a words-only name (`obsmem-words`, ...), if it is one.
+    pub fn named(name: &str) -> Option<Self> {
+        if name == WORDS_ONLY {
+            return Some(WordsOnly::default());
+        }
+        let base = name.strip_suffix("-words")?;
+        Strategy::parse(base)
+            .filter(|s| !matches!(s, Strategy::None | Strategy::Bm25))
+            .map(WordsOnly::over)
+    }
+
     fn scene(&self) -> Result<&Scene, AgentError> {
         self.scene
             .as_ref()
@@ -159,6 +196,69 @@ impl WordsOnly {
                 b_actor,
                 b,
             });
+        }
+        // Presence: where someone was, said by where they went.
+        let going = Destination::ALL
+            .into_iter()
+            .filter(|d| *d != Destination::Home)
+            .find(|d| text.contains(d.phrase()) || text.contains(d.away()));
+        if has(&["which days", "what days", "days of the week", "which ones"]) {
+            return Some(Query::OutDays {
+                actor: person?,
+                to: going?,
+            });
+        }
+        if let (Some(to), true) = (going, has(&[" while ", "meantime", " then "])) {
+            let who = person?;
+            let day = if has(&[" today "]) {
+                w.cutoff.day
+            } else if has(&[" yesterday "]) {
+                w.cutoff.day.checked_sub(1)?
+            } else {
+                text.split(" day ")
+                    .nth(1)?
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()?
+            };
+            // The asker names the outing: the reader finds it in memory.
+            let before = w.cutoff.t;
+            let leave = self.events.iter().rev().find(|e| {
+                e.actor == who
+                    && e.day == day
+                    && e.t < before
+                    && matches!(&e.action, Action::Leave { to: d, .. } if *d == to)
+            })?;
+            let back = self.events.iter().find(|e| {
+                e.id > leave.id && e.actor == who && matches!(e.action, Action::Arrive { .. })
+            })?;
+            let attr = if has(&[" moved "]) {
+                Id::new("location")
+            } else {
+                attr()
+            };
+            return Some(Query::WhileOut {
+                person: who,
+                leave: leave.id,
+                back: back.id,
+                entity: thing?,
+                attr,
+            });
+        }
+        if has(&[" home ", " in the house ", " at home ", " who was in "])
+            && has(&[" who ", "which of"])
+        {
+            // The moment is the act the question describes, at the time it
+            // gives ("day 3 at 13:30").
+            let (day, at) = moment(w.question)?;
+            let when = |e: &Event| e.day == day && clock_time(e.t).starts_with(&at);
+            let e = top
+                .iter()
+                .filter(|e| person.as_ref().is_none_or(|p| &e.actor == p))
+                .find(|e| when(e))
+                .or_else(|| top.iter().find(|e| when(e)))?;
+            return Some(Query::WhoHome { event: e.id });
         }
         if has(&["how many", "how often", "number of times"]) {
             let actor = if has(&[" anyone "]) {
@@ -333,11 +433,12 @@ impl WordsOnly {
         Ok(answer(&ix, cutoff, q).map(|a| a.answer))
     }
 
-    /// Answers from words, options and memory: nothing else reaches here.
-    pub fn reply(&self, w: &Words) -> Result<Reply, AgentError> {
+    /// The reader's events for `w`: the top five for its words, and the
+    /// best for each option (a choice is settled by the events the options
+    /// describe); with their ids.
+    fn retrieve_for(&self, w: &Words) -> (Vec<&Event>, Vec<u64>) {
         let mut top = self.retrieve(w.question);
         let mut evidence: Vec<u64> = top.iter().map(|e| e.id).collect();
-        // A choice is settled by the events the options describe.
         for o in w.options {
             if let Some(e) = self.bm25.top(o, 1).first().and_then(|id| self.event(*id)) {
                 if !evidence.contains(&e.id) {
@@ -346,6 +447,12 @@ impl WordsOnly {
                 top.push(e);
             }
         }
+        (top, evidence)
+    }
+
+    /// Answers from words, options and memory: nothing else reaches here.
+    pub fn reply(&self, w: &Words) -> Result<Reply, AgentError> {
+        let (top, evidence) = self.retrieve_for(w);
         let found = match self.read(w, &top) {
             Some(q) => self.answer_over(&top, w.cutoff, &q)?.map(|a| (q, a)),
             None => None,
@@ -362,6 +469,17 @@ impl WordsOnly {
     }
 }
 
+/// The first "day D at HH:MM" in `question`.
+fn moment(question: &str) -> Option<(u32, String)> {
+    question.match_indices("day ").find_map(|(i, _)| {
+        let mut w = question[i + 4..].split_whitespace();
+        let day = w.next()?.parse().ok()?;
+        (w.next()? == "at").then_some(())?;
+        let at: String = w.next()?.chars().take(5).collect();
+        (at.len() == 5 && at.as_bytes()[2] == b':').then_some((day, at))
+    })
+}
+
 /// Whether `e` is about `entity`: its action's arguments or a claim.
 fn mentions_entity(e: &Event, entity: &Id) -> bool {
     match &e.action {
@@ -374,10 +492,17 @@ fn mentions_entity(e: &Event, entity: &Id) -> bool {
 
 impl Agent for WordsOnly {
     fn name(&self) -> String {
-        WORDS_ONLY.into()
+        match &self.memory {
+            Some(m) => format!("{}-words", m.name()),
+            None => WORDS_ONLY.into(),
+        }
     }
 
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
+        let mut memory = self.memory.take();
+        if let Some(m) = &mut memory {
+            m.reset(scene)?;
+        }
         let n = Namer::new(scene);
         let ids = scene
             .actors
@@ -407,12 +532,16 @@ impl Agent for WordsOnly {
                 .collect(),
             scene: Some(scene.clone()),
             index: SceneIndex::new(scene),
+            memory,
             ..WordsOnly::default()
         };
         Ok(())
     }
 
     fn observe(&mut self, o: &Observation) -> Result<(), AgentError> {
+        if let Some(m) = &mut self.memory {
+            m.observe(o)?;
+        }
         self.bm25.add(o.event.id, &o.text);
         self.events.push(o.event.clone());
         Ok(())
@@ -420,21 +549,53 @@ impl Agent for WordsOnly {
 
     fn answer(&mut self, q: &QuestionIn) -> Result<Reply, AgentError> {
         // Only the words, the options and the time of asking go on.
-        self.reply(&Words {
+        let w = Words {
             question: &q.question,
             options: &q.options,
             cutoff: &q.cutoff,
-        })
+        };
+        if self.memory.is_none() {
+            return self.reply(&w);
+        }
+        let (top, evidence) = self.retrieve_for(&w);
+        let read = self.read(&w, &top);
+        let memory = self.memory.as_mut().expect("checked above");
+        match read {
+            // The read query goes where a parsed one would.
+            Some(query) => memory.answer(&QuestionIn {
+                query: Some(query),
+                ..q.clone()
+            }),
+            None => Ok(super::abstain(w.options, evidence)),
+        }
     }
 
     fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError> {
+        // What the reader reads from the instruction is recalled from the
+        // memory behind it, as a question would be.
+        let memory = std::cell::RefCell::new(self.memory.take());
         let scene = self.scene()?;
-        Ok(plan_task(
+        let plan = plan_task(
             scene,
             t,
             |q, text| {
-                let top = self.retrieve(text);
-                match self.answer_over(&top, &t.cutoff, q).ok()?? {
+                let found = match memory.borrow_mut().as_mut() {
+                    Some(m) => {
+                        m.answer(&QuestionIn {
+                            id: t.id.clone(),
+                            question: text.into(),
+                            options: vec![],
+                            query: Some(q.clone()),
+                            cutoff: t.cutoff.clone(),
+                        })
+                        .ok()?
+                        .answer?
+                    }
+                    None => self
+                        .answer_over(&self.retrieve(text), &t.cutoff, q)
+                        .ok()??,
+                };
+                match found {
                     Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value),
                     _ => None,
                 }
@@ -447,6 +608,8 @@ impl Agent for WordsOnly {
                 };
                 self.read(&w, &self.retrieve(instruction))
             },
-        ))
+        );
+        self.memory = memory.into_inner();
+        Ok(plan)
     }
 }

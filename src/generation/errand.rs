@@ -61,6 +61,17 @@ pub fn next_in(
                 Some((_, side)) => Action::NavigateTo { target: side },
                 None => Action::NavigateTo { target },
             },
+            // So is a way out past a door shut for the night.
+            Action::Leave { door, to, take } => match sim
+                .lookup()
+                .door(&door)
+                .and_then(|d| d.inside_room())
+                .and_then(|inside| sim.blocked_way(actor, inside))
+            {
+                Some((d, side)) if side == here.room => Action::Open { target: d },
+                Some((_, side)) => Action::NavigateTo { target: side },
+                None => Action::Leave { door, to, take },
+            },
             a => a,
         };
         Proposal::Act(Request {
@@ -77,8 +88,13 @@ pub fn next_in(
             if last_skill == Some("say") {
                 return Proposal::Done;
             }
-            // Find an addressee who would not hear from here before speaking.
-            if let Some(far) = to.iter().find(|a| !sim.in_earshot(actor, a)) {
+            // Find an addressee who would not hear from here before speaking
+            // (unless already beside them: then speak).
+            let beside = progress
+                .feedback
+                .as_ref()
+                .is_some_and(|f| f.code == RejectionCode::AlreadyThere);
+            if let Some(far) = to.iter().find(|a| !beside && !sim.in_earshot(actor, a)) {
                 return act(Action::NavigateTo {
                     target: far.clone(),
                 });
@@ -114,7 +130,12 @@ pub fn next_in(
             let arrived = progress.last_ok.as_ref().is_some_and(
                 |e| matches!(&e.action, Action::NavigateTo { target: t } if t == target),
             );
-            if arrived || near(target) || here.room == *target {
+            // Beside someone is at them, though near their furniture.
+            let beside = progress
+                .feedback
+                .as_ref()
+                .is_some_and(|f| f.code == RejectionCode::AlreadyThere);
+            if arrived || beside || near(target) || here.room == *target {
                 return Proposal::Done;
             }
             act(Action::NavigateTo {

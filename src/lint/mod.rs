@@ -54,10 +54,11 @@ pub enum Rule {
     StraightBackOut,
     OpenCloseLoop,
     SwitchLoop,
+    RefusedAgain,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 27] = [
+    pub const ALL: [Rule; 28] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -85,6 +86,7 @@ impl Rule {
         Rule::StraightBackOut,
         Rule::OpenCloseLoop,
         Rule::SwitchLoop,
+        Rule::RefusedAgain,
     ];
 
     /// The stable snake_case code.
@@ -117,6 +119,7 @@ impl Rule {
             Rule::StraightBackOut => "straight_back_out",
             Rule::OpenCloseLoop => "open_close_loop",
             Rule::SwitchLoop => "switch_loop",
+            Rule::RefusedAgain => "refused_again",
         }
     }
 
@@ -172,6 +175,9 @@ impl Rule {
             Rule::SwitchLoop => {
                 "an actor sets the same device field three times or more in a row with nothing else done (a lamp on, off, on)"
             }
+            Rule::RefusedAgain => {
+                "an actor asks for the same thing three times or more in a row and is refused each time for the same reason"
+            }
         }
     }
 }
@@ -204,6 +210,8 @@ pub enum LintError {
 
 const NIGHT_CHECK: u64 = 3 * 3600;
 const MIN_MEAL: u64 = 10 * 60;
+/// Refused this many times in a row for the same request and reason.
+const REFUSED: usize = 3;
 
 /// Runs every rule over a trace; findings in event order, then rule order.
 pub fn lint(scene: &Scene, events: &[Event]) -> Result<Vec<Finding>, LintError> {
@@ -275,6 +283,9 @@ struct Walk<'a> {
     left_for: BTreeMap<Id, (u64, Destination)>,
     /// Each person's latest arrival: (event, when they were in).
     came_in: BTreeMap<Id, (u64, u64)>,
+    /// Each actor's run of refusals of one request: (the request and the
+    /// reason, times, first event, reported).
+    refused: BTreeMap<Id, (String, usize, u64, bool)>,
 }
 
 impl<'a> Walk<'a> {
@@ -350,6 +361,7 @@ impl<'a> Walk<'a> {
                 .collect(),
             left_for: BTreeMap::new(),
             came_in: BTreeMap::new(),
+            refused: BTreeMap::new(),
         };
         for p in w.perishable.clone() {
             if !w.in_cold(&p) {
@@ -441,13 +453,49 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// The same request refused for the same reason, again and again: an
+    /// actor that does not act on what it is told.
+    fn refused_again(&mut self, e: &Event, code: RejectionCode) {
+        let key = format!(
+            "{} {}",
+            serde_json::to_string(&e.action).unwrap_or_default(),
+            code.code()
+        );
+        let r = self
+            .refused
+            .entry(e.actor.clone())
+            .or_insert_with(|| (key.clone(), 0, e.id, false));
+        if r.0 != key {
+            *r = (key, 0, e.id, false);
+        }
+        r.1 += 1;
+        if r.1 >= REFUSED && !r.3 {
+            r.3 = true;
+            let (n, first) = (r.1, r.2);
+            self.find(
+                Rule::RefusedAgain,
+                Some(e),
+                e.t,
+                vec![e.actor.clone()],
+                format!(
+                    "{} asked to {} {n} times in a row since event {first}, refused each time ({})",
+                    e.actor,
+                    e.action.skill_name(),
+                    code.code()
+                ),
+            );
+        }
+    }
+
     fn event(&mut self, e: &Event) {
         self.nights_until(e.t);
         self.habits_until(e.t);
         let Some(rej) = e.outcome.rejection() else {
+            self.refused.remove(&e.actor);
             self.accepted(e);
             return;
         };
+        self.refused_again(e, rej.code);
         if rej.code == RejectionCode::NotInEarshot {
             self.find(
                 Rule::SpokeOutOfEarshot,

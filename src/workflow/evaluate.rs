@@ -15,7 +15,7 @@ use super::mine;
 use crate::eval::agents::{BUILT_IN, BuiltIn, Strategy};
 use crate::eval::external::External;
 use crate::eval::llm::JudgeAudit;
-use crate::eval::words::{WORDS_ONLY, WordsOnly};
+use crate::eval::words::{WORDS_AGENTS, WordsOnly};
 use crate::eval::{Agent, PlanResult, QaResult, Report, evaluate_all};
 use crate::llm::LlmClient;
 use crate::llm::oneshot::PassEvent;
@@ -29,7 +29,9 @@ use crate::trace::StageCost;
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentSpec {
     BuiltIn(Strategy),
-    WordsOnly,
+    /// `bm25-words`, or a built-in memory behind the words-only reader
+    /// (`obsmem-words`, ...).
+    Words(String),
     /// `cmd:"program args"`: an agent over JSON lines.
     External(String),
 }
@@ -43,15 +45,15 @@ impl FromStr for AgentSpec {
             }
             return Ok(AgentSpec::External(cmd.to_string()));
         }
-        if name == WORDS_ONLY {
-            return Ok(AgentSpec::WordsOnly);
+        if WordsOnly::named(name).is_some() {
+            return Ok(AgentSpec::Words(name.into()));
         }
         Strategy::parse(name)
             .map(AgentSpec::BuiltIn)
             .ok_or_else(|| WorkflowError::UnknownAgent {
                 name: name.into(),
                 known: BUILT_IN.join(", "),
-                words: WORDS_ONLY,
+                words: WORDS_AGENTS.join(", "),
             })
     }
 }
@@ -84,7 +86,9 @@ impl AgentSpec {
     pub fn build(&self, opts: &EvalOptions) -> Box<dyn Agent> {
         match self {
             AgentSpec::BuiltIn(s) => Box::new(BuiltIn::new(*s)),
-            AgentSpec::WordsOnly => Box::new(WordsOnly::default()),
+            AgentSpec::Words(name) => {
+                Box::new(WordsOnly::named(name).expect("checked when parsed"))
+            }
             AgentSpec::External(cmd) => {
                 let agent = External::new(cmd, opts.agent_timeout);
                 Box::new(if opts.give_query {
@@ -454,7 +458,7 @@ mod tests {
             specs,
             vec![
                 AgentSpec::BuiltIn(Strategy::Oracle),
-                AgentSpec::WordsOnly,
+                AgentSpec::Words("bm25-words".into()),
                 AgentSpec::External("python3 a.py, b".into())
             ]
         );

@@ -61,7 +61,7 @@ pub enum WorkflowError {
     UnknownAgent {
         name: String,
         known: String,
-        words: &'static str,
+        words: String,
     },
     #[error("{what} needs an LLM client")]
     NoClient { what: &'static str },

@@ -893,16 +893,24 @@ impl Backend for Scripted {
             .params
             .get("beat")
             .is_some_and(|b| b == "established");
-        // Those at home now; with nobody home, the robot's sessions still
-        // name the household (whose commitments, whose things).
-        // (By the calendar and in fact: a departure or arrival that
-        // slipped behind a session is still to happen.)
+        // Those at home now, by the calendar and in fact (a departure or
+        // arrival that slipped behind a session is still to happen); with
+        // nobody in, the robot's sessions still name the household (whose
+        // commitments, whose things).
+        // With nobody home by the calendar, whoever is in (a departure
+        // slipped behind) hosts; with nobody in, the household is named.
+        let inside: Vec<Id> = cx
+            .humans
+            .iter()
+            .filter(|h| !sim.is_out(h))
+            .cloned()
+            .collect();
         let mut home = self.today.home_at(&cx.humans, session.start % DAY);
-        home.retain(|h| !sim.is_out(h));
-        let humans = if home.is_empty() {
-            cx.humans.clone()
-        } else {
-            home
+        home.retain(|h| inside.contains(h));
+        let humans = match (home.is_empty(), inside.is_empty()) {
+            (false, _) => home,
+            (true, false) => inside,
+            (true, true) => cx.humans.clone(),
         };
         if humans.is_empty() {
             return Ok(vec![]);
