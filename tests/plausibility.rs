@@ -886,7 +886,7 @@ fn rule_refused_again() {
     let set = r#"{"device":"tv_1","field":"power","value":false}"#;
     let again = |times: usize| {
         let mut v = vec![("bob", "navigate_to", go("tv_1"))];
-        v.extend((0..times).map(|_| ("bob", "set_device_state", set.to_string())));
+        v.extend((0..times).map(|_| ("bob", "!set_device_state", set.to_string())));
         steps(&s, 20 * H, &v)
     };
     // The tv is off: switching it off three times is refused three times.
@@ -911,8 +911,8 @@ fn rule_refused_again() {
         20 * H,
         &[
             ("bob", "navigate_to", go("tv_1")),
-            ("bob", "set_device_state", set.into()),
-            ("bob", "set_device_state", set.into()),
+            ("bob", "!set_device_state", set.into()),
+            ("bob", "!set_device_state", set.into()),
             (
                 "bob",
                 "set_device_state",

@@ -481,6 +481,12 @@ fn fetch(
                 });
             }
             let inside = matches!(truth, Location::In(_));
+            // Nobody opens a machine in the middle of its programme for a mug.
+            let running = sim.field(&r, "program").is_some()
+                && sim.field(&r, "power") == Some(Value::Bool(true));
+            if inside && running && !sim.is_open(&r) {
+                return Proposal::GiveUp(format!("{object} is in {r}, which is running"));
+            }
             if !near(&r) && !sloppy {
                 // Looked in the wrong place first: close it before moving on.
                 close_here().unwrap_or_else(|| act(Action::NavigateTo { target: r.clone() }))
