@@ -182,7 +182,7 @@ pub fn scoring_commands(t: &str, samples: &str, ask: Asking) -> Vec<String> {
     };
     vec![
         format!(
-            "hearth eval --batch .{batch} --agent oracle,none,recent,bm25,obsmem,kg,bm25-words"
+            "hearth eval --batch .{batch} --agent oracle,none,recent,bm25,obsmem,kg,oracle-words,obsmem-words,kg-words,recent-words,bm25-words"
         ),
         format!(
             "hearth export --trace {t}{export} --format longmemeval --out {t}/export-longmemeval.json"

@@ -17,8 +17,11 @@ use crate::samples::Family;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/Ubuntu-Light.ttf");
 const SIZE: (u32, u32) = (1400, 700);
-/// The y axis runs past 1 to leave the legend room above the data.
-const Y_TOP: f64 = 1.35;
+/// The y axis runs past 1 to leave the legend, a line per agent, room
+/// above the data.
+fn y_top(agents: usize) -> f64 {
+    (1.08 + 0.05 * agents as f64).max(1.35)
+}
 
 /// Tableau's ten colours: one per agent, in order.
 const COLOURS: [RGBColor; 10] = [
@@ -68,8 +71,30 @@ impl Chart {
     }
 }
 
-fn colour(i: usize) -> RGBColor {
-    COLOURS[i % COLOURS.len()]
+/// Each agent's colour: the palette in order, except that a words-only
+/// row (`obsmem-words`) takes a paler shade of its parsed twin's, so the
+/// pairs read together.
+fn colours<S: AsRef<str>>(agents: &[S]) -> Vec<RGBColor> {
+    let mut next = 0;
+    let mut out: Vec<RGBColor> = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        let twin = a
+            .as_ref()
+            .strip_suffix("-words")
+            .and_then(|base| agents[..i].iter().position(|b| b.as_ref() == base));
+        out.push(match twin {
+            Some(j) => {
+                let RGBColor(r, g, b) = out[j];
+                let pale = |x: u8| x + ((255 - x) as f64 * 0.55) as u8;
+                RGBColor(pale(r), pale(g), pale(b))
+            }
+            None => {
+                next += 1;
+                COLOURS[(next - 1) % COLOURS.len()]
+            }
+        });
+    }
+    out
 }
 
 /// Every plot of `s`.
@@ -214,7 +239,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .margin(20)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..Y_TOP)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..y_top(s.agents.len()))
         .map_err(e)?;
     chart
         .configure_mesh()
@@ -229,8 +254,14 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     let k = s.agents.len().max(1) as f64;
     let w = 0.8 / k;
+    let palette = colours(
+        &s.agents
+            .iter()
+            .map(|a| a.agent.as_str())
+            .collect::<Vec<_>>(),
+    );
     for (j, a) in s.agents.iter().enumerate() {
-        let c = colour(j);
+        let c = palette[j];
         let bars: Vec<(f64, &Stat)> = fams
             .iter()
             .enumerate()
@@ -267,7 +298,7 @@ fn binned<DB: DrawingBackend>(
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..Y_TOP)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..y_top(series.len()))
         .map_err(e)?;
     let names: Vec<&str> = labels.iter().map(String::as_str).collect();
     chart
@@ -283,8 +314,9 @@ fn binned<DB: DrawingBackend>(
         .draw()
         .map_err(e)?;
     let k = series.len() as f64;
+    let palette = colours(&series.iter().map(|(a, _)| *a).collect::<Vec<_>>());
     for (j, (agent, points)) in series.into_iter().enumerate() {
-        let c = colour(j);
+        let c = palette[j];
         // A small offset per agent keeps the interval bars apart.
         let dx = (j as f64 - (k - 1.0) / 2.0) * 0.04;
         let xy: Vec<(f64, f64)> = points
@@ -329,7 +361,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(60)
-        .build_cartesian_2d(lo..hi, 0f64..Y_TOP)
+        .build_cartesian_2d(lo..hi, 0f64..y_top(s.agents.len()))
         .map_err(e)?;
     chart
         .configure_mesh()
@@ -341,8 +373,14 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     let against =
         |ys: &[f64]| -> Vec<(f64, f64)> { xs.iter().copied().zip(ys.iter().copied()).collect() };
+    let palette = colours(
+        &s.agents
+            .iter()
+            .map(|a| a.agent.as_str())
+            .collect::<Vec<_>>(),
+    );
     for (j, a) in s.agents.iter().enumerate() {
-        let c = colour(j);
+        let c = palette[j];
         let (pts, world) = (against(&a.by_household), against(&a.world_by_household));
         chart
             .draw_series(pts.iter().map(|p| Circle::new(*p, 5, c.filled())))
@@ -426,6 +464,37 @@ mod tests {
         assert!((m - 2.0).abs() < 1e-12 && (b - 1.0).abs() < 1e-12);
         assert_eq!(fit(&[(0.5, 1.0), (0.5, 0.0)]), None);
         assert!(ab_glyph_font_loads());
+    }
+
+    #[test]
+    fn words_rows_take_a_paler_shade_of_their_twin() {
+        let c = colours(&["oracle", "bm25", "bm25-words", "kg-words", "obsmem"]);
+        // Parsed rows and a words row without its twin take the palette in turn.
+        assert_eq!(
+            (c[0], c[1], c[3], c[4]),
+            (COLOURS[0], COLOURS[1], COLOURS[2], COLOURS[3])
+        );
+        let (RGBColor(r, g, b), RGBColor(r2, g2, b2)) = (c[1], c[2]);
+        assert!(r2 >= r && g2 > g && b2 > b, "{:?}", c[2]);
+        // Eleven agents: no two alike, and the legend fits above the data.
+        let eleven = [
+            "oracle",
+            "none",
+            "recent",
+            "bm25",
+            "obsmem",
+            "kg",
+            "oracle-words",
+            "obsmem-words",
+            "kg-words",
+            "recent-words",
+            "bm25-words",
+        ];
+        let c = colours(&eleven);
+        let distinct: std::collections::BTreeSet<(u8, u8, u8)> =
+            c.iter().map(|RGBColor(r, g, b)| (*r, *g, *b)).collect();
+        assert_eq!(distinct.len(), 11);
+        assert!(y_top(11) > y_top(7) && y_top(7) >= 1.35);
     }
 
     fn ab_glyph_font_loads() -> bool {
