@@ -311,3 +311,68 @@ fn hours_out_housework_and_day_variety() {
     assert_eq!(work.person_days, 4, "alice and bob, two weekdays");
     assert!(!work.inside, "{} h is below the band", work.hours);
 }
+
+/// Generated households of every kind, a week each, fall inside every
+/// band they have person-days for: employed, students and retirees,
+/// weekdays and weekends apart. Half the seeds are drawn from the clock's
+/// nanoseconds, so ones no test pins; a failure names them.
+#[test]
+fn generated_weeks_fall_inside_the_time_use_bands() {
+    use hearth::catalogue;
+    use hearth::procgen::{self, SceneSpec};
+    let t = timeuse::builtin();
+    let clock = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64;
+    let mut days = Vec::new();
+    let mut seeds = Vec::new();
+    for (i, kind) in ["studio", "apartment", "house"].into_iter().enumerate() {
+        for k in 0..6u64 {
+            let seed = if k < 3 {
+                3000 + k
+            } else {
+                clock % 100_000 + 10 * k + i as u64
+            };
+            seeds.push(format!("{kind} {seed}"));
+            let scene =
+                procgen::generate(&SceneSpec::new(kind, seed), catalogue::builtin()).unwrap();
+            let mut events = Vec::new();
+            let mut backend = Scripted::new(&scene, seed);
+            let g = generation::generate(&scene, 7, &mut backend, &mut |e| {
+                events.push(e.clone());
+                Ok(())
+            })
+            .unwrap();
+            let sessions = g
+                .plan
+                .sessions
+                .iter()
+                .map(|s| (s.id.clone(), s.kind.clone()))
+                .collect();
+            days.extend(
+                timeuse::stats(&scene, &events, 7, &sessions, t)
+                    .unwrap()
+                    .people,
+            );
+        }
+    }
+    let groups = timeuse::compare_groups(&days, t);
+    // Retirees are among them, and every kind has weekdays and weekends.
+    for kind in ["employed", "student", "retired"] {
+        for d in ["weekday", "weekend"] {
+            assert!(
+                groups
+                    .iter()
+                    .any(|g| g.kind == kind && g.days == d && g.person_days > 0),
+                "no {kind} {d} in {seeds:?}"
+            );
+        }
+    }
+    let outside: Vec<String> = groups
+        .iter()
+        .filter(|g| !g.inside)
+        .map(|g| format!("{} {} {}: {:.2} h", g.kind, g.days, g.figure, g.hours))
+        .collect();
+    assert!(outside.is_empty(), "{outside:?} over {seeds:?}");
+}

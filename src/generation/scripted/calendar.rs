@@ -614,6 +614,17 @@ impl Scripted {
                 None => plan.push(Planned::new(at[0], K::RobotTidy)),
             }
         }
+        // A retired person at home does the morning's housework (ATUS:
+        // over two hours of household activities a day after 65, against
+        // under two for all adults).
+        let retiree_home = |t: u64| {
+            self.members
+                .iter()
+                .any(|m| m.role.id == "retiree" && d.home_during(&m.id, t, t + 30 * M))
+        };
+        if retiree_home(10 * H + 45 * M) {
+            plan.push(Planned::of(10 * H + 45 * M, K::Tidy, "p3").with("dust", "yes"));
+        }
         // The robot alone at home tidies once in the longest quiet spell.
         let quiet: Vec<u64> = (9 * 4..17 * 4)
             .map(|q| q * 15 * M)

@@ -11,7 +11,6 @@ impl Scripted {
         if seats.is_empty() {
             return Ok(());
         }
-        let host = x.host.clone();
         let what = *pick(
             &mut self.rng,
             &[
@@ -23,8 +22,31 @@ impl Scripted {
         );
         // The morning's strays go back first (the next round is at five).
         self.put_back_strays(x, turns);
-        turns.push(turn(&host, say(&[], what.into())));
-        self.sit_down(x, &seats, turns);
+        // A retired person at home spends the afternoon in front of the tv
+        // (ATUS: about four and a half hours of tv a day after 65).
+        let retired = x.humans.iter().find(|h| {
+            self.members
+                .iter()
+                .any(|m| &m.id == *h && m.role.id == "retiree")
+        });
+        // Seated first, then the tv on with the remote, so the afternoon
+        // on the sofa is spent watching it.
+        let remote = |d: &&Id| x.s.device(d).is_some_and(|d| d.remote);
+        match (retired, x.roles.device(Role::Entertainment).filter(remote)) {
+            (Some(who), Some(tv)) => {
+                let (who, tv) = (who.clone(), tv.clone());
+                turns.push(turn(
+                    &who,
+                    say(&[], "Let's see what's on this afternoon.".into()),
+                ));
+                self.sit_down(x, &seats, turns);
+                turns.push(turn(&who, operate(tv, "power", Value::Bool(true))));
+            }
+            _ => {
+                turns.push(turn(&x.host, say(&[], what.into())));
+                self.sit_down(x, &seats, turns);
+            }
+        }
         Ok(())
     }
 

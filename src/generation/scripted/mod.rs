@@ -928,6 +928,16 @@ impl Backend for Scripted {
             Some(a) if chore && !adult(&host) => a.clone(),
             _ => host,
         };
+        // The morning's dusting is the retired person's, who is home all day.
+        let retired = |h: &Id| {
+            self.members
+                .iter()
+                .any(|m| &m.id == h && m.role.id == "retiree")
+        };
+        let host = match humans.iter().find(|h| retired(h)) {
+            Some(r) if session.params.contains_key("dust") => r.clone(),
+            _ => host,
+        };
         let x = Stage {
             s: sim.lookup(),
             roles: &r,
