@@ -194,7 +194,7 @@ impl Scripted {
         }
         // The morning's housework of someone at home all day: the dusting
         // and wiping down that follow the tidy.
-        if x.session.params.get("dust").is_some() {
+        if x.session.params.contains_key("dust") {
             let minutes = 25 + self.rng.random_range(0..4) * 5;
             turns.push(turn(host, say(&[], "Now for the dusting.".into())));
             turns.push(turn(host, wait(minutes * 60)));
