@@ -406,6 +406,7 @@ fn attempt(
         .map(|p| (p.id.clone(), p.kind.clone()))
         .collect();
     stock::stock(&mut scene, cat, &room_kinds, target, rng);
+    scene.actors.extend(visitor(people, spec.seed));
     scene.description = format!(
         "A generated {} of {} rooms for {}, with one home robot.",
         kind.kind,
@@ -418,6 +419,45 @@ fn attempt(
         return None;
     }
     Some(scene)
+}
+
+/// Who calls on the household now and then, if anyone: a grandparent
+/// where there are children, else a friend, for three homes in five. Drawn
+/// apart from the home's own draws, so the home is the same with or
+/// without its visitor. A visitor starts outside and comes and goes by the
+/// calendar (`assets/schedules.ron` `visitors`).
+fn visitor(people: &[Person], seed: u64) -> Option<ActorDef> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7669_7369_746f_7273);
+    if !rng.random_bool(0.6) {
+        return None;
+    }
+    let children = people
+        .iter()
+        .any(|p| matches!(p.schedule.as_str(), "school_child" | "young_child"));
+    use crate::catalogue::schedules::VisitorKind;
+    let (id, kind, vk) = if children {
+        ("grandpa", "grandparent", VisitorKind::Grandparent)
+    } else {
+        ("friend", "friend", VisitorKind::Friend)
+    };
+    let v = crate::catalogue::schedules().visitor(vk)?;
+    let host = people.first()?;
+    let role = if children {
+        format!("{}'s father, a grandparent who comes for dinner", host.name)
+    } else {
+        format!("{}'s friend, who drops by", host.name)
+    };
+    (!people.iter().any(|p| p.id.as_str() == id)).then(|| ActorDef {
+        id: Id::new(id),
+        name: v.name.clone(),
+        kind: ActorKind::Human,
+        role,
+        schedule: Some(Id::new(kind)),
+        room: Id::new(crate::scene::OUTSIDE),
+        near: None,
+        hands: 2,
+        speed: 1.0,
+    })
 }
 
 fn names(people: &[Person]) -> String {
