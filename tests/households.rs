@@ -6,6 +6,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use hearth::catalogue::schedules::VisitorKind;
 use hearth::catalogue::{self, Catalogue, CatalogueError, Mount, Roles, RoomType, Zone};
 use hearth::generation::scripted::Scripted;
 use hearth::procgen::{self, ProcgenError, SceneSpec};
@@ -283,11 +284,13 @@ fn assert_household(s: &Scene, kind: &str) {
         s.id,
         st.rooms
     );
+    // The household: its visitor, if any, starts outside and is not of it.
+    let household = st.people - s.actors.iter().filter(|a| a.is_visitor()).count();
     assert!(
-        (k.people.0 as usize..=k.people.1 as usize).contains(&st.people),
+        (k.people.0 as usize..=k.people.1 as usize).contains(&household),
         "{}: {} people",
         s.id,
-        st.people
+        household
     );
     assert_eq!(st.robots, 1);
     assert!(
@@ -354,9 +357,10 @@ fn assert_household(s: &Scene, kind: &str) {
             assert!(clear, "{}: {} blocks {}", s.id, a.0, d.id);
         }
     }
-    // Everyone starts next to a bed in their room; the robot at its dock.
+    // Everyone starts next to a bed in their room; the robot at its dock;
+    // a visitor outside, near nothing.
     let r = Roles::builtin(s);
-    for a in &s.actors {
+    for a in s.actors.iter().filter(|a| !a.is_visitor()) {
         let near = a
             .near
             .as_ref()
@@ -633,7 +637,8 @@ fn options_are_honoured_and_bad_ones_refused() {
     };
     let s = procgen::generate(&spec, cat()).unwrap();
     assert_eq!(s.rooms.len(), 12);
-    assert_eq!(scene::stats(&s).people, 5);
+    let visitors = s.actors.iter().filter(|a| a.is_visitor()).count();
+    assert_eq!(scene::stats(&s).people - visitors, 5);
     let unknown = procgen::generate(&SceneSpec::new("castle", 0), cat()).unwrap_err();
     assert!(matches!(unknown, ProcgenError::UnknownKind { .. }));
     assert!(
@@ -902,7 +907,7 @@ fn households_are_drawn_first_and_bedrooms_fit_them() {
             for a in s
                 .actors
                 .iter()
-                .filter(|a| a.kind == scene::ActorKind::Human)
+                .filter(|a| a.kind == scene::ActorKind::Human && !a.is_visitor())
             {
                 let role = a.schedule.as_ref().and_then(|r| sched.role(r.as_str()));
                 let role = role.unwrap_or_else(|| panic!("{}: {} has no role", s.id, a.id));
@@ -945,5 +950,49 @@ fn households_are_drawn_first_and_bedrooms_fit_them() {
     assert!(
         shapes.contains(&Some(1)) && shapes.contains(&Some(2)),
         "{shapes:?}"
+    );
+}
+
+/// Three generated homes in five have a visitor: one actor who starts
+/// outside, a grandparent where there are children, else a friend, named
+/// as the schedules name them; the household itself is never outside.
+#[test]
+fn some_generated_homes_have_a_visitor_who_starts_outside() {
+    let (mut with, mut total) = (0, 0);
+    for kind in ["studio", "apartment", "house"] {
+        for seed in 0..30 {
+            let s = gen_scene(kind, seed);
+            total += 1;
+            let outside: Vec<_> = s
+                .actors
+                .iter()
+                .filter(|a| a.room.as_str() == hearth::scene::OUTSIDE)
+                .collect();
+            assert!(outside.len() <= 1, "{kind} {seed}: {outside:?}");
+            let Some(v) = outside.first() else { continue };
+            with += 1;
+            let children = s.actors.iter().any(|a| {
+                a.schedule
+                    .as_ref()
+                    .is_some_and(|k| matches!(k.as_str(), "school_child" | "young_child"))
+            });
+            let want = if children {
+                VisitorKind::Grandparent
+            } else {
+                VisitorKind::Friend
+            };
+            let matched = hearth::catalogue::schedules().visitor_of(v).map(|k| k.kind);
+            assert_eq!(matched, Some(want), "{kind} {seed}: {:?}", v.role);
+            assert!(v.schedule.is_none(), "a visitor has no household schedule");
+            assert!(
+                ["Grandpa Joe", "Chris"].contains(&v.name.as_str()),
+                "{}",
+                v.name
+            );
+        }
+    }
+    assert!(
+        (total * 4..total * 8).contains(&(with * 10)),
+        "{with} of {total}"
     );
 }

@@ -435,10 +435,12 @@ fn visitor(people: &[Person], seed: u64) -> Option<ActorDef> {
         .iter()
         .any(|p| matches!(p.schedule.as_str(), "school_child" | "young_child"));
     use crate::catalogue::schedules::VisitorKind;
-    let (id, kind, vk) = if children {
-        ("grandpa", "grandparent", VisitorKind::Grandparent)
+    // The role's words say which kind of visitor (no schedule: that is
+    // the household's).
+    let (id, vk) = if children {
+        ("grandpa", VisitorKind::Grandparent)
     } else {
-        ("friend", "friend", VisitorKind::Friend)
+        ("friend", VisitorKind::Friend)
     };
     let v = crate::catalogue::schedules().visitor(vk)?;
     let host = people.first()?;
@@ -452,7 +454,7 @@ fn visitor(people: &[Person], seed: u64) -> Option<ActorDef> {
         name: v.name.clone(),
         kind: ActorKind::Human,
         role,
-        schedule: Some(Id::new(kind)),
+        schedule: None,
         room: Id::new(crate::scene::OUTSIDE),
         near: None,
         hands: 2,
