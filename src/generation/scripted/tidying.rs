@@ -192,12 +192,29 @@ impl Scripted {
                 ),
             ));
         }
-        // The morning's housework of someone at home all day: the dusting
-        // and wiping down that follow the tidy.
+        // The morning's housework of those at home all day: after the tidy,
+        // one dusts and wipes down, another does the ironing.
         if x.session.params.contains_key("dust") {
-            let minutes = 25 + self.rng.random_range(0..4) * 5;
-            turns.push(turn(host, say(&[], "Now for the dusting.".into())));
-            turns.push(turn(host, wait(minutes * 60)));
+            let retired: Vec<Id> = x
+                .humans
+                .iter()
+                .filter(|h| {
+                    self.members
+                        .iter()
+                        .any(|m| &m.id == *h && m.role.id == "retiree")
+                })
+                .cloned()
+                .collect();
+            for (i, who) in retired.iter().enumerate() {
+                let minutes = 40 + self.rng.random_range(0..4) * 5;
+                let what = if i == 0 {
+                    "Now for the dusting."
+                } else {
+                    "I'll do the ironing."
+                };
+                turns.push(turn(who, say(&[], what.into())));
+                turns.push(turn(who, wait(minutes * 60)));
+            }
         }
         Ok(())
     }
