@@ -126,6 +126,23 @@ pub fn answer(
     })
 }
 
+/// The judge's call on `answer` to `q`: one prompt for the answers it
+/// scores and for its audit.
+fn judge_call(q: &QaSample, answer: &str, seed: u64) -> crate::llm::Call {
+    call(
+        "judge",
+        fill(
+            "judge",
+            &[
+                ("question", &q.question),
+                ("reference", &q.answer_text),
+                ("answer", answer),
+            ],
+        ),
+        seed,
+    )
+}
+
 /// Scores each answer's words against the reference with the 0–3 rubric.
 /// A question whose LLM answer failed (`unanswered`) scores 0 without a
 /// call, as no answer would; one whose judging fails is left unscored,
@@ -146,19 +163,7 @@ pub fn judge(
         .iter()
         .map(|&i| {
             let r = &results[i];
-            let q = qs[r.id.as_str()];
-            call(
-                "judge",
-                fill(
-                    "judge",
-                    &[
-                        ("question", &q.question),
-                        ("reference", &q.answer_text),
-                        ("answer", &r.text),
-                    ],
-                ),
-                seed,
-            )
+            judge_call(qs[r.id.as_str()], &r.text, seed)
         })
         .collect();
     let done = complete_all(client, calls, on)?;
@@ -304,20 +309,7 @@ pub fn audit(
     let probes = probes(samples, questions_wanted);
     let calls = probes
         .iter()
-        .map(|(q, _, answer)| {
-            call(
-                "judge",
-                fill(
-                    "judge",
-                    &[
-                        ("question", &q.question),
-                        ("reference", &q.answer_text),
-                        ("answer", answer),
-                    ],
-                ),
-                seed,
-            )
-        })
+        .map(|(q, _, answer)| judge_call(q, answer, seed))
         .collect();
     let done = complete_all(client, calls, on)?;
     let mut audit = JudgeAudit::default();

@@ -83,13 +83,13 @@ impl WordsOnly {
 
     /// The agent for a words-only name (`obsmem-words`, ...), if it is one.
     pub fn named(name: &str) -> Option<Self> {
+        if !WORDS_AGENTS.contains(&name) {
+            return None;
+        }
         if name == WORDS_ONLY {
             return Some(WordsOnly::default());
         }
-        let base = name.strip_suffix("-words")?;
-        Strategy::parse(base)
-            .filter(|s| !matches!(s, Strategy::None | Strategy::Bm25))
-            .map(WordsOnly::over)
+        Strategy::parse(name.strip_suffix("-words")?).map(WordsOnly::over)
     }
 
     fn scene(&self) -> Result<&Scene, AgentError> {
@@ -210,18 +210,7 @@ impl WordsOnly {
         }
         if let (Some(to), true) = (going, has(&[" while ", "meantime", " then "])) {
             let who = person?;
-            let day = if has(&[" today "]) {
-                w.cutoff.day
-            } else if has(&[" yesterday "]) {
-                w.cutoff.day.checked_sub(1)?
-            } else {
-                text.split(" day ")
-                    .nth(1)?
-                    .split_whitespace()
-                    .next()?
-                    .parse()
-                    .ok()?
-            };
+            let day = day_named(&text, w.cutoff)?;
             // The asker names the outing: the reader finds it in memory.
             let before = w.cutoff.t;
             let leave = self.events.iter().rev().find(|e| {
@@ -267,12 +256,7 @@ impl WordsOnly {
                 person.clone().or_else(|| self.robot.clone())
             };
             let (_, act) = act_by(actor.as_ref())?;
-            let day = if has(&[" today "]) {
-                w.cutoff.day
-            } else {
-                let after = text.split(" day ").nth(1)?;
-                after.split_whitespace().next()?.parse().ok()?
-            };
+            let day = day_named(&text, w.cutoff)?;
             return Some(Query::Count { actor, act, day });
         }
         if has(&[" ask", "request", "deadline", " the robot to "]) {
@@ -466,6 +450,23 @@ impl WordsOnly {
             },
             None => super::abstain(w.options, evidence),
         })
+    }
+}
+
+/// The day the (lower-cased, padded) `text` names: today, yesterday, or
+/// "day D".
+fn day_named(text: &str, cutoff: &Cutoff) -> Option<u32> {
+    if text.contains(" today ") {
+        Some(cutoff.day)
+    } else if text.contains(" yesterday ") {
+        cutoff.day.checked_sub(1)
+    } else {
+        text.split(" day ")
+            .nth(1)?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
     }
 }
 

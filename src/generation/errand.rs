@@ -82,6 +82,12 @@ pub fn next_in(
     };
     let last_skill = progress.last_ok.as_ref().map(|e| e.action.skill_name());
     let sloppy = sloppy && progress.feedback.is_none() && progress.proposals == 0;
+    // Told it is already there: beside someone is at them, though near
+    // their furniture.
+    let beside = progress
+        .feedback
+        .as_ref()
+        .is_some_and(|f| f.code == RejectionCode::AlreadyThere);
     let near = |id: &Id| here.near.as_ref() == Some(id);
     match goal {
         Goal::Say { to, text, claims } => {
@@ -90,10 +96,6 @@ pub fn next_in(
             }
             // Find an addressee who would not hear from here before speaking
             // (unless already beside them: then speak).
-            let beside = progress
-                .feedback
-                .as_ref()
-                .is_some_and(|f| f.code == RejectionCode::AlreadyThere);
             if let Some(far) = to.iter().find(|a| !beside && !sim.in_earshot(actor, a)) {
                 return act(Action::NavigateTo {
                     target: far.clone(),
@@ -130,11 +132,6 @@ pub fn next_in(
             let arrived = progress.last_ok.as_ref().is_some_and(
                 |e| matches!(&e.action, Action::NavigateTo { target: t } if t == target),
             );
-            // Beside someone is at them, though near their furniture.
-            let beside = progress
-                .feedback
-                .as_ref()
-                .is_some_and(|f| f.code == RejectionCode::AlreadyThere);
             if arrived || beside || near(target) || here.room == *target {
                 return Proposal::Done;
             }

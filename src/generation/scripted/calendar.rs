@@ -94,7 +94,18 @@ pub(super) struct Member {
     pub role: ScheduleRole,
 }
 
+impl Member {
+    pub fn retired(&self) -> bool {
+        self.role.id == "retiree"
+    }
+}
+
 impl Scripted {
+    /// Whether `who` is a retired member of the household.
+    pub(super) fn retired(&self, who: &Id) -> bool {
+        self.members.iter().any(|m| &m.id == who && m.retired())
+    }
+
     /// Today's calendar: chore days drawn each Monday (and on day 1) for
     /// the rest of the week, then each person's outings.
     pub(super) fn plan_day(&mut self, cx: &Context, day: u32) -> (Day, Vec<Planned>) {
@@ -620,7 +631,7 @@ impl Scripted {
         let retiree_home = |t: u64| {
             self.members
                 .iter()
-                .any(|m| m.role.id == "retiree" && d.home_during(&m.id, t, t + 30 * M))
+                .any(|m| m.retired() && d.home_during(&m.id, t, t + 30 * M))
         };
         if retiree_home(10 * H + 45 * M) {
             plan.push(Planned::of(10 * H + 45 * M, K::Tidy, "p3").with("dust", "yes"));

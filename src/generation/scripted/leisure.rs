@@ -24,11 +24,7 @@ impl Scripted {
         self.put_back_strays(x, turns);
         // A retired person at home spends the afternoon in front of the tv
         // (ATUS: about four and a half hours of tv a day after 65).
-        let retired = x.humans.iter().find(|h| {
-            self.members
-                .iter()
-                .any(|m| &m.id == *h && m.role.id == "retiree")
-        });
+        let retired = x.humans.iter().find(|h| self.retired(h));
         // Seated first, then the tv on with the remote, so the afternoon
         // on the sofa is spent watching it.
         let remote = |d: &&Id| x.s.device(d).is_some_and(|d| d.remote);

@@ -929,12 +929,7 @@ impl Backend for Scripted {
             _ => host,
         };
         // The morning's dusting is the retired person's, who is home all day.
-        let retired = |h: &Id| {
-            self.members
-                .iter()
-                .any(|m| &m.id == h && m.role.id == "retiree")
-        };
-        let host = match humans.iter().find(|h| retired(h)) {
+        let host = match humans.iter().find(|h| self.retired(h)) {
             Some(r) if session.params.contains_key("dust") => r.clone(),
             _ => host,
         };

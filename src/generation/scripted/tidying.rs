@@ -198,11 +198,7 @@ impl Scripted {
             let retired: Vec<Id> = x
                 .humans
                 .iter()
-                .filter(|h| {
-                    self.members
-                        .iter()
-                        .any(|m| &m.id == *h && m.role.id == "retiree")
-                })
+                .filter(|h| self.retired(h))
                 .cloned()
                 .collect();
             for (i, who) in retired.iter().enumerate() {

@@ -120,11 +120,6 @@ impl LlmClient {
         self.context
     }
 
-    /// Each endpoint's dialect now (after any fallback).
-    pub fn dialects(&self) -> Modes {
-        self.pool.modes()
-    }
-
     /// Whether the token budget (if any) is spent: a batch launches no
     /// more traces then.
     pub fn budget_spent(&self) -> bool {

@@ -190,9 +190,4 @@ impl Pool {
         modes.insert(url.to_string(), to);
         changed(to, &modes);
     }
-
-    /// Every endpoint's dialect now.
-    pub fn modes(&self) -> Modes {
-        self.modes.lock().expect("modes lock").clone()
-    }
 }
