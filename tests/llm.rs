@@ -700,7 +700,7 @@ fn eval_answers_and_judges_through_the_llm_and_replays() {
     .ok()
     .stdout_has("j ");
     let r = report("worded.json");
-    assert_eq!(r[0].qa.exact, 0.0);
+    assert_eq!(r[0].qa.calibrated, 0.0);
     assert!(
         r[0].questions
             .iter()

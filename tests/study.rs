@@ -14,7 +14,7 @@ use hearth::eval::agents::{BuiltIn, Strategy};
 use hearth::eval::predictions::{self, LONGMEMEVAL_TYPES};
 use hearth::eval::{QaResult, evaluate};
 use hearth::samples::export::{Haystack, locomo_records, longmemeval};
-use hearth::samples::{self, Family, Index, QaSample, Sample, UNKNOWN_TEXT};
+use hearth::samples::{self, Answer, Index, QaSample, Sample, UNKNOWN_TEXT};
 use serde_json::Value as Json;
 
 fn qa_of(samples: &[Sample]) -> Vec<&QaSample> {
@@ -60,7 +60,9 @@ fn longmemeval_hypotheses_match_the_export() {
             "{}",
             r.question_type
         );
-        let unanswerable = r.hearth_family == Family::Unanswerable;
+        // Unanswerable, or missed by the robot (asked of the household).
+        let id = r.question_id.rsplit('-').next().unwrap();
+        let unanswerable = qa.iter().any(|q| q.id == id && q.answer == Answer::Unknown);
         assert_eq!(
             r.question_id.contains("_abs"),
             unanswerable,
@@ -133,10 +135,13 @@ fn locomo_predictions_follow_its_scorer_and_score_the_oracle() {
             seen += 1;
             let cat = e["category"].as_u64().unwrap();
             assert!([1, 2, 4, 5].contains(&cat), "category {cat}");
-            // Category 5 (adversarial) is the unanswerable family, with the
-            // trap LoCoMo calls `adversarial_answer` (and an `answer`, which
-            // its scorer reads for every category).
-            let unanswerable = e["hearth_family"] == "unanswerable";
+            // Category 5 (adversarial) is the questions whose answer is not
+            // known (the unanswerable family, and what the robot missed),
+            // with the trap LoCoMo calls `adversarial_answer` (and an
+            // `answer`, which its scorer reads for every category).
+            let unanswerable = qa
+                .iter()
+                .any(|q| e["hearth_id"] == q.id.as_str() && q.answer == Answer::Unknown);
             assert_eq!(cat == 5, unanswerable, "{e}");
             if unanswerable {
                 adversarial += 1;
@@ -630,31 +635,23 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
         args.extend(more);
         hearth(&args)
     };
-    asking("household", &[])
+    asking("robot", &[])
         .fails()
-        .stderr_has("asked of the robot, not of the household: pass --ask robot");
+        .stderr_has("asked of the household, not of the robot: pass --ask household");
     asking("everyone", &[])
         .fails()
         .stderr_has("use robot or household");
-    hearth(&["dataset", "card", s(&batch), "--ask", "household"])
+    hearth(&["dataset", "card", s(&batch), "--ask", "robot"])
         .fails()
-        .stderr_has("pass --ask robot");
-    let house = batch.join("household");
-    asking(
-        "household",
-        &["--samples", "household.jsonl", "--out", s(&house)],
-    )
-    .ok();
+        .stderr_has("pass --ask household");
+    let robot = batch.join("robot");
+    asking("robot", &["--samples", "robot.jsonl", "--out", s(&robot)]).ok();
     let summary: Json =
-        serde_json::from_slice(&std::fs::read(house.join("summary.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(robot.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["agents"][0]["all"]["mean"], 1.0);
-    let header = std::fs::read_to_string(batch.join("studio-s0/household.jsonl")).unwrap();
+    let header = std::fs::read_to_string(batch.join("studio-s0/robot.jsonl")).unwrap();
     assert!(
-        header
-            .lines()
-            .next()
-            .unwrap()
-            .contains(r#""ask":"household""#),
+        header.lines().next().unwrap().contains(r#""ask":"robot""#),
         "{}",
         header.lines().next().unwrap()
     );
@@ -663,15 +660,15 @@ fn eval_batch_predictions_and_the_card_on_good_and_bad_input() {
         "card",
         s(&batch),
         "--ask",
-        "household",
+        "robot",
         "--samples",
-        "household.jsonl",
+        "robot.jsonl",
     ])
     .ok();
     let md = std::fs::read_to_string(batch.join("DATASET.md")).unwrap();
-    assert!(md.contains("(`--ask household`)"));
+    assert!(md.contains("(`--ask robot`)"));
     assert!(
-        md.contains("hearth eval --batch . --ask household --samples household.jsonl"),
+        md.contains("hearth eval --batch . --ask robot --samples robot.jsonl"),
         "{md}"
     );
 

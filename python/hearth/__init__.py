@@ -10,7 +10,7 @@ fed exactly the messages an external agent program is sent
     >>> import hearth
     >>> trace = hearth.generate("studio", days=1, seed=0)
     >>> report = hearth.evaluate(trace, "obsmem")
-    >>> report["qa"]["exact"]
+    >>> report["qa"]["calibrated"]
 
 Every dict is the JSON hearth writes: events as lines of ``events.jsonl``,
 samples as lines of ``samples.jsonl``, reports as ``eval-report.json``.

@@ -201,7 +201,7 @@ fn finish<T>(raised: &Raised, r: PyResult<T>) -> PyResult<T> {
 /// trace's samples file mined first where it is missing; returns the
 /// reports (eval-report.json's list), one per agent.
 #[pyfunction]
-#[pyo3(signature = (traces, agents, *, give_query=false, ask="robot", samples="samples.jsonl", errors="raise"))]
+#[pyo3(signature = (traces, agents, *, give_query=false, ask="household", samples="samples.jsonl", errors="raise"))]
 pub fn evaluate<'py>(
     py: Python<'py>,
     traces: &Bound<'py, PyList>,
@@ -248,7 +248,7 @@ pub fn evaluate<'py>(
 /// Evaluates `agents` over every finished trace of the batch in `dir`;
 /// returns `{"summary": summary.json, "reports": eval-report.json}`.
 #[pyfunction]
-#[pyo3(signature = (dir, agents, *, give_query=false, ask="robot", samples="samples.jsonl", resamples=1000, bootstrap_seed=0, errors="raise"))]
+#[pyo3(signature = (dir, agents, *, give_query=false, ask="household", samples="samples.jsonl", resamples=1000, bootstrap_seed=0, errors="raise"))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate_batch<'py>(
     py: Python<'py>,

@@ -93,7 +93,7 @@ impl Trace {
     /// The samples (QA samples and planning tasks) of `file` in the trace
     /// directory, each a dict as a line of `samples.jsonl`; mined (with
     /// seed 0, checked) and written there first if the file is missing.
-    #[pyo3(signature = (ask="robot", file="samples.jsonl"))]
+    #[pyo3(signature = (ask="household", file="samples.jsonl"))]
     fn samples<'py>(&self, py: Python<'py>, ask: &str, file: &str) -> PyResult<Bound<'py, PyAny>> {
         let ask = asking(ask)?;
         let loaded = py

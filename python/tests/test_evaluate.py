@@ -16,7 +16,7 @@ AGENT_PY = REPO / "examples" / "agent.py"
 
 
 def marks(report):
-    return [(q["id"], q["exact"], q["evidence"], q["text"], q.get("error")) for q in report["questions"]]
+    return [(q["id"], q["calibrated"], q["evidence"], q["text"], q.get("error")) for q in report["questions"]]
 
 
 def test_builtin_agents_by_name(mined):
@@ -24,9 +24,9 @@ def test_builtin_agents_by_name(mined):
     oracle = hearth.evaluate(mined, "oracle")
     assert oracle["agent"] == "oracle" and oracle["errors"] == 0
     assert oracle["qa"]["n"] == sum(s["kind"] == "qa" for s in mined.samples())
-    assert oracle["qa"]["exact"] == 1.0
+    assert oracle["qa"]["calibrated"] == 1.0
     none = hearth.evaluate(mined.path, "none")
-    assert none["qa"]["exact"] < oracle["qa"]["exact"]
+    assert none["qa"]["calibrated"] < oracle["qa"]["calibrated"]
     both = hearth.evaluate([mined], ["oracle", "none"])
     assert [r["agent"] for r in both] == ["oracle", "none"]
     assert marks(both[0]) == marks(oracle) and marks(both[1]) == marks(none)
@@ -44,7 +44,7 @@ def test_an_object_scores_in_process_what_it_scores_as_a_program(mined, give_que
     assert marks(obj) == marks(program)
     assert obj["tasks"] == program["tasks"]
     if give_query:
-        assert obj["qa"]["exact"] > 0
+        assert obj["qa"]["calibrated"] > 0
 
 
 class Recorder:
@@ -166,7 +166,7 @@ def test_with_errors_recorded_a_raising_agent_fails_each_sample_as_a_crashing_pr
     r = hearth.evaluate(mined, Raises(), errors="record")
     qa = [q for q in r["questions"]]
     assert qa and all("no such memory" in q["error"] and "answer() raised" in q["error"] for q in qa)
-    assert r["errors"] == len(qa) and r["qa"]["exact"] == 0
+    assert r["errors"] == len(qa) and r["qa"]["calibrated"] == 0
     # Plans still ran: the agent only failed to answer.
     assert all(t.get("error") is None for t in r["tasks"])
     r = hearth.evaluate(mined, RaisesWhileObserving(), errors="record")

@@ -239,7 +239,7 @@ fn write_card(dir: &std::path::Path) -> Result<()> {
         );
         return Ok(());
     }
-    hearth::workflow::study::write_card(dir, "samples.jsonl", hearth::samples::Asking::Robot)?;
+    hearth::workflow::study::write_card(dir, "samples.jsonl", hearth::samples::Asking::default())?;
     println!("dataset card: {}", dir.join("DATASET.md").display());
     Ok(())
 }

@@ -20,7 +20,7 @@ pub enum DatasetCommand {
         dir: PathBuf,
         /// What the questions of traces mined now are drawn from: `robot`
         /// or `household` (see `hearth mine --help`).
-        #[arg(long, default_value = "robot")]
+        #[arg(long, default_value = "household")]
         ask: Asking,
         /// Samples file inside each trace directory (mined there first if
         /// there is none).

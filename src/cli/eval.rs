@@ -60,7 +60,7 @@ pub struct EvalArgs {
     /// With --batch: what the questions of traces mined now are drawn from,
     /// `robot` or `household` (see `hearth mine --help`); a samples file
     /// already there must have been mined so.
-    #[arg(long, default_value = "robot")]
+    #[arg(long, default_value = "household")]
     pub ask: hearth::samples::Asking,
     /// Where to write the JSON report [default: eval-report.json in the first trace].
     #[arg(long)]
@@ -74,7 +74,7 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 30)]
     pub agent_timeout: u64,
     /// Who words the answers: the agents' own answerer (`rules`), or the
-    /// LLM given each agent's top-five evidence (`llm`; exact accuracy then
+    /// LLM given each agent's top-five evidence (`llm`; calibrated accuracy then
     /// does not apply: use --judge). A question whose LLM reply fails after
     /// its retries and re-asks fails alone, with why in the report; the
     /// rest are scored.
@@ -307,6 +307,7 @@ fn print_summary(s: &Summary, costs: &[Cost]) {
             format!("{:.3} [{:.2},{:.2}]", st.mean, st.lo, st.hi)
         })
     };
+    println!("calibrated accuracy (mean [95% interval])");
     print!("{:<20}", format!("{} households", s.households.len()));
     for a in &s.agents {
         print!(" {:>w$}", a.agent.chars().take(w).collect::<String>());
@@ -332,6 +333,11 @@ fn print_summary(s: &Summary, costs: &[Cost]) {
         print!(" {:>w$}", cell(Some(&a.world)));
     }
     println!();
+    print!("{:<20}", "hallucination");
+    for a in &s.agents {
+        print!(" {:>w$}", cell(Some(&a.hallucination)));
+    }
+    println!();
     cost_rows(s.agents.iter().map(|a| a.agent.as_str()), costs, w);
     if !s.differences.is_empty() {
         println!("paired differences (same questions, same resamples):");
@@ -353,7 +359,7 @@ fn print_summary(s: &Summary, costs: &[Cost]) {
 
 fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
     let w = 10;
-    print!("{:<20}", "exact accuracy");
+    print!("{:<20}", "calibrated accuracy");
     for r in reports {
         print!(" {:>w$}", r.agent.chars().take(w).collect::<String>());
     }
@@ -369,7 +375,7 @@ fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
                 r.by_family
                     .get(&f)
                     .map_or("-".into(), |s| match (llm_answers, s.judge) {
-                        (false, _) => format!("{:.3}", s.exact),
+                        (false, _) => format!("{:.3}", s.calibrated),
                         (true, Some(j)) => format!("j {j:.3}"),
                         (true, None) => "n/a".into(),
                     })
@@ -385,9 +391,12 @@ fn print_table(reports: &[Report], llm_answers: bool, costs: &[Cost]) {
         println!();
     };
     if !llm_answers {
-        row("all QA", &|r| format!("{:.3}", r.qa.exact));
+        row("all QA", &|r| format!("{:.3}", r.qa.calibrated));
         row("world accuracy", &|r| {
             r.qa.world.map_or("-".into(), |w| format!("{w:.3}"))
+        });
+        row("hallucination", &|r| {
+            r.qa.hallucination.map_or("-".into(), |h| format!("{h:.3}"))
         });
     }
     if reports.iter().any(|r| r.qa.judge.is_some()) {

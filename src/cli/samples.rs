@@ -30,7 +30,7 @@ pub struct MineArgs {
     /// `household` (what happened, seen or not: a question about what the
     /// robot missed has "not known" for its answer and the truth for its
     /// world answer).
-    #[arg(long, default_value = "robot")]
+    #[arg(long, default_value = "household")]
     pub ask: Asking,
     /// Rephrase every question through the LLM (`--backend openai` records,
     /// `replay` reuses the cache); answers are never touched.

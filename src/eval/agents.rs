@@ -92,6 +92,10 @@ struct Tracks {
     claims: BTreeMap<Key, Vec<u64>>,
     /// Entity → requests heard (the commitment track).
     requests: BTreeMap<Id, Vec<u64>>,
+    /// Where the robot and everyone it perceived went, and when it docked:
+    /// what the belief track reads to tell a current view from one that
+    /// may have changed since (`samples::Index::current`).
+    whereabouts: Vec<u64>,
 }
 
 pub struct BuiltIn {
@@ -232,8 +236,19 @@ impl BuiltIn {
             list(m.get(&(e.clone(), a.clone())))
         }
         Some(match q {
-            Query::State { entity, attr } | Query::Before { entity, attr, .. } => (
-                format!("state|{entity}|{attr}"),
+            // One index for every state question: the state track and the
+            // whereabouts its belief track reads, shared (a copy per
+            // attribute would hold the whereabouts hundreds of times).
+            Query::State { .. } => (
+                "state".into(),
+                t.state
+                    .values()
+                    .map(Vec::as_slice)
+                    .chain([t.whereabouts.as_slice()])
+                    .collect(),
+            ),
+            Query::Before { entity, attr, .. } => (
+                format!("before|{entity}|{attr}"),
                 vec![key(&t.state, entity, attr)],
             ),
             Query::LastTime { act: a, .. }
@@ -291,9 +306,11 @@ impl BuiltIn {
         let act = |a: &Act| t.acts.get(&act_key(a)).cloned().unwrap_or_default();
         let mut out: BTreeSet<u64> = BTreeSet::new();
         match q {
-            Query::State { entity, attr } | Query::Before { entity, attr, .. } => {
-                out.extend(get(&t.state, entity, attr))
+            Query::State { entity, attr } => {
+                out.extend(get(&t.state, entity, attr));
+                out.extend(&t.whereabouts);
             }
+            Query::Before { entity, attr, .. } => out.extend(get(&t.state, entity, attr)),
             Query::LastTime { act: a, .. }
             | Query::Count { act: a, .. }
             | Query::UsualHour { act: a, .. } => out.extend(act(a)),
@@ -427,6 +444,16 @@ impl Agent for BuiltIn {
             Strategy::Kg { .. } => self.graph.add(e),
             Strategy::ObsMem => {
                 let t = &mut self.tracks;
+                let moved = e.outcome.is_ok()
+                    && e.changes.iter().any(|c| match (&c.old, &c.new) {
+                        (Value::Position(a), Value::Position(b)) => a.room != b.room,
+                        _ => false,
+                    });
+                let docked =
+                    e.actor == self.robot && matches!(e.action, Action::Wait { standby: true, .. });
+                if moved || docked || e.reveals.iter().any(|f| f.attr.as_str() == "position") {
+                    t.whereabouts.push(e.id);
+                }
                 if e.outcome.is_ok() {
                     for c in e.changes.iter().filter(|c| c.attr.as_str() != "position") {
                         t.state

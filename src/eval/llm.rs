@@ -1,5 +1,5 @@
 //! Evaluation through the LLM backend: answering from an agent's top-five
-//! evidence (its words only: exact accuracy does not apply), and the judge
+//! evidence (its words only: calibrated accuracy does not apply), and the judge
 //! with WorldLines' 0–3 rubric (Table 6). Both are recorded and replayable
 //! like every LLM exchange. A question whose reply fails (after its
 //! retries and re-asks) fails alone, its reason in its `error`; the rest
@@ -49,7 +49,7 @@ fn fail(r: &mut QaResult, why: String) {
 
 /// Replaces each answer's words with the LLM's, given the question and the
 /// agent's top-five evidence events in words; the structured answer is
-/// dropped, so `exact` no longer applies. A failed reply leaves no words.
+/// dropped, so `calibrated` no longer applies. A failed reply leaves no words.
 pub fn answer(
     client: &Arc<LlmClient>,
     ix: &Index,
@@ -109,10 +109,22 @@ pub fn answer(
         .collect();
     let done = complete_all(client, calls, on)?;
     let mut failed = Vec::new();
-    for (r, d) in results.iter_mut().zip(&done) {
-        r.exact = false;
+    for ((r, d), q) in results.iter_mut().zip(&done).zip(samples) {
+        // Words only: the structured answer is dropped, and with it what
+        // was scored from it (a hallucination shows as the trap's words).
+        r.calibrated = false;
+        r.hallucinated = None;
         match read::<AnswerReply>("answer", d) {
-            Ok(a) => r.text = a.answer,
+            Ok(a) => {
+                r.text = a.answer;
+                let trap = match q {
+                    Sample::Qa(q) => q.adversarial_answer.as_deref().filter(|t| !t.is_empty()),
+                    Sample::Plan(_) => None,
+                };
+                if trap.is_some_and(|t| r.text.trim().eq_ignore_ascii_case(t.trim())) {
+                    r.hallucinated = Some(true);
+                }
+            }
             Err(why) => {
                 r.text.clear();
                 fail(r, format!("the LLM answerer: {why}"));

@@ -209,19 +209,26 @@ pub trait Agent {
     fn plan(&mut self, t: &TaskIn) -> Result<Vec<Request>, AgentError>;
 }
 
-pub use crate::samples::answer::same_answer;
+pub use crate::samples::answer::{Certainty, calibrated, certainty, same_answer};
 
 /// One question's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QaResult {
     pub id: String,
     pub family: Family,
-    pub exact: bool,
+    pub calibrated: bool,
     /// Whether the answer is what was true (the sample's world answer; see
     /// [`crate::samples::world`]): none for questions about the robot's
     /// own knowledge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub world: Option<bool>,
+    /// For a question whose calibrated answer is "not known" or "possibly
+    /// changed": whether the agent answered as if it knew (a current
+    /// value, a time, a name), or gave the trap answer in words. None for
+    /// other questions, and for replies without a structured answer that
+    /// do not give the trap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hallucinated: Option<bool>,
     pub session_any5: bool,
     pub event_r5: f64,
     /// The agent's answer in words, and the evidence that counted.
@@ -256,11 +263,16 @@ pub struct PlanResult {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct QaScores {
     pub n: usize,
-    pub exact: f64,
+    pub calibrated: f64,
     /// World accuracy: the share of questions about the household answered
     /// as things were, not as the robot could know them (none without any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub world: Option<f64>,
+    /// Hallucination rate: the share of the questions whose calibrated
+    /// answer is "not known" or "possibly changed" answered as if known
+    /// (lower is better; none without any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hallucination: Option<f64>,
     pub session_any5: f64,
     pub event_r5: f64,
     /// Mean judge score over 3, and the share scored 3 (judged runs only).
@@ -320,11 +332,14 @@ impl Report {
             let judged: Vec<u8> = rs.iter().filter_map(|r| r.judge).collect();
             let j = judged.len() as f64;
             let world: Vec<bool> = rs.iter().filter_map(|r| r.world).collect();
+            let unsure: Vec<bool> = rs.iter().filter_map(|r| r.hallucinated).collect();
             QaScores {
                 n: rs.len(),
-                exact: rs.iter().filter(|r| r.exact).count() as f64 / n,
+                calibrated: rs.iter().filter(|r| r.calibrated).count() as f64 / n,
                 world: (!world.is_empty())
                     .then(|| world.iter().filter(|w| **w).count() as f64 / world.len() as f64),
+                hallucination: (!unsure.is_empty())
+                    .then(|| unsure.iter().filter(|h| **h).count() as f64 / unsure.len() as f64),
                 session_any5: found.iter().filter(|r| r.session_any5).count() as f64 / m,
                 event_r5: found.iter().map(|r| r.event_r5).sum::<f64>() / m,
                 judge: (!judged.is_empty())
@@ -371,8 +386,9 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
     let mut out = QaResult {
         id: q.id.clone(),
         family: q.family,
-        exact: false,
+        calibrated: false,
         world: world::asks_the_world(q.family).then_some(false),
+        hallucinated: None,
         session_any5: false,
         event_r5: 0.0,
         text: String::new(),
@@ -383,10 +399,19 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
     match r {
         Err(e) => out.error = Some(e.to_string()),
         Ok(reply) => {
-            out.exact = reply
+            out.calibrated = reply
                 .answer
                 .as_ref()
-                .is_some_and(|a| same_answer(a, &q.answer));
+                .is_some_and(|a| calibrated(a, &q.answer));
+            if certainty(&q.answer) != Certainty::Sure {
+                let trap = q.adversarial_answer.as_deref().is_some_and(|t| {
+                    !t.is_empty() && reply.text.trim().eq_ignore_ascii_case(t.trim())
+                });
+                out.hallucinated = match &reply.answer {
+                    Some(a) => Some(trap || certainty(a) == Certainty::Sure),
+                    None => trap.then_some(true),
+                };
+            }
             let truth = q.world.as_ref().unwrap_or(&q.answer);
             out.world = out
                 .world

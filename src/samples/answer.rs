@@ -170,24 +170,18 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         Query::State { entity, attr } => {
             let k = key(entity, attr);
             let last = ix.seen_before(&k, c).last()?;
-            let truth = ix.truth(&k, c)?;
-            if *truth == last.value {
-                answered(
-                    Answer::Value {
-                        value: last.value.clone(),
-                    },
-                    [last.event],
-                )
+            let answer = if ix.current(&k, last, c) {
+                Answer::Value {
+                    value: last.value.clone(),
+                }
             } else {
-                answered(
-                    Answer::LastSeen {
-                        value: last.value.clone(),
-                        seen_at: ix.event(last.event)?.t,
-                        stale: true,
-                    },
-                    [last.event],
-                )
-            }
+                Answer::LastSeen {
+                    value: last.value.clone(),
+                    seen_at: ix.event(last.event)?.t,
+                    stale: true,
+                }
+            };
+            answered(answer, [last.event])
         }
         Query::Before {
             entity,
@@ -556,6 +550,32 @@ fn usual_days(
         }
     }
     (!days.is_empty()).then_some((days, evidence))
+}
+
+/// How sure an answer is: what calibrated scoring compares beside the
+/// answer itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Certainty {
+    /// Said as so: a current value, a time, a name.
+    Sure,
+    /// The last value seen, said to be possibly out of date.
+    PossiblyChanged,
+    /// "Not known".
+    NotKnown,
+}
+
+pub fn certainty(a: &Answer) -> Certainty {
+    match a {
+        Answer::LastSeen { stale: true, .. } => Certainty::PossiblyChanged,
+        Answer::Unknown => Certainty::NotKnown,
+        _ => Certainty::Sure,
+    }
+}
+
+/// Whether `a` is the calibrated `reference`: the same answer
+/// ([`same_answer`]) said as surely, no more and no less.
+pub fn calibrated(a: &Answer, reference: &Answer) -> bool {
+    same_answer(a, reference) && certainty(a) == certainty(reference)
 }
 
 /// Whether two answers agree as scored: state values regardless of the

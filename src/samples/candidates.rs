@@ -212,7 +212,16 @@ pub(super) fn candidates<'c>(
             );
         }
     }
-    let unique: Vec<&(&Event, &Act)> = acts.tally.unique.iter().map(|&i| &acts.acts[i]).collect();
+    // Which came first is never asked of what the robot missed (a choice
+    // invites a guess), so the pair is drawn from what it perceived (all
+    // of `acts` unless asked of the household).
+    let unique: Vec<&(&Event, &Act)> = acts
+        .tally
+        .unique
+        .iter()
+        .map(|&i| &acts.acts[i])
+        .filter(|(e, _)| ix.robot_saw(e))
+        .collect();
     for _ in 0..4 {
         let (Some(a), Some(b)) = (unique.choose(rng), unique.choose(rng)) else {
             break;

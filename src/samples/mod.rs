@@ -31,10 +31,10 @@ use crate::trace::Event;
 use cutoff::cutoffs;
 use replay::Replay;
 
-/// Mines every QA sample and planning task of a trace, asking about what
-/// the robot perceived.
+/// Mines every QA sample and planning task of a trace, asking about the
+/// household ([`Asking::default`]).
 pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
-    mine_asking(scene, events, seed, Asking::Robot)
+    mine_asking(scene, events, seed, Asking::default())
 }
 
 /// [`mine`], with the questions drawn from `ask`.

@@ -429,8 +429,9 @@ pub struct SamplesHeader {
     pub scene: Id,
     /// Seed of the cutoff and template choices.
     pub seed: u64,
-    /// What the questions are drawn from.
-    #[serde(default, skip_serializing_if = "Asking::is_robot")]
+    /// What the questions are drawn from (files from before `household`
+    /// was the default, which do not say, were drawn from the robot's).
+    #[serde(default = "Asking::unsaid")]
     pub ask: Asking,
 }
 
@@ -440,20 +441,23 @@ pub struct SamplesHeader {
 #[serde(rename_all = "snake_case")]
 pub enum Asking {
     /// What the robot perceived: its memory is asked about what it saw, so
-    /// a robot that sees less is asked about less (the default).
-    #[default]
+    /// a robot that sees less is asked about less.
     Robot,
     /// What happened in the household, whether or not the robot saw it:
     /// when, how often and what people did, where things are. A question
     /// about what the robot missed keeps its family, has "not known" for
     /// its reference answer and the truth for its world answer, and an
-    /// `_abs` id; so a robot that sees less answers fewer of them right.
+    /// `_abs` id; so a robot that sees less answers fewer of them right
+    /// (the default: the benchmark asks about the household).
+    #[default]
     Household,
 }
 
 impl Asking {
-    pub fn is_robot(&self) -> bool {
-        *self == Asking::Robot
+    /// What a samples header or dataset card that does not say was drawn
+    /// from: files from before `household` was the default.
+    pub fn unsaid() -> Self {
+        Asking::Robot
     }
 
     pub fn name(self) -> &'static str {

@@ -97,6 +97,9 @@ pub(super) struct Standing<'c> {
     household: HashSet<&'c Key>,
     /// Asked of the household: the two state families are drawn together.
     pooled: bool,
+    /// How many events that can unsettle a current view came before the
+    /// last cutoff ([`Index::unsettling`]).
+    unsettled: usize,
 }
 
 /// Families whose ask key holds the day (see [`ask_key`]).
@@ -164,6 +167,7 @@ impl<'c> Standing<'c> {
             day: 0,
             household: household.into_iter().flatten().collect(),
             pooled: household.is_some(),
+            unsettled: 0,
         };
         let mut keys: BTreeMap<&'c Key, &'c [Seen]> = ix
             .tables
@@ -235,6 +239,24 @@ impl<'c> Standing<'c> {
                 // Only the state question reads the truth.
                 touched.push(state.entry);
             }
+        }
+        // The robot moved, docked or saw someone walk off: a current view
+        // may now be possibly out of date.
+        let unsettled = ix.unsettling(c);
+        if unsettled != self.unsettled {
+            self.unsettled = unsettled;
+            touched.extend(self.state.iter().map(|s| s.entry).filter(|e| {
+                matches!(
+                    self.entries[*e].found,
+                    Some((
+                        Answered {
+                            answer: Answer::Value { .. },
+                            ..
+                        },
+                        _
+                    ))
+                )
+            }));
         }
         for e in touched {
             self.touch(e);

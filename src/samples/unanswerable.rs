@@ -9,7 +9,8 @@
 //!   the look-alike's place is the trap;
 //! - **unseen**: where is, or what is set on, something the robot has not
 //!   seen since the trace began nor heard about (it was never in the room);
-//!   the true value is the trap;
+//!   the trap is a value it could take and did not ([`wrong_value`]), so
+//!   that no guess from common sense gets it right by luck;
 //! - **not told**: what someone said about a thing, or how they like a
 //!   setting, when only someone else told the robot; the other's words are
 //!   the trap;
@@ -193,6 +194,65 @@ pub fn unseen_at_start(ix: &Index) -> Vec<Key> {
         .collect()
 }
 
+/// A value `entity.attr` could take that is not `truth`: the trap of a
+/// state never seen, which no guess can get right by luck. For a place,
+/// the first other fixture with a surface in the scene (in scene order);
+/// for a device field, the first other value its schema allows; for a
+/// switch or a door, the other side.
+pub fn wrong_value(scene: &Scene, entity: &Id, attr: &Id, truth: &Value) -> Option<Value> {
+    use crate::scene::FieldDef;
+    match truth {
+        Value::Bool(b) => return Some(Value::Bool(!b)),
+        Value::Location(_) => {
+            let at = match truth {
+                Value::Location(Location::On(f) | Location::In(f)) => Some(f),
+                _ => None,
+            };
+            let fixtures = scene
+                .furniture
+                .iter()
+                .map(|f| (&f.id, &f.surfaces))
+                .chain(scene.devices.iter().map(|d| (&d.id, &d.surfaces)));
+            return fixtures
+                .filter(|(id, _)| Some(*id) != at)
+                .find_map(|(id, surfaces)| {
+                    surfaces.first().map(|s| match s {
+                        crate::scene::Surface::On(_) => Location::On(id.clone()),
+                        crate::scene::Surface::In(_) => Location::In(id.clone()),
+                    })
+                })
+                .map(Value::Location);
+        }
+        _ => {}
+    }
+    let field = scene
+        .devices
+        .iter()
+        .find(|d| d.id == *entity)?
+        .fields
+        .get(attr.as_str())?;
+    let other = match field {
+        FieldDef::Enum { options, .. } => options
+            .iter()
+            .map(|o| Value::Text(o.clone()))
+            .find(|v| v != truth)?,
+        FieldDef::Int { min, max, .. } => [*min, *max]
+            .into_iter()
+            .map(Value::Int)
+            .find(|v| v != truth)?,
+        FieldDef::Float { min, max, .. } => [*min, *max]
+            .into_iter()
+            .map(Value::Float)
+            .find(|v| v != truth)?,
+        FieldDef::Timer { max, .. } => [0, *max]
+            .into_iter()
+            .map(|x| Value::Int(i64::from(x)))
+            .find(|v| v != truth)?,
+        FieldDef::Bool(_) => return None,
+    };
+    Some(other)
+}
+
 /// The state template of an attribute (as the current-state family words it).
 pub fn state_template(attr: &str) -> &'static str {
     match attr {
@@ -293,7 +353,12 @@ impl Unanswerable {
             }
             Unanswerable::Unseen { entity, attr } => {
                 let template = state_template(attr.as_str());
-                let truth = ix.truth(&(entity.clone(), attr.clone()), cutoff);
+                // Not the truth, which a guess from common sense (the
+                // mug in the cupboard) could hit: a value it was not.
+                let truth = ix
+                    .truth(&(entity.clone(), attr.clone()), cutoff)
+                    .and_then(|v| wrong_value(ix.scene, entity, attr, v));
+                let truth = truth.as_ref();
                 Worded {
                     template,
                     phrase: Phrase::new(
@@ -501,6 +566,32 @@ impl Sweep {
 mod tests {
     use super::*;
     use crate::samples::cutoff::cutoffs;
+
+    #[test]
+    fn the_trap_of_a_state_never_seen_is_never_the_truth() {
+        let scene = crate::scene::default_scene();
+        let state = crate::sim::initial_state(&scene);
+        let mut kinds = BTreeSet::new();
+        for ((entity, attr), truth) in state.iter() {
+            if attr.as_str() == "position" {
+                continue;
+            }
+            let trap = wrong_value(&scene, entity, attr, truth);
+            if let Some(t) = &trap {
+                assert_ne!(t, truth, "{entity}.{attr}");
+                kinds.insert(match t {
+                    Value::Location(_) => "place",
+                    Value::Bool(_) => "switch",
+                    _ => "setting",
+                });
+            }
+            // Every place, switch and door has one.
+            if matches!(truth, Value::Location(_) | Value::Bool(_)) {
+                assert!(trap.is_some(), "{entity}.{attr}");
+            }
+        }
+        assert!(kinds.len() >= 3, "places, switches and settings: {kinds:?}");
+    }
 
     #[test]
     fn the_sweep_keeps_the_candidates_worked_out_at_each_cutoff() {

@@ -235,21 +235,27 @@ impl<'a> Checker<'a> {
                             None => fail(s, "the robot holds no belief about it".into()),
                         }
                         let now = state.get_or_init(|| sim.state()).get(&key);
-                        if (now != Some(value)) != hidden
-                            || hidden != (q.family == Family::HiddenState)
-                        {
+                        // The freshness rule is sound: a view it calls
+                        // current is the truth.
+                        if !hidden && now != Some(value) {
                             fail(
                                 s,
-                                "current/hidden does not match the truth at the cutoff".into(),
+                                format!(
+                                    "{entity}.{attr} answered current ({value}, seen in event {:?}), but it is {now:?}",
+                                    q.evidence
+                                ),
                             );
                         }
+                        if hidden != (q.family == Family::HiddenState) {
+                            fail(s, "a possibly changed state asked as current".into());
+                        }
                         // What was true is the simulator's state, and is
-                        // recorded exactly when the robot's view is stale.
+                        // recorded exactly when it is not the robot's view.
                         let world = q.world.as_ref().map(|w| match w {
                             Answer::Value { value } => Some(value),
                             _ => None,
                         });
-                        let truth = if hidden { Some(now) } else { None };
+                        let truth = (now != Some(value)).then_some(now);
                         if world != truth {
                             fail(s, format!("world answer {:?} is not the truth", q.world));
                         }

@@ -96,8 +96,9 @@ pub struct DatasetCard {
     pub horizon: Vec<Bin>,
     pub scoring: Vec<String>,
     pub licence: String,
-    /// What the questions were drawn from (robot, the default, is left out).
-    #[serde(default, skip_serializing_if = "Asking::is_robot")]
+    /// What the questions were drawn from (cards that do not say were
+    /// drawn from what the robot perceived).
+    #[serde(default = "Asking::unsaid")]
     pub ask: Asking,
 }
 
@@ -160,10 +161,10 @@ pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) 
                 count,
             })
             .collect(),
-        scoring: scoring_commands(first, "samples.jsonl", Asking::Robot),
+        scoring: scoring_commands(first, "samples.jsonl", Asking::default()),
         licence: LICENCE.into(),
         households: hs,
-        ask: Asking::Robot,
+        ask: Asking::default(),
     }
 }
 
@@ -171,7 +172,7 @@ pub fn card(name: &str, settings: Option<BatchSettings>, traces: &[TraceInput]) 
 /// two projects' own scorers, from each trace's samples file `samples`
 /// (asked as `ask`).
 pub fn scoring_commands(t: &str, samples: &str, ask: Asking) -> Vec<String> {
-    let (batch, trace, export) = if ask == Asking::Robot && samples == "samples.jsonl" {
+    let (batch, trace, export) = if ask == Asking::default() && samples == "samples.jsonl" {
         Default::default()
     } else {
         (
@@ -228,12 +229,16 @@ impl DatasetCard {
             w,
             "Each trace directory holds `scene.ron` (the household), `events.jsonl` (every event with its state changes and who perceived it), `manifest.json`, `plan.json`, `notes.jsonl` and `samples.jsonl` (questions and tasks, each with its cutoff, structured answer and evidence events; the answer is what the robot could know from what it perceived, and `world`, where it differs, what was true).\n"
         );
-        if self.ask == Asking::Household {
-            let _ = writeln!(
+        let _ = match self.ask {
+            Asking::Household => writeln!(
                 w,
-                "The questions are drawn from what happened in the household, seen or not (`--ask household`): a question about something the robot missed has \"No information available.\" for its answer, an `_abs` id, and what was true for its `world` answer.\n"
-            );
-        }
+                "The questions are drawn from what happened in the household, seen or not (`--ask household`, the default): a question about something the robot missed has \"No information available.\" for its answer, an `_abs` id, and what was true for its `world` answer.\n"
+            ),
+            Asking::Robot => writeln!(
+                w,
+                "The questions are drawn from what the robot perceived (`--ask robot`): a robot that sees less is asked about less.\n"
+            ),
+        };
         let _ = writeln!(
             w,
             "| trace | kind | rooms | people | objects | days | events | robot presence | questions | tasks |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -429,20 +434,32 @@ mod tests {
         ] {
             assert!(md.contains(section), "{section} missing from\n{md}");
         }
-        // Asked of the household, the card says so (and only then).
-        assert!(!md.contains("--ask household"));
-        let json = serde_json::to_string(&c).unwrap();
-        assert!(!json.contains("\"ask\""), "{json}");
+        // The card says what the questions were drawn from.
+        let robot = DatasetCard {
+            ask: Asking::Robot,
+            ..c.clone()
+        };
+        assert!(robot.markdown().contains("(`--ask robot`)"));
+        assert!(!robot.markdown().contains("--ask household"));
         let household = DatasetCard {
             ask: Asking::Household,
             ..c
         };
-        assert!(household.markdown().contains("(`--ask household`)"));
+        assert!(
+            household
+                .markdown()
+                .contains("(`--ask household`, the default)")
+        );
         assert!(
             serde_json::to_string(&household)
                 .unwrap()
                 .contains(r#""ask":"household""#)
         );
+        // A card from before `ask` was written was drawn from the robot's.
+        let mut old = serde_json::to_value(&household).unwrap();
+        old.as_object_mut().unwrap().remove("ask");
+        let old: DatasetCard = serde_json::from_value(old).unwrap();
+        assert_eq!(old.ask, Asking::Robot);
         // An empty batch still has a card, saying so.
         let empty = card("none", None, &[]);
         assert_eq!(empty.households.len(), 0);

@@ -194,10 +194,14 @@ impl Household {
 pub struct Run {
     pub household: Household,
     pub questions: Vec<QuestionFacts>,
-    pub exact: Vec<Vec<bool>>,
+    pub calibrated: Vec<Vec<bool>>,
     /// Each agent's world marks (see [`crate::samples::world`]): none for
     /// questions about the robot's own knowledge.
     pub world: Vec<Vec<Option<bool>>>,
+    /// Each agent's hallucination marks: for the questions whose
+    /// calibrated answer is "not known" or "possibly changed", whether it
+    /// answered as if it knew ([`crate::eval::QaResult::hallucinated`]).
+    pub hallucinated: Vec<Vec<Option<bool>>>,
 }
 
 impl Run {
@@ -207,11 +211,15 @@ impl Run {
         questions: Vec<QuestionFacts>,
         results: &[&[QaResult]],
     ) -> Self {
-        let (mut exact, mut world) = (Vec::new(), Vec::new());
+        let (mut calibrated, mut world, mut hallucinated) = (Vec::new(), Vec::new(), Vec::new());
         for rs in results {
             let by_id: BTreeMap<&str, &QaResult> = rs.iter().map(|r| (r.id.as_str(), r)).collect();
             let found = || questions.iter().map(|q| (q, by_id.get(q.id.as_str())));
-            exact.push(found().map(|(_, r)| r.is_some_and(|r| r.exact)).collect());
+            calibrated.push(
+                found()
+                    .map(|(_, r)| r.is_some_and(|r| r.calibrated))
+                    .collect(),
+            );
             // A question about the household with no result counts as wrong.
             world.push(
                 found()
@@ -221,11 +229,17 @@ impl Run {
                     })
                     .collect(),
             );
+            hallucinated.push(
+                found()
+                    .map(|(_, r)| r.and_then(|r| r.hallucinated))
+                    .collect(),
+            );
         }
         Run {
             household,
             questions,
-            exact,
+            calibrated,
+            hallucinated,
             world,
         }
     }
@@ -265,6 +279,10 @@ pub struct AgentSummary {
     /// [`crate::samples::world`]), pooled, and per household.
     pub world: Stat,
     pub world_by_household: Vec<f64>,
+    /// Hallucination rate: confident answers where the calibrated answer
+    /// is "not known" or "possibly changed", pooled (lower is better).
+    #[serde(default = "empty")]
+    pub hallucination: Stat,
 }
 
 /// The paired difference `a - b` of two agents over the same questions.
@@ -299,10 +317,10 @@ pub const SUMMARY_SCHEMA: &str = "hearth.study";
 pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -> Summary {
     let scenes: Vec<&str> = runs.iter().map(|r| r.household.scene.as_str()).collect();
     let boot = Resamples::clustered(&scenes, resamples, seed);
-    let exact_counts = |a: usize| -> Vec<(u64, u64)> {
+    let calibrated_counts = |a: usize| -> Vec<(u64, u64)> {
         runs.iter()
             .map(|r| {
-                let marks = &r.exact[a];
+                let marks = &r.calibrated[a];
                 (
                     marks.iter().filter(|x| **x).count() as u64,
                     marks.len() as u64,
@@ -316,7 +334,7 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
     let cells = |a: usize, key: &dyn Fn(&QuestionFacts) -> Option<u32>| {
         let mut out: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
         for (h, run) in runs.iter().enumerate() {
-            for (q, ok) in run.questions.iter().zip(&run.exact[a]) {
+            for (q, ok) in run.questions.iter().zip(&run.calibrated[a]) {
                 if let Some(k) = key(q) {
                     let c = &mut out.entry(k).or_insert_with(|| vec![(0, 0); runs.len()])[h];
                     *c = (c.0 + u64::from(*ok), c.1 + 1);
@@ -356,11 +374,19 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
                 by_household: runs
                     .iter()
                     .map(|r| {
-                        let marks = &r.exact[a];
+                        let marks = &r.calibrated[a];
                         marks.iter().filter(|x| **x).count() as f64 / marks.len().max(1) as f64
                     })
                     .collect(),
                 world: boot.stat(&world_of(a)).unwrap_or_else(empty),
+                hallucination: boot
+                    .stat(
+                        &runs
+                            .iter()
+                            .map(|r| world_counts(&r.hallucinated[a]))
+                            .collect::<Vec<_>>(),
+                    )
+                    .unwrap_or_else(empty),
                 world_by_household: runs
                     .iter()
                     .map(|r| {
@@ -393,7 +419,7 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
                 a: agents[a].agent.clone(),
                 b: agents[b].agent.clone(),
                 all: boot
-                    .difference(&exact_counts(a), &exact_counts(b))
+                    .difference(&calibrated_counts(a), &calibrated_counts(b))
                     .unwrap_or_else(empty),
                 world: boot.difference(&wa, &wb).unwrap_or_else(empty),
             });
@@ -411,7 +437,7 @@ pub fn summarize(agents: &[String], runs: &[Run], resamples: usize, seed: u64) -
     Summary {
         schema: SUMMARY_SCHEMA.into(),
         method: Method {
-            statistic: "share of QA samples answered exactly, pooled over households".into(),
+            statistic: "share of QA samples answered as calibrated (the value, and whether it is current, possibly changed or not known), pooled over households".into(),
             interval: "95% percentile interval of the pooled share over scene resamples (scenes drawn with replacement, each with all its households, ChaCha8 from the seed); a difference between two agents is paired: the same resamples, the same questions".into(),
             resamples,
             seed,
@@ -496,14 +522,16 @@ mod tests {
             Run {
                 household: household("h0"),
                 questions: qs.clone(),
-                exact: vec![vec![true, false, true], vec![false; 3]],
+                calibrated: vec![vec![true, false, true], vec![false; 3]],
                 world: vec![vec![Some(true), Some(false), None], vec![Some(false); 3]],
+                hallucinated: vec![vec![Some(false), None, None], vec![Some(true), None, None]],
             },
             Run {
                 household: household("h1"),
                 questions: qs,
-                exact: vec![vec![true, true, false], vec![false; 3]],
+                calibrated: vec![vec![true, true, false], vec![false; 3]],
                 world: vec![vec![Some(false), Some(false), Some(false)], vec![None; 3]],
+                hallucinated: vec![vec![Some(false), None, None], vec![Some(true), None, None]],
             },
         ];
         let agents = ["good".to_string(), "bad".to_string()];
@@ -528,6 +556,9 @@ mod tests {
         assert_eq!(good.world_by_household, [0.5, 0.0]);
         assert_eq!((s.agents[1].world.n, s.agents[1].world.households), (3, 1));
         assert_eq!(s.agents[1].all.mean, 0.0);
+        // Hallucination pools the questions that can be hallucinated on.
+        assert_eq!((good.hallucination.n, good.hallucination.mean), (2, 0.0));
+        assert_eq!(s.agents[1].hallucination.mean, 1.0);
         assert_eq!(summarize(&agents, &runs, 200, 1), s, "deterministic");
         // Two seeds of one scene are one cluster: too few, and said so.
         assert_eq!((good.all.households, good.all.clusters), (2, 1));

@@ -1,4 +1,4 @@
-//! The summary's plots, as PNG and SVG bytes (no browser or Python): exact
+//! The summary's plots, as PNG and SVG bytes (no browser or Python): calibrated
 //! accuracy per family per agent with interval bars, against evidence age,
 //! against the horizon (cutoff day), and against the robot's presence.
 //! Text is drawn with the Ubuntu Light font embedded from `assets/fonts`
@@ -247,7 +247,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .x_labels(n)
         .x_label_formatter(&|x| label_at(*x, &fams.iter().map(|f| f.name()).collect::<Vec<_>>()))
         .x_label_style(("sans-serif", 15))
-        .y_desc("exact accuracy")
+        .y_desc("calibrated accuracy")
         .y_label_formatter(&accuracy_label)
         .y_label_style(("sans-serif", 15))
         .draw()
@@ -308,7 +308,7 @@ fn binned<DB: DrawingBackend>(
         .x_label_formatter(&|x| label_at(*x, &names))
         .x_label_style(("sans-serif", 15))
         .x_desc(x_desc)
-        .y_desc("exact accuracy")
+        .y_desc("calibrated accuracy")
         .y_label_formatter(&accuracy_label)
         .y_label_style(("sans-serif", 15))
         .draw()

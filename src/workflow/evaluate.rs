@@ -107,7 +107,7 @@ pub enum Answerer {
     /// The agents' own rule-based answerer.
     #[default]
     Rules,
-    /// The LLM given each agent's top-five evidence (exact accuracy then
+    /// The LLM given each agent's top-five evidence (calibrated accuracy then
     /// does not apply: judge instead).
     Llm,
 }

@@ -370,7 +370,7 @@ fn samples(ui: &mut Ui, model: &Model, cursor: &mut Cursor, view: &mut View) {
                 );
                 for r in &model.reports {
                     if let Some(res) = r.questions.iter().find(|x| x.id == q.id) {
-                        let mark = if res.exact { "right" } else { "wrong" };
+                        let mark = if res.calibrated { "right" } else { "wrong" };
                         ui.label(format!("{} {mark}: {}", r.agent, res.text));
                     }
                 }
