@@ -113,10 +113,6 @@ fn the_oracle_answers_everything_and_none_stays_near_chance() {
                 "{scene_id} {seed}: oracle on {}",
                 f.name()
             );
-            // Unanswerable questions have no evidence to retrieve.
-            if *f == Family::Unanswerable {
-                continue;
-            }
             assert_eq!(
                 s.event_r5,
                 1.0,
@@ -138,7 +134,7 @@ fn the_oracle_answers_everything_and_none_stays_near_chance() {
         for r in &oracle.questions {
             let q = qa[r.id.as_str()];
             let expected = match q.family {
-                Family::SourceAware | Family::Unanswerable => None,
+                Family::SourceAware => None,
                 _ => Some(q.world.is_none()),
             };
             assert_eq!(r.world, expected, "{scene_id} {seed}: {}", q.id);
@@ -159,7 +155,9 @@ fn the_oracle_answers_everything_and_none_stays_near_chance() {
         // answer is not known (unanswerable ones, and what the robot
         // missed) and nowhere else (but for chance on two-way choices);
         // abstaining, it never hallucinates.
-        assert!(oracle.by_family.contains_key(&Family::Unanswerable));
+        // False premises are filed under the families they look like.
+        assert!(!oracle.by_family.contains_key(&Family::Unanswerable));
+        assert!(qa.values().any(|q| q.is_unanswerable()));
         let mut lucky = 0;
         for r in &none.questions {
             let q = qa[r.id.as_str()];
@@ -708,15 +706,14 @@ fn no_message_says_whether_a_question_is_answerable() {
         results.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(reported, sample_ids);
     // In the order asked: the probe's messages mapped back to the samples.
-    let family: BTreeMap<String, Family> = results
+    let unknown: BTreeMap<String, bool> = mined
         .iter()
-        .map(|r| (asked_id(&ix, &r.id), r.family))
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some((asked_id(&ix, &q.id), q.answer == Answer::Unknown)),
+            Sample::Plan(_) => None,
+        })
         .collect();
-    let unanswerable: Vec<bool> = probe
-        .asked
-        .iter()
-        .map(|q| family[&q.id] == Family::Unanswerable)
-        .collect();
+    let unanswerable: Vec<bool> = probe.asked.iter().map(|q| unknown[&q.id]).collect();
     let n = unanswerable.len() as f64;
     let base = unanswerable.iter().filter(|u| **u).count() as f64 / n;
     assert!(base > 0.03, "the trace has unanswerable questions: {base}");

@@ -124,7 +124,7 @@ fn print_mix(mined: &[Sample]) {
         .iter()
         .filter(|s| {
             matches!(s, Sample::Qa(q) if q.answer == samples::Answer::Unknown
-                && q.family != Family::Unanswerable)
+                && !q.is_unanswerable())
         })
         .count();
     if missed > 0 {

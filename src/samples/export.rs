@@ -302,7 +302,6 @@ fn speaker_text(ix: &Index, n: &Namer, e: &Event) -> (String, String) {
 fn locomo_category(q: &QaSample) -> u8 {
     match (q.family, &q.query) {
         // Unanswerable, or asked of the household about what the robot missed.
-        (Family::Unanswerable, _) => 5,
         _ if q.answer == Answer::Unknown => 5,
         (Family::Temporal, _) | (Family::Commitment, Query::Due { .. }) => 2,
         (

@@ -188,6 +188,8 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             continue;
         };
         let w = u.word(ix, &namer, &sources, cutoff.event);
+        // Its template names the generator (`unanswerable/where_is`), its
+        // family the questions it looks like.
         asked.insert(key.clone());
         standing.asked_elsewhere(q);
         unanswerable += 1;
@@ -197,7 +199,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             &namer,
             &cutoff,
             Chosen {
-                family: Family::Unanswerable,
+                family: looks_like(q),
                 template: w.template,
                 query: q.clone(),
                 phrase: w.phrase,
@@ -207,6 +209,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             a,
             format!("u{unanswerable:04}_abs"),
         );
+        s.template = format!("{}/{}", Family::Unanswerable.name(), w.template);
         s.hedge = Some(w.why);
         s.adversarial_answer = (!w.adversarial.is_empty()).then_some(w.adversarial);
         out.push(s);

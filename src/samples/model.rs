@@ -30,7 +30,9 @@ pub enum Family {
     /// someone was out.
     Presence,
     /// Looks like another family's question, but nothing the robot could
-    /// see or hear settles it: the answer is "not known".
+    /// see or hear settles it: the answer is "not known". Samples mined
+    /// before false premises were filed under the families they look like
+    /// ([`looks_like`]); no longer mined.
     Unanswerable,
 }
 
@@ -265,6 +267,28 @@ pub enum Answer {
     /// Nothing the robot perceived before the cutoff settles the question:
     /// the right answer is to say so.
     Unknown,
+}
+
+impl QaSample {
+    /// Whether it is a false-premise question (the unanswerable
+    /// generator's: a thing the house lacks, a state never seen, words
+    /// never said, an act never seen done), filed under the family it
+    /// looks like.
+    pub fn is_unanswerable(&self) -> bool {
+        self.family == Family::Unanswerable || self.template.starts_with("unanswerable/")
+    }
+}
+
+/// The family a false-premise question about `q` is filed under: the one
+/// whose questions it looks like, so that every family holds some and none
+/// is all of them.
+pub fn looks_like(q: &Query) -> Family {
+    match q {
+        Query::AccordingTo { .. } => Family::SourceAware,
+        Query::Preference { .. } => Family::Preference,
+        Query::LastTime { .. } => Family::Temporal,
+        _ => Family::CurrentState,
+    }
 }
 
 /// The canonical words of [`Answer::Unknown`]: LoCoMo's scorer credits an

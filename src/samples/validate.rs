@@ -156,7 +156,13 @@ impl<'a> Checker<'a> {
                     }
                     // Asked of the household about what the robot missed:
                     // nothing it perceived answers it, what was true does.
-                    let missed = unknown && q.family != Family::Unanswerable;
+                    let missed = unknown && !q.is_unanswerable();
+                    if q.is_unanswerable() && q.family != looks_like(&q.query) {
+                        fail(
+                            s,
+                            format!("a false premise filed under {}", q.family.name()),
+                        );
+                    }
                     if missed && q.world.is_none() {
                         fail(s, "not known to the robot, yet no world answer".into());
                     }

@@ -35,7 +35,8 @@ pub fn settle(all: &Index, n: &Namer, qa: &mut [QaSample]) {
             query => answer(all, &q.cutoff, query).map(|a| a.answer),
         };
         q.world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
-        if q.answer == Answer::Unknown {
+        // A false premise keeps its own trap (a value it was not).
+        if q.answer == Answer::Unknown && !q.is_unanswerable() {
             q.adversarial_answer = q
                 .world
                 .as_ref()
