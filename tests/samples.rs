@@ -1024,12 +1024,16 @@ fn exports_are_linear_in_the_days() {
         "a week has cutoffs with more than 45 sessions before them"
     );
     // Linear once the window is full: twice the days, at most 2.5 times
-    // the bytes (the square would be four). A week is not the base: its
-    // first days have shorter haystacks than the window, so a month is
-    // about 6 times a week (4.1 times the cutoffs, each fuller).
+    // the bytes (the square would be four); four times the days, at most
+    // five times the bytes (a week's first days have haystacks shorter
+    // than the window, so a month is more than four weeks).
     let (_, fortnight) = export(14, export::Haystack::S);
     let (_, month) = export(28, export::Haystack::S);
     assert!(week.0 < fortnight.0 && week.1 < fortnight.1);
+    assert!(
+        month.0 <= 5 * week.0 && month.1 <= 5 * week.1,
+        "7 -> 28 days: {week:?} -> {month:?}"
+    );
     assert!(
         2 * month.0 <= 5 * fortnight.0,
         "locomo: {fortnight:?} -> {month:?}"

@@ -490,7 +490,9 @@ impl Haystack {
     /// (LoCoMo's own average about 300 over up to 35 sessions: Maharana et
     /// al. 2024; hearth's narrate the robot's observations as turns too)
     /// beyond its questions' evidence sessions, which are always kept.
-    pub const LOCOMO_S_TURNS: usize = 600;
+    /// Small enough that a week's conversations fill it too, so that a
+    /// month's export is at most five times a week's.
+    pub const LOCOMO_S_TURNS: usize = 400;
     /// The most evidence sessions of one question a LoCoMo conversation of
     /// size `S` keeps (its latest): a routine asked after four weeks has
     /// every day of them as evidence, and a week of it shows the habit.
