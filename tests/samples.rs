@@ -653,7 +653,10 @@ fn a_seven_day_family_apartment_trace_meets_the_bars() {
     assert!(tasks >= 20, "{tasks} planning tasks");
     // (False premises are filed under the families they look like.)
     assert!(!qa.contains_key(&Family::Unanswerable));
-    for f in Family::ALL.into_iter().filter(|f| *f != Family::Unanswerable) {
+    for f in Family::ALL
+        .into_iter()
+        .filter(|f| *f != Family::Unanswerable)
+    {
         let n = qa.get(&f).copied().unwrap_or(0);
         // One in 40: preferences are said at laundry and meals, which a
         // week with people out of the house holds fewer of, departures and
@@ -827,7 +830,10 @@ fn questions_are_asked_in_several_phrasings_chosen_by_the_seed() {
             .all(|q| !q.question.contains(['{', '}']) && q.question.ends_with(['?', '.'])),
         "a slot left unfilled"
     );
-    for f in Family::ALL.into_iter().filter(|f| *f != Family::Unanswerable) {
+    for f in Family::ALL
+        .into_iter()
+        .filter(|f| *f != Family::Unanswerable)
+    {
         let counts = &used[&f];
         let n: usize = counts.values().sum();
         assert_eq!(counts.len(), 5, "{}: phrasings used {counts:?}", f.name());

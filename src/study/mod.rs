@@ -1,6 +1,6 @@
 //! Results across many households: what each question and household says
 //! about difficulty (evidence age, horizon, the robot's presence), the
-//! per-agent summary with household-bootstrap intervals
+//! per-agent summary with scene-bootstrap intervals
 //! ([`bootstrap`]), its plots ([`plot`]), the answer cost kept beside it
 //! ([`cost`]) and the dataset card of a batch ([`card`]).
 //!

@@ -182,7 +182,7 @@ fn draw<DB: DrawingBackend>(
                 .collect();
             binned(
                 root,
-                "Exact accuracy by evidence age (latest evidence to question; 95% interval)",
+                "Calibrated accuracy by evidence age (latest evidence to question; 95% interval)",
                 "evidence age",
                 &labels,
                 series,
@@ -213,7 +213,7 @@ fn draw<DB: DrawingBackend>(
                 .collect();
             binned(
                 root,
-                "Exact accuracy by horizon (the question's day; 95% interval)",
+                "Calibrated accuracy by horizon (the question's day; 95% interval)",
                 "day of the question",
                 &labels,
                 series,
@@ -233,7 +233,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "Exact accuracy by question family (95% household-bootstrap interval)",
+            "Calibrated accuracy by question family (95% scene-bootstrap interval)",
             ("sans-serif", 24),
         )
         .margin(20)
@@ -355,7 +355,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
     };
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "Accuracy (filled) and world accuracy (hollow) against the robot's presence",
+            "Calibrated accuracy (filled) and world accuracy (hollow) against the robot's presence",
             ("sans-serif", 24),
         )
         .margin(20)

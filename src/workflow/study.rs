@@ -1,6 +1,6 @@
 //! Results across a batch's households (`hearth eval --batch`): every
 //! finished trace evaluated (mined first where it has no samples), the
-//! summary with household-bootstrap intervals, its plots, and the dataset
+//! summary with scene-bootstrap intervals, its plots, and the dataset
 //! card of a batch (`hearth dataset card`).
 
 use std::path::{Path, PathBuf};
