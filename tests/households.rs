@@ -723,7 +723,13 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
 #[test]
 fn the_scripted_household_lives_in_generated_scenes() {
     let reference = bars(&scene::default_scene(), 0, 5);
-    assert_eq!(reference.families.len(), Family::ALL.len());
+    // Every family but the retired one (false premises are filed under the
+    // families they look like).
+    let families: Vec<Family> = Family::ALL
+        .into_iter()
+        .filter(|f| *f != Family::Unanswerable)
+        .collect();
+    assert_eq!(reference.families.len(), families.len());
     let (mut report, mut no_commitments) = (vec![], 0);
     for i in 0..50u64 {
         let kind = ["studio", "apartment", "house"][(i % 3) as usize];
@@ -754,7 +760,7 @@ fn the_scripted_household_lives_in_generated_scenes() {
             b.unseen_changes,
             b.changes
         );
-        let missing: Vec<_> = Family::ALL
+        let missing: Vec<_> = families
             .iter()
             .filter(|f| !b.families.contains(f))
             .collect();

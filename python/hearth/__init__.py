@@ -136,7 +136,7 @@ def evaluate(
     agent: Union[Agent, List[Agent]],
     *,
     give_query: bool = False,
-    ask: str = "robot",
+    ask: str = "household",
     samples: str = "samples.jsonl",
     errors: str = "raise",
 ) -> Union[Dict[str, Any], List[Dict[str, Any]]]:
@@ -145,7 +145,7 @@ def evaluate(
     ``traces``: a :class:`Trace`, a trace directory, or several. Each
     trace's samples file (``samples``, in the trace directory) is read, or
     mined and written first if it is missing; ``ask`` is whom the
-    questions are drawn from (``"robot"`` or ``"household"``).
+    questions are drawn from (``"household"``, the default, or ``"robot"``).
 
     ``agent``: a built-in agent's name (:func:`builtin_agents`), an
     external program as ``'cmd:python3 agent.py'``, or an object with
@@ -256,7 +256,7 @@ class Batch:
             )
         return rows
 
-    def samples(self, ask: str = "robot", file: str = "samples.jsonl") -> Iterator[Dict[str, Any]]:
+    def samples(self, ask: str = "household", file: str = "samples.jsonl") -> Iterator[Dict[str, Any]]:
         """Every trace's samples (mined first where missing), each dict
         with a ``trace`` key naming its trace directory."""
         for t in self.traces():
@@ -269,7 +269,7 @@ class Batch:
         agent: Union[Agent, List[Agent]],
         *,
         give_query: bool = False,
-        ask: str = "robot",
+        ask: str = "household",
         samples: str = "samples.jsonl",
         resamples: int = 1000,
         bootstrap_seed: int = 0,
@@ -290,7 +290,7 @@ class Batch:
             errors=errors,
         )
 
-    def to_pandas(self, ask: str = "robot", file: str = "samples.jsonl"):
+    def to_pandas(self, ask: str = "household", file: str = "samples.jsonl"):
         """The samples as a pandas DataFrame, a row each (trace, kind, id,
         family, question or instruction, answer_text, cutoff, evidence
         count). Needs pandas."""
@@ -300,7 +300,7 @@ class Batch:
             rows.extend(_sample_row(t.path.name, s) for s in t.samples(ask=ask, file=file))
         return pd.DataFrame(rows)
 
-    def to_parquet(self, path: PathLike, ask: str = "robot", file: str = "samples.jsonl") -> Path:
+    def to_parquet(self, path: PathLike, ask: str = "household", file: str = "samples.jsonl") -> Path:
         """Writes :meth:`to_pandas` to a Parquet file. Needs pandas and
         pyarrow."""
         frame = self.to_pandas(ask=ask, file=file)

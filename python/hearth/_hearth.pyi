@@ -31,7 +31,7 @@ class Trace:
         """``plan.json``, or None for a trace of ``hearth run``."""
     def events(self) -> "Events":
         """The events in order, each a dict as a line of ``events.jsonl``."""
-    def samples(self, ask: str = "robot", file: str = "samples.jsonl") -> List[Dict[str, Any]]:
+    def samples(self, ask: str = "household", file: str = "samples.jsonl") -> List[Dict[str, Any]]:
         """The samples of ``file`` in the trace directory, mined (seed 0,
         checked) and written there first if it is missing."""
     def observations(self, cutoff: Optional[int] = None) -> List[Dict[str, Any]]:
@@ -90,7 +90,7 @@ def evaluate(
     agents: List[Any],
     *,
     give_query: bool = False,
-    ask: str = "robot",
+    ask: str = "household",
     samples: str = "samples.jsonl",
     errors: str = "raise",
 ) -> List[Dict[str, Any]]:
@@ -101,7 +101,7 @@ def evaluate_batch(
     agents: List[Any],
     *,
     give_query: bool = False,
-    ask: str = "robot",
+    ask: str = "household",
     samples: str = "samples.jsonl",
     resamples: int = 1000,
     bootstrap_seed: int = 0,

@@ -136,11 +136,12 @@ def test_samples_are_mined_once_and_read_after(trace):
     assert all(s["cutoff"]["event"] <= len(trace) + 1 for s in samples)
     mtime = path.stat().st_mtime_ns
     assert trace.samples() == samples and path.stat().st_mtime_ns == mtime
-    # Asked of the household, into the same file: refused, with the remedy.
+    # Asked of the robot (the default is the household), into the same
+    # file: refused, with the remedy.
     with pytest.raises(ValueError, match="household"):
-        trace.samples(ask="household")
-    household = trace.samples(ask="household", file="household.jsonl")
-    assert household and household != samples
+        trace.samples(ask="robot")
+    robot = trace.samples(ask="robot", file="robot.jsonl")
+    assert robot and robot != samples
     with pytest.raises(ValueError, match="ask"):
         trace.samples(ask="everyone", file="x.jsonl")
 

@@ -111,6 +111,10 @@ fn print_mix(mined: &[Sample]) {
     println!("{:<18} {:>6} {:>6}", "QA family", "count", "share");
     for f in Family::ALL {
         let n = qa.get(&f).copied().unwrap_or(0);
+        // No longer mined: false premises are filed under other families.
+        if f == Family::Unanswerable && n == 0 {
+            continue;
+        }
         println!(
             "{:<18} {:>6} {:>5.1}%",
             f.name(),
@@ -135,6 +139,16 @@ fn print_mix(mined: &[Sample]) {
             100.0 * missed as f64 / total.max(1) as f64
         );
     }
+    let premises = mined
+        .iter()
+        .filter(|s| matches!(s, Sample::Qa(q) if q.is_unanswerable()))
+        .count();
+    println!(
+        "{:<18} {:>6} {:>5.1}%  (answer not known, in the families they look like)",
+        "false premises",
+        premises,
+        100.0 * premises as f64 / total.max(1) as f64
+    );
     let tasks: usize = plans.values().sum();
     let by: Vec<String> = plans
         .iter()
