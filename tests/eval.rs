@@ -694,6 +694,24 @@ fn no_message_says_whether_a_question_is_answerable() {
     let mut probe = Probe::default();
     let (results, _) = evaluate(&ix, &mined, &mut probe);
     assert_eq!(results.len(), probe.asked.len());
+    // The house it is reset with names none of its objects: which the
+    // house holds (an absent look-alike) and where they began are learnt
+    // by seeing them.
+    let reset = hearth::eval::external::reset_message(&scene);
+    let ron = reset["scene_ron"].as_str().unwrap();
+    let known = hearth::scene::parse("reset", ron).expect("a valid scene");
+    assert!(known.objects.is_empty() && !scene.objects.is_empty());
+    assert_eq!(
+        (known.rooms, known.actors),
+        (scene.rooms.clone(), scene.actors.clone())
+    );
+    for o in &scene.objects {
+        assert!(
+            !ron.contains(&format!("\"{}\"", o.id)),
+            "{} in the reset",
+            o.id
+        );
+    }
     // Reports carry the sample ids, every one once.
     let sample_ids: std::collections::BTreeSet<&str> = mined
         .iter()

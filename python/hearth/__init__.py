@@ -152,7 +152,8 @@ def evaluate(
     these methods, called in time order exactly as an external program is
     sent its messages:
 
-    - ``reset(scene)``: ``{"type": "reset", "scene": id, "scene_ron": text}``;
+    - ``reset(scene)``: ``{"type": "reset", "scene": id, "scene_ron": text}``
+      (the scene without its objects, which the robot learns by seeing them);
     - ``observe(observation)``: ``{"event": {...}, "text": "..."}``, each
       event the robot perceived, in order;
     - ``answer(question) -> dict``: the question message (``id``,

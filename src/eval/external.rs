@@ -156,8 +156,16 @@ fn garbage(line: &str, e: impl std::fmt::Display) -> AgentError {
 // sends the same JSON.
 
 /// `{"type":"reset","scene":id,"scene_ron":text}`: a new trace starts.
+/// The scene is the house as the robot knows it before it looks: rooms,
+/// doors, furniture, devices and people, without the objects, which it
+/// learns by seeing them (the list would say which things the house lacks,
+/// so which questions have no answer, and where each thing began).
 pub fn reset_message(scene: &Scene) -> serde_json::Value {
-    json!({"type": "reset", "scene": scene.id, "scene_ron": crate::scene::to_ron(scene)})
+    let known = Scene {
+        objects: vec![],
+        ..scene.clone()
+    };
+    json!({"type": "reset", "scene": scene.id, "scene_ron": crate::scene::to_ron(&known)})
 }
 
 /// `{"type":"observe","observation":{...}}`: the next perceived event.
