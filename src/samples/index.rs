@@ -628,8 +628,8 @@ impl<'a> Index<'a> {
         (!moved).then_some((home, (from > 0).then_some(from)))
     }
 
-    /// The freshness rule (docs/samples.md, "Current or possibly
-    /// changed"): whether the robot's last sight of `key`, `seen`, still
+    /// The freshness rule (docs/samples.md, "What the robot could know,
+    /// and what was true"): whether the robot's last sight of `key`, `seen`, still
     /// holds at `cutoff` by what the robot itself perceived. It does when,
     /// from that sight to the cutoff, the robot stayed where every act on
     /// the thing is perceived: in the room the thing was in (either room
