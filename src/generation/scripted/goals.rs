@@ -1,0 +1,125 @@
+//! The goals and turns the scripted household's sessions are made of,
+//! and a goal in words for the director's notes.
+
+use super::*;
+
+pub(super) fn say(to: &[&Id], text: String) -> Goal {
+    say_claims(to, text, vec![])
+}
+
+pub(super) fn say_claims(to: &[&Id], text: String, claims: Vec<Claim>) -> Goal {
+    Goal::Say {
+        to: to.iter().map(|i| (*i).clone()).collect(),
+        text,
+        claims,
+    }
+}
+
+/// "`holder` likes `device.field` at `value`", as a structured claim.
+pub(super) fn preference(holder: &Id, device: &Id, field: &str, value: Value) -> Claim {
+    Claim {
+        mode: ClaimMode::Preference,
+        holder: Some(holder.clone()),
+        ..Claim::fact(device.clone(), Id::new(field), value)
+    }
+}
+
+/// A commitment's goal as the request claim said with it.
+pub(super) fn request_claim(goal: &Goal, due: u64) -> Option<Claim> {
+    let (entity, attr, value) = match goal {
+        Goal::Fetch { object, to } => (
+            object.clone(),
+            Id::new("location"),
+            Value::Location(match to {
+                Dest::On(r) => Location::On(r.clone()),
+                Dest::In(r) => Location::In(r.clone()),
+                Dest::Actor(a) => Location::HeldBy(a.clone()),
+            }),
+        ),
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => (device.clone(), field.clone(), value.clone()),
+        _ => return None,
+    };
+    Some(Claim {
+        mode: ClaimMode::Request,
+        due: Some(due),
+        ..Claim::fact(entity, attr, value)
+    })
+}
+
+pub(super) fn turn(actor: &Id, goal: Goal) -> Turn {
+    Turn {
+        actor: actor.clone(),
+        goal,
+        not_before: None,
+        otherwise: None,
+    }
+}
+
+/// Let `seconds` pass, perceiving as usual.
+pub(super) fn wait(seconds: u64) -> Goal {
+    Goal::Wait { seconds }
+}
+
+/// Set `device`'s `field` to `value`.
+pub(super) fn operate(device: Id, field: &str, value: Value) -> Goal {
+    Goal::Operate {
+        device,
+        field: Id::new(field),
+        value,
+    }
+}
+
+/// A goal as a task ("put the white shirt in the wardrobe") or, `done`, as
+/// reached ("the white shirt is in the wardrobe").
+pub(super) fn goal_text(s: Indexed<'_>, g: &Goal, done: bool) -> String {
+    match g {
+        Goal::Fetch {
+            object,
+            to: Dest::Actor(a),
+        } => {
+            let o = describe(s, object);
+            if done {
+                format!("{a} has the {o}")
+            } else {
+                format!("bring the {o} to {a}")
+            }
+        }
+        Goal::Fetch { object, to } => {
+            let (rel, r) = match to {
+                Dest::On(r) => ("on", r),
+                Dest::In(r) | Dest::Actor(r) => ("in", r),
+            };
+            let (o, k) = (describe(s, object), kind_name(s, r));
+            if done {
+                format!("the {o} is {rel} the {k}")
+            } else {
+                format!("put the {o} {rel} the {k}")
+            }
+        }
+        Goal::Operate {
+            device,
+            field,
+            value,
+        } => {
+            let d = kind_name(s, device);
+            match (value, done) {
+                (Value::Bool(on), _) if field.as_str() == "power" => {
+                    let v = if *on { "on" } else { "off" };
+                    if done {
+                        format!("the {d} is {v}")
+                    } else {
+                        format!("switch the {d} {v}")
+                    }
+                }
+                (v, true) => format!("the {d} {field} is {v}"),
+                (v, false) => format!("set the {d} {field} to {v}"),
+            }
+        }
+        _ if done => "it is done".into(),
+        _ => "do it".into(),
+    }
+}
