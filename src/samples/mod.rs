@@ -8,6 +8,7 @@ pub mod answer;
 mod candidates;
 pub mod cutoff;
 pub mod export;
+mod freshness;
 pub mod index;
 pub mod mine;
 pub mod model;
