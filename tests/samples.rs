@@ -632,7 +632,9 @@ fn a_seven_day_family_apartment_trace_meets_the_bars() {
     let out = t.path().join("tr");
     hearth(&["generate", "--days", "7", "--out", s(&out)]).ok();
     let r = hearth(&["mine", "--trace", s(&out)]).ok();
-    r.stdout_has("QA total").stdout_has("planning tasks");
+    r.stdout_has("QA total")
+        .stdout_has("false premises")
+        .stdout_has("planning tasks");
     let (header, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
     assert_eq!(header.schema, SAMPLES_SCHEMA);
     let mut qa: BTreeMap<Family, usize> = BTreeMap::new();
