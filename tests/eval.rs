@@ -802,3 +802,77 @@ fn no_message_says_whether_a_question_is_answerable() {
     let ids = |p: &Probe| p.asked.iter().map(|q| q.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&again), ids(&probe));
 }
+
+/// Calibrated scoring on a question of each certainty: the right value
+/// said too surely or too timidly is wrong, and a confident answer where
+/// the robot could not be sure (or the trap in words) is a hallucination.
+#[test]
+fn calibrated_scoring_wants_the_value_said_as_surely_as_it_is_known() {
+    let (scene, events) = generated("family_apartment", 0, 3);
+    let ix = Index::new(&scene, &events);
+    let mined = samples::mine(&scene, &events, 0);
+    let qa: Vec<&samples::QaSample> = mined
+        .iter()
+        .filter_map(|s| match s {
+            Sample::Qa(q) => Some(q),
+            Sample::Plan(_) => None,
+        })
+        .collect();
+    let find = |f: &dyn Fn(&Answer) -> bool| *qa.iter().find(|q| f(&q.answer)).unwrap();
+    let reply = |answer: Option<Answer>, text: &str| {
+        Ok(Reply {
+            answer,
+            text: text.into(),
+            evidence: vec![],
+        })
+    };
+    let marks = |q: &samples::QaSample, answer: Option<Answer>, text: &str| {
+        let r = score(&ix, q, reply(answer, text));
+        (r.calibrated, r.hallucinated)
+    };
+    // Current: the value as current; hedging it is wrong, and no answer
+    // to a current question is a hallucination.
+    let q = find(&|a| matches!(a, Answer::Value { .. }));
+    let Answer::Value { value } = &q.answer else {
+        unreachable!()
+    };
+    let hedged = Answer::LastSeen {
+        value: value.clone(),
+        seen_at: 0,
+        stale: true,
+    };
+    assert_eq!(marks(q, Some(q.answer.clone()), ""), (true, None));
+    assert_eq!(marks(q, Some(hedged), ""), (false, None));
+    assert_eq!(marks(q, Some(Answer::Unknown), ""), (false, None));
+    // Possibly changed: the last value, hedged (when it was seen is not
+    // scored); said as current it is a hallucination, "not known" is not.
+    let q = find(&|a| matches!(a, Answer::LastSeen { stale: true, .. }));
+    let Answer::LastSeen { value, .. } = &q.answer else {
+        unreachable!()
+    };
+    let hedged = Answer::LastSeen {
+        value: value.clone(),
+        seen_at: 1,
+        stale: true,
+    };
+    let sure = Answer::Value {
+        value: value.clone(),
+    };
+    assert_eq!(marks(q, Some(hedged), ""), (true, Some(false)));
+    assert_eq!(marks(q, Some(sure), ""), (false, Some(true)));
+    assert_eq!(marks(q, Some(Answer::Unknown), ""), (false, Some(false)));
+    // Not known: abstaining is right; any answer is a hallucination, and
+    // so are the trap's words with no structured answer.
+    let q = *qa
+        .iter()
+        .find(|q| q.answer == Answer::Unknown && q.adversarial_answer.is_some())
+        .unwrap();
+    let trap = q.adversarial_answer.clone().unwrap();
+    assert_eq!(marks(q, Some(Answer::Unknown), ""), (true, Some(false)));
+    assert_eq!(
+        marks(q, Some(Answer::Count { count: 2 }), ""),
+        (false, Some(true))
+    );
+    assert_eq!(marks(q, None, &trap), (false, Some(true)));
+    assert_eq!(marks(q, None, "I could not say."), (false, None));
+}
