@@ -511,24 +511,6 @@ fn coming_in_and_straight_back_out_is_found_for_the_household_only() {
     assert_eq!(fired(&scene, &again(45_600)), Vec::<&str>::new());
 }
 
-/// A generated week, in memory, and its session kinds.
-fn week(scene: &Scene, seed: u64) -> (Vec<Event>, std::collections::BTreeMap<String, String>) {
-    let mut events = Vec::new();
-    let mut backend = hearth::generation::scripted::Scripted::new(scene, seed);
-    let g = hearth::generation::generate(scene, 7, &mut backend, &mut |e| {
-        events.push(e.clone());
-        Ok(())
-    })
-    .unwrap();
-    let kinds = g
-        .plan
-        .sessions
-        .iter()
-        .map(|s| (s.id.clone(), s.kind.clone()))
-        .collect();
-    (events, kinds)
-}
-
 /// Generated weeks go out and come back through the executor: every
 /// departure is a `leave` its person comes back from (or is still out
 /// from at the end: a trip), nobody acts while out, the robot never goes,

@@ -330,19 +330,7 @@ fn generated_weeks_fall_inside_the_time_use_bands() {
             seeds.push(format!("{kind} {seed}"));
             let scene =
                 procgen::generate(&SceneSpec::new(kind, seed), catalogue::builtin()).unwrap();
-            let mut events = Vec::new();
-            let mut backend = Scripted::new(&scene, seed);
-            let g = generation::generate(&scene, 7, &mut backend, &mut |e| {
-                events.push(e.clone());
-                Ok(())
-            })
-            .unwrap();
-            let sessions = g
-                .plan
-                .sessions
-                .iter()
-                .map(|s| (s.id.clone(), s.kind.clone()))
-                .collect();
+            let (events, sessions) = week(&scene, seed);
             days.extend(
                 timeuse::stats(&scene, &events, 7, &sessions, t)
                     .unwrap()

@@ -197,6 +197,27 @@ pub fn generated(
     generated_with(scene_id, seed, days, Default::default())
 }
 
+/// A generated week of `scene`, in memory, and its session kinds by id.
+pub fn week(
+    scene: &hearth::scene::Scene,
+    seed: u64,
+) -> (Vec<hearth::trace::Event>, BTreeMap<String, String>) {
+    let mut events = Vec::new();
+    let mut backend = hearth::generation::scripted::Scripted::new(scene, seed);
+    let g = hearth::generation::generate(scene, 7, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .unwrap();
+    let kinds = g
+        .plan
+        .sessions
+        .iter()
+        .map(|s| (s.id.clone(), s.kind.clone()))
+        .collect();
+    (events, kinds)
+}
+
 /// [`generated`] on the difficulty axes `d` (look-alikes added to the scene).
 pub fn generated_with(
     scene_id: &str,
