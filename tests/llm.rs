@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use common::*;
 use hearth::jobs::{BackendSpec, TraceOptions, generate_trace};
 use hearth::llm::mock::{
-    Fault, MockReply, MockServer, constrained, grammar, household, stepwise, unusable, with_fault,
+    Fault, MockReply, MockRequest, MockServer, constrained, grammar, household, stepwise, unusable,
+    with_fault,
 };
 use hearth::llm::{Call, Fallback, LlmClient, LlmConfig, LlmError, Message, OnBudget};
 use hearth::store::read_trace;
@@ -1816,4 +1817,78 @@ fn the_context_comes_from_the_server_and_a_replay_keeps_the_recorded_one() {
         fs::read(live.join("events.jsonl")).unwrap(),
         fs::read(again.join("events.jsonl")).unwrap()
     );
+}
+
+/// An LLM answer in words is a hallucination exactly when it is the trap
+/// of its own question (not of another one asked beside it).
+#[test]
+fn llm_answers_that_give_the_trap_are_hallucinations() {
+    let sc = scene();
+    let t = tmp();
+    let trace = t.path().join("tr");
+    hearth(&["generate", "--days", "2", "--out", s(&trace)]).ok();
+    hearth(&["mine", "--trace", s(&trace)]).ok();
+    let (_, mined) = hearth::store::read_samples(&trace.join("samples.jsonl")).unwrap();
+    let qa: Vec<hearth::samples::QaSample> = mined
+        .into_iter()
+        .filter_map(|m| match m {
+            hearth::samples::Sample::Qa(q) => Some(q),
+            hearth::samples::Sample::Plan(_) => None,
+        })
+        .collect();
+    // The trap of each question whose words no other question shares.
+    let mut traps: std::collections::BTreeMap<String, Option<String>> = Default::default();
+    for q in &qa {
+        let trap = q.adversarial_answer.clone().filter(|a| !a.is_empty());
+        traps
+            .entry(q.question.clone())
+            .and_modify(|t| *t = None)
+            .or_insert(trap);
+    }
+    let said = traps.clone();
+    let household = household(&sc);
+    let server = MockServer::start(move |req: &MockRequest| {
+        if req.stage() != "answer" {
+            return household(req);
+        }
+        let text = req.text();
+        let asked = text.split("Question: ").nth(1).unwrap_or("").lines().next();
+        let trap = asked.and_then(|q| said.get(q).cloned().flatten());
+        let answer = trap.unwrap_or_else(|| "No information available.".into());
+        MockReply::json_for(req, &json!({ "answer": answer }))
+    });
+    let out = t.path().join("worded.json");
+    hearth(&[
+        "eval",
+        "--trace",
+        s(&trace),
+        "--agent",
+        "bm25",
+        "--answerer",
+        "llm",
+        "--llm-url",
+        &server.url,
+        "--llm-cache",
+        s(&t.path().join("cache")),
+        "--out",
+        s(&out),
+    ])
+    .ok();
+    let r: Vec<hearth::eval::Report> = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let by_id: std::collections::BTreeMap<&str, &hearth::samples::QaSample> =
+        qa.iter().map(|q| (q.id.as_str(), q)).collect();
+    let mut trapped = 0;
+    for res in &r[0].questions {
+        let q = by_id[res.id.as_str()];
+        let trap = traps[&q.question].is_some();
+        trapped += usize::from(trap);
+        assert_eq!(
+            res.hallucinated,
+            trap.then_some(true),
+            "{}: {:?}",
+            q.id,
+            res.text
+        );
+    }
+    assert!(trapped > 5, "{trapped} questions answered with their trap");
 }

@@ -109,7 +109,7 @@ pub fn answer(
         .collect();
     let done = complete_all(client, calls, on)?;
     let mut failed = Vec::new();
-    for ((r, d), q) in results.iter_mut().zip(&done).zip(samples) {
+    for (r, d) in results.iter_mut().zip(&done) {
         // Words only: the structured answer is dropped, and with it what
         // was scored from it (a hallucination shows as the trap's words).
         r.calibrated = false;
@@ -117,11 +117,7 @@ pub fn answer(
         match read::<AnswerReply>("answer", d) {
             Ok(a) => {
                 r.text = a.answer;
-                let trap = match q {
-                    Sample::Qa(q) => q.adversarial_answer.as_deref().filter(|t| !t.is_empty()),
-                    Sample::Plan(_) => None,
-                };
-                if trap.is_some_and(|t| r.text.trim().eq_ignore_ascii_case(t.trim())) {
+                if super::gives_trap(qs[r.id.as_str()], &r.text) {
                     r.hallucinated = Some(true);
                 }
             }

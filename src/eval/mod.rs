@@ -404,9 +404,7 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
                 .as_ref()
                 .is_some_and(|a| calibrated(a, &q.answer));
             if certainty(&q.answer) != Certainty::Sure {
-                let trap = q.adversarial_answer.as_deref().is_some_and(|t| {
-                    !t.is_empty() && reply.text.trim().eq_ignore_ascii_case(t.trim())
-                });
+                let trap = gives_trap(q, &reply.text);
                 out.hallucinated = match &reply.answer {
                     Some(a) => Some(trap || certainty(a) == Certainty::Sure),
                     None => trap.then_some(true),
@@ -440,6 +438,14 @@ pub fn score(ix: &Index, q: &QaSample, r: Result<Reply, AgentError>) -> QaResult
         }
     }
     out
+}
+
+/// Whether `text` is the trap answer of `q` (its adversarial answer, up
+/// to case and surrounding space): a hallucination in words.
+pub fn gives_trap(q: &QaSample, text: &str) -> bool {
+    q.adversarial_answer
+        .as_deref()
+        .is_some_and(|t| !t.is_empty() && text.trim().eq_ignore_ascii_case(t.trim()))
 }
 
 /// Executes `plan` from `at_cutoff`, the state just before the task's

@@ -188,8 +188,6 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             continue;
         };
         let w = u.word(ix, &namer, &sources, cutoff.event);
-        // Its template names the generator (`unanswerable/where_is`), its
-        // family the questions it looks like.
         asked.insert(key.clone());
         standing.asked_elsewhere(q);
         unanswerable += 1;
@@ -209,6 +207,8 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             a,
             format!("u{unanswerable:04}_abs"),
         );
+        // Its template names the generator (`unanswerable/where_is`), its
+        // family the questions it looks like.
         s.template = format!("{}/{}", Family::Unanswerable.name(), w.template);
         s.hedge = Some(w.why);
         s.adversarial_answer = (!w.adversarial.is_empty()).then_some(w.adversarial);
