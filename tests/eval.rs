@@ -631,7 +631,7 @@ fn less_presence_lowers_world_accuracy_when_asked_of_the_household() {
                 robot_away: away,
                 ..Default::default()
             };
-            let (scene, events) = generated_with(scene_id, seed, 2, d);
+            let (scene, events) = generated_with(scene_id, seed, 3, d);
             let samples = samples::mine_asking(&scene, &events, seed, samples::Asking::Household);
             for (j, a) in agents.iter().enumerate() {
                 let r = run(a, &scene, &events, &samples);

@@ -17,7 +17,15 @@ use hearth::trace::{
     Change, Event, EventKind, Fact, Location, Position, Rejection, RejectionCode, Value,
 };
 
-const ACTORS: [&str; 5] = ["alice", "bob", "grandpa", "lily", "robot"];
+const ACTORS: [&str; 7] = [
+    "alice",
+    "bob",
+    "courier",
+    "grandpa",
+    "lily",
+    "robot",
+    "technician",
+];
 
 // ---------------------------------------------------------------- helpers
 

@@ -961,7 +961,8 @@ fn households_are_drawn_first_and_bedrooms_fit_them() {
 
 /// Three generated homes in five have a visitor: one actor who starts
 /// outside, a grandparent where there are children, else a friend, named
-/// as the schedules name them; the household itself is never outside.
+/// as the schedules name them, besides the courier and the repair
+/// technician every home has; the household itself is never outside.
 #[test]
 fn some_generated_homes_have_a_visitor_who_starts_outside() {
     let (mut with, mut total) = (0, 0);
@@ -969,11 +970,28 @@ fn some_generated_homes_have_a_visitor_who_starts_outside() {
         for seed in 0..30 {
             let s = gen_scene(kind, seed);
             total += 1;
-            let outside: Vec<_> = s
+            let kind_of = |a: &hearth::scene::ActorDef| {
+                hearth::catalogue::schedules().visitor_of(a).map(|v| v.kind)
+            };
+            let (trades, outside): (Vec<_>, Vec<_>) = s
                 .actors
                 .iter()
                 .filter(|a| a.room.as_str() == hearth::scene::OUTSIDE)
-                .collect();
+                .partition(|a| {
+                    matches!(
+                        kind_of(a),
+                        Some(VisitorKind::Courier | VisitorKind::Technician)
+                    )
+                });
+            let trades: Vec<_> = trades.iter().map(|a| (a.id.as_str(), kind_of(a))).collect();
+            assert_eq!(
+                trades,
+                [
+                    ("courier", Some(VisitorKind::Courier)),
+                    ("technician", Some(VisitorKind::Technician))
+                ],
+                "{kind} {seed}"
+            );
             assert!(outside.len() <= 1, "{kind} {seed}: {outside:?}");
             let Some(v) = outside.first() else { continue };
             with += 1;

@@ -28,12 +28,20 @@ fn qa(scene: &Scene, events: &[Event], seed: u64) -> Vec<QaSample> {
         .collect()
 }
 
-/// Who is in the house just before each event, from the positions alone.
+/// Who of the household and its guests (not the courier or the repair
+/// technician, there for work) is in the house just before each event,
+/// from the positions alone.
 fn home_before(scene: &Scene, events: &[Event]) -> BTreeMap<u64, Vec<Id>> {
+    use hearth::catalogue::schedules::{VisitorKind, schedules};
     let humans: Vec<&Id> = scene
         .actors
         .iter()
         .filter(|a| a.kind == ActorKind::Human)
+        .filter(|a| {
+            !schedules()
+                .visitor_of(a)
+                .is_some_and(|v| matches!(v.kind, VisitorKind::Courier | VisitorKind::Technician))
+        })
         .map(|a| &a.id)
         .collect();
     let mut home: BTreeMap<&Id, bool> = scene

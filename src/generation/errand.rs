@@ -518,15 +518,16 @@ fn far_side(sim: &Simulation, door: &Id, side: &Id) -> Option<Id> {
     })
 }
 
-/// How long until the people busy in `room` are done, if they are busy
-/// past the time the robot could act.
+/// How long until the people of the household busy in `room` are done,
+/// if they are busy past the time the robot could act (a guest settled in
+/// for the evening is not waited out).
 fn wait_for_users(sim: &Simulation, me: &Id, room: &Id) -> Option<u64> {
     let start = sim.now().max(sim.busy_until(me)?);
     let until = sim
         .scene()
         .actors
         .iter()
-        .filter(|a| a.kind == crate::scene::ActorKind::Human && &a.id != me)
+        .filter(|a| a.kind == crate::scene::ActorKind::Human && !a.is_visitor() && &a.id != me)
         .filter(|a| sim.position(&a.id).is_some_and(|p| &p.room == room))
         .filter_map(|a| sim.busy_until(&a.id))
         .max()?;

@@ -40,6 +40,15 @@ pub enum SessionKind {
     Visit,
     /// The visitor goes home (params: `who`).
     VisitEnd,
+    /// The courier brings a parcel to whoever is home, the robot if
+    /// nobody is (params: `who`, the courier; `parcel`).
+    Delivery,
+    /// A device stops working; the repair technician is booked (params:
+    /// `device`, `repair`, the day and time booked).
+    Breakdown,
+    /// The repair technician comes and fixes the device (params: `who`,
+    /// `device`, `until`).
+    Repair,
 }
 
 /// Who takes part in a session of a kind.
@@ -64,7 +73,7 @@ pub struct KindRow {
 }
 
 impl SessionKind {
-    pub const ALL: [SessionKind; 22] = [
+    pub const ALL: [SessionKind; 25] = [
         SessionKind::WakeUp,
         SessionKind::Breakfast,
         SessionKind::Medication,
@@ -87,6 +96,9 @@ impl SessionKind {
         SessionKind::Vacuum,
         SessionKind::Visit,
         SessionKind::VisitEnd,
+        SessionKind::Delivery,
+        SessionKind::Breakdown,
+        SessionKind::Repair,
     ];
 
     /// The table.
@@ -219,6 +231,24 @@ impl SessionKind {
             VisitEnd => (
                 "visit_end",
                 "the visitor says goodbye and goes home",
+                Named,
+                None,
+            ),
+            Delivery => (
+                "delivery",
+                "the courier brings a parcel; whoever is home takes it in, the robot if nobody is",
+                Named,
+                None,
+            ),
+            Breakdown => (
+                "breakdown",
+                "a device stops working and the repair technician is booked",
+                Home,
+                None,
+            ),
+            Repair => (
+                "repair",
+                "the repair technician comes, is let in (by the robot if nobody is home) and fixes the device",
                 Named,
                 None,
             ),

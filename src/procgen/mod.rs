@@ -407,6 +407,7 @@ fn attempt(
         .collect();
     stock::stock(&mut scene, cat, &room_kinds, target, rng);
     scene.actors.extend(visitor(people, spec.seed));
+    scene.actors.extend(tradespeople(people));
     scene.description = format!(
         "A generated {} of {} rooms for {}, with one home robot.",
         kind.kind,
@@ -460,6 +461,37 @@ fn visitor(people: &[Person], seed: u64) -> Option<ActorDef> {
         hands: 2,
         speed: 1.0,
     })
+}
+
+/// Who calls on every home for work: the courier with its parcels, and
+/// the repair technician when something breaks down.
+fn tradespeople(people: &[Person]) -> Vec<ActorDef> {
+    use crate::catalogue::schedules::VisitorKind;
+    [
+        (VisitorKind::Courier, "courier", "courier", 1.3),
+        (
+            VisitorKind::Technician,
+            "technician",
+            "repair technician",
+            1.1,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, id, ..)| !people.iter().any(|p| p.id.as_str() == *id))
+    .filter_map(|(kind, id, role, speed)| {
+        Some(ActorDef {
+            id: Id::new(id),
+            name: crate::catalogue::schedules().visitor(kind)?.name.clone(),
+            kind: ActorKind::Human,
+            role: role.into(),
+            schedule: None,
+            room: Id::new(crate::scene::OUTSIDE),
+            near: None,
+            hands: 2,
+            speed,
+        })
+    })
+    .collect()
 }
 
 fn names(people: &[Person]) -> String {

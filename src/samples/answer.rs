@@ -468,11 +468,13 @@ pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
             }
             let mut people = Vec::new();
             let mut evidence = vec![x.id];
+            // The household and its guests: the courier at the door for a
+            // minute, or the technician at work, is not "home".
             for p in ix
                 .scene
                 .actors
                 .iter()
-                .filter(|a| a.kind == ActorKind::Human)
+                .filter(|a| a.kind == ActorKind::Human && !calls_for_work(a))
             {
                 let (home, seen) = ix.presence(&p.id, x.id, c)?;
                 if home {
@@ -609,4 +611,12 @@ fn same_value(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// Whether `a` calls only for work (the courier, the repair technician).
+fn calls_for_work(a: &crate::scene::ActorDef) -> bool {
+    use crate::catalogue::schedules::VisitorKind;
+    crate::catalogue::schedules()
+        .visitor_of(a)
+        .is_some_and(|v| matches!(v.kind, VisitorKind::Courier | VisitorKind::Technician))
 }

@@ -135,8 +135,8 @@ pub enum Query {
         act: Act,
         day: u32,
     },
-    /// Who (of the household and its visitors) was in the house when
-    /// `event` happened.
+    /// Who (of the household and its guests, not the courier or the
+    /// repair technician) was in the house when `event` happened.
     WhoHome { event: u64 },
     /// On which days of the week `actor` usually goes out `to`.
     OutDays { actor: Id, to: Destination },

@@ -420,7 +420,12 @@ pub fn stats(
             if overlay(&t.housework) {
                 spread(&mut house, e.t, e.t + e.dur, end);
             }
-            watching = overlay(&t.screen);
+            // Screen time is the session's, or switching the screen itself:
+            // not looking it over (a tv gone dead) nor a word beside it.
+            let on_screen = kind.is_some_and(|k| t.screen.sessions.contains(k))
+                || matches!(&e.action, Action::SetDeviceState { device, .. }
+                    if t.screen.roles.iter().any(|r| roles.has(device, *r)));
+            watching = on_screen;
             if watching {
                 spread(&mut screen, e.t, e.t + e.dur, end);
             }

@@ -55,6 +55,11 @@ pub(super) struct Day {
     pub delivery: Option<u64>,
     /// Who calls today: (visitor, arrives, leaves), seconds of the day.
     pub visits: Vec<(Id, u64, u64)>,
+    /// A device stops working today: (when, device, the day the repair is
+    /// booked for).
+    pub breakdown: Option<(u64, Id, u32)>,
+    /// The repair technician calls: (technician, arrives, leaves, device).
+    pub repair: Option<(Id, u64, u64, Id)>,
 }
 
 impl Day {
@@ -132,7 +137,10 @@ impl Scripted {
         } else {
             "a weekday"
         };
-        let mut out = vec![format!("{weekday}, {kind}.")];
+        // The session kinds once, not on every line: the room is short.
+        let mut out = vec![format!(
+            "{weekday}, {kind}. Going out is a leave session, coming back an arrive session, a call a visit then a visit_end session."
+        )];
         for o in &d.outs {
             let who = name(self, &o.who);
             let take = if o.take.is_empty() {
@@ -145,7 +153,7 @@ impl Scripted {
                 (0, true) => format!("{who} is {} until {}.", o.to.away(), hhmm(o.back)),
                 (0, false) => format!("{who} is {} all day.", o.to.away()),
                 (l, true) => format!(
-                    "{who} goes {} at {}{take}, back at {} (a leave session, then an arrive session).",
+                    "{who} goes {} at {}{take}, back at {}.",
                     o.to.phrase(),
                     hhmm(l),
                     hhmm(o.back)
@@ -177,15 +185,36 @@ impl Scripted {
         if !chores.is_empty() {
             out.push(format!("Chores today: {}.", chores.join(", ")));
         }
-        if let Some(t) = d.delivery {
-            out.push(format!(
+        match (d.delivery, self.courier()) {
+            (Some(t), Some(c)) => out.push(format!(
+                "{} brings a parcel at about {} (a delivery session).",
+                name(self, &c),
+                hhmm(t)
+            )),
+            (Some(t), None) => out.push(format!(
                 "A parcel is left on the doorstep at about {}.",
                 hhmm(t)
+            )),
+            _ => {}
+        }
+        if let Some((at, device, booked)) = &d.breakdown {
+            out.push(format!(
+                "At about {} the {device} stops working (a breakdown session); the repair technician is booked for {}.",
+                hhmm(*at),
+                Weekday::of_day(*booked, self.first_weekday).name()
+            ));
+        }
+        if let Some((who, arrive, leave, device)) = &d.repair {
+            out.push(format!(
+                "{}, the repair technician, comes from {} to {} to fix the {device} (a repair session).",
+                name(self, who),
+                hhmm(*arrive),
+                hhmm(*leave)
             ));
         }
         for (who, arrive, leave) in &d.visits {
             out.push(format!(
-                "{} visits from {} to {} (a visit session, then a visit_end session).",
+                "{} visits from {} to {}.",
                 name(self, who),
                 hhmm(*arrive),
                 hhmm(*leave)
@@ -246,7 +275,12 @@ impl Scripted {
             out.delivery = Some(draw_in(&mut self.cal, courier));
         }
         let members = self.members.clone();
-        if self.trip_day(day, &members, &mut out) {
+        let breaks = self
+            .cal
+            .random_bool(crate::catalogue::schedules().rare.breakdown / 28.0);
+        let trip = self.trip_day(day, &members, &mut out);
+        self.repairs(day, weekday, breaks, &members, &mut out);
+        if trip {
             return out;
         }
         for m in &members {
@@ -398,6 +432,73 @@ impl Scripted {
         }
     }
 
+    /// A breakdown now and then (`rare.breakdown` in 28 days, when none is
+    /// waiting for its repair), found by a grown-up at home; the repair
+    /// technician booked for their next working day, let in by whoever is
+    /// home, the robot if nobody is.
+    fn repairs(
+        &mut self,
+        day: u32,
+        weekday: Weekday,
+        breaks: bool,
+        members: &[Member],
+        out: &mut Day,
+    ) {
+        use crate::catalogue::schedules::VisitorKind;
+        let (Some(tech), Some(v)) = (
+            self.visitor_of_kind(VisitorKind::Technician),
+            crate::catalogue::schedules().visitor(VisitorKind::Technician),
+        ) else {
+            return;
+        };
+        if let Some((d, device)) = self.repair_booked.clone()
+            && d <= day
+        {
+            if v.days.contains(&weekday) {
+                let arrive = draw_in(&mut self.cal, window_secs(&v.arrive));
+                let leave = arrive + (40 + self.cal.random_range(0..=6) * 5) * M;
+                out.repair = Some((tech, arrive, leave, device));
+                self.repair_booked = None;
+            }
+            return;
+        }
+        if !breaks || self.repair_booked.is_some() || self.out_of_order.is_some() {
+            return;
+        }
+        let Some(device) = self.breakable.choose(&mut self.cal).cloned() else {
+            return;
+        };
+        let at = [8 * H + 15 * M, 13 * H + 15 * M, 19 * H + 15 * M]
+            .into_iter()
+            .find(|t| {
+                members
+                    .iter()
+                    .any(|m| m.role.adult && out.home_during(&m.id, *t, t + 20 * M))
+            });
+        let Some(at) = at else { return };
+        let booked = (day + 1..day + 8)
+            .find(|d| v.days.contains(&Weekday::of_day(*d, self.first_weekday)))
+            .unwrap_or(day + 1);
+        out.breakdown = Some((at, device.clone(), booked));
+        self.repair_booked = Some((booked, device));
+    }
+
+    /// The visitor of `kind` the scene has, if any.
+    pub(super) fn visitor_of_kind(
+        &self,
+        kind: crate::catalogue::schedules::VisitorKind,
+    ) -> Option<Id> {
+        self.visitors
+            .iter()
+            .find(|(_, v)| v.kind == kind)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// The courier who calls with parcels, if the scene has one.
+    pub(super) fn courier(&self) -> Option<Id> {
+        self.visitor_of_kind(crate::catalogue::schedules::VisitorKind::Courier)
+    }
+
     /// Visitors on their days, `per_month` times in 28 days on average,
     /// when a grown-up is home for the whole call.
     fn visits(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
@@ -435,9 +536,14 @@ impl Scripted {
         let pharmacy = self
             .cal
             .random_bool(crate::catalogue::schedules().household.pharmacy);
+        // Not while a visitor is here (the host stays in).
+        let back = leave + len + 30 * M;
+        if day.visits.iter().any(|(_, a, l)| leave < *l && back > *a) {
+            return;
+        }
         let free: Vec<&Member> = members
             .iter()
-            .filter(|m| m.role.adult && day.home_during(&m.id, leave, leave + len + 30 * M))
+            .filter(|m| m.role.adult && day.home_during(&m.id, leave, back))
             .collect();
         let Some(m) = free.choose(&mut self.cal) else {
             return;
@@ -543,6 +649,27 @@ impl Scripted {
                         .with("from", destination_name(o.to)),
                 );
             }
+        }
+        if let Some((at, device, booked)) = &d.breakdown {
+            plan.push(
+                Planned::new(*at, K::Breakdown)
+                    .with("device", device.as_str())
+                    .with(
+                        "repair",
+                        Weekday::of_day(*booked, self.first_weekday).name(),
+                    ),
+            );
+        }
+        if let Some((who, arrive, leave, device)) = &d.repair {
+            plan.push(
+                Planned::new(*arrive, K::Repair)
+                    .with("who", who.as_str())
+                    .with("device", device.as_str())
+                    .with("until", hhmm(*leave)),
+            );
+        }
+        if let (Some(t), Some(courier)) = (d.delivery, self.courier()) {
+            plan.push(Planned::new(t, K::Delivery).with("who", courier.as_str()));
         }
         for (who, arrive, leave) in &d.visits {
             plan.push(

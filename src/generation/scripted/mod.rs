@@ -40,6 +40,7 @@ mod meals;
 mod medication;
 mod outside;
 mod presence;
+mod repairs;
 mod requests;
 mod tidying;
 mod wake_up;
@@ -114,6 +115,17 @@ pub struct Scripted {
     doorstep: Vec<(u64, Id)>,
     /// Food waiting outside to be bought, in scene order.
     groceries: Vec<Id>,
+    /// Devices that may break down (`rare.breakdown`), in scene order.
+    breakable: Vec<Id>,
+    /// A repair booked: (day, device).
+    repair_booked: Option<(u32, Id)>,
+    /// The device broken down and not yet repaired: nobody uses it.
+    out_of_order: Option<Id>,
+    /// What else the robot, alone at home, tells the first one back:
+    /// (trace seconds, words).
+    news: Vec<(u64, String)>,
+    /// Books lent to a visitor (visitor → book), back at their next call.
+    lent: BTreeMap<Id, Id>,
     /// Who may call, with how often and when (`assets/schedules.ron`).
     visitors: Vec<(Id, crate::catalogue::schedules::Visitor)>,
 }
@@ -122,6 +134,9 @@ const H: u64 = 3600;
 const M: u64 = 60;
 /// A commitment session also takes up commitments due this soon after it.
 const EARLY: u64 = 30 * M;
+/// Kinds of device that break down now and then and are repaired (used
+/// by nothing but their own fields: nothing waits inside them).
+const BREAKABLE: [&str; 2] = ["tv", "coffee machine"];
 /// The stream of [`Scripted::kin`].
 const KIN_STREAM: u64 = 0x6b696e;
 
@@ -242,6 +257,16 @@ impl Scripted {
             parcels: outside(true),
             doorstep: vec![],
             groceries: outside(false),
+            lent: BTreeMap::new(),
+            breakable: scene
+                .devices
+                .iter()
+                .filter(|d| BREAKABLE.contains(&d.kind.as_str()))
+                .map(|d| d.id.clone())
+                .collect(),
+            repair_booked: None,
+            out_of_order: None,
+            news: vec![],
             visitors,
             rng,
             kin,
@@ -268,6 +293,13 @@ impl Scripted {
     pub fn with_difficulty(mut self, difficulty: Difficulty) -> Self {
         self.difficulty = difficulty;
         self
+    }
+
+    fn person_mut(&mut self, id: &Id) -> &mut Person {
+        self.people
+            .iter_mut()
+            .find(|p| &p.id == id)
+            .expect("a human of the scene")
     }
 
     fn person(&self, id: &Id) -> &Person {
@@ -524,12 +556,20 @@ impl Backend for Scripted {
         if self.difficulty.lookalikes > 0 {
             self.choose_kin();
         }
-        let (today, plan) = self.plan_day(cx, day);
-        if let Some(t) = today.delivery
-            && !self.parcels.is_empty()
-        {
-            let parcel = self.parcels.remove(0);
-            self.doorstep.push((base + t, parcel));
+        let (today, mut plan) = self.plan_day(cx, day);
+        // Today's parcel: brought by the courier (a delivery session), or,
+        // where no courier calls, left on the doorstep.
+        match (today.delivery, self.parcels.is_empty()) {
+            (Some(t), false) => {
+                let parcel = self.parcels.remove(0);
+                match plan.iter_mut().find(|p| p.kind == K::Delivery) {
+                    Some(p) => {
+                        p.params.insert("parcel".into(), parcel.to_string());
+                    }
+                    None => self.doorstep.push((base + t, parcel)),
+                }
+            }
+            _ => plan.retain(|p| p.kind != K::Delivery),
         }
         self.today = today;
         // Commitments due today get a session per due time.
@@ -542,7 +582,6 @@ impl Backend for Scripted {
         due.sort_unstable();
         due.dedup();
         self.scheduled.extend(due.iter().map(|at| base + at));
-        let mut plan: Vec<Planned> = plan;
         plan.extend(due.into_iter().map(|at| Planned::new(at, K::Commitment)));
         let away = self.away_blocks();
         plan.extend(away.iter().map(|b| Planned::new(b.0, K::RobotAway)));
@@ -563,7 +602,14 @@ impl Backend for Scripted {
             // clock of the day is theirs, not the household's.
             let start = if matches!(
                 kind,
-                K::RobotAway | K::RobotBack | K::Leave | K::Arrive | K::Visit | K::VisitEnd
+                K::RobotAway
+                    | K::RobotBack
+                    | K::Leave
+                    | K::Arrive
+                    | K::Visit
+                    | K::VisitEnd
+                    | K::Delivery
+                    | K::Repair
             ) {
                 (base + p.at).max(last_start + M)
             } else {
@@ -653,7 +699,12 @@ impl Backend for Scripted {
         // one is home (the same draw either way).
         let chore = matches!(
             SessionKind::parse(&session.kind),
-            Some(SessionKind::Cooking | SessionKind::Laundry | SessionKind::Vacuum)
+            Some(
+                SessionKind::Cooking
+                    | SessionKind::Laundry
+                    | SessionKind::Vacuum
+                    | SessionKind::Breakdown
+            )
         );
         let adult = |h: &Id| self.members.iter().any(|m| &m.id == h && m.role.adult);
         let host = match humans.iter().find(|h| adult(h)) {
@@ -706,17 +757,21 @@ impl Backend for Scripted {
             Some(K::Vacuum) => self.vacuum(&x, &mut turns),
             Some(K::Visit) => self.visit(&x, &mut turns),
             Some(K::VisitEnd) => self.visit_end(&x, &mut turns),
+            Some(K::Delivery) => self.deliver(&x, &mut turns),
+            Some(K::Breakdown) => self.breakdown(&x, &mut turns),
+            Some(K::Repair) => self.repair(&x, &mut turns),
             None => {}
         }
         // Nothing is fetched that is beyond the front door (food not yet
         // bought, a laptop left at work), except by who brings it in.
-        if kind != Some(K::Arrive) {
-            let gone = |o: &Id| match x.sim.location(o) {
-                Some(Location::Outside) => true,
-                Some(Location::CarriedBy(a)) => x.sim.is_out(&a),
-                _ => false,
-            };
-            turns.retain(|t| !matches!(&t.goal, Goal::Fetch { object, .. } if gone(object)));
+        if !matches!(kind, Some(K::Arrive | K::Delivery)) {
+            turns.retain(|t| !matches!(&t.goal, Goal::Fetch { object, .. } if outside::outside_now(x.sim, object)));
+        }
+        // A device out of order is left alone until it is repaired.
+        if let Some(broken) = &self.out_of_order
+            && kind != Some(K::Repair)
+        {
+            turns.retain(|t| !matches!(&t.goal, Goal::Operate { device, .. } if device == broken));
         }
         if kind != Some(K::RobotAway) && self.is_away(session.start) {
             presence::without_robot(&mut turns, robot);

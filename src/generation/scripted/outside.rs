@@ -14,16 +14,31 @@ use crate::trace::request::Destination;
 /// How often a work or school bag thing is left behind (an arrival in 25).
 const LEFT_BEHIND: f64 = 0.04;
 
+/// How often a visitor goes home with a book of the host's (a call in three).
+const LEND: f64 = 0.35;
+
+/// What may be lost while out (never the bag everything else is in).
+const LOSABLE: [&str; 4] = ["keys", "wallet", "phone", "notebook"];
+
 /// How long someone is home before going out again (seconds): longer than
 /// the lint's `straight_back_out` allows.
 const SETTLE_IN: u64 = 15 * M;
 
 /// The home's way out: its first exterior door.
-fn front_door(s: Indexed<'_>) -> Option<Id> {
+pub(super) fn front_door(s: Indexed<'_>) -> Option<Id> {
     s.doors
         .iter()
         .find(|d| d.is_exterior())
         .map(|d| d.id.clone())
+}
+
+/// Whether `o` is beyond the front door (outside, or with someone out).
+pub(super) fn outside_now(sim: &Simulation, o: &Id) -> bool {
+    match sim.location(o) {
+        Some(Location::Outside) => true,
+        Some(Location::CarriedBy(a) | Location::HeldBy(a)) => sim.is_out(&a),
+        _ => false,
+    }
 }
 
 fn phrase(to: &str) -> &'static str {
@@ -96,12 +111,15 @@ impl Scripted {
         if back != "later" && !short && self.rng.random_bool(0.35) {
             self.ask_while_out(x, &who, turns);
         }
+        // The calendar's list, less what is not here to take (lost, lent,
+        // left at work).
         let take: Vec<Id> = p
             .get("take")
             .map(|t| {
                 t.split(',')
                     .filter(|s| !s.is_empty())
                     .map(Id::new)
+                    .filter(|o| !outside_now(x.sim, o))
                     .collect()
             })
             .unwrap_or_default();
@@ -188,11 +206,11 @@ impl Scripted {
             &["I'm home!", "Hello, I'm back.", "Home at last."],
         );
         turns.push(turn(&who, say(&[], text.to_string())));
-        if self.report.is_empty() || self.is_away(x.session.start) {
+        if (self.report.is_empty() && self.news.is_empty()) || self.is_away(x.session.start) {
             return;
         }
         let report = std::mem::take(&mut self.report);
-        let mut said = vec![];
+        let mut said: Vec<(u64, String)> = std::mem::take(&mut self.news);
         let mut claims = vec![];
         for (t, object, dest) in &report {
             let (rel, at, loc) = match dest {
@@ -200,11 +218,33 @@ impl Scripted {
                 Dest::In(r) => ("in", r, Location::In(r.clone())),
                 Dest::Actor(_) => continue,
             };
-            said.push(format!(
-                "at {} I put the {} {rel} the {}",
-                hhmm(t % DAY),
-                describe(x.s, object),
-                kind_name(x.s, at)
+            // A parcel the robot took in is news; a thing put back is not.
+            let whose = || {
+                let owner = x.s.object(object)?.owner.clone()?;
+                Some(if owner == who {
+                    " for you".to_string()
+                } else {
+                    format!(" for {}", self.person(&owner).name)
+                })
+            };
+            said.push((
+                *t,
+                if x.roles.has(object, Role::Delivery) {
+                    format!(
+                        "at {} the courier brought a {}{} and I put it {rel} the {}",
+                        hhmm(t % DAY),
+                        describe(x.s, object),
+                        whose().unwrap_or_default(),
+                        kind_name(x.s, at)
+                    )
+                } else {
+                    format!(
+                        "at {} I put the {} {rel} the {}",
+                        hhmm(t % DAY),
+                        describe(x.s, object),
+                        kind_name(x.s, at)
+                    )
+                },
             ));
             claims.push(Claim::fact(
                 object.clone(),
@@ -215,6 +255,8 @@ impl Scripted {
         if said.is_empty() {
             return;
         }
+        said.sort_by_key(|(t, _)| *t);
+        let said: Vec<String> = said.into_iter().map(|(_, w)| w).collect();
         turns.push(turn(
             x.robot,
             Goal::GoTo {
@@ -256,6 +298,17 @@ impl Scripted {
                 self.left_out.insert(bring.remove(i), who.clone());
             }
         }
+        // Now and then something is lost while out, for good (`rare.lost_item`
+        // times in 28 days for the household): not brought in, and no
+        // longer theirs to use.
+        let arrivals = self.today.outs.iter().filter(|o| o.back < DAY).count();
+        let lost_p = crate::catalogue::schedules().rare.lost_item / (28.0 * arrivals.max(1) as f64);
+        let losable = |o: &Id| LOSABLE.contains(&category_of(x.s, o));
+        let lost = if self.rng.random_bool(lost_p.min(1.0)) {
+            bring.iter().position(losable).map(|i| bring.remove(i))
+        } else {
+            None
+        };
         bring.extend(left);
         // A parcel left on the doorstep since, and the shopping.
         let now = x.session.start;
@@ -282,6 +335,23 @@ impl Scripted {
                 bring: bring.clone(),
             },
         ));
+        if let Some(o) = &lost {
+            let text = format!(
+                "Oh no, I've lost my {} somewhere. It's gone, I'll have to get a new one.",
+                describe(x.s, o)
+            );
+            let claim = Claim::fact(
+                o.clone(),
+                Id::new("location"),
+                Value::Location(Location::Outside),
+            );
+            turns.push(turn(who, say_claims(&[], text, vec![claim])));
+            let p = self.person_mut(who);
+            for v in p.owned.values_mut() {
+                v.retain(|t| t != o);
+            }
+            p.today.retain(|_, t| t != o);
+        }
         if let Some(p) = parcels.first() {
             let whose =
                 x.s.object(p)
@@ -329,23 +399,9 @@ impl Scripted {
             turns.push(turn(who, operate(light, "brightness", Value::Int(b))));
         }
         let mut taken = BTreeMap::new();
-        // A new thing with no place of its kind here (a studio without a
-        // hall table) goes down by the door, not round in the bag.
-        let by_the_door = |taken: &mut BTreeMap<Dest, u32>| {
-            let spot =
-                x.s.furniture
-                    .iter()
-                    .filter(|f| Some(&f.room) == hall.as_ref())
-                    .map(|f| (Dest::On(f.id.clone()), x.sim.free_space(&f.id, false)))
-                    .find(|(d, free)| *free > taken.get(d).copied().unwrap_or(0))?
-                    .0;
-            *taken.entry(spot.clone()).or_default() += 1;
-            Some(spot)
-        };
         for o in bring {
             let new = parcels.contains(&o) || food.contains(&o);
-            let home = self.home_after(x.sim, x.s, &o, &mut taken);
-            let Some(to) = home.or_else(|| new.then(|| by_the_door(&mut taken)).flatten()) else {
+            let Some(to) = self.put_away(x, &o, new, hall.as_ref(), &mut taken) else {
                 continue;
             };
             let (Dest::On(at) | Dest::In(at) | Dest::Actor(at)) = &to;
@@ -353,6 +409,118 @@ impl Scripted {
                 turns.push(turn(who, Goal::Fetch { object: o, to }));
             }
         }
+    }
+
+    /// Where a thing brought in goes: its place in the home, or, for a
+    /// new thing with no place of its kind here (a studio without a hall
+    /// table), down by the door rather than round in the bag.
+    fn put_away(
+        &self,
+        x: &Stage,
+        o: &Id,
+        new: bool,
+        hall: Option<&Id>,
+        taken: &mut BTreeMap<Dest, u32>,
+    ) -> Option<Dest> {
+        if let Some(home) = self.home_after(x.sim, x.s, o, taken) {
+            return Some(home);
+        }
+        if !new {
+            return None;
+        }
+        let spot =
+            x.s.furniture
+                .iter()
+                .filter(|f| Some(&f.room) == hall)
+                .map(|f| (Dest::On(f.id.clone()), x.sim.free_space(&f.id, false)))
+                .find(|(d, free)| *free > taken.get(d).copied().unwrap_or(0))?
+                .0;
+        *taken.entry(spot.clone()).or_default() += 1;
+        Some(spot)
+    }
+
+    /// The courier rings with a parcel: whoever of the household is home
+    /// takes it in, the robot when nobody is (and tells the first one
+    /// home); with the robot docked away too, it is left on the doorstep.
+    pub(super) fn deliver(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let p = &x.session.params;
+        let (Some(courier), Some(parcel), Some(door)) = (
+            p.get("who").map(|w| Id::new(w)),
+            p.get("parcel").map(|w| Id::new(w)),
+            front_door(x.s),
+        ) else {
+            return;
+        };
+        let now = x.session.start.max(x.sim.now());
+        let home: Vec<&Id> = self
+            .members
+            .iter()
+            .map(|m| &m.id)
+            .filter(|h| !x.sim.is_out(h))
+            .collect();
+        let by = match home.first() {
+            Some(h) => (*h).clone(),
+            None if !self.is_away(now) => x.robot.clone(),
+            None => {
+                self.doorstep.push((x.session.start, parcel));
+                return;
+            }
+        };
+        if !x.sim.is_out(&courier) || x.sim.location(&parcel) != Some(Location::Outside) {
+            return;
+        }
+        let owner =
+            x.s.object(&parcel)
+                .and_then(|o| o.owner.clone())
+                .map(|o| self.person(&o).name.clone());
+        turns.push(turn(
+            &courier,
+            Goal::Arrive {
+                door: door.clone(),
+                bring: vec![parcel.clone()],
+            },
+        ));
+        // The bell brings whoever takes it in to the door.
+        turns.push(turn(
+            &by,
+            Goal::GoTo {
+                target: courier.clone(),
+            },
+        ));
+        let hello = match &owner {
+            Some(n) => format!("Delivery! A parcel for {n}."),
+            None => "Delivery! A parcel for this address.".into(),
+        };
+        turns.push(turn(&courier, say(&[&by], hello)));
+        turns.push(turn(
+            &courier,
+            Goal::Fetch {
+                object: parcel.clone(),
+                to: Dest::Actor(by.clone()),
+            },
+        ));
+        let thanks = if &by == x.robot {
+            "Thank you. I'll take it in."
+        } else {
+            pick(&mut self.rng, &["Thanks!", "Thank you, that's great."])
+        };
+        turns.push(turn(&by, say(&[&courier], thanks.to_string())));
+        turns.push(turn(
+            &courier,
+            Goal::Leave {
+                door: door.clone(),
+                to: Destination::Work,
+                take: vec![],
+            },
+        ));
+        let hall = x.s.door(&door).and_then(|d| d.inside_room()).cloned();
+        let Some(to) = self.put_away(x, &parcel, true, hall.as_ref(), &mut BTreeMap::new()) else {
+            return;
+        };
+        if &by == x.robot {
+            self.report.push((now, parcel.clone(), to.clone()));
+        }
+        turns.push(turn(&by, Goal::Fetch { object: parcel, to }));
     }
 
     /// A visitor calls: in through the front door, greeted by whoever is
@@ -372,11 +540,17 @@ impl Scripted {
         let name = self.person(&who).name.clone();
         let host = x.host.clone();
         let host_name = self.person(&host).name.clone();
+        // What was lent them comes back (it left with them last time).
+        let back = self
+            .lent
+            .get(&who)
+            .filter(|b| x.sim.location(b).and_then(|l| l.holder().cloned()) == Some(who.clone()))
+            .cloned();
         turns.push(turn(
             &who,
             Goal::Arrive {
-                door,
-                bring: vec![],
+                door: door.clone(),
+                bring: back.iter().cloned().collect(),
             },
         ));
         let hello = pick(
@@ -406,6 +580,29 @@ impl Scripted {
         )
         .replace("{me}", &name);
         turns.push(turn(&host, say(&[&who], welcome)));
+        if let Some(book) = back {
+            self.lent.remove(&who);
+            let whose = match x.s.object(&book).and_then(|o| o.owner.clone()) {
+                Some(o) if o != host => format!("{}'s", self.person(&o).name),
+                _ => "your".into(),
+            };
+            let text = format!(
+                "I brought {whose} {} back. Thank you for lending it to me!",
+                describe(x.s, &book)
+            );
+            turns.push(turn(&who, say(&[&host], text)));
+            turns.push(turn(
+                &who,
+                Goal::Fetch {
+                    object: book.clone(),
+                    to: Dest::Actor(host.clone()),
+                },
+            ));
+            let hall = x.s.door(&door).and_then(|d| d.inside_room()).cloned();
+            if let Some(to) = self.put_away(x, &book, true, hall.as_ref(), &mut BTreeMap::new()) {
+                turns.push(turn(&host, Goal::Fetch { object: book, to }));
+            }
+        }
         if let Some(seat) = x.roles.fixture(Role::Seating) {
             turns.push(turn(
                 &who,
@@ -439,12 +636,45 @@ impl Scripted {
             ],
         );
         turns.push(turn(&who, say(&[], bye.to_string())));
+        // Now and then the host lends them a book of theirs, which leaves
+        // the house with them until their next call.
+        let host = x.host.clone();
+        let lend = self
+            .person(&host)
+            .owned
+            .get("book")
+            .and_then(|b| b.first())
+            .filter(|b| set_down(x.sim, b) && !outside_now(x.sim, b))
+            .cloned();
+        if let Some(book) =
+            lend.filter(|_| !self.lent.contains_key(&who) && self.rng.random_bool(LEND))
+        {
+            let name = self.person(&who).name.clone();
+            let text = format!(
+                "Wait, {name}: take my {} with you, you'll love it.",
+                describe(x.s, &book)
+            );
+            turns.push(turn(&host, say(&[&who], text)));
+            turns.push(turn(
+                &host,
+                Goal::Fetch {
+                    object: book.clone(),
+                    to: Dest::Actor(who.clone()),
+                },
+            ));
+            turns.push(turn(
+                &who,
+                say(&[&host], "Thank you! I'll bring it back next time.".into()),
+            ));
+            self.lent.insert(who.clone(), book);
+        }
+        let take = self.lent.get(&who).cloned().into_iter().collect();
         turns.push(turn(
             &who,
             Goal::Leave {
                 door,
                 to: Destination::Home,
-                take: vec![],
+                take,
             },
         ));
     }

@@ -32,6 +32,8 @@ impl Scripted {
             .objects
             .iter()
             .filter(|o| r.has(&o.id, Role::EverydayItem))
+            // Not what is out of the house (lost, at work).
+            .filter(|o| !super::outside::outside_now(x.sim, &o.id))
             // Not out of a machine that is running (a scarf in the wash).
             .filter(|o| {
                 !matches!(x.sim.location(&o.id), Some(Location::In(c))
