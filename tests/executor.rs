@@ -17,11 +17,13 @@ use hearth::trace::{
     Change, Event, EventKind, Fact, Location, Position, Rejection, RejectionCode, Value,
 };
 
-const ACTORS: [&str; 7] = [
+const ACTORS: [&str; 9] = [
     "alice",
     "bob",
     "courier",
     "grandpa",
+    "guest_1",
+    "guest_2",
     "lily",
     "robot",
     "technician",

@@ -961,8 +961,9 @@ fn households_are_drawn_first_and_bedrooms_fit_them() {
 
 /// Three generated homes in five have a visitor: one actor who starts
 /// outside, a grandparent where there are children, else a friend, named
-/// as the schedules name them, besides the courier and the repair
-/// technician every home has; the household itself is never outside.
+/// as the schedules name them, besides the courier, the repair technician
+/// and the two party guests every home has; the household itself is
+/// never outside.
 #[test]
 fn some_generated_homes_have_a_visitor_who_starts_outside() {
     let (mut with, mut total) = (0, 0);
@@ -980,7 +981,7 @@ fn some_generated_homes_have_a_visitor_who_starts_outside() {
                 .partition(|a| {
                     matches!(
                         kind_of(a),
-                        Some(VisitorKind::Courier | VisitorKind::Technician)
+                        Some(VisitorKind::Courier | VisitorKind::Technician | VisitorKind::Guest)
                     )
                 });
             let trades: Vec<_> = trades.iter().map(|a| (a.id.as_str(), kind_of(a))).collect();
@@ -988,7 +989,9 @@ fn some_generated_homes_have_a_visitor_who_starts_outside() {
                 trades,
                 [
                     ("courier", Some(VisitorKind::Courier)),
-                    ("technician", Some(VisitorKind::Technician))
+                    ("technician", Some(VisitorKind::Technician)),
+                    ("guest_1", Some(VisitorKind::Guest)),
+                    ("guest_2", Some(VisitorKind::Guest))
                 ],
                 "{kind} {seed}"
             );

@@ -1480,10 +1480,30 @@ fn a_spent_budget_lets_the_script_complete_the_trace() {
     let a = summary.llm.as_ref().unwrap().authored;
     assert!(a.llm_sessions > 0 && a.llm_sessions < a.sessions, "{a:?}");
     assert!(a.llm_events > 0 && a.llm_events < a.events, "{a:?}");
-    let (sessions, _) = sources(&live);
-    // The model's sessions first, then the script's to the end.
-    let first_script = sessions.iter().position(|s| s == "script").unwrap();
-    assert!(sessions[first_script..].iter().all(|s| s == "script"));
+    // The model plans the first day's sessions (the script adds its
+    // commitments among them); once the budget is spent, the script plans
+    // every day to the end.
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    let sessions = plan["sessions"].as_array().unwrap();
+    let last_llm = sessions
+        .iter()
+        .filter(|s| s["source"] == "llm")
+        .map(|s| s["day"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert!(
+        sessions
+            .iter()
+            .filter(|s| s["day"].as_u64().unwrap() > last_llm)
+            .all(|s| s["source"] == "script"),
+        "{sessions:?}"
+    );
+    assert!(
+        sessions
+            .iter()
+            .any(|s| s["day"].as_u64().unwrap() > last_llm),
+        "the model planned every day"
+    );
     let fallbacks = &summary.llm.as_ref().unwrap().fallbacks;
     assert!(
         fallbacks

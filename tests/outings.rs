@@ -664,13 +664,15 @@ fn text(e: &Event) -> &str {
 /// nobody is, and the robot tells the first one back where it put it; a
 /// breakdown leaves the device alone until the technician has been; what
 /// is lost while out stays out and is touched no more; a book lent to a
-/// visitor leaves with them and comes back at their next call. Over four
+/// visitor leaves with them and comes back at their next call; a party
+/// brings two guests or more, who have all gone when it ends. Over four
 /// weeks of each built-in scene on four seeds, each happens, at about
 /// its rate in `assets/schedules.ron`.
 #[test]
 fn parcels_breakdowns_losses_and_loans_come_and_go() {
     let rare = &hearth::catalogue::schedules().rare;
     let (mut robot_parcels, mut breakdowns, mut losses, mut loans, mut returns) = (0, 0, 0, 0, 0);
+    let mut parties = 0;
     let mut traces = 0;
     for id in ["family_apartment", "large_house", "studio"] {
         for seed in 1..=4 {
@@ -686,6 +688,8 @@ fn parcels_breakdowns_losses_and_loans_come_and_go() {
             let mut sim = Simulation::new(scene.clone()).unwrap();
             let mut broken: Option<(Id, bool)> = None;
             let mut lost: Vec<Id> = vec![];
+            // A party under way: the guests come in.
+            let mut party: Option<std::collections::BTreeSet<Id>> = None;
             for (i, e) in events.iter().enumerate() {
                 if !e.outcome.is_ok() {
                     sim.replay_event(e).unwrap();
@@ -761,6 +765,30 @@ fn parcels_breakdowns_losses_and_loans_come_and_go() {
                         lost.push(c.entity.clone());
                     }
                     (Action::Leave { take, .. }, "visit_end") if !take.is_empty() => loans += 1,
+                    (Action::Say { .. }, "party") if party.is_none() => {
+                        party = Some(Default::default())
+                    }
+                    (Action::Arrive { .. }, "visit") => {
+                        if let Some(p) = &mut party {
+                            p.insert(e.actor.clone());
+                        }
+                    }
+                    (Action::Say { .. }, "party_end") => {
+                        let came = party
+                            .take()
+                            .unwrap_or_else(|| panic!("{}: no party", at(e)));
+                        assert!(came.len() >= 2, "{}: a party of {came:?}", at(e));
+                        // Everyone who came has gone.
+                        for g in &came {
+                            assert_eq!(
+                                sim.position(g).unwrap().room.as_str(),
+                                scene::OUTSIDE,
+                                "{}: {g}",
+                                at(e)
+                            );
+                        }
+                        parties += 1;
+                    }
                     (Action::Say { .. }, "visit")
                         if text(e).contains("back. Thank you for lending") =>
                     {
@@ -790,6 +818,7 @@ fn parcels_breakdowns_losses_and_loans_come_and_go() {
         per(losses) >= rare.lost_item * 0.2 && per(losses) <= rare.lost_item * 2.0,
         "{losses} losses in {traces} traces"
     );
+    assert!(parties >= 1, "no party in {traces} traces");
     assert!(
         robot_parcels >= 1 && loans >= 1 && returns >= 1,
         "robot parcels {robot_parcels}, loans {loans}, returns {returns}"

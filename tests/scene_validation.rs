@@ -1349,9 +1349,9 @@ fn family_apartment_meets_the_bar() {
         .iter()
         .filter(|a| a.kind == ActorKind::Robot)
         .count();
-    // Three at home, and Grandpa Joe, who calls, the courier and the
-    // repair technician (they start outside).
-    assert_eq!((humans, robots), (6, 1));
+    // Three at home, and Grandpa Joe, who calls, the courier, the repair
+    // technician and two party guests (they start outside).
+    assert_eq!((humans, robots), (8, 1));
     assert!(s.actors.iter().any(|a| a.room.as_str() == scene::OUTSIDE));
     assert_eq!(scene::BUILTIN[0].0, "family_apartment", "the default scene");
 }

@@ -229,6 +229,8 @@ pub enum VisitorKind {
     Friend,
     Technician,
     Courier,
+    /// Comes to the household's parties only.
+    Guest,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -302,6 +304,7 @@ impl Schedules {
                 VisitorKind::Friend => &["friend", "neighbour", "neighbor"],
                 VisitorKind::Technician => &["technician", "repair", "plumber"],
                 VisitorKind::Courier => &["courier", "delivery"],
+                VisitorKind::Guest => &["guest"],
             }
         };
         self.visitors.iter().find(|v| {

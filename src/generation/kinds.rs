@@ -49,6 +49,10 @@ pub enum SessionKind {
     /// The repair technician comes and fixes the device (params: `who`,
     /// `device`, `until`).
     Repair,
+    /// A party starts: music on before the guests come (params: `until`).
+    Party,
+    /// The party is over: music off.
+    PartyEnd,
 }
 
 /// Who takes part in a session of a kind.
@@ -73,7 +77,7 @@ pub struct KindRow {
 }
 
 impl SessionKind {
-    pub const ALL: [SessionKind; 25] = [
+    pub const ALL: [SessionKind; 27] = [
         SessionKind::WakeUp,
         SessionKind::Breakfast,
         SessionKind::Medication,
@@ -99,6 +103,8 @@ impl SessionKind {
         SessionKind::Delivery,
         SessionKind::Breakdown,
         SessionKind::Repair,
+        SessionKind::Party,
+        SessionKind::PartyEnd,
     ];
 
     /// The table.
@@ -250,6 +256,18 @@ impl SessionKind {
                 "repair",
                 "the repair technician comes, is let in (by the robot if nobody is home) and fixes the device",
                 Named,
+                None,
+            ),
+            Party => (
+                "party",
+                "a party: the music goes on before the guests come (each guest's call is a visit)",
+                Home,
+                Some(Activity::Leisure),
+            ),
+            PartyEnd => (
+                "party_end",
+                "the guests have gone: the music goes off",
+                Home,
                 None,
             ),
         };

@@ -407,7 +407,7 @@ fn attempt(
         .collect();
     stock::stock(&mut scene, cat, &room_kinds, target, rng);
     scene.actors.extend(visitor(people, spec.seed));
-    scene.actors.extend(tradespeople(people));
+    scene.actors.extend(callers(people));
     scene.description = format!(
         "A generated {} of {} rooms for {}, with one home robot.",
         kind.kind,
@@ -463,25 +463,41 @@ fn visitor(people: &[Person], seed: u64) -> Option<ActorDef> {
     })
 }
 
-/// Who calls on every home for work: the courier with its parcels, and
-/// the repair technician when something breaks down.
-fn tradespeople(people: &[Person]) -> Vec<ActorDef> {
+/// Who calls on every home besides family and friends: the courier with
+/// its parcels, the repair technician when something breaks down, and two
+/// party guests (`assets/schedules.ron` `visitors`; a guest whose name a
+/// member of the household has is left out).
+fn callers(people: &[Person]) -> Vec<ActorDef> {
     use crate::catalogue::schedules::VisitorKind;
+    let sched = crate::catalogue::schedules();
     [
-        (VisitorKind::Courier, "courier", "courier", 1.3),
+        (VisitorKind::Courier, "courier", None, "courier", 1.3),
         (
             VisitorKind::Technician,
             "technician",
+            None,
             "repair technician",
             1.1,
         ),
+        (VisitorKind::Guest, "guest_1", None, "party guest", 1.0),
+        (
+            VisitorKind::Guest,
+            "guest_2",
+            Some("Kim"),
+            "party guest",
+            1.0,
+        ),
     ]
     .into_iter()
-    .filter(|(_, id, ..)| !people.iter().any(|p| p.id.as_str() == *id))
-    .filter_map(|(kind, id, role, speed)| {
-        Some(ActorDef {
+    .filter_map(|(kind, id, name, role, speed)| {
+        let name = name.map_or_else(
+            || sched.visitor(kind).map(|v| v.name.clone()),
+            |n| Some(n.to_string()),
+        )?;
+        let taken = people.iter().any(|p| p.id.as_str() == id || p.name == name);
+        (!taken).then(|| ActorDef {
             id: Id::new(id),
-            name: crate::catalogue::schedules().visitor(kind)?.name.clone(),
+            name,
             kind: ActorKind::Human,
             role: role.into(),
             schedule: None,

@@ -60,6 +60,8 @@ pub(super) struct Day {
     pub breakdown: Option<(u64, Id, u32)>,
     /// The repair technician calls: (technician, arrives, leaves, device).
     pub repair: Option<(Id, u64, u64, Id)>,
+    /// A party: (starts, ends); its guests' calls are in `visits`.
+    pub party: Option<(u64, u64)>,
 }
 
 impl Day {
@@ -212,6 +214,13 @@ impl Scripted {
                 hhmm(*leave)
             ));
         }
+        if let Some((start, end)) = d.party {
+            out.push(format!(
+                "A party from {} to {} (a party session for the music, a visit for each guest, a party_end session).",
+                hhmm(start),
+                hhmm(end)
+            ));
+        }
         for (who, arrive, leave) in &d.visits {
             out.push(format!(
                 "{} visits from {} to {}.",
@@ -288,6 +297,7 @@ impl Scripted {
         }
         self.mind_young_children(&members, &mut out);
         self.visits(&members, weekday, &mut out);
+        self.plan_party(&members, weekday, &mut out);
         if out.chores.contains(&Chore::Groceries) {
             self.shop(&members, weekday, &mut out);
         }
@@ -521,6 +531,67 @@ impl Scripted {
         }
     }
 
+    /// A party now and then (`rare.party` in 28 days) on a guest's evening
+    /// (Friday or Saturday), when a grown-up is home all evening (a call
+    /// already drawn for the evening joins it): the household's friends and
+    /// family and the party guests
+    /// come a few minutes apart and go a few minutes apart.
+    fn plan_party(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
+        use crate::catalogue::schedules::VisitorKind;
+        let Some(v) = crate::catalogue::schedules().visitor(VisitorKind::Guest) else {
+            return;
+        };
+        if !v.days.contains(&weekday) {
+            return;
+        }
+        let p = crate::catalogue::schedules().rare.party / (4.0 * v.days.len() as f64);
+        if !self.cal.random_bool(p.min(1.0)) {
+            return;
+        }
+        let start = draw_in(&mut self.cal, window_secs(&v.arrive));
+        let end = draw_in(&mut self.cal, window_secs(&v.leave));
+        let hosted = members
+            .iter()
+            .any(|m| m.role.adult && day.home_during(&m.id, start - 30 * M, end + 30 * M));
+        // A call already drawn for today becomes the party's.
+        if !hosted
+            || day
+                .visits
+                .iter()
+                .any(|(_, a, l)| *a < start - 30 * M || *l > end + 30 * M)
+        {
+            return;
+        }
+        let guests: Vec<Id> = self
+            .visitors
+            .iter()
+            .filter(|(_, v)| {
+                matches!(
+                    v.kind,
+                    VisitorKind::Guest | VisitorKind::Friend | VisitorKind::Grandparent
+                )
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        if guests.len() < 2 {
+            return;
+        }
+        day.visits.clear();
+        // The household stays in for its party (work and school aside).
+        day.outs.retain(|o| {
+            matches!(
+                o.to,
+                Destination::Work | Destination::School | Destination::Trip
+            ) || o.back <= start - 30 * M
+                || o.leave >= end
+        });
+        for (i, g) in guests.into_iter().enumerate() {
+            let i = i as u64;
+            day.visits.push((g, start + i * 10 * M, end - i * 5 * M));
+        }
+        day.party = Some((start, end));
+    }
+
     /// The weekly shop: an adult home at the time goes, with a pharmacy
     /// stop some weeks; Saturday mornings, weekday evenings.
     fn shop(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
@@ -659,6 +730,10 @@ impl Scripted {
                         Weekday::of_day(*booked, self.first_weekday).name(),
                     ),
             );
+        }
+        if let Some((start, end)) = d.party {
+            plan.push(Planned::new(start - 15 * M, K::Party).with("until", hhmm(end)));
+            plan.push(Planned::new(end + 5 * M, K::PartyEnd));
         }
         if let Some((who, arrive, leave, device)) = &d.repair {
             plan.push(

@@ -39,6 +39,7 @@ mod lookup;
 mod meals;
 mod medication;
 mod outside;
+mod party;
 mod presence;
 mod repairs;
 mod requests;
@@ -760,6 +761,8 @@ impl Backend for Scripted {
             Some(K::Delivery) => self.deliver(&x, &mut turns),
             Some(K::Breakdown) => self.breakdown(&x, &mut turns),
             Some(K::Repair) => self.repair(&x, &mut turns),
+            Some(K::Party) => self.party(&x, &mut turns),
+            Some(K::PartyEnd) => self.party_end(&x, &mut turns),
             None => {}
         }
         // Nothing is fetched that is beyond the front door (food not yet
