@@ -636,19 +636,7 @@ fn four_weeks(
     std::collections::BTreeMap<String, String>,
 ) {
     let scene = scene::parse(id, scene::BUILTIN.iter().find(|(n, _)| *n == id).unwrap().1).unwrap();
-    let mut events = Vec::new();
-    let mut backend = hearth::generation::scripted::Scripted::new(&scene, seed);
-    let g = hearth::generation::generate(&scene, 28, &mut backend, &mut |e| {
-        events.push(e.clone());
-        Ok(())
-    })
-    .unwrap();
-    let kinds = g
-        .plan
-        .sessions
-        .iter()
-        .map(|s| (s.id.clone(), s.kind.clone()))
-        .collect();
+    let (events, kinds) = days_of(&scene, seed, 28);
     (scene, events, kinds)
 }
 

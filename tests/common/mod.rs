@@ -202,9 +202,18 @@ pub fn week(
     scene: &hearth::scene::Scene,
     seed: u64,
 ) -> (Vec<hearth::trace::Event>, BTreeMap<String, String>) {
+    days_of(scene, seed, 7)
+}
+
+/// `days` generated days of `scene`, in memory, and their session kinds by id.
+pub fn days_of(
+    scene: &hearth::scene::Scene,
+    seed: u64,
+    days: u32,
+) -> (Vec<hearth::trace::Event>, BTreeMap<String, String>) {
     let mut events = Vec::new();
     let mut backend = hearth::generation::scripted::Scripted::new(scene, seed);
-    let g = hearth::generation::generate(scene, 7, &mut backend, &mut |e| {
+    let g = hearth::generation::generate(scene, days, &mut backend, &mut |e| {
         events.push(e.clone());
         Ok(())
     })

@@ -439,6 +439,20 @@ impl Scripted {
         Some(spot)
     }
 
+    /// Who answers the door at `now`: the first of the household who is
+    /// in, else the robot unless it is docked away; `None` if nobody can.
+    pub(super) fn at_the_door(&self, x: &Stage, now: u64) -> Option<Id> {
+        let home = self
+            .members
+            .iter()
+            .map(|m| &m.id)
+            .find(|h| !x.sim.is_out(h));
+        match home {
+            Some(h) => Some(h.clone()),
+            None => (!self.is_away(now)).then(|| x.robot.clone()),
+        }
+    }
+
     /// The courier rings with a parcel: whoever of the household is home
     /// takes it in, the robot when nobody is (and tells the first one
     /// home); with the robot docked away too, it is left on the doorstep.
@@ -452,19 +466,9 @@ impl Scripted {
             return;
         };
         let now = x.session.start.max(x.sim.now());
-        let home: Vec<&Id> = self
-            .members
-            .iter()
-            .map(|m| &m.id)
-            .filter(|h| !x.sim.is_out(h))
-            .collect();
-        let by = match home.first() {
-            Some(h) => (*h).clone(),
-            None if !self.is_away(now) => x.robot.clone(),
-            None => {
-                self.doorstep.push((x.session.start, parcel));
-                return;
-            }
+        let Some(by) = self.at_the_door(x, now) else {
+            self.doorstep.push((x.session.start, parcel));
+            return;
         };
         if !x.sim.is_out(&courier) || x.sim.location(&parcel) != Some(Location::Outside) {
             return;

@@ -67,20 +67,10 @@ impl Scripted {
             return;
         }
         let now = x.session.start.max(x.sim.now());
-        let home: Vec<&Id> = self
-            .members
-            .iter()
-            .map(|m| &m.id)
-            .filter(|h| !x.sim.is_out(h))
-            .collect();
-        let by = match home.first() {
-            Some(h) => (*h).clone(),
-            None if !self.is_away(now) => x.robot.clone(),
+        let Some(by) = self.at_the_door(x, now) else {
             // Nobody to let them in: booked again for the next day.
-            None => {
-                self.repair_booked = Some((x.session.day + 1, device));
-                return;
-            }
+            self.repair_booked = Some((x.session.day + 1, device));
+            return;
         };
         let kind = kind_name(x.s, &device);
         let name = self.person(&tech).name.clone();
