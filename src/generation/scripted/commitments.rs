@@ -19,8 +19,9 @@ impl Scripted {
             .collect();
         for i in due {
             let c = self.commitments[i].clone();
-            // Said to the one who asked if they are home, else to the room.
-            let home = !self.today.is_out(&c.by, session.start % DAY);
+            // Said to the one who asked if they are home (by the calendar
+            // and in fact: a run can outlast its plan), else to the room.
+            let home = !self.today.is_out(&c.by, session.start % DAY) && !sim.is_out(&c.by);
             let to: &[&Id] = if home { &[&c.by] } else { &[] };
             let sorry = say(
                 to,

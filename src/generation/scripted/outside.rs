@@ -109,7 +109,7 @@ impl Scripted {
             ..turn(&who, say(&[], text))
         });
         if back != "later" && !short && self.rng.random_bool(0.35) {
-            self.ask_while_out(x, &who, turns);
+            self.ask_while_out(x, &who, free, turns);
         }
         // The calendar's list, less what is not here to take (lost, lent,
         // left at work).
@@ -129,10 +129,10 @@ impl Scripted {
         }
     }
 
-    /// On the way out, an errand for the robot while the house is empty:
-    /// one of their desk things brought to their desk before they are
-    /// back (a commitment, with its request claim).
-    fn ask_while_out(&mut self, x: &Stage, who: &Id, turns: &mut Vec<Turn>) {
+    /// On the way out (free at `from`), an errand for the robot while the
+    /// house is empty: one of their desk things brought to their desk
+    /// before they are back (a commitment, with its request claim).
+    fn ask_while_out(&mut self, x: &Stage, who: &Id, from: u64, turns: &mut Vec<Turn>) {
         let p = self.person(who).clone();
         let desk = named_for(x.s, x.roles.fixtures(Role::WorkDesk), &p.name)
             .or_else(|| x.roles.fixture(Role::WorkDesk))
@@ -155,8 +155,10 @@ impl Scripted {
             .get("back")
             .and_then(|b| crate::catalogue::schedules::clock_secs(b))
             .map_or(u64::MAX, |b| x.session.start / DAY * DAY + b);
-        let due = (x.session.start + 2 * H).min(back.saturating_sub(15 * M));
-        if due < x.session.start + 30 * M {
+        // From when they are free to go, not when the session was planned
+        // (a departure that slipped would ask for a time already past).
+        let due = (from + 2 * H).min(back.saturating_sub(15 * M));
+        if due < from + 30 * M {
             return;
         }
         let goal = Goal::Fetch {
