@@ -25,7 +25,8 @@ use lookup::*;
 
 mod bedtime;
 mod calendar;
-use calendar::Planned;
+mod day_plan;
+use day_plan::Planned;
 mod commitments;
 mod cooking;
 mod devices;

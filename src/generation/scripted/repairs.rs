@@ -77,7 +77,7 @@ impl Scripted {
         turns.push(turn(
             &tech,
             Goal::Arrive {
-                door,
+                door: door.clone(),
                 bring: vec![],
             },
         ));
@@ -139,7 +139,7 @@ impl Scripted {
         turns.push(turn(
             &tech,
             Goal::Leave {
-                door: front_door(x.s).expect("checked above"),
+                door,
                 to: Destination::Work,
                 take: vec![],
             },
