@@ -97,7 +97,7 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     assert_eq!(trace.manifest.model.as_deref(), Some("mock-model"));
     assert_eq!(
         trace.manifest.prompt_hashes.len(),
-        hearth::llm::prompts::PROMPTS.len()
+        hearth::llm::prompts::PROMPTS.len() + 1
     );
     // An invented id never reaches the executor: the schema's enum of real
     // ids refuses it and the re-ask names the nearest real ones.
@@ -106,30 +106,43 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
         .iter()
         .find(|r| r.stage() == "actor" && r.is_reask())
         .expect("the invented id was sent back");
+    // (The steps of a turn are about what its intention names: here, the
+    // sofa the director sent everyone to.)
     assert!(
-        reask.text().contains("\"kitchen_table_9\" is not one of")
-            && reask
-                .text()
-                .contains("closest: \"side_table_1\", \"coffee_table_1\", \"dining_table_1\""),
+        reask
+            .text()
+            .contains("\"kitchen_table_9\" is not one of \"sofa_1\""),
         "{}",
         reask.text()
     );
+    // The model's steps reach the executor grounded: a walk to where it
+    // is already is left out, not refused; what is left is refused for
+    // what the model did (putting down what it does not hold).
     let rejected: Vec<_> = trace
         .events
         .iter()
+        .filter(|e| e.source == Some(Source::Llm))
         .filter_map(|e| e.outcome.rejection())
         .collect();
     assert!(!rejected.is_empty());
     assert!(
-        rejected
-            .iter()
-            .all(|r| r.code == RejectionCode::AlreadyThere),
+        rejected.iter().all(|r| r.code == RejectionCode::NotHolding),
         "{rejected:#?}"
     );
-    // A rejection's feedback opens the actor's next call.
+    // A rejection's feedback opens the actor's next call; the same request
+    // asked for again ends the model's part of the turn, unsent.
     assert!(
         reqs.iter()
-            .any(|r| r.stage() == "actor" && r.text().contains("rejected (already_there)"))
+            .any(|r| r.stage() == "actor" && r.text().contains("rejected (not_holding)"))
+    );
+    let llm = trace.manifest.llm.as_ref().unwrap();
+    assert!(llm.lived.ended > 0 && llm.lived.no_ops > 0, "{:?}", llm.lived);
+    let findings = hearth::lint::lint(&trace.scene, &trace.events).unwrap();
+    let counts = hearth::lint::counts(&findings);
+    assert_eq!(
+        (counts["refused_again"], counts["switch_loop"]),
+        (0, 0),
+        "{counts:?}"
     );
     assert!(
         trace
@@ -140,14 +153,32 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     // The director's made-up actor never acts: that turn is dropped, the
     // others kept without asking again.
     assert!(trace.events.iter().all(|e| e.actor.as_str() != "nobody_7"));
-    let llm = trace.manifest.llm.as_ref().unwrap();
     assert!(llm.stages["actor"].reasks > 0, "{llm:?}");
     assert_eq!(llm.stages["director"].reasks, 0);
     assert!(llm.stages["director"].dropped > 0);
-    // Every session and event the model's.
-    assert!(llm.authored.sessions > 0 && llm.authored.session_share() == 1.0);
-    assert_eq!(llm.authored.events, trace.events.len() as u64);
-    assert!(trace.events.iter().all(|e| e.source == Some(Source::Llm)));
+    // The calendar's sessions are the frame; the model's own are placed
+    // in free time: a session of a calendar kind is dropped, one before
+    // dawn moved to when its people are up, or dropped if they are busy
+    // until the morning is out.
+    let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    let sessions = plan["sessions"].as_array().unwrap();
+    assert!(sessions.iter().any(|s| s["source"] == "script"));
+    assert!(sessions.iter().any(|s| s["source"] == "llm" && s["kind"] == "board_game"));
+    assert!(!sessions.iter().any(|s| s["source"] == "llm" && s["kind"] == "breakfast"));
+    let lived = &llm.lived;
+    assert!(
+        lived
+            .moved
+            .iter()
+            .chain(&lived.dropped)
+            .any(|m| m.at.contains("05:30 night_walk") && m.reason.contains("asleep")),
+        "{lived:?}"
+    );
+    // The model wrote the frame sessions' intents and most of the words.
+    let a = &llm.authored;
+    assert!(a.llm_intents > a.llm_sessions, "{a:?}");
+    assert!(a.llm_utterances > 0 && a.llm_events > 0 && a.llm_events < a.events, "{a:?}");
+    assert_eq!(a.events, trace.events.len() as u64);
     assert_eq!(llm.total().requests as usize, reqs.len());
     // Every request carried the key, in the header only.
     assert!(
@@ -443,14 +474,19 @@ fn the_cli_generates_with_an_llm_and_replays() {
     assert!(
         out.contains("0 re-asked, 0 skipped, 0 filled by the script; prefix reuse")
             && out.contains("    actor ")
-            && out.contains("the model wrote 100% of the sessions"),
+            && out.contains("% of the utterances (")
+            && out.contains("% of the session intents (")
+            && out.contains("  refused: ")
+            && out.contains("  in the calendar: ")
+            && out.contains("  time use: ")
+            && out.contains(" figures outside their ATUS band"),
         "{out}"
     );
     // Lint counts findings per source.
     let (code, out, err) = run(&["trace", "lint", "a"]);
     assert!(code.is_some_and(|c| c < 2), "{err}");
     assert!(out.contains("events written by the llm: "), "{out}");
-    assert!(!out.contains("events written by the script"), "{out}");
+    assert!(out.contains("events written by the script: "), "{out}");
     // A batch with a budget: the script completes the trace the budget
     // ran out in, and no more are launched.
     let (code, out, err) = run(&[
@@ -484,22 +520,27 @@ fn the_cli_generates_with_an_llm_and_replays() {
     let (code, out, _) = run(&["trace", "lint", "bb"]);
     assert!(code.is_some_and(|c| c < 2));
     assert!(out.contains("events written by the script: "), "{out}");
+    // A replay needs nothing but the cache: the model, the context and
+    // the dialects are the ones it recorded.
     let (code, _, err) = run(&[
         "generate",
         "--backend",
         "replay",
-        "--llm-model",
-        "mock",
+        "--llm-cache",
+        "llm-cache",
         "--days",
         "1",
         "--out",
         "b",
     ]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(
-        fs::read(t.path().join("a/events.jsonl")).unwrap(),
-        fs::read(t.path().join("b/events.jsonl")).unwrap()
-    );
+    for f in ["events.jsonl", "plan.json", "notes.jsonl", "manifest.json"] {
+        assert_eq!(
+            fs::read(t.path().join("a").join(f)).unwrap(),
+            fs::read(t.path().join("b").join(f)).unwrap(),
+            "{f}"
+        );
+    }
     // Batch shares the cache: replaying two seeds recorded by one batch run.
     let (code, out, err) = run(&[
         "batch",
@@ -525,8 +566,6 @@ fn the_cli_generates_with_an_llm_and_replays() {
         "batch",
         "--backend",
         "replay",
-        "--llm-model",
-        "mock",
         "--seeds",
         "0..2",
         "--days",
@@ -834,6 +873,7 @@ fn assert_replays_with(cache: &Path, live: &Path, days: u32, fallback: Fallback)
     let mut c = config("http://127.0.0.1:9/v1", Some(cache));
     c.replay = true;
     c.fallback = fallback;
+    c.max_skipped = 1000;
     let again = live.with_extension("replayed");
     generate_with(&LlmClient::new(c).unwrap(), days, &again).unwrap();
     for f in ["events.jsonl", "plan.json", "notes.jsonl", "manifest.json"] {
@@ -890,8 +930,18 @@ fn a_sensible_model_takes_few_calls_per_event_with_stable_prefixes() {
     let first = reqs[0].body["messages"][0].clone();
     assert!(first["content"].as_str().unwrap().contains("The home:"));
     assert!(reqs.iter().all(|r| r.body["messages"][0] == first));
-    // The schemas name only real things.
-    let actor = reqs.iter().find(|r| r.stage() == "actor").unwrap();
+    // The schemas name only real things. (A turn whose intention names
+    // nothing is offered every form.)
+    let forms_of = |r: &&hearth::llm::mock::MockRequest| {
+        r.schema()["properties"]["steps"]["items"]["anyOf"]
+            .as_array()
+            .map_or(0, Vec::len)
+    };
+    let actor = reqs
+        .iter()
+        .filter(|r| r.stage() == "actor")
+        .max_by_key(forms_of)
+        .unwrap();
     // A form per skill, navigate_to first; set_device_state has one per
     // device field, with the values that field takes.
     let forms = actor.schema()["properties"]["steps"]["items"]["anyOf"]
@@ -994,13 +1044,15 @@ fn almost_json_is_repaired_locally_counted_and_replayed() {
         let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
         let live = dir.join("live");
         generate_with(&client, 1, &live).unwrap();
-        // No call more than against the clean server: nothing was re-asked.
-        assert_eq!(server.requests().len(), clean.requests().len(), "{fault:?}");
+        // Nothing was re-asked: every reply was mended where it stood
+        // (all but an actor's empty "done", which has nothing to mend).
+        assert!(server.requests().iter().all(|r| !r.is_reask()), "{fault:?}");
         let llm = read_trace(&live).unwrap().manifest.llm.unwrap();
-        assert_eq!(
-            llm.total().repairs as usize,
-            server.requests().len(),
-            "{fault:?}"
+        let n = server.requests().len() as u64;
+        assert!(
+            llm.total().repairs <= n && llm.total().repairs * 10 >= n * 9,
+            "{fault:?}: {} of {n}",
+            llm.total().repairs
         );
         assert_eq!(llm.total().reasks, 0);
         assert_eq!(client.stats().repairs, llm.total().repairs);
@@ -1052,9 +1104,16 @@ fn invented_ids_and_empty_participants_are_dropped_item_by_item() {
                 .contains(invented)
         );
     }
-    // The first session keeps its real participant.
+    // The model's session that named someone invented keeps its real
+    // participant.
     let plan: Value = serde_json::from_str(&plan).unwrap();
-    assert_eq!(plan["sessions"][0]["participants"], json!(["robot"]));
+    assert!(
+        plan["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["source"] == "llm" && s["participants"] == json!(["robot"]))
+    );
     assert_replays(&t.path().join("a"), &live, 1);
 
     let server = MockServer::start(with_fault(household(&s), Fault::EmptyParticipants));
@@ -1062,14 +1121,21 @@ fn invented_ids_and_empty_participants_are_dropped_item_by_item() {
     let live = t.path().join("empty");
     let summary = generate_with(&client, 1, &live).unwrap();
     assert!(server.requests().iter().all(|r| !r.is_reask()));
-    assert_eq!(summary.llm.unwrap().stages["sessions"].dropped, 2);
+    let llm = summary.llm.unwrap();
+    assert_eq!(llm.stages["sessions"].dropped, 2);
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
-    let sessions = plan["sessions"].as_array().unwrap();
-    assert_eq!(sessions.len(), 4);
+    let own: Vec<&Value> = plan["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["source"] == "llm")
+        .collect();
+    assert_eq!(own.len() as u64, llm.lived.asked - llm.lived.dropped.len() as u64);
+    assert!(!own.is_empty());
     assert!(
-        sessions
-            .iter()
-            .all(|s| !s["participants"].as_array().unwrap().is_empty() && s["source"] == "llm")
+        own.iter()
+            .all(|s| !s["participants"].as_array().unwrap().is_empty()
+                && s["start"].as_u64().unwrap() < 86_400)
     );
 }
 
@@ -1116,18 +1182,29 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
     );
     assert_replays_with(&cache, &live, 2, Fallback::Skip);
 
-    // Actors: each turn is skipped, recorded in the plan and the manifest.
+    // Actors: the model's part of each turn is skipped, recorded in the
+    // plan and the manifest; what the calendar has in a turn the script
+    // still does, so the day is lived.
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("actor")));
     let cache = t.path().join("cache2");
     let mut c = skipping(&server.url, Some(&cache));
-    c.max_skipped = 100;
+    c.max_skipped = 1000;
     let live = t.path().join("actor");
     let summary = generate_with(&LlmClient::new(c).unwrap(), 1, &live).unwrap();
-    assert_eq!(summary.counts.events, 0);
-    assert_eq!(summary.skipped_turns, 12);
-    assert_eq!(summary.llm.as_ref().unwrap().stages["actor"].skipped, 12);
+    let llm = summary.llm.as_ref().unwrap();
+    assert!(llm.stages["actor"].skipped > 0);
+    assert_eq!(llm.authored.llm_events, 0);
+    assert!(summary.counts.events > 100, "{:?}", summary.counts);
+    assert!(summary.skipped_turns > 0);
     let plan = fs::read_to_string(live.join("plan.json")).unwrap();
     assert!(plan.contains("no usable reply from the model"));
+    let trace = read_trace(&live).unwrap();
+    for skill in ["leave", "arrive"] {
+        assert!(
+            trace.events.iter().any(|e| e.action.skill_name() == skill),
+            "nobody did {skill}"
+        );
+    }
     assert_replays_with(&cache, &live, 1, Fallback::Skip);
     // Past --max-skipped the trace fails, saying why, and leaves nothing.
     let mut c = skipping(&server.url, Some(&cache));
@@ -1141,13 +1218,15 @@ fn unusable_replies_are_skipped_recorded_and_replayed() {
         "{err}"
     );
     assert!(!out.exists());
-    // Without a day's sessions there is no day: the trace fails.
+    // Without the model's sessions, the day is the calendar's.
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("sessions")));
     let client = LlmClient::new(skipping(&server.url, None)).unwrap();
-    let err = generate_with(&client, 1, &t.path().join("x"))
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("stage sessions: day 1: not JSON"), "{err}");
+    let live = t.path().join("x");
+    let summary = generate_with(&client, 1, &live).unwrap();
+    let llm = summary.llm.as_ref().unwrap();
+    assert_eq!(llm.stages["sessions"].skipped, 1);
+    assert_eq!(llm.authored.llm_sessions, 0);
+    assert!(summary.sessions >= 10, "{summary:?}");
     // With --fallback fail, any stage left unusable fails the trace.
     let server = MockServer::start(with_fault(household(&s), Fault::Garbage("notes")));
     let mut c = config(&server.url, None);
@@ -1309,24 +1388,26 @@ fn replies_that_stay_wrong_lose_only_their_wrong_part() {
     let client = LlmClient::new(config(&server.url, Some(&cache))).unwrap();
     let live = t.path().join("live");
     let summary = generate_with(&client, 1, &live).unwrap();
-    assert_eq!(summary.sessions, 5);
     let llm = summary.llm.unwrap();
     // Kept without asking again: the wrong items are dropped, the rest stand.
     assert_eq!(llm.total().reasks, 0);
+    assert_eq!(llm.stages["sessions"].dropped, 1);
     assert_eq!(
-        (
-            llm.stages["sessions"].dropped,
-            llm.stages["director"].dropped
-        ),
-        (1, 5)
+        llm.stages["director"].dropped,
+        llm.stages["director"].calls
     );
     assert_eq!(llm.total().skipped, 0);
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
+    let plan_text = plan.to_string();
+    assert!(!plan_text.contains("cake_tin_4"));
     for session in plan["sessions"].as_array().unwrap() {
-        // The turn that named nothing real is dropped; the robot's stays.
-        let turns = session["turns"].as_array().unwrap();
-        assert_eq!(turns.len(), 1);
-        assert_eq!(turns[0]["actor"], "robot");
+        // In the model's own sessions, the turn that named nothing real is
+        // dropped and the robot's stays.
+        if session["source"] == "llm" {
+            let turns = session["turns"].as_array().unwrap();
+            assert_eq!(turns.len(), 1, "{session}");
+            assert_eq!(turns[0]["actor"], "robot");
+        }
     }
     assert_replays(&cache, &live, 1);
 }
@@ -1370,12 +1451,14 @@ fn a_grammar_constrained_model_writes_every_session_after_repair() {
         "{llm:?}"
     );
     assert!(llm.fallbacks.is_empty(), "{:?}", llm.fallbacks);
-    let a = llm.authored;
-    assert!(a.sessions >= 7 * 6 && a.llm_sessions == a.sessions, "{a:?}");
-    assert!(a.events > 0 && a.llm_events == a.events, "{a:?}");
+    // The model wrote a session of its own for each day, and the words
+    // and intents of the calendar's.
+    let a = &llm.authored;
+    assert!(a.llm_sessions >= 7 && a.intent_share() >= 0.9, "{a:?}");
+    assert!(a.utterance_share() >= 0.5, "{a:?}");
     let (sessions, events) = sources(&live);
-    assert!(sessions.iter().all(|s| s == "llm"));
-    assert!(events.iter().all(|s| s == "llm"));
+    assert!(sessions.iter().all(|s| s == "llm" || s == "script"));
+    assert!(events.iter().any(|s| s == "llm"));
     // What the model wrote arrives as it meant it: the real ids, days in range.
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
     let projects = plan["projects"].as_array().unwrap();
@@ -1426,16 +1509,18 @@ fn a_model_that_never_answers_usably_gives_a_complete_script_trace() {
         summary.sessions >= 3 * 10 && summary.counts.events > 100,
         "{summary:?}"
     );
-    // Projects, then per day beats, sessions and notes: the script wrote them.
+    // Projects, then per day beats, sessions and notes, and the direction
+    // of every calendar session: the script wrote them.
     let filled: Vec<&str> = llm.fallbacks.iter().map(|f| f.stage.as_str()).collect();
-    assert_eq!(filled.len(), 1 + 3 * 3, "{filled:?}");
+    let directed = filled.iter().filter(|f| **f == "director").count();
+    assert_eq!(filled.len(), 1 + 3 * 3 + directed, "{filled:?}");
+    assert!(directed >= 3 * 10, "{filled:?}");
     assert_eq!(filled[0], "projects");
-    // Nothing else was asked: the script's sessions are the script's to stage.
     let stages: std::collections::BTreeSet<String> =
         server.requests().iter().map(|r| r.stage()).collect();
     assert_eq!(
         stages.into_iter().collect::<Vec<_>>(),
-        ["day_beats", "notes", "projects", "sessions"]
+        ["day_beats", "director", "notes", "projects", "sessions"]
     );
     let (sessions, events) = sources(&live);
     assert!(sessions.iter().all(|s| s == "script"));
@@ -1477,7 +1562,7 @@ fn a_spent_budget_lets_the_script_complete_the_trace() {
     let live = t.path().join("live");
     let summary = generate_with(&client, 2, &live).unwrap();
     assert!(client.budget_spent());
-    let a = summary.llm.as_ref().unwrap().authored;
+    let a = &summary.llm.as_ref().unwrap().authored;
     assert!(a.llm_sessions > 0 && a.llm_sessions < a.sessions, "{a:?}");
     assert!(a.llm_events > 0 && a.llm_events < a.events, "{a:?}");
     // The model plans the first day's sessions (the script adds its
@@ -1526,9 +1611,9 @@ fn a_constrained_decoder_with_poor_choices_writes_most_of_the_days() {
     // repair, map or clamp.
     let total = llm.total();
     assert_eq!((total.repairs, total.fixed), (0, 0), "{llm:?}");
-    let a = llm.authored;
+    let a = &llm.authored;
     assert!(
-        a.session_share() >= 0.8 && a.event_share() >= 0.5,
+        a.intent_share() >= 0.8 && a.utterance_share() >= 0.5,
         "{a:?} {:?}",
         llm.fallbacks
     );
@@ -1646,12 +1731,12 @@ fn the_sessions_prompt_carries_the_household_calendar() {
         .requests()
         .iter()
         .map(|r| r.text())
-        .filter(|t| t.contains("Schedule day"))
+        .filter(|t| t.contains("Stage: sessions."))
         .collect();
     for (day, weekday) in [(1, "Monday, a weekday."), (2, "Tuesday, a weekday.")] {
         let prompt = prompts
             .iter()
-            .find(|p| p.contains(&format!("Schedule day {day}:")))
+            .find(|p| p.contains(&format!("Day {day}: the household's calendar")))
             .unwrap_or_else(|| panic!("no sessions prompt for day {day}"));
         assert!(prompt.contains("Today's calendar"), "{prompt}");
         assert!(prompt.contains(weekday), "{prompt}");
@@ -1675,7 +1760,49 @@ fn the_sessions_prompt_carries_the_household_calendar() {
                 "{who} leaving {at} is not in:\n{prompt}"
             );
         }
+        // And the free time it may add sessions in.
+        let free = prompt.split("Free time at home:\n").nth(1).unwrap();
+        assert!(
+            free.lines().next().unwrap().contains(": ") && free.contains("robot: "),
+            "{prompt}"
+        );
     }
+    // The calendar frames the model's day: everyone leaves and comes back
+    // when the script's day has them do it.
+    let live_plan: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(live.join("plan.json")).unwrap()).unwrap();
+    let outings = |plan: &serde_json::Value| -> Vec<(u64, String, String)> {
+        plan["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["kind"] == "leave" || x["kind"] == "arrive")
+            .map(|x| {
+                (
+                    x["start"].as_u64().unwrap(),
+                    x["kind"].as_str().unwrap().to_string(),
+                    x["params"]["who"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    // (to the minute, but for a return pushed a minute by the session
+    // before it).
+    let (a, b) = (outings(&live_plan), outings(&plan));
+    assert_eq!(a.len(), b.len(), "{a:?}\n{b:?}");
+    for (x, y) in a.iter().zip(&b) {
+        assert!(x.1 == y.1 && x.2 == y.2 && x.0.abs_diff(y.0) <= 600, "{x:?} {y:?}");
+    }
+    let events = |dir: &Path| -> Vec<(u64, String, String)> {
+        read_trace(dir)
+            .unwrap()
+            .events
+            .iter()
+            .filter(|e| e.outcome.is_ok() && matches!(e.action.skill_name(), "leave" | "arrive"))
+            .map(|e| (e.day as u64, e.actor.to_string(), e.action.skill_name().to_string()))
+            .collect()
+    };
+    assert_eq!(events(&live), events(&scripted));
 }
 
 /// What each kind of server publishes beside its chat endpoint, the

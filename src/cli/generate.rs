@@ -157,8 +157,35 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
     if let Some(llm) = &s.llm {
         print_llm(llm);
     }
+    print_verdict(&hearth::workflow::check::verdict(&out)?);
     println!("  took {:.2} s", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The time-use figures outside their band and the lint's findings.
+pub fn print_verdict(v: &hearth::workflow::check::Verdict) {
+    let outside = if v.outside.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", v.outside.join(", "))
+    };
+    let lint: usize = v.lint.values().sum();
+    let rules: Vec<String> = v
+        .lint
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    let rules = if rules.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", rules.join(", "))
+    };
+    println!(
+        "  time use: {} of {} figures outside their ATUS band{outside}; lint: {lint} findings{rules}",
+        v.outside.len(),
+        v.figures,
+    );
 }
 
 /// The LLM cost of a trace, per stage, and what it went on without.
@@ -166,13 +193,45 @@ pub fn print_llm(llm: &hearth::trace::LlmReport) {
     let t = llm.total();
     let a = &llm.authored;
     println!(
-        "  the model wrote {:.0}% of the sessions ({} of {}) and {:.0}% of the events ({} of {}); the script the rest",
+        "  the model wrote {:.0}% of the utterances ({} of {}), {:.0}% of the session intents ({} of {}), {:.0}% of the sessions ({} of {}) and {:.0}% of the events ({} of {}); the script the rest",
+        100.0 * a.utterance_share(),
+        a.llm_utterances,
+        a.utterances,
+        100.0 * a.intent_share(),
+        a.llm_intents,
+        a.sessions,
         100.0 * a.session_share(),
         a.llm_sessions,
         a.sessions,
         100.0 * a.event_share(),
         a.llm_events,
         a.events
+    );
+    let codes: Vec<String> = a.refused.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    println!(
+        "  refused: {:.0}% of the events{}",
+        100.0 * a.refused_share(),
+        if codes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", codes.join(", "))
+        }
+    );
+    let l = &llm.lived;
+    println!(
+        "  in the calendar: {} sessions of the model's own asked for, {} moved to free time, {} dropped; {} of the calendar's sessions directed by the model ({} of their turns written in the calendar's place, {} beside them, {} dropped; {} lines given it to say in its own words); {} walks put before steps, {} steps left out as changing nothing, {} turns ended on a request refused again; {} texts repeat a prompt's example",
+        l.asked,
+        l.moved.len(),
+        l.dropped.len(),
+        l.directed,
+        l.replaced,
+        l.added,
+        l.turns_dropped,
+        l.spoken,
+        l.walks,
+        l.no_ops,
+        l.ended,
+        l.echoes
     );
     println!(
         "  LLM: {} calls, {} requests, {} prompt + {} completion tokens, {} repaired, {} values fixed, {} items dropped, {} re-asked, {} skipped, {} filled by the script; prefix reuse {:.0}%",

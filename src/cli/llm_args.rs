@@ -21,9 +21,10 @@ pub struct LlmArgs {
         default_value = "http://127.0.0.1:8080/v1"
     )]
     pub llm_url: Vec<String>,
-    /// Model name sent to the endpoint (and part of every cache key).
-    #[arg(long, env = "HEARTH_LLM_MODEL", default_value = "default")]
-    pub llm_model: String,
+    /// Model name sent to the endpoint (and part of every cache key)
+    /// [default: `default`; a replay: the model the cache recorded].
+    #[arg(long, env = "HEARTH_LLM_MODEL")]
+    pub llm_model: Option<String>,
     /// Record/replay cache of LLM exchanges, shared by every trace.
     #[arg(long, default_value = "llm-cache")]
     pub llm_cache: PathBuf,
@@ -118,7 +119,23 @@ impl LlmArgs {
         if !matches!(backend, "openai" | "replay") {
             bail!("unknown backend {backend:?}");
         }
-        let mut c = LlmConfig::with_urls(&self.llm_url, &self.llm_model);
+        let replay = backend == "replay";
+        if replay && !self.llm_cache.is_dir() {
+            bail!(
+                "--backend replay reads recorded exchanges from {}, which does not exist; record them with --backend openai --llm-cache {}",
+                self.llm_cache.display(),
+                self.llm_cache.display()
+            );
+        }
+        // A replay asks for what was recorded: the model from the cache
+        // (as the context and dialects are), unless one is given.
+        let model = match (&self.llm_model, replay) {
+            (Some(m), _) => m.clone(),
+            (None, true) => hearth::llm::client::cache::recorded_model(&self.llm_cache)?
+                .unwrap_or_else(|| "default".into()),
+            (None, false) => "default".into(),
+        };
+        let mut c = LlmConfig::with_urls(&self.llm_url, &model);
         c.key = std::env::var("HEARTH_LLM_API_KEY")
             .or_else(|_| std::env::var("OPENAI_API_KEY"))
             .ok()
@@ -143,14 +160,7 @@ impl LlmArgs {
             DialectChoice::Fixed(d) => Some(d),
         };
         c.cache = Some(self.llm_cache.clone());
-        c.replay = backend == "replay";
-        if c.replay && !self.llm_cache.is_dir() {
-            bail!(
-                "--backend replay reads recorded exchanges from {}, which does not exist; record them with --backend openai --llm-cache {}",
-                self.llm_cache.display(),
-                self.llm_cache.display()
-            );
-        }
+        c.replay = replay;
         Ok(Some(LlmClient::new(c)?))
     }
 

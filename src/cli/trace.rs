@@ -256,19 +256,7 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
             );
         }
         if args.compare {
-            let outside: Vec<String> = report
-                .compare
-                .iter()
-                .filter(|c| !c.inside)
-                .map(|c| c.activity.name().to_string())
-                .chain(
-                    report
-                        .groups
-                        .iter()
-                        .filter(|g| !g.inside)
-                        .map(|g| format!("{} {} {}", g.kind, g.days, g.figure)),
-                )
-                .collect();
+            let outside = report.outside();
             out += &if outside.is_empty() {
                 "every mean is inside its band\n".to_string()
             } else {

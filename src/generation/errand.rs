@@ -226,7 +226,7 @@ pub fn next_in(
                 bring,
             })
         }
-        Goal::Intent { text } => Proposal::GiveUp(format!("no plan for {text:?}")),
+        Goal::Intent { text, .. } => Proposal::GiveUp(format!("no plan for {text:?}")),
         Goal::Fetch { object, to } => fetch(
             sim, belongs, actor, object, to, progress, sloppy, robot, &here, act,
         ),

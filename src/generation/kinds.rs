@@ -74,6 +74,10 @@ pub struct KindRow {
     pub who: Who,
     /// Where its actions are about no fixture (`trace stats`).
     pub activity: Option<Activity>,
+    /// How long it takes up who is in it, about: a frame session's span
+    /// when sessions are placed around it (`frame.rs`; one with an `until`
+    /// lasts until then).
+    pub minutes: u64,
 }
 
 impl SessionKind {
@@ -112,163 +116,195 @@ impl SessionKind {
         use Activity::{FoodPrep, Hygiene, Out};
         use SessionKind::*;
         use Who::*;
-        let (name, intent, who, activity) = match self {
+        let (name, intent, who, activity, minutes) = match self {
             WakeUp => (
                 "wake_up",
                 "everyone gets up and washes",
                 Home,
                 Some(Hygiene),
+                40,
             ),
             Breakfast => (
                 "breakfast",
                 "breakfast: coffee, food from the fridge, the robot clears up",
                 Home,
                 None,
+                40,
             ),
             Lunch => (
                 "lunch",
                 "lunch: coffee, food from the fridge, the robot clears up",
                 Home,
                 None,
+                45,
             ),
             Medication => (
                 "medication",
                 "the robot brings the morning medicine",
                 Robot,
                 None,
+                10,
             ),
             Tidy => (
                 "tidy",
                 "someone tidies things away while the robot charges, and says where",
                 Home,
                 None,
+                30,
             ),
             FindRequest => (
                 "find_request",
                 "someone asks the robot to bring them something of theirs",
                 Robot,
                 None,
+                15,
             ),
             Work => (
                 "work",
                 "work or homework at the desk; the robot is asked to bring something later",
                 Robot,
                 None,
+                60,
             ),
             Commitment => (
                 "commitment",
                 "the robot does what it was asked to do earlier",
                 Robot,
                 None,
+                15,
             ),
             Cooking => (
                 "cooking",
                 "cooking dinner with the oven; the dishwasher is asked for after dinner",
                 Home,
                 Some(FoodPrep),
+                90,
             ),
             Evening => (
                 "evening",
                 "an evening on the sofa with the tv, a chat and a snack",
                 Home,
                 Some(Activity::Leisure),
+                75,
             ),
             Leisure => (
                 "leisure",
                 "free time: everyone sits down with a book or the tv",
                 Home,
                 Some(Activity::Leisure),
+                60,
             ),
             RemoteDevices => (
                 "remote_devices",
                 "devices are switched from another room",
                 Home,
                 None,
+                15,
             ),
             Bedtime => (
                 "bedtime",
                 "snacks back to the fridge, washing up, worn clothes to the basket, glasses to the nightstand, the night temperature, lights off, everyone to bed",
                 Home,
                 None,
+                30,
             ),
             Laundry => (
                 "laundry",
                 "a load of washing; the robot is asked to empty the machine later",
                 Home,
                 None,
+                30,
             ),
             RobotAway => (
                 "robot_away",
                 "the robot docks away in standby for a while and perceives nothing",
                 Robot,
                 None,
+                0,
             ),
-            RobotBack => ("robot_back", "the robot is back from its dock", Robot, None),
+            RobotBack => (
+                "robot_back",
+                "the robot is back from its dock",
+                Robot,
+                None,
+                0,
+            ),
             Leave => (
                 "leave",
                 "someone leaves the house, taking their things",
                 Named,
                 Some(Out),
+                10,
             ),
             Arrive => (
                 "arrive",
                 "someone comes home; the robot tells them what happened while they were out",
                 Named,
                 None,
+                15,
             ),
             RobotTidy => (
                 "robot_tidy",
                 "nobody is home: the robot puts things back where they belong",
                 Robot,
                 None,
+                30,
             ),
             Vacuum => (
                 "vacuum",
                 "the weekly clean: the floor cleaner runs and goes back to its dock",
                 Home,
                 None,
+                45,
             ),
             Visit => (
                 "visit",
                 "a visitor calls: comes in, is greeted and sits down with whoever is home",
                 Named,
                 None,
+                20,
             ),
             VisitEnd => (
                 "visit_end",
                 "the visitor says goodbye and goes home",
                 Named,
                 None,
+                10,
             ),
             Delivery => (
                 "delivery",
                 "the courier brings a parcel; whoever is home takes it in, the robot if nobody is",
                 Named,
                 None,
+                10,
             ),
             Breakdown => (
                 "breakdown",
                 "a device stops working and the repair technician is booked",
                 Home,
                 None,
+                20,
             ),
             Repair => (
                 "repair",
                 "the repair technician comes, is let in (by the robot if nobody is home) and fixes the device",
                 Named,
                 None,
+                60,
             ),
             Party => (
                 "party",
                 "a party: the music goes on before the guests come (each guest's call is a visit)",
                 Home,
                 Some(Activity::Leisure),
+                30,
             ),
             PartyEnd => (
                 "party_end",
                 "the guests have gone: the music goes off",
                 Home,
                 None,
+                15,
             ),
         };
         KindRow {
@@ -276,6 +312,7 @@ impl SessionKind {
             intent,
             who,
             activity,
+            minutes,
         }
     }
 

@@ -10,6 +10,7 @@
 //! actor with the executor's hint, for a bounded number of retries.
 
 pub mod errand;
+pub mod frame;
 pub mod grounding;
 pub mod kinds;
 pub mod scripted;
@@ -134,9 +135,14 @@ pub struct Session {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<Turn>,
     /// Who planned it: set by an LLM backend only (the model, or the
-    /// script where the model gave nothing usable).
+    /// script where the model gave nothing usable, or the calendar's
+    /// frame).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// Who wrote its intent and directed it where that is not who planned
+    /// it: the model, in a session of the calendar's frame (LLM backends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directed: Option<Source>,
 }
 
 /// A goal an actor pursues during a turn.
@@ -197,6 +203,11 @@ pub enum Goal {
     /// LLM actor): "put Lily's laptop back on her desk".
     Intent {
         text: String,
+        /// In a session of the calendar's frame: the calendar's goal this
+        /// intention took the place of, which the script pursues where
+        /// the writer's steps leave it unmet ([`frame::merge`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback: Option<Box<Goal>>,
     },
 }
 
@@ -440,6 +451,10 @@ pub trait Backend {
         session: &Session,
         sim: &Simulation,
     ) -> Result<Vec<Turn>, GenError>;
+    /// What the director changed of the session it last staged (an LLM
+    /// backend's own words for a frame session's intent); the default
+    /// leaves it as planned.
+    fn restage(&mut self, _session: &mut Session) {}
     /// An actor's next proposal towards its goal, given how the turn went so far.
     fn act(
         &mut self,
@@ -546,6 +561,7 @@ pub fn generate(
             sim.set_session(Some(session.id.clone()));
             sim.advance_to(session.start);
             let turns = backend.direct(&cx, &session, &sim)?;
+            backend.restage(&mut session);
             let mut previous_failed = false;
             for turn in &turns {
                 let alternative;

@@ -175,6 +175,10 @@ pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<
             .iter()
             .filter(|s| s.source == Some(Source::Llm))
             .count() as u64;
+        authored.llm_intents = sessions
+            .iter()
+            .filter(|s| s.source == Some(Source::Llm) || s.directed == Some(Source::Llm))
+            .count() as u64;
         report.authored = authored;
         report
     });

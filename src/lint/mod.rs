@@ -552,16 +552,7 @@ impl<'a> Walk<'a> {
                 );
             }
             Action::Say { text, .. } => {
-                let lower = text.to_lowercase();
-                let morning = lower.contains("morning")
-                    && !["tomorrow morning", "this morning", "yesterday morning"]
-                        .iter()
-                        .any(|p| lower.contains(p));
-                let night = ["tonight", "good night", "this evening"]
-                    .iter()
-                    .any(|p| lower.contains(p));
-                let hour = tod / 3600;
-                if (morning && hour >= 12) || (night && hour < 12) {
+                if words_off_time(text, tod) {
                     self.find(
                         Rule::WordsOffTime,
                         Some(e),
@@ -834,4 +825,19 @@ impl<'a> Walk<'a> {
         }
         self.visitors_stayed(end);
     }
+}
+
+/// Whether `text`, said at second `tod` of the day, has morning words
+/// after noon or night words before it.
+pub fn words_off_time(text: &str, tod: u64) -> bool {
+let lower = text.to_lowercase();
+let morning = lower.contains("morning")
+    && !["tomorrow morning", "this morning", "yesterday morning"]
+        .iter()
+        .any(|p| lower.contains(p));
+let night = ["tonight", "good night", "this evening"]
+    .iter()
+    .any(|p| lower.contains(p));
+let hour = (tod % DAY) / 3600;
+(morning && hour >= 12) || (night && hour < 12)
 }

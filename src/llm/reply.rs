@@ -82,6 +82,9 @@ pub struct SessionItem {
 /// `director`: a session staged as turns.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct DirectorReply {
+    /// What happens in the session this time, in one sentence.
+    #[schemars(length(max = TEXT))]
+    pub intent: String,
     pub turns: Vec<TurnItem>,
 }
 

@@ -474,22 +474,96 @@ pub struct LlmReport {
     /// the token budget was spent), each with where and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fallbacks: Vec<LlmSkip>,
+    /// How the model's day sat in the calendar's frame, and how its steps
+    /// were grounded.
+    #[serde(default)]
+    pub lived: Lived,
 }
 
-/// Sessions and events of an LLM trace by who wrote them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+/// The model's part in the household's day: its own sessions placed in
+/// the calendar's frame, the frame sessions it directed, and what the
+/// grounding of its steps did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Lived {
+    /// Sessions of its own the model asked for (each kept at its time,
+    /// moved or dropped).
+    pub asked: u64,
+    /// Moved to free time, or dropped, with why (`at`: the day, the time
+    /// asked and the kind).
+    pub moved: Vec<LlmSkip>,
+    pub dropped: Vec<LlmSkip>,
+    /// Frame sessions whose intent and turns the model wrote.
+    pub directed: u64,
+    /// The model's turns in frame sessions: in the place of a calendar
+    /// turn, beside them, or dropped (their actor out).
+    pub replaced: u64,
+    pub added: u64,
+    pub turns_dropped: u64,
+    /// The calendar's words (those carrying no fact) given to the model
+    /// to say in its own.
+    pub spoken: u64,
+    /// Walks put before a model's step about something out of reach.
+    pub walks: u64,
+    /// Steps dropped because they would change nothing.
+    pub no_ops: u64,
+    /// Turns ended because the model asked again for a refused request.
+    pub ended: u64,
+    /// Model texts (intents, intentions, words) that repeat a prompt's
+    /// example.
+    pub echoes: u64,
+}
+
+/// Sessions, intents, events and words of an LLM trace by who wrote
+/// them, and the events refused by code.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Authored {
     pub sessions: u64,
     pub llm_sessions: u64,
     pub events: u64,
     pub llm_events: u64,
+    /// Sessions whose intent the model wrote (its own, and the frame's
+    /// it directed).
+    #[serde(default)]
+    pub llm_intents: u64,
+    #[serde(default)]
+    pub utterances: u64,
+    #[serde(default)]
+    pub llm_utterances: u64,
+    /// Refused events by rejection code.
+    #[serde(default)]
+    pub refused: BTreeMap<String, u64>,
 }
 
 impl Authored {
     /// Counts one event of the trace.
     pub fn add_event(&mut self, e: &Event) {
+        let llm = e.source == Some(Source::Llm);
         self.events += 1;
-        self.llm_events += u64::from(e.source == Some(Source::Llm));
+        self.llm_events += u64::from(llm);
+        if e.kind == EventKind::Utterance {
+            self.utterances += 1;
+            self.llm_utterances += u64::from(llm);
+        }
+        if let Some(r) = e.outcome.rejection() {
+            *self.refused.entry(r.code.code().to_string()).or_default() += 1;
+        }
+    }
+
+    /// The share of session intents the model wrote, 0 to 1.
+    pub fn intent_share(&self) -> f64 {
+        share(self.llm_intents, self.sessions)
+    }
+
+    /// The share of utterances the model wrote, 0 to 1.
+    pub fn utterance_share(&self) -> f64 {
+        share(self.llm_utterances, self.utterances)
+    }
+
+    /// The share of events refused, 0 to 1.
+    pub fn refused_share(&self) -> f64 {
+        let refused: u64 = self.refused.values().sum();
+        refused as f64 / self.events.max(1) as f64
     }
 
     /// The share of sessions the model wrote, 0 to 1 (1 when there are none).

@@ -130,6 +130,27 @@ pub struct StatsReport {
 }
 
 impl StatsReport {
+    /// The figures outside their band (with `compare`): activities by
+    /// name, groups as `kind days figure`.
+    pub fn outside(&self) -> Vec<String> {
+        self.compare
+            .iter()
+            .filter(|c| !c.inside)
+            .map(|c| c.activity.name().to_string())
+            .chain(
+                self.groups
+                    .iter()
+                    .filter(|g| !g.inside)
+                    .map(|g| format!("{} {} {}", g.kind, g.days, g.figure)),
+            )
+            .collect()
+    }
+
+    /// How many figures have a band (with `compare`).
+    pub fn figures(&self) -> usize {
+        self.compare.len() + self.groups.len()
+    }
+
     /// Every person-day of every trace.
     pub fn person_days(&self) -> Vec<timeuse::PersonDay> {
         self.traces
@@ -189,5 +210,27 @@ pub fn trace_stats(
             vec![]
         },
         traces,
+    })
+}
+
+/// What `generate` says of a trace beside its counts: the time-use
+/// figures outside their bands (`trace stats --compare`) and the lint's
+/// findings by rule.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub figures: usize,
+    pub outside: Vec<String>,
+    pub lint: BTreeMap<&'static str, usize>,
+}
+
+/// The [`Verdict`] on the trace in `dir`.
+pub fn verdict(dir: &Path) -> Result<Verdict, WorkflowError> {
+    let dirs = [dir.to_path_buf()];
+    let stats = trace_stats(&dirs, timeuse::builtin(), true)?;
+    let lint = lint_traces(&dirs)?;
+    Ok(Verdict {
+        figures: stats.figures(),
+        outside: stats.outside(),
+        lint: lint.counts,
     })
 }

@@ -278,3 +278,53 @@ pub(super) fn destination_name(d: Destination) -> String {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
 }
+
+impl Scripted {
+    /// The day as the calendar frames it, for a backend that writes
+    /// sessions of its own ([`super::super::frame`]): the script's
+    /// sessions of the day, from the projects and beats given (the
+    /// script's own), and who is out when. Callers are out but for their
+    /// visits.
+    pub fn frame(
+        &mut self,
+        cx: &Context,
+        projects: &[Project],
+        beats: &[DayBeat],
+        day: u32,
+        notes: Option<&DayNotes>,
+    ) -> Result<crate::generation::frame::Frame, GenError> {
+        let sessions = self.sessions(cx, projects, beats, day, notes)?;
+        let base = u64::from(day - 1) * DAY;
+        let d = &self.today;
+        let mut out: Vec<(Id, u64, u64)> = d
+            .outs
+            .iter()
+            .map(|o| (o.who.clone(), base + o.leave, base + o.back.min(DAY)))
+            .collect();
+        for v in &cx.visitors {
+            let mut from = base;
+            let mut calls: Vec<(u64, u64)> = d
+                .visits
+                .iter()
+                .filter(|(w, ..)| w == v)
+                .map(|(_, a, l)| (base + a, base + l))
+                .collect();
+            calls.sort_unstable();
+            for (a, l) in calls {
+                out.push((v.clone(), from, a));
+                from = l;
+            }
+            out.push((v.clone(), from, base + DAY));
+        }
+        let people: Vec<Id> = cx
+            .humans
+            .iter()
+            .chain(&cx.visitors)
+            .chain([&cx.robot])
+            .cloned()
+            .collect();
+        Ok(crate::generation::frame::Frame::new(
+            day, sessions, out, &people,
+        ))
+    }
+}

@@ -649,6 +649,7 @@ impl Backend for Scripted {
                 params,
                 turns: vec![],
                 source: None,
+                directed: None,
             });
         }
         for (n, s) in out.iter_mut().enumerate() {
@@ -842,6 +843,7 @@ impl Backend for Scripted {
                     params: BTreeMap::from([("asked_in".into(), after.id.clone())]),
                     turns: vec![],
                     source: None,
+                    directed: None,
                 }
             })
             .collect())

@@ -9,37 +9,70 @@
 //! script (`--fallback script`, the default), skipped, or fails the trace;
 //! sessions and events say who wrote them ([`Source`]).
 //!
+//! One household life frames every backend: the day starts from the
+//! script's calendar (`day.rs`), the model adds sessions in free time and
+//! directs every session, and its steps are grounded before the executor
+//! sees them (`ground.rs`).
+//!
 //! Prompts are ordered stable-first (instructions, the home, the stage's
 //! instructions and worked example, then the persona, the day, the turn),
 //! so a server's prefix cache reuses most of each call, and fitted into
 //! the model's context (`--llm-context`) by priority: what a stage cannot
 //! do without stays whole, older events and notes go first.
 
+mod acting;
 mod ask;
 mod checks;
 mod context;
+mod day;
+mod ground;
 mod names;
 mod stages;
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 use crate::generation::scripted::Scripted;
-use crate::generation::{Context, Goal};
+use crate::generation::{Context, DayBeat, Goal, Project};
+use crate::ids::Id;
 use crate::llm::client::LlmClient;
 use crate::llm::client::config::{Fallback, OnBudget};
 use crate::llm::plugin::LlmDriver;
+use crate::sim::Simulation;
 use crate::trace::request::Request;
 use crate::trace::{LlmReport, Source};
 
 use self::names::Names;
 
 /// What the last actor reply said to do after its steps.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 enum Then {
+    #[default]
     Continue,
     Done,
     GiveUp(String),
+}
+
+/// What the backend keeps of the turn being acted.
+#[derive(Debug, Default)]
+struct TurnState {
+    /// Steps taken so far, for the actor prompt.
+    steps: Vec<String>,
+    /// Steps of the last reply not yet proposed, and what comes after.
+    queue: VecDeque<Request>,
+    then: Then,
+    /// The goal the script pursues for this turn's actor: the calendar's
+    /// (a frame turn the model's steps left unmet), or what the script
+    /// makes of the intention once the model gave nothing usable.
+    scripted_goal: Option<Goal>,
+    /// Requests refused this turn ([`ground`]).
+    refused: BTreeSet<String>,
+    /// Walks put before the step at the head of the queue.
+    walks: u32,
+    /// The last request proposed.
+    last: Option<Request>,
+    /// Whether the model has said something this turn.
+    spoke: bool,
 }
 
 /// The LLM backend (`openai`, and `replay` over a recorded cache).
@@ -57,17 +90,20 @@ pub struct LlmBackend {
     script: Option<Scripted>,
     names: Option<Arc<Names>>,
     project_ids: Vec<String>,
+    /// The script's own projects, from which it frames each day, and its
+    /// beats of the day, once drawn.
+    script_projects: Option<Vec<Project>>,
+    script_beats: Option<(u32, Vec<DayBeat>)>,
     /// The session being acted, for the actor prompt and skip records.
     session: String,
     episode: String,
-    /// Steps of the current turn, for the actor prompt.
-    steps: Vec<String>,
-    /// Steps of the last reply not yet proposed, and what comes after.
-    queue: VecDeque<Request>,
-    then: Then,
-    /// The goal the script pursues for this turn's actor, once the model
-    /// gave nothing usable for it.
-    scripted_goal: Option<Goal>,
+    /// The model's intent for the frame session last directed.
+    restaged: Option<String>,
+    turn: TurnState,
+    /// Device fields set by the model in this session, by whom ([`ground`]).
+    set: BTreeSet<(Id, Id, Id)>,
+    /// A spare world, where a step is tried before it is proposed.
+    spare: Option<Simulation>,
     /// Who wrote the last proposal.
     source: Source,
     /// The previous call's prompt, for the prefix-reuse figure.
@@ -101,12 +137,14 @@ impl LlmBackend {
             script: None,
             names: None,
             project_ids: vec![],
+            script_projects: None,
+            script_beats: None,
             session: String::new(),
             episode: String::new(),
-            steps: vec![],
-            queue: VecDeque::new(),
-            then: Then::Continue,
-            scripted_goal: None,
+            restaged: None,
+            turn: TurnState::default(),
+            set: BTreeSet::new(),
+            spare: None,
             source: Source::Llm,
             last_prompt: String::new(),
             context,

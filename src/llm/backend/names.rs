@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::generation::{MemoryTarget, ProjectType};
 use crate::ids::Id;
 use crate::llm::reply::{self, bound, keyword, one_of, schema_of};
-use crate::scene::{ActorKind, FieldDef, Scene, Surface};
+use crate::scene::{FieldDef, Scene};
 use crate::trace::request::SKILLS;
 
 fn wire_names<T: serde::Serialize>(xs: &[T]) -> Vec<String> {
@@ -139,6 +139,39 @@ pub fn without_no_ops(schema: &mut Value, now: impl Fn(&str, &str) -> Option<Val
     });
 }
 
+/// An actor schema for a turn that is someone's words: `say` only.
+pub fn only_say(schema: &mut Value) {
+    if let Some(forms) = schema["properties"]["steps"]["items"]["anyOf"].as_array_mut() {
+        forms.retain(|f| f["properties"]["skill"]["enum"] == json!(["say"]));
+    }
+    schema["properties"]["steps"]["minItems"] = json!(1);
+    schema["properties"]["steps"]["maxItems"] = json!(1);
+}
+
+/// An actor schema narrowed to the things a turn is about (`about`, ids):
+/// each form's target, object and device are among them, and a form left
+/// with none goes; saying and waiting stay. Nothing about: as it is.
+pub fn narrow_to(schema: &mut Value, about: &[String]) {
+    if about.is_empty() {
+        return;
+    }
+    let Some(forms) = schema["properties"]["steps"]["items"]["anyOf"].as_array_mut() else {
+        return;
+    };
+    forms.retain_mut(|f| {
+        for field in ["target", "object", "device"] {
+            let Some(options) = f["properties"][field]["enum"].as_array_mut() else {
+                continue;
+            };
+            options.retain(|o| o.as_str().is_some_and(|o| about.iter().any(|a| a == o)));
+            if options.is_empty() {
+                return false;
+            }
+        }
+        true
+    });
+}
+
 /// The values a device field takes, as a schema: its options, `true` or
 /// `false`, or its range (and the values themselves when there are few:
 /// llama.cpp's grammar honours an enum but not `minimum`/`maximum`).
@@ -198,9 +231,6 @@ pub struct Names {
     /// Each device's fields with the values they take, in scene order.
     settings: Vec<(String, String, Value)>,
     known: BTreeSet<String>,
-    /// The names the prompts' worked examples use: a person, the robot,
-    /// furniture that holds things, an object, a device.
-    pub(super) example: Vec<(&'static str, String)>,
 }
 
 impl Names {
@@ -251,32 +281,6 @@ impl Names {
                 _ => None,
             })
             .fold((0.0f64, 1.0f64), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
-        let first = |xs: Vec<&Id>| xs.first().map_or(String::new(), |i| i.to_string());
-        let example = vec![
-            (
-                "person",
-                first(
-                    s.actors
-                        .iter()
-                        .filter(|a| a.kind == ActorKind::Human)
-                        .map(|a| &a.id)
-                        .collect(),
-                ),
-            ),
-            ("robot", first(s.robots().iter().collect())),
-            (
-                "furniture",
-                first(
-                    s.furniture
-                        .iter()
-                        .filter(|f| f.surfaces.iter().any(|x| matches!(x, Surface::On(_))))
-                        .map(|f| &f.id)
-                        .collect(),
-                ),
-            ),
-            ("object", first(s.objects.iter().map(|o| &o.id).collect())),
-            ("device", first(s.devices.iter().map(|d| &d.id).collect())),
-        ];
         let settings = s
             .devices
             .iter()
@@ -288,7 +292,6 @@ impl Names {
             .collect();
         Names {
             settings,
-            example,
             known: targets.iter().cloned().collect(),
             objects: ids(s.objects.iter().map(|o| &o.id).collect()),
             devices: ids(s.devices.iter().map(|d| &d.id).collect()),
@@ -402,6 +405,11 @@ impl Names {
                 format!("{w} (closest: {})", near.join(", "))
             })
             .collect()
+    }
+
+    /// Every id of the home and its people, as ids.
+    pub fn ids(&self) -> Vec<Id> {
+        self.targets.iter().map(|t| Id::new(t)).collect()
     }
 
     fn known_ids(&self) -> Vec<Id> {

@@ -136,6 +136,10 @@ pub fn record(
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Servers {
+    /// The model the exchanges were recorded with (what a replay asks for
+    /// when no model is given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// The context every prompt was fitted into.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<u32>,
@@ -153,8 +157,52 @@ pub fn read_servers(dir: &Path) -> Option<Servers> {
         Some(Servers {
             context: None,
             dialects: modes.into_iter().collect(),
+            model: None,
         })
     })
+}
+
+/// The model the exchanges in `dir` were recorded with: as
+/// `endpoints.json` says, else the one model every record names. `None`:
+/// nothing recorded; `Err`: records of several models, and which.
+pub fn recorded_model(dir: &Path) -> Result<Option<String>, LlmError> {
+    if let Some(m) = read_servers(dir).and_then(|s| s.model) {
+        return Ok(Some(m));
+    }
+    #[derive(Deserialize)]
+    struct Model {
+        model: String,
+    }
+    let mut models = std::collections::BTreeSet::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| LlmError::Cache {
+        path: dir.display().to_string(),
+        why: e.to_string(),
+    })?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == ENDPOINTS)
+            || path.extension().is_none_or(|x| x != "json")
+        {
+            continue;
+        }
+        if let Some(m) = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Model>(&b).ok())
+        {
+            models.insert(m.model);
+        }
+    }
+    match models.len() {
+        0 => Ok(None),
+        1 => Ok(models.pop_first()),
+        _ => Err(LlmError::Cache {
+            path: dir.display().to_string(),
+            why: format!(
+                "it holds exchanges of several models ({}); say which with --llm-model",
+                models.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        }),
+    }
 }
 
 pub fn write_servers(dir: &Path, servers: &Servers) -> Result<(), LlmError> {
@@ -185,6 +233,7 @@ mod tests {
         assert_eq!(old.dialects["http://a/v1"], Dialect::LlamaCpp);
         assert_eq!(old.dialects["http://b/v1"], Dialect::Prompt);
         let new = Servers {
+            model: Some("smollm2".into()),
             context: Some(8192),
             dialects: [("http://c/v1".to_string(), Dialect::Ollama)].into(),
         };

@@ -351,6 +351,7 @@ impl LlmClient {
     /// What the cache keeps of the servers: the context and `modes`.
     fn recorded(&self, modes: &Modes) -> cache::Servers {
         cache::Servers {
+            model: Some(self.config.model.clone()),
             context: Some(self.context),
             dialects: modes.iter().map(|(u, d)| (u.clone(), *d)).collect(),
         }
@@ -419,6 +420,7 @@ fn servers(
     }
     if let Some(dir) = &config.cache {
         let servers = cache::Servers {
+            model: Some(config.model.clone()),
             context: Some(context),
             dialects: recorded.dialects,
         };

@@ -87,7 +87,8 @@ pub fn with_fault(
                     "director" => {
                         v["turns"][0]["intention"] = json!("bring the cake_tin_4 over here")
                     }
-                    "actor" => {
+                    // One step of several: the rest of the reply stands.
+                    "actor" if v["steps"].as_array().is_some_and(|s| s.len() > 1) => {
                         if let Some(s) = v["steps"].get_mut(0) {
                             s["target"] = json!("sofa_9");
                             s["skill"] = json!("navigate_to");

@@ -23,6 +23,9 @@ struct Household {
     humans: Vec<String>,
     robot: String,
     place: String,
+    /// The scene's first object (the stepwise actor puts it down without
+    /// holding it).
+    object: String,
     kinds: Vec<Value>,
     targets: Vec<Value>,
 }
@@ -70,6 +73,11 @@ impl Household {
                 .first()
                 .map(|f| f.id.to_string())
                 .unwrap_or_default(),
+            object: scene
+                .objects
+                .first()
+                .map(|o| o.id.to_string())
+                .unwrap_or_default(),
             kinds: ProjectType::ALL
                 .iter()
                 .map(|k| serde_json::to_value(k).expect("enum"))
@@ -114,52 +122,55 @@ impl Household {
             }
             "sessions" if self.style == Style::Stepwise => json!({"sessions": [
                 {"start": "08:00", "kind": "breakfast", "project": "p1", "intent": "breakfast", "participants": [h0, robot]},
-                {"start": "12:30", "kind": "lunch", "project": null, "intent": "lunch", "participants": [h0]},
-                {"start": "19:00", "kind": "evening", "project": "p8", "intent": "an evening in", "participants": [h0, robot]}
+                {"start": "05:30", "kind": "night_walk", "project": null, "intent": "a walk before dawn", "participants": [h0]},
+                {"start": "19:00", "kind": "board_game", "project": "p8", "intent": "a board game", "participants": [h0, robot]}
             ]}),
             "sessions" => {
-                let day = [
-                    ("07:30", "wake_up"),
-                    ("08:15", "breakfast"),
-                    ("10:00", "tidy"),
-                    ("12:30", "lunch"),
-                    ("16:00", "work"),
-                    ("19:00", "evening"),
-                ];
-                // The projects in turn, as many as there are.
+                // In the free time the prompt lists, as a sensible model
+                // would: a session of its own kind for each person free,
+                // with the robot.
+                let kinds = ["chat", "reading", "plant_care", "phone_call", "board_game"];
                 let projects: Vec<Value> = match req.bound("project", "enum") {
                     Some(Value::Array(ids)) => {
                         ids.iter().filter(|p| p.is_string()).cloned().collect()
                     }
                     _ => (1..=6).map(|i| json!(format!("p{i}"))).collect(),
                 };
-                let sessions: Vec<Value> = day
-                    .iter()
+                let free = between(&text, "Free time at home:\n", "\n\n");
+                let sessions: Vec<Value> = free
+                    .lines()
+                    .filter_map(|l| {
+                        let (who, spans) = l.split_once(": ")?;
+                        let start = spans.split(['-', ',']).next()?.trim();
+                        (self.humans.iter().any(|h| h == who)).then(|| (who.to_string(), start.to_string()))
+                    })
+                    .take(most("sessions"))
                     .enumerate()
-                    .map(|(i, (at, kind))| {
+                    .map(|(i, (who, at))| {
+                        let kind = kinds[i % kinds.len()];
                         let project = projects.get(i % projects.len().max(1)).cloned();
                         json!({"start": at, "kind": kind, "project": project,
-                            "intent": format!("the household's {kind}"), "participants": [h0, robot]})
+                            "intent": format!("{who} has a {} by {place}", kind.replace('_', " ")), "participants": [who, robot]})
                     })
                     .collect();
                 json!({ "sessions": sessions })
             }
             "director" => {
                 let mut turns = vec![
-                    json!({"actor": h0, "intention": format!("walk over to {place}")}),
-                    json!({"actor": robot, "intention": format!("go to {place} and say hello")}),
+                    json!({"actor": h0, "intention": format!("walk over to {place} and put {} down there", self.object)}),
+                    json!({"actor": robot, "intention": "look around and say hello"}),
                 ];
                 if self.style == Style::Stepwise && !req.is_reask() {
                     turns.push(
                         json!({"actor": "nobody_7", "intention": "an actor the scene does not have"}),
                     );
                 }
-                json!({ "turns": turns })
+                json!({ "intent": format!("{h0} and {robot} meet at {place}"), "turns": turns })
             }
             "actor" => {
                 // The prompt as first sent: a re-ask appends the reply itself.
                 let prompt = req.body["messages"][1]["content"].as_str().unwrap_or("");
-                self.actor(prompt, req.is_reask())
+                self.actor(prompt, req.is_reask(), req.schema())
             }
             "notes" => {
                 json!({"preferences": [format!("{h0} likes a quiet morning")], "open_plans": [], "summary": "A quiet day."})
@@ -205,7 +216,7 @@ impl Household {
         MockReply::json_for(req, &reply)
     }
 
-    fn actor(&self, text: &str, reask: bool) -> Value {
+    fn actor(&self, text: &str, reask: bool, schema: &Value) -> Value {
         let (robot, place) = (&self.robot, &self.place);
         let me = text
             .rsplit("You play ")
@@ -219,19 +230,47 @@ impl Household {
             if text.contains("Your last step was rejected") || history.contains(" say ") {
                 return actor_reply(vec![], "done");
             }
+            // What the schema offers: someone's words only, or steps about
+            // the things the turn names.
+            let forms: Vec<&Value> = schema["properties"]["steps"]["items"]["anyOf"]
+                .as_array()
+                .map(|f| f.iter().map(|f| &f["properties"]).collect())
+                .unwrap_or_default();
+            let offers = |skill: &str| {
+                forms.is_empty() || forms.iter().any(|f| f["skill"]["enum"] == json!([skill]))
+            };
+            if !offers("navigate_to") && offers("say") {
+                return actor_reply(vec![hello], "done");
+            }
+            let target = forms
+                .iter()
+                .find(|f| f["skill"]["enum"] == json!(["navigate_to"]))
+                .and_then(|f| f["target"]["enum"].as_array())
+                .filter(|t| !t.contains(&json!(place)))
+                .and_then(|t| t.first())
+                .and_then(Value::as_str)
+                .unwrap_or(place);
             let mut steps = vec![];
-            if !text.contains(&format!("near {place}.")) {
-                steps.push(go);
+            if !text.contains(&format!("near {target}.")) {
+                steps.push(step("navigate_to", json!({ "target": target })));
             }
             steps.push(hello);
             steps.push(step("wait", json!({"seconds": 60})));
             return actor_reply(steps, "done");
         }
-        let walked = history.contains("navigate_to") || text.contains("rejected (already_there)");
+        let walked = history.contains("navigate_to") || text.contains("left out, it changes nothing");
+        // A model that does not learn: it puts down what it does not hold,
+        // and asks for it again when told why not.
+        let put = step(
+            "place",
+            json!({"object": self.object, "target": place, "relation": "on"}),
+        );
         if reask && !walked {
             actor_reply(vec![go], "continue")
         } else if walked && me == robot && !history.contains(" say ") {
             actor_reply(vec![hello], "continue")
+        } else if walked && me != robot {
+            actor_reply(vec![put], "continue")
         } else if walked {
             actor_reply(vec![], "done")
         } else {
