@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use sha2::{Digest, Sha256};
 
 /// The prompt files, embedded; their hashes go into the manifest.
-pub const PROMPTS: [(&str, &str); 9] = [
+pub const PROMPTS: [(&str, &str); 10] = [
     ("projects", include_str!("../../prompts/projects.md")),
     ("day_beats", include_str!("../../prompts/day_beats.md")),
     ("sessions", include_str!("../../prompts/sessions.md")),
     ("director", include_str!("../../prompts/director.md")),
     ("actor", include_str!("../../prompts/actor.md")),
+    ("words", include_str!("../../prompts/words.md")),
     ("notes", include_str!("../../prompts/notes.md")),
     ("rephrase", include_str!("../../prompts/rephrase.md")),
     ("answer", include_str!("../../prompts/answer.md")),
@@ -110,7 +111,7 @@ mod tests {
 
     #[test]
     fn every_generation_stage_has_examples_that_rotate_by_seed() {
-        for stage in ["projects", "day_beats", "sessions", "director", "actor", "notes"] {
+        for stage in ["projects", "day_beats", "actor", "notes"] {
             let all = examples(stage);
             assert!(all.len() >= 3, "{stage}: {} examples", all.len());
             let shown: std::collections::BTreeSet<String> =
@@ -119,15 +120,19 @@ mod tests {
             assert_eq!(example(stage, 5), example(stage, 5));
             assert!(fill(stage, &[]).contains("{{example}}"), "{stage}");
         }
+        // The stages that write a slot of the day show it in the example's place.
+        for stage in ["sessions", "director", "words"] {
+            assert!(examples(stage).is_empty() && !fill(stage, &[]).contains("{{example}}"));
+        }
     }
 
     #[test]
     fn echoes_are_texts_of_an_example_and_nothing_else() {
-        assert!(echoes_example("director", "Tomas makes mint tea and tells Noor about the neighbours"));
-        assert!(echoes_example("director", "tomas makes mint tea and tells noor about neighbours today"));
-        assert!(echoes_example("sessions", "noor sews a button on and puts sewing_box back in hall_shelf"));
-        assert!(!echoes_example("director", "alice makes coffee and sits down with bob"));
-        assert!(!echoes_example("director", ""));
+        assert!(echoes_example("notes", "Tomas sowed basil; Noor revised all afternoon."));
+        assert!(echoes_example("notes", "tomas sowed basil and noor revised all afternoon"));
+        assert!(echoes_example("day_beats", "Revision goes on after a day off."));
+        assert!(!echoes_example("notes", "alice made coffee and sat down with bob"));
+        assert!(!echoes_example("notes", ""));
         // A short text shares words with everything: only the same words echo.
         assert!(!echoes_example("actor", "The basil"));
         assert!(echoes_example("actor", "the basil is coming up at last"));

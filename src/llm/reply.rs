@@ -122,6 +122,14 @@ pub struct Step {
     pub seconds: Option<i64>,
 }
 
+/// `words`: what someone says, in the model's words, where the calendar
+/// has them say something that carries no fact.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct WordsReply {
+    #[schemars(length(max = TEXT))]
+    pub text: String,
+}
+
 /// `notes`: what is carried over to the next day.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct NotesReply {

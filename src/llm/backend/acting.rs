@@ -138,6 +138,20 @@ impl LlmBackend {
         if let Some(g) = self.turn.scripted_goal.clone() {
             return self.script_act(cx, sim, turn, g, progress);
         }
+        if let Some((to, gist)) = frame::said_in(&turn.goal) {
+            let (to, gist) = (to.clone(), gist.clone());
+            if fresh {
+                return self.words(cx, sim, turn, to, &gist);
+            }
+            // Said (or walked towards whom to say it to): what is queued,
+            // then done.
+            if progress.feedback.is_none()
+                && let Some(p) = self.next_queued(cx, sim, turn)?
+            {
+                return Ok(p);
+            }
+            return self.end_turn(cx, sim, turn, Proposal::Done);
+        }
         self.source = Source::Llm;
         if let Some(e) = &progress.last_ok {
             let line = event_line(e);
@@ -201,26 +215,20 @@ impl LlmBackend {
         super::names::without_no_ops(&mut schema, |d, f| {
             sim.field(d, f).and_then(|v| serde_json::to_value(v).ok())
         });
-        // Someone's words: the model writes them, nothing else. Otherwise
-        // the steps are about what the intention names (and the calendar's
+        // The steps are about what the intention names (and the calendar's
         // goal it took the place of).
-        let words = frame::said_in(&turn.goal).map(|(to, text)| (to.clone(), text.clone()));
-        if words.is_some() {
-            super::names::only_say(&mut schema);
-        } else {
-            let known = names.ids();
-            let mut about: Vec<String> = frame::named(&goal, &known)
-                .into_iter()
-                .map(|i| i.to_string())
-                .collect();
-            if let Goal::Intent {
-                fallback: Some(g), ..
-            } = &turn.goal
-            {
-                about.extend(frame::about(g).into_iter().map(|i| i.to_string()));
-            }
-            super::names::narrow_to(&mut schema, &about);
+        let known = names.ids();
+        let mut about: Vec<String> = frame::named(&goal, &known)
+            .into_iter()
+            .map(|i| i.to_string())
+            .collect();
+        if let Goal::Intent {
+            fallback: Some(g), ..
+        } = &turn.goal
+        {
+            about.extend(frame::about(g).into_iter().map(|i| i.to_string()));
         }
+        super::names::narrow_to(&mut schema, &about);
         let echoes = std::cell::Cell::new(0u64);
         let accept = |r: reply::ActorReply| -> Kept<(Vec<Request>, Then)> {
             let (mut ok, mut dropped) = steps_of(&actor, &r.steps);
@@ -304,36 +312,6 @@ impl LlmBackend {
                 return Ok(out);
             }
         };
-        let (steps, then) = match words {
-            Some((to, calendar)) => {
-                // The first thing said, to whom the calendar has it said;
-                // the calendar's own words back are the script's.
-                let said = steps.into_iter().find_map(|r| match r.action {
-                    Action::Say { text, .. } => Some(text),
-                    _ => None,
-                });
-                match said {
-                    Some(text) if !crate::llm::prompts::repeats(&text, &calendar) => (
-                        vec![Request {
-                            actor: turn.actor.clone(),
-                            action: Action::Say {
-                                text,
-                                to,
-                                claims: vec![],
-                            },
-                            at: None,
-                        }],
-                        Then::Done,
-                    ),
-                    Some(_) => {
-                        self.report.lived.echoes += 1;
-                        return self.end_turn(cx, sim, turn, Proposal::Done);
-                    }
-                    None => return self.end_turn(cx, sim, turn, Proposal::Done),
-                }
-            }
-            None => (steps, then),
-        };
         self.turn.queue = steps.into();
         self.turn.then = then;
         if let Some(p) = self.next_queued(cx, sim, turn)? {
@@ -349,6 +327,81 @@ impl LlmBackend {
                 turn,
                 Proposal::GiveUp("every step would change nothing".into()),
             ),
+        }
+    }
+
+    /// A calendar line that carries no fact, in the model's words (the
+    /// `words` stage): said to whom the calendar has it said. A reply that
+    /// repeats the calendar's line, or says nothing usable, leaves the
+    /// line to the script.
+    fn words(
+        &mut self,
+        cx: &Context,
+        sim: &Simulation,
+        turn: &Turn,
+        to: Vec<crate::ids::Id>,
+        gist: &str,
+    ) -> Result<Proposal, GenError> {
+        let listeners: Vec<&str> = to.iter().map(|t| t.as_str()).collect();
+        let listeners = if listeners.is_empty() {
+            "whoever is here".to_string()
+        } else {
+            listeners.join(" and ")
+        };
+        let room = sim
+            .position(&turn.actor)
+            .map_or(String::from("the house"), |p| p.room.to_string());
+        let now = sim.now().max(sim.busy_until(&turn.actor).unwrap_or(0));
+        let episode = self.episode.clone();
+        let prompt = self.prompt(
+            "words",
+            &[
+                ("actor", turn.actor.as_str()),
+                ("room", &room),
+                ("time", &crate::trace::clock_time(now)[..5]),
+                ("episode", &episode),
+                ("to", &listeners),
+                ("gist", gist),
+            ],
+        );
+        let schema = self.names(cx).schema("words", &[], cx.days, 1);
+        let accept = |r: reply::WordsReply| -> Kept<String> {
+            let text = r.text.trim().to_string();
+            if text.is_empty() {
+                return Err(vec!["text is empty: write what is said".into()]);
+            }
+            Ok((text, vec![]))
+        };
+        let said = match self.ask(cx, "words", prompt, (schema, 96), &accept)? {
+            Ok(text) if !crate::llm::prompts::repeats(&text, gist) => text,
+            Ok(_) => {
+                // The calendar's words back: the script's line, as it was.
+                self.report.lived.echoes += 1;
+                return self.end_turn(cx, sim, turn, Proposal::Done);
+            }
+            Err(why) => {
+                let at = format!("{} {}", self.session, turn.actor);
+                let done = Proposal::Done;
+                self.fallback(cx, ("words", at, why), Some(done.clone()), |_, _| {
+                    Ok(done)
+                })?;
+                return self.end_turn(cx, sim, turn, Proposal::Done);
+            }
+        };
+        self.turn.queue = vec![Request {
+            actor: turn.actor.clone(),
+            action: Action::Say {
+                text: said,
+                to,
+                claims: vec![],
+            },
+            at: None,
+        }]
+        .into();
+        self.turn.then = Then::Done;
+        match self.next_queued(cx, sim, turn)? {
+            Some(p) => Ok(p),
+            None => self.end_turn(cx, sim, turn, Proposal::Done),
         }
     }
 }

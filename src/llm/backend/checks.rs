@@ -187,12 +187,13 @@ mod tests {
     use crate::llm::schema::{KEYWORDS, Pattern, validate};
     use rand::SeedableRng;
 
-    const STAGES: [&str; 6] = [
+    const STAGES: [&str; 7] = [
         "projects",
         "day_beats",
         "sessions",
         "director",
         "actor",
+        "words",
         "notes",
     ];
 

@@ -182,17 +182,10 @@ impl LlmBackend {
         let names = self.names(cx);
         let schema = names.schema("sessions", &ids, cx.days, SESSIONS);
         let base = u64::from(day - 1) * DAY;
-        let echoes = std::cell::Cell::new(0u64);
         let accept = |r: reply::SessionsReply| -> Kept<Vec<Session>> {
             let (mut out, mut dropped) = (Vec::new(), Vec::new());
             for (i, s) in r.sessions.into_iter().enumerate() {
                 let mut problems = session_problems(i, &s);
-                if crate::llm::prompts::echoes_example("sessions", &s.intent) {
-                    echoes.set(echoes.get() + 1);
-                    problems.push(format!(
-                        "sessions[{i}].intent repeats the example, which is another home's; write about this home"
-                    ));
-                }
                 if SessionKind::parse(&s.kind).is_some() {
                     problems.push(format!(
                         "sessions[{i}].kind {} is the calendar's, which has its own; name a kind of your own",
@@ -245,7 +238,6 @@ impl LlmBackend {
                 |_, _| Ok(vec![]),
             )?,
         };
-        self.report.lived.echoes += echoes.get();
         self.report.lived.asked += wanted.len() as u64;
         // Named for what they take up until the day's ids are given.
         let wanted = wanted
@@ -388,9 +380,14 @@ impl LlmBackend {
         let prompt = skeleton.replace("{{state}}", &first(&lines, room));
         let names = self.names(cx);
         let schema = names.schema("director", &[], cx.days, TURNS);
+        // The slot's own words back are not the model's: what the
+        // calendar has in the session, or the session's intent.
+        let slot_words = SessionKind::parse(&session.kind)
+            .filter(|_| calendar.is_some())
+            .map_or(session.intent.clone(), |k| k.intent().to_string());
         let echoes = std::cell::Cell::new(0u64);
         let echo = |text: &str| {
-            let e = crate::llm::prompts::echoes_example("director", text);
+            let e = crate::llm::prompts::repeats(text, &slot_words);
             echoes.set(echoes.get() + u64::from(e));
             e
         };
@@ -399,7 +396,8 @@ impl LlmBackend {
             for (i, t) in r.turns.into_iter().enumerate() {
                 if echo(&t.intention) {
                     dropped.push(format!(
-                        "turns[{i}].intention repeats the example, which is another home's; write what happens here"
+                        "turns[{i}].intention repeats the episode's line; write what {} does here",
+                        t.actor
                     ));
                     continue;
                 }

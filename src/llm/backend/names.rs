@@ -139,15 +139,6 @@ pub fn without_no_ops(schema: &mut Value, now: impl Fn(&str, &str) -> Option<Val
     });
 }
 
-/// An actor schema for a turn that is someone's words: `say` only.
-pub fn only_say(schema: &mut Value) {
-    if let Some(forms) = schema["properties"]["steps"]["items"]["anyOf"].as_array_mut() {
-        forms.retain(|f| f["properties"]["skill"]["enum"] == json!(["say"]));
-    }
-    schema["properties"]["steps"]["minItems"] = json!(1);
-    schema["properties"]["steps"]["maxItems"] = json!(1);
-}
-
 /// An actor schema narrowed to the things a turn is about (`about`, ids):
 /// each form's target, object and device are among them, and a form left
 /// with none goes; saying and waiting stay. Nothing about: as it is.
@@ -372,6 +363,7 @@ impl Names {
                 s
             }
             "notes" => schema_of::<reply::NotesReply>(),
+            "words" => schema_of::<reply::WordsReply>(),
             other => panic!("no schema for stage {other}"),
         };
         if let Value::Object(o) = &mut s {

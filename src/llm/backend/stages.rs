@@ -117,6 +117,14 @@ impl Backend for LlmBackend {
         let days = cx.days;
         let want = projects_wanted(days);
         let schema = self.names(cx).schema("projects", &[], days, want);
+        // Words that repeat the example are another home's: a title falls
+        // back to the project's kind, a constraint is left out.
+        let echoes = std::cell::Cell::new(0u64);
+        let echo = |t: &str| {
+            let e = crate::llm::prompts::echoes_example("projects", t);
+            echoes.set(echoes.get() + u64::from(e));
+            e
+        };
         let accept = |r: reply::ProjectsReply| -> Kept<Vec<Project>> {
             let (mut out, mut dropped) = (Vec::new(), Vec::new());
             let mut seen = BTreeSet::new();
@@ -142,10 +150,15 @@ impl Backend for LlmBackend {
                 }
                 // The schema bounds the days; a project ends when it starts or later.
                 let start = p.start_day.clamp(1, days.into()) as u32;
+                let title = if echo(&p.title) {
+                    json!(kind).as_str().unwrap_or("").replace('_', " ")
+                } else {
+                    p.title
+                };
                 out.push(Project {
                     id,
                     kind,
-                    title: p.title,
+                    title,
                     participants,
                     entities: ids_in(&p.entities),
                     memory_targets: p
@@ -155,7 +168,11 @@ impl Backend for LlmBackend {
                         .collect(),
                     start_day: start,
                     end_day: (p.end_day.clamp(1, days.into()) as u32).max(start),
-                    constraints: p.constraints,
+                    constraints: p
+                        .constraints
+                        .into_iter()
+                        .filter(|c| !echo(c))
+                        .collect(),
                 });
             }
             if out.is_empty() {
@@ -168,13 +185,15 @@ impl Backend for LlmBackend {
             "projects",
             &[("days", &days.to_string()), ("count", &want.to_string())],
         );
-        let out = match self.ask(
+        let reply = self.ask(
             cx,
             "projects",
             prompt,
             (schema, max_tokens(want, 120)),
             &accept,
-        )? {
+        )?;
+        self.report.lived.echoes += echoes.get();
+        let out = match reply {
             Ok(out) => out,
             Err(why) => {
                 let out = self.fallback(
@@ -215,6 +234,7 @@ impl Backend for LlmBackend {
         let lines: Vec<String> = active.iter().map(|p| project_line(p)).collect();
         let room = self.room(cx, &skeleton, max_tokens(want, 70));
         let prompt = skeleton.replace("{{projects}}", &first(&lines, room));
+        let echoes = std::cell::Cell::new(0u64);
         let accept = |r: reply::BeatsReply| -> Kept<Vec<DayBeat>> {
             let (mut out, mut dropped) = (Vec::<DayBeat>::new(), Vec::new());
             for (i, b) in r.beats.into_iter().enumerate() {
@@ -222,11 +242,14 @@ impl Backend for LlmBackend {
                     dropped.push(format!("beats[{i}]: a second beat for {}", b.project));
                     continue;
                 }
+                // A summary that repeats the example is another home's.
+                let echo = crate::llm::prompts::echoes_example("day_beats", &b.summary);
+                echoes.set(echoes.get() + u64::from(echo));
                 out.push(DayBeat {
                     day,
                     beat: serde_json::from_value(json!(b.beat)).unwrap_or(Beat::Continued),
                     project: b.project,
-                    summary: b.summary,
+                    summary: if echo { String::new() } else { b.summary },
                 });
             }
             if out.is_empty() {
@@ -234,13 +257,15 @@ impl Backend for LlmBackend {
             }
             Ok((out, dropped))
         };
-        match self.ask(
+        let reply = self.ask(
             cx,
             "day_beats",
             prompt,
             (schema, max_tokens(want, 70)),
             &accept,
-        )? {
+        )?;
+        self.report.lived.echoes += echoes.get();
+        match reply {
             Ok(out) => Ok(out),
             Err(why) => {
                 let out = self.fallback(
@@ -336,8 +361,34 @@ impl Backend for LlmBackend {
         let room = self.room(cx, &skeleton, 600);
         let prompt = skeleton.replace("{{events}}", &recent(&lines, room));
         let schema = self.names(cx).schema("notes", &[], cx.days, 0);
-        let accept = |r: reply::NotesReply| -> Kept<reply::NotesReply> { Ok((r, vec![])) };
-        match self.ask(cx, "notes", prompt, (schema, 600), &accept)? {
+        // What repeats the example is another home's, not this day's.
+        let echoes = std::cell::Cell::new(0u64);
+        let accept = |mut r: reply::NotesReply| -> Kept<reply::NotesReply> {
+            let echo = |t: &String| {
+                let e = crate::llm::prompts::echoes_example("notes", t);
+                echoes.set(echoes.get() + u64::from(e));
+                e
+            };
+            let mut dropped = vec![];
+            for list in [&mut r.preferences, &mut r.open_plans] {
+                list.retain(|t| {
+                    let keep = !echo(t);
+                    if !keep {
+                        dropped.push(format!("{t:?} repeats the example"));
+                    }
+                    keep
+                });
+            }
+            if echo(&r.summary) {
+                return Err(vec![
+                    "summary repeats the example, which is another home's day; write this day's".into(),
+                ]);
+            }
+            Ok((r, dropped))
+        };
+        let reply = self.ask(cx, "notes", prompt, (schema, 600), &accept)?;
+        self.report.lived.echoes += echoes.get();
+        match reply {
             Ok(r) => {
                 let mut notes = day_notes(day, events, sim);
                 notes.preferences = r.preferences;

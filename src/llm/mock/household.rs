@@ -172,6 +172,11 @@ impl Household {
                 let prompt = req.body["messages"][1]["content"].as_str().unwrap_or("");
                 self.actor(prompt, req.is_reask(), req.schema())
             }
+            "words" => {
+                // Its own words, never the calendar's line back.
+                let who = between(&text, "Stage: words.\n\n", " is in ");
+                json!({"text": format!("Right then, {who} here, all good.")})
+            }
             "notes" => {
                 json!({"preferences": [format!("{h0} likes a quiet morning")], "open_plans": [], "summary": "A quiet day."})
             }
