@@ -5,9 +5,12 @@
 
 pub mod act;
 pub mod answer;
-mod candidates;
+pub mod answered;
+mod asked;
+pub mod candidates;
 pub mod cutoff;
 pub mod export;
+pub mod families;
 mod freshness;
 pub mod index;
 pub mod mine;
@@ -18,7 +21,6 @@ pub mod plan;
 pub mod replay;
 mod standing;
 pub mod text;
-pub mod unanswerable;
 pub mod validate;
 pub mod wording;
 pub mod world;

@@ -32,7 +32,7 @@ pub enum Family {
     /// Looks like another family's question, but nothing the robot could
     /// see or hear settles it: the answer is "not known". Samples mined
     /// before false premises were filed under the families they look like
-    /// ([`looks_like`]); no longer mined.
+    /// (`families::unanswerable::looks_like`); no longer mined.
     Unanswerable,
 }
 
@@ -276,18 +276,6 @@ impl QaSample {
     /// looks like.
     pub fn is_unanswerable(&self) -> bool {
         self.family == Family::Unanswerable || self.template.starts_with("unanswerable/")
-    }
-}
-
-/// The family a false-premise question about `q` is filed under: the one
-/// whose questions it looks like, so that every family holds some and none
-/// is all of them.
-pub fn looks_like(q: &Query) -> Family {
-    match q {
-        Query::AccordingTo { .. } => Family::SourceAware,
-        Query::Preference { .. } => Family::Preference,
-        Query::LastTime { .. } => Family::Temporal,
-        _ => Family::CurrentState,
     }
 }
 
