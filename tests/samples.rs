@@ -397,7 +397,7 @@ fn habit_answers_kept_across_cutoffs_are_the_answers_at_each() {
     assert!(settled > 0, "no habit is settled at any cutoff");
     // Not a habit question: no basis.
     let q = Query::Next { event: 1 };
-    assert_eq!(families::owner(&q).basis(&ix, &q, 100), None);
+    assert_eq!(families::owner(&q).entry.basis(&ix, &q, 100), None);
 }
 
 #[test]

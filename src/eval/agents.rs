@@ -202,7 +202,7 @@ impl BuiltIn {
                 (self.over(ids.into_iter().collect(), on)?, Some(top))
             }
             Strategy::ObsMem => {
-                let needs = owner(q).needs(q);
+                let needs = owner(q).entry.needs(q);
                 if needs.iter().all(Track::whole) {
                     // Whole tracks only grow: their index is kept and
                     // extended, one per set of tracks.

@@ -26,7 +26,7 @@ pub struct Memo(HashMap<String, (usize, Option<Answered>)>);
 impl Memo {
     /// As [`answer`], at cutoffs that never go back.
     pub fn answer(&mut self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
-        let Some(n) = owner(q).basis(ix, q, cutoff.event) else {
+        let Some(n) = owner(q).entry.basis(ix, q, cutoff.event) else {
             return answer(ix, cutoff, q);
         };
         let key = serde_json::to_string(q).unwrap_or_default();
@@ -47,7 +47,7 @@ impl Memo {
 /// act never seen done by that person. Other queries are never
 /// unanswerable (their answer may still be unsettled: `None`).
 pub fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
-    owner(q).unsupported(ix, cutoff, q)
+    owner(q).entry.unsupported(ix, cutoff, q)
 }
 
 /// The reference answer to `q` at `cutoff`, from `ix`: [`Answer::Unknown`]
@@ -55,7 +55,7 @@ pub fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
 /// ([`unsupported`]); `None` when its history bears on it but does not
 /// settle it.
 pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
-    owner(q).reference(ix, cutoff, q)
+    owner(q).entry.reference(ix, cutoff, q)
 }
 
 /// How sure an answer is: what calibrated scoring compares beside the

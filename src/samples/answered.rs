@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ids::Id;
-use crate::trace::{clock_time, day_of};
+use crate::trace::{ClaimMode, clock_time, day_of};
 
 use super::index::{Heard, Index};
 use super::model::{Answer, Moment};
@@ -58,6 +58,23 @@ pub fn habit<V: Ord + Clone>(ix: &Index, items: &[(V, u64)]) -> Option<(V, Vec<u
         .collect();
     (ties == 1 && days.len() >= 2 && events.len() * 3 >= items.len() * 2)
         .then(|| ((*v).clone(), events.clone()))
+}
+
+/// The value the latest claim of `mode` about `entity.attr` heard before
+/// `cutoff` that `by` picks gave, with that claim's event: what someone
+/// last said it is, or how they last said they like it.
+pub fn last_said(
+    ix: &Index,
+    (mode, entity, attr): (ClaimMode, &Id, &Id),
+    cutoff: u64,
+    by: impl Fn(&Heard) -> bool,
+) -> Option<Answered> {
+    let h = ix
+        .claims(mode, entity, attr, cutoff)
+        .rev()
+        .find(|h| by(h))?;
+    let value = h.claim.value.clone();
+    answered(Answer::Value { value }, [h.event])
 }
 
 /// The one claim about `entity` in the utterance `event` (heard before

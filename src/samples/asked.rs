@@ -11,7 +11,7 @@ use super::model::{Answer, Cutoff, Family, Query};
 /// overwritten) also the day, so that it is asked again at longer
 /// retention.
 pub fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> String {
-    let day = if families::of(family).lasting() {
+    let day = if families::of(family).lasting {
         cutoff.day
     } else {
         0

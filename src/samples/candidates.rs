@@ -34,20 +34,19 @@ pub struct Candidate<'c> {
 pub type Phrasing<'c> = Box<dyn Fn() -> Phrase + 'c>;
 
 impl<'c> Candidate<'c> {
-    pub fn new(
-        family: Family,
-        template: &'static str,
-        query: Query,
-        phrase: Phrasing<'c>,
-        options: Vec<String>,
-    ) -> Self {
+    pub fn new(family: Family, template: &'static str, query: Query, phrase: Phrasing<'c>) -> Self {
         Candidate {
             family,
             template,
             query,
             phrase,
-            options,
+            options: vec![],
         }
+    }
+
+    /// A multiple-choice question, with its `options` as written.
+    pub fn with_options(self, options: Vec<String>) -> Self {
+        Candidate { options, ..self }
     }
 }
 

@@ -307,11 +307,11 @@ fn locomo_category(q: &QaSample) -> u8 {
     if q.answer == Answer::Unknown {
         return 5;
     }
-    families::of(q.family).locomo_category(&q.query)
+    families::of(q.family).locomo_category_of(&q.query)
 }
 
 fn lme_type(q: &QaSample) -> &'static str {
-    families::of(q.family).lme_type(&q.query)
+    families::of(q.family).lme_type_of(&q.query)
 }
 
 /// LoCoMo: one sample per cutoff, holding that cutoff's questions and

@@ -101,14 +101,14 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         };
         // Every family's in table order (their draws come from one stream).
         let mut candidates: Vec<Candidate> = Vec::new();
-        for f in FAMILIES {
-            candidates.extend(f.candidates(&at, &mut rng));
+        for f in &FAMILIES {
+            candidates.extend(f.entry.candidates(&at, &mut rng));
         }
         // Each candidate answered once: its answer, family and key.
         let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
-        for f in FAMILIES {
-            let family = f.family();
-            let (chosen, a) = if f.standing() {
+        for f in &FAMILIES {
+            let family = f.family;
+            let (chosen, a) = if f.standing {
                 // Asked of the household, the state questions of a cutoff
                 // are two draws among all of them, so stale and unknown
                 // answers come as often as the robot missed the changes.
@@ -280,7 +280,7 @@ fn sample(
     QaSample {
         id,
         family: c.family,
-        memory_target: of(c.family).memory_target(&c.query),
+        memory_target: of(c.family).memory_target_of(&c.query),
         template: format!("{}/{}", c.family.name(), c.template),
         phrasing,
         cutoff: cutoff.clone(),
@@ -305,7 +305,7 @@ fn sample(
 fn answer_time(ix: &Index, q: &Query, a: &Answer) -> Option<Moment> {
     let t = match a {
         Answer::LastSeen { seen_at, .. } => *seen_at,
-        _ => owner(q).answer_time(ix, q)?,
+        _ => owner(q).entry.answer_time(ix, q)?,
     };
     Some(moment(t))
 }

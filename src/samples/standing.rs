@@ -104,12 +104,15 @@ pub(super) struct Standing<'c> {
 
 /// Whether the ask keys of `f` hold the day (see [`ask_key`]).
 fn day_keyed(f: Family) -> bool {
-    of(f).lasting()
+    of(f).lasting
 }
 
 /// The questions a claim heard raises, family by family.
 fn heard_candidates<'c>(ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
-    FAMILIES.iter().flat_map(|f| f.heard(ix, n, h)).collect()
+    FAMILIES
+        .iter()
+        .flat_map(|f| f.entry.heard(ix, n, h))
+        .collect()
 }
 
 /// How far past its due time a request is: before, in the grace period,
@@ -328,7 +331,7 @@ impl<'c> Standing<'c> {
     /// claimed attribute, the time.
     fn subscribe(&mut self, entry: usize, q: &Query, h: &'c Heard) {
         let (mode, entity, attr) = (h.claim.mode, &h.claim.entity, &h.claim.attr);
-        let reads = owner(q).reads(q);
+        let reads = owner(q).entry.reads(q);
         if reads.claims {
             let readers = self.claim_readers.entry((mode, entity, attr)).or_default();
             readers.push(entry);
@@ -356,7 +359,14 @@ impl<'c> Standing<'c> {
         for i in std::mem::take(&mut self.dirty) {
             let e = &self.entries[i];
             let household = |k: &Key| self.household.contains(k);
-            let found = owner(&e.query).settle(ix, cutoff, &e.query, &household);
+            let owner = owner(&e.query);
+            let found = owner
+                .entry
+                .settle(ix, cutoff, &e.query, &household)
+                .map(|a| {
+                    let f = owner.entry.filed(&a.answer).unwrap_or(owner.family);
+                    (a, f)
+                });
             let was_asked = found
                 .as_ref()
                 .is_some_and(|(a, f)| asked.contains(&ask_key(&e.query, &a.answer, *f, cutoff)));
@@ -469,10 +479,8 @@ mod tests {
         all.into_iter()
             .filter_map(|cand| {
                 let a = answer(ix, cutoff, &cand.query).filter(|a| a.answer != Answer::Unknown)?;
-                let f = match current_state::key(&cand.query) {
-                    Some(_) => current_state::filed(&a.answer),
-                    None => cand.family,
-                };
+                let owner = owner(&cand.query);
+                let f = owner.entry.filed(&a.answer).unwrap_or(owner.family);
                 (f == family && !asked.contains(&ask_key(&cand.query, &a.answer, f, cutoff)))
                     .then_some(cand.query)
             })
@@ -489,7 +497,7 @@ mod tests {
         let mut open = 0;
         for (k, cutoff) in cutoffs(&ix).iter().enumerate() {
             standing.advance(cutoff, &asked);
-            for family in FAMILIES.iter().filter(|f| f.standing()).map(|f| f.family()) {
+            for family in FAMILIES.iter().filter(|r| r.standing).map(|r| r.family) {
                 let kept: Vec<(Query, usize)> = standing
                     .open(family)
                     .into_iter()

@@ -206,7 +206,9 @@ impl<'a> Checker<'a> {
                         sim,
                         state: &state,
                     };
-                    let world_checked = owner(&q.query).check(q, &own, &mut |why| fail(s, why));
+                    let world_checked = owner(&q.query)
+                        .entry
+                        .check(q, &own, &mut |why| fail(s, why));
                     if missed && !world_checked {
                         check_world(ix, all, q, &mut fail);
                     }

@@ -17,7 +17,7 @@ use super::text::Namer;
 /// own knowledge: not where it learnt something (source-aware), and not
 /// whether it knows at all (unanswerable).
 pub fn asks_the_world(f: Family) -> bool {
-    of(f).asks_the_world()
+    of(f).world
 }
 
 /// Sets each question's [`QaSample::world`]: the answer from every event
@@ -28,7 +28,7 @@ pub fn asks_the_world(f: Family) -> bool {
 /// its adversarial answer: what only a guess could give.
 pub fn settle(all: &Index, n: &Namer, qa: &mut [QaSample]) {
     for q in qa.iter_mut().filter(|q| asks_the_world(q.family)) {
-        let world = owner(&q.query).world(all, &q.cutoff, &q.query);
+        let world = owner(&q.query).entry.world(all, &q.cutoff, &q.query);
         q.world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
         // A false premise keeps its own trap (a value it was not).
         if q.answer == Answer::Unknown && !q.is_unanswerable() {

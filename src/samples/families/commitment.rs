@@ -3,7 +3,8 @@
 //! it done?"). Standing questions of each request the robot heard; whether
 //! it is done changes with what the robot sees and with the time.
 
-use crate::generation::MemoryTarget;
+mod phrasings;
+
 use crate::ids::Id;
 use crate::trace::ClaimMode;
 
@@ -11,14 +12,19 @@ use crate::samples::answered::{Answered, GRACE, answered, time, unique_claim};
 use crate::samples::candidates::Candidate;
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Progress, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 use crate::samples::wording::request_phrase;
 
 use super::family::{QuestionFamily, Reads, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct Commitment;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["asked", "due", "status"];
 
 /// "What was asked at `request` about `entity`?"
 pub fn asked(request: u64, entity: &Id) -> Query {
@@ -38,7 +44,7 @@ fn request_of(q: &Query) -> Option<(u64, &Id)> {
     }
 }
 
-const READINGS: &[Reading] = &[Reading {
+pub const READINGS: &[Reading] = &[Reading {
     rank: 60,
     cue: |r| r.has(&[" ask", "request", "deadline", " the robot to "]),
     parse: |r: &Read| {
@@ -56,57 +62,7 @@ const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "what_asked",
-        &[
-            "On {when}, what did {who} ask the robot to do with {thing}?",
-            "What did {who} want done with {thing} when they asked on {when}?",
-            "{who} made a request about {thing} on {when}. What was it?",
-            "What was {who}'s request about {thing} on {when}?",
-            "On {when}, {who} asked the robot for something involving {thing}. What?",
-        ],
-    ),
-    (
-        "when_due",
-        &[
-            "By when did {who} want the robot to {task}?",
-            "What deadline did {who} give the robot to {task}?",
-            "{who} asked the robot to {task}. By what time?",
-            "When should the robot {task}, going by {who}'s request?",
-            "How soon did {who} need the robot to {task}?",
-        ],
-    ),
-    (
-        "is_done",
-        &[
-            "{who} asked the robot to {task}. Is it done, still to do, or overdue?",
-            "Has the robot done what {who} asked (to {task}), or is it still pending or overdue?",
-            "{who}'s request to {task}: done, pending, or overdue?",
-            "Where does {who}'s request to {task} stand: done, still to do, or late?",
-            "Did the robot {task} as {who} asked, or is that still pending or overdue?",
-        ],
-    ),
-];
-
 impl QuestionFamily for Commitment {
-    fn family(&self) -> Family {
-        Family::Commitment
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        request_of(q).is_some()
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
-    fn standing(&self) -> bool {
-        true
-    }
-
     /// What a request heard asked, by when, and whether it is done.
     fn heard<'c>(&self, ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
         if h.claim.mode != ClaimMode::Request {
@@ -145,10 +101,9 @@ impl QuestionFamily for Commitment {
                 "what_asked",
                 asked(request, &entity),
                 Box::new(what_phrase),
-                vec![],
             ),
-            Candidate::new(family, "when_due", due, Box::new(due_phrase), vec![]),
-            Candidate::new(family, "is_done", status, Box::new(done_phrase), vec![]),
+            Candidate::new(family, "when_due", due, Box::new(due_phrase)),
+            Candidate::new(family, "is_done", status, Box::new(done_phrase)),
         ]
     }
 
@@ -203,10 +158,6 @@ impl QuestionFamily for Commitment {
             .due
     }
 
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         let Some((request, entity)) = request_of(q) else {
             return vec![];
@@ -218,19 +169,12 @@ impl QuestionFamily for Commitment {
         ]
     }
 
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::PlanningDependency
-    }
-
-    fn locomo_category(&self, q: &Query) -> u8 {
+    /// By when is temporal; whether it is done, multi-hop.
+    fn locomo_category(&self, q: &Query) -> Option<u8> {
         match q {
-            Query::Due { .. } => 2,
-            Query::Status { .. } => 1,
-            _ => 4,
+            Query::Due { .. } => Some(2),
+            Query::Status { .. } => Some(1),
+            _ => None,
         }
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "temporal-reasoning"
     }
 }

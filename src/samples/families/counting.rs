@@ -3,26 +3,31 @@
 //! fridge today?"). Drawn at each cutoff from the acts of today and
 //! yesterday.
 
+mod phrasings;
+
 use std::collections::BTreeSet;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::generation::MemoryTarget;
-
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::wording::{Tense, verb_phrase};
 
 use super::family::{QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct Counting;
 
-const READINGS: &[Reading] = &[Reading {
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["count"];
+
+pub const READINGS: &[Reading] = &[Reading {
     rank: 50,
     cue: |r| r.has(&["how many", "how often", "number of times"]),
     parse: |r: &Read| {
@@ -37,43 +42,7 @@ const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "how_many_robot",
-        &[
-            "How many times did the robot {act} {day}?",
-            "How often did the robot {act} {day}?",
-            "{day}, how many times did the robot {act}?",
-            "What is the number of times the robot had to {act} {day}?",
-            "How many times {day} did the robot {act}?",
-        ],
-    ),
-    (
-        "how_many",
-        &[
-            "How many times did the robot see {who} {act} {day}?",
-            "How often did {who} {act} {day}, as far as the robot saw?",
-            "{day}, how many times did the robot watch {who} {act}?",
-            "As the robot saw it, how many times did {who} {act} {day}?",
-            "What number of times did the robot see {who} {act} {day}?",
-        ],
-    ),
-];
-
 impl QuestionFamily for Counting {
-    fn family(&self) -> Family {
-        Family::Counting
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(q, Query::Count { .. })
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
     /// Each act of today and yesterday, counted by its actor or by anyone
     /// (an even draw).
     fn candidates<'c>(&self, at: &At<'c, '_>, rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
@@ -122,13 +91,7 @@ impl QuestionFamily for Counting {
                 act: (*act).clone(),
                 day: e.day,
             };
-            out.push(Candidate::new(
-                Family::Counting,
-                template,
-                query,
-                question,
-                vec![],
-            ));
+            out.push(Candidate::new(Family::Counting, template, query, question));
         }
         out
     }
@@ -152,26 +115,10 @@ impl QuestionFamily for Counting {
         answered(Answer::Count { count }, events)
     }
 
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
             Query::Count { act, .. } => vec![Track::Act(act)],
             _ => vec![],
         }
-    }
-
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::TemporalState
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        1
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "multi-session"
     }
 }

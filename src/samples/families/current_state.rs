@@ -7,6 +7,8 @@
 //! whose answer is not known; a thing the house lacks or a state never
 //! seen is the unanswerable family's false premise of it.
 
+mod phrasings;
+
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::{ClaimMode, Key, Location, Value};
@@ -15,13 +17,18 @@ use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
 use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 
-use super::family::{CheckAt, QuestionFamily, Track};
+use super::family::{CheckAt, QuestionFamily, Track, Unseen};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct CurrentState;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["state"];
 
 /// "What is `entity.attr`?"
 pub fn state(entity: &Id, attr: &str) -> Query {
@@ -67,20 +74,10 @@ pub fn candidate<'c>(n: &'c Namer, entity: &'c Id, attr: &'c Id) -> Candidate<'c
         template(attr),
         state(entity, attr),
         Box::new(move || question(&n.name(entity), attr)),
-        vec![],
     )
 }
 
-/// The family a state question's answer `a` files it under: hidden state
-/// when the last value seen may have changed since.
-pub fn filed(a: &Answer) -> Family {
-    match a {
-        Answer::LastSeen { .. } => Family::HiddenState,
-        _ => Family::CurrentState,
-    }
-}
-
-const READINGS: &[Reading] = &[Reading {
+pub const READINGS: &[Reading] = &[Reading {
     rank: 250,
     // What is left: a state.
     cue: |_| true,
@@ -92,90 +89,25 @@ const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "where_is",
-        &[
-            "Where is {thing}?",
-            "Where can {thing} be found now?",
-            "Do you know where {thing} is right now?",
-            "I am looking for {thing}. Where is it?",
-            "Where has {thing} ended up?",
-        ],
-    ),
-    (
-        "is_open",
-        &[
-            "Is {thing} open or closed?",
-            "Has {thing} been left open, or is it shut?",
-            "Right now, would I find {thing} open or closed?",
-            "Is {thing} standing open at the moment, or is it closed?",
-            "Open or shut: how is {thing} now?",
-        ],
-    ),
-    (
-        "is_on",
-        &[
-            "Is {thing} on or off?",
-            "Is {thing} running right now, or is it off?",
-            "Has {thing} been left on, or is it switched off?",
-            "Would I find {thing} switched on or off?",
-            "On or off: what state is {thing} in now?",
-        ],
-    ),
-    (
-        "device_field",
-        &[
-            "What is the {field} of {thing} set to?",
-            "What {field} is {thing} on right now?",
-            "Which {field} does {thing} have at the moment?",
-            "What's the current {field} setting on {thing}?",
-            "If I checked {thing} now, what {field} would it show?",
-        ],
-    ),
-];
-
 impl QuestionFamily for CurrentState {
-    fn family(&self) -> Family {
-        Family::CurrentState
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(q, Query::State { .. })
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
-    fn standing(&self) -> bool {
-        true
-    }
-
-    fn settle(
-        &self,
-        ix: &Index,
-        cutoff: &Cutoff,
-        q: &Query,
-        household: &dyn Fn(&Key) -> bool,
-    ) -> Option<(Answered, Family)> {
+    fn settle(&self, ix: &Index, at: &Cutoff, q: &Query, unseen: Unseen) -> Option<Answered> {
         let k = key(q)?;
         // The robot's own hand is no answer to where a thing is.
-        let last = ix.seen_before(&k, cutoff.event).last();
+        let last = ix.seen_before(&k, at.event).last();
         if last.is_some_and(
             |s| matches!(&s.value, Value::Location(Location::HeldBy(h)) if *h == ix.robot),
         ) {
             return None;
         }
-        let a = self.reference(ix, cutoff, q)?;
-        if a.answer != Answer::Unknown {
-            let family = filed(&a.answer);
-            return Some((a, family));
-        }
+        let a = self.reference(ix, at, q)?;
         // Asked of the household: where it is, though nothing the robot
         // perceived bears on it, not even its first view of the house.
-        (household(&k) && ix.truth(&k, cutoff.event).is_some()).then_some((a, Family::HiddenState))
+        (a.answer != Answer::Unknown || unseen(&k) && ix.truth(&k, at.event).is_some()).then_some(a)
+    }
+
+    /// A state possibly changed since, or not known: hidden state.
+    fn filed(&self, a: &Answer) -> Option<Family> {
+        (!matches!(a, Answer::Value { .. })).then_some(Family::HiddenState)
     }
 
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
@@ -210,17 +142,6 @@ impl QuestionFamily for CurrentState {
             .map(|v| Answer::Value { value: v.clone() })
     }
 
-    fn value_attr<'q>(&self, q: &'q Query) -> &'q str {
-        match q {
-            Query::State { attr, .. } => attr.as_str(),
-            _ => "location",
-        }
-    }
-
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     /// One index for every state question: the state track and the
     /// whereabouts its freshness reads, shared (a copy per attribute would
     /// hold the whereabouts hundreds of times).
@@ -228,21 +149,14 @@ impl QuestionFamily for CurrentState {
         vec![Track::States, Track::Whereabouts]
     }
 
-    fn memory_target(&self, q: &Query) -> MemoryTarget {
-        match q {
+    /// Where a thing is, or how a device is.
+    fn memory_target(&self, q: &Query) -> Option<MemoryTarget> {
+        Some(match q {
             Query::State { attr, .. } if attr.as_str() == "location" => {
                 MemoryTarget::ObjectLocation
             }
             _ => MemoryTarget::DeviceState,
-        }
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        4
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "knowledge-update"
+        })
     }
 
     /// A state's answer agrees with the simulator's record of the robot's

@@ -12,48 +12,22 @@ use crate::ids::Id;
 use crate::sim::Simulation;
 use crate::trace::{Key, State};
 
-use super::reader::Reading;
 use crate::samples::answered::Answered;
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Act, Answer, Cutoff, Family, QaSample, Query};
-use crate::samples::phrasing::Phrasings;
 use crate::samples::text::Namer;
 use crate::samples::wording::answer_words;
 
-/// A question family: the questions it asks and everything done with
-/// them, from mining to export. Its queries are the [`Query`] variants it
-/// [`owns`](QuestionFamily::owns); a family may own none (hidden state asks
-/// the current-state question, whose answer it is filed by; unanswerable
-/// asks other families' questions with a false premise). Methods keyed by
-/// a query are asked of the family that owns it; those keyed by a sample,
-/// of the sample's family.
+/// What a question family does with its questions, from mining to
+/// export: its module's entry in the table (`table.rs`), whose line says
+/// what the family is (its name, the [`Query`] kinds it asks, its
+/// templates, its tags). Methods keyed by a query are asked of the family
+/// that asks it; those keyed by a sample, of the sample's family. A family
+/// may ask no query of its own: hidden state is the current-state
+/// question's when its answer may have changed, unanswerable asks other
+/// families' questions with a false premise.
 pub trait QuestionFamily: Sync {
-    fn family(&self) -> Family;
-
-    /// Whether `q` is one of its questions.
-    fn owns(&self, _q: &Query) -> bool {
-        false
-    }
-
-    /// Its question templates and their phrasings.
-    fn phrasings(&self) -> Phrasings {
-        &[]
-    }
-
-    /// Whether its candidates are standing questions, kept from cutoff to
-    /// cutoff (`samples::standing`), rather than drawn at each cutoff.
-    fn standing(&self) -> bool {
-        false
-    }
-
-    /// Whether what it asks lasts (preferences, habits, what was
-    /// overwritten): the same question with the same answer is asked again
-    /// on a later day, at a longer retention.
-    fn lasting(&self) -> bool {
-        false
-    }
-
     /// Its questions at a cutoff (a family whose questions do not stand).
     fn candidates<'c>(&self, _at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         vec![]
@@ -70,18 +44,17 @@ pub trait QuestionFamily: Sync {
         Reads::default()
     }
 
-    /// A standing question's answer at `cutoff` and the family it is asked
-    /// in (`household`: the keys asked of the household that the robot did
-    /// not see at the start); `None` while it is not to be asked.
-    fn settle(
-        &self,
-        ix: &Index,
-        cutoff: &Cutoff,
-        q: &Query,
-        _household: &dyn Fn(&Key) -> bool,
-    ) -> Option<(Answered, Family)> {
-        let a = self.reference(ix, cutoff, q)?;
-        (a.answer != Answer::Unknown).then(|| (a, self.family()))
+    /// A standing question's answer at cutoff `at`; `None` while it is
+    /// not to be asked.
+    fn settle(&self, ix: &Index, at: &Cutoff, q: &Query, _unseen: Unseen) -> Option<Answered> {
+        let a = self.reference(ix, at, q)?;
+        (a.answer != Answer::Unknown).then_some(a)
+    }
+
+    /// The family one of its questions answered `a` is filed under, when
+    /// not its own.
+    fn filed(&self, _a: &Answer) -> Option<Family> {
+        None
     }
 
     /// Its false premises: whether nothing the robot perceived before
@@ -125,14 +98,11 @@ pub trait QuestionFamily: Sync {
         self.reference(all, cutoff, q).map(|a| a.answer)
     }
 
-    /// The attribute a value in its answers is named as.
-    fn value_attr<'q>(&self, _q: &'q Query) -> &'q str {
-        "location"
-    }
-
-    /// An answer to `q` in words: what every built-in reader says.
+    /// An answer to `q` in words: what every built-in reader says (a value
+    /// named as the attribute `q` names, else as a place).
     fn answer_text(&self, n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
-        answer_words(n, self.value_attr(q), a, options)
+        let attr = q.attr().map_or("location", |a| a.as_str());
+        answer_words(n, attr, a, options)
     }
 
     /// The moment an answer to `q` refers to besides itself (when a
@@ -141,30 +111,25 @@ pub trait QuestionFamily: Sync {
         None
     }
 
-    /// How the words-only reader tells its questions from their words.
-    fn readings(&self) -> &'static [Reading] {
-        &[]
-    }
-
     /// What of a memory with typed tracks the answer to `q` reads.
     fn needs<'q>(&self, _q: &'q Query) -> Vec<Track<'q>> {
         vec![]
     }
 
-    /// What a question of the family exercises (the sample's
-    /// `memory_target`).
-    fn memory_target(&self, q: &Query) -> MemoryTarget;
+    /// What `q`, one of its questions, exercises, where that is not the
+    /// family's tag in the table.
+    fn memory_target(&self, _q: &Query) -> Option<MemoryTarget> {
+        None
+    }
 
-    /// LoCoMo's category of a question of the family whose answer is known.
-    fn locomo_category(&self, q: &Query) -> u8;
+    /// LoCoMo's category of `q`, where not the family's.
+    fn locomo_category(&self, _q: &Query) -> Option<u8> {
+        None
+    }
 
-    /// LongMemEval's question type.
-    fn lme_type(&self, q: &Query) -> &'static str;
-
-    /// Whether it asks about the household (it has a world answer), not
-    /// about the robot's own knowledge.
-    fn asks_the_world(&self) -> bool {
-        true
+    /// LongMemEval's type of `q`, where not the family's.
+    fn lme_type(&self, _q: &Query) -> Option<&'static str> {
+        None
     }
 
     /// Its own checks of `q`, one of its questions, against the simulation
@@ -175,6 +140,11 @@ pub trait QuestionFamily: Sync {
     }
 }
 
+/// Whether the robot did not see a key at the start, asked of the
+/// household (the standing state question of such a key is asked before
+/// it is seen).
+pub type Unseen<'a> = &'a dyn Fn(&Key) -> bool;
+
 /// What a standing question's answer reads besides its own key's
 /// observations: the claims of the claim's key, what the robot saw of the
 /// claimed attribute since, the time (a request falling due).
@@ -183,6 +153,15 @@ pub struct Reads {
     pub claims: bool,
     pub seen: bool,
     pub due: bool,
+}
+
+impl Reads {
+    /// The claims of its key.
+    pub const CLAIMS: Reads = Reads {
+        claims: true,
+        seen: false,
+        due: false,
+    };
 }
 
 /// A part of a memory with typed tracks (ObsMem's): what it brings to a

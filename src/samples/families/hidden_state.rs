@@ -3,32 +3,21 @@
 //! (the current-state family asks it; its answer files it here). Asked of
 //! the household, also a state the robot never saw at all.
 
-use crate::generation::MemoryTarget;
-
-use crate::samples::model::{Family, Query};
+use crate::samples::phrasing::Phrasings;
 
 use super::family::QuestionFamily;
+use super::reader::Reading;
 
 pub struct HiddenState;
 
-impl QuestionFamily for HiddenState {
-    fn family(&self) -> Family {
-        Family::HiddenState
-    }
+/// It asks no query of its own.
+pub const QUERIES: &[&str] = &[];
 
-    fn standing(&self) -> bool {
-        true
-    }
+/// Its questions are worded by the current-state templates.
+pub const PHRASINGS: Phrasings = &[];
 
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::HiddenState
-    }
+/// The words-only reader reads them as current-state questions.
+pub const READINGS: &[Reading] = &[];
 
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        1
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "knowledge-update"
-    }
-}
+/// What it does with its questions is the current-state family's.
+impl QuestionFamily for HiddenState {}

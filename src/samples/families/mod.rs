@@ -24,6 +24,6 @@ pub mod source_aware;
 pub mod temporal;
 pub mod unanswerable;
 
-pub use family::{CheckAt, QuestionFamily, Reads, Track};
+pub use family::{CheckAt, QuestionFamily, Reads, Track, Unseen};
 pub use reader::{Read, Reading};
-pub use table::{FAMILIES, answer_text, of, owner, question_keys, questions, read};
+pub use table::{FAMILIES, Row, answer_text, of, owner, question_keys, questions, read};

@@ -3,7 +3,8 @@
 //! question of each change the robot saw to a value the attribute took
 //! only once, so that "before it was put there" names one move.
 
-use crate::generation::MemoryTarget;
+mod phrasings;
+
 use crate::ids::Id;
 use crate::trace::{Location, Value};
 
@@ -11,13 +12,18 @@ use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
 use crate::samples::index::{Index, Place, only_once};
 use crate::samples::model::{Answer, Cutoff, Family, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 
 use super::family::{QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct OverwrittenState;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["before"];
 
 /// "What was it before?": the value of `entity.attr` before the change
 /// the robot saw at `p[i]`, a value the attribute took only once.
@@ -60,10 +66,10 @@ pub fn candidate<'c>(
         }
     };
     let family = Family::OverwrittenState;
-    Candidate::new(family, "before_change", query, Box::new(phrase), vec![])
+    Candidate::new(family, "before_change", query, Box::new(phrase))
 }
 
-const READINGS: &[Reading] = &[Reading {
+pub const READINGS: &[Reading] = &[Reading {
     rank: 100,
     cue: |r| r.has(&[" before ", " prior ", "previously", " until ", " used to "]),
     parse: |r: &Read| {
@@ -87,61 +93,7 @@ const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "before_moved_by",
-        &[
-            "Where was {thing} before {who} put it {place}?",
-            "Before {who} put {thing} {place}, where had it been?",
-            "{who} put {thing} {place}. Where was it before that?",
-            "Where did {thing} sit before {who} put it {place}?",
-            "Where had {thing} been kept until {who} put it {place}?",
-        ],
-    ),
-    (
-        "before_moved",
-        &[
-            "Where was {thing} before it was {place}?",
-            "Before {thing} ended up {place}, where was it?",
-            "Where was {thing} prior to being {place}?",
-            "Where had {thing} been until it was {place}?",
-            "{thing} was moved {place} at some point. Where was it before?",
-        ],
-    ),
-    (
-        "before_changed",
-        &[
-            "What was {what} before it was changed to {value}?",
-            "Before it changed to {value}, what was {what}?",
-            "{what} was changed to {value}. What was it before?",
-            "What had {what} been before it became {value}?",
-            "What was {what} previously, prior to the change to {value}?",
-        ],
-    ),
-];
-
 impl QuestionFamily for OverwrittenState {
-    fn family(&self) -> Family {
-        Family::OverwrittenState
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(q, Query::Before { .. })
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
-    fn standing(&self) -> bool {
-        true
-    }
-
-    fn lasting(&self) -> bool {
-        true
-    }
-
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         let Query::Before {
             entity,
@@ -176,33 +128,10 @@ impl QuestionFamily for OverwrittenState {
         answered(Answer::Value { value: was.clone() }, [was_at, *change])
     }
 
-    fn value_attr<'q>(&self, q: &'q Query) -> &'q str {
-        match q {
-            Query::Before { attr, .. } => attr.as_str(),
-            _ => "location",
-        }
-    }
-
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
             Query::Before { entity, attr, .. } => vec![Track::State(entity, attr)],
             _ => vec![],
         }
-    }
-
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::TemporalState
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        1
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "knowledge-update"
     }
 }

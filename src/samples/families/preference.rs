@@ -2,23 +2,29 @@
 //! so ("What volume does Bob prefer on the tv?"). Standing questions of
 //! each preference the robot heard; the latest word of each holder counts.
 
+mod phrasings;
+
 use std::collections::BTreeMap;
 
-use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::{ClaimMode, Value};
 
-use crate::samples::answered::{Answered, answered};
+use crate::samples::answered::{Answered, answered, last_said};
 use crate::samples::candidates::Candidate;
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 
 use super::family::{QuestionFamily, Reads, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct Preference;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["preference", "who_prefers"];
 
 /// "How does `holder` like `entity.attr`?"
 pub fn how_likes(holder: &Id, entity: &Id, attr: &Id) -> Query {
@@ -49,7 +55,7 @@ pub fn question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
     )
 }
 
-const READINGS: &[Reading] = &[Reading {
+pub const READINGS: &[Reading] = &[Reading {
     rank: 90,
     cue: |r| r.has(&[" like", "prefer", " want", "favourite", " suits "]),
     parse: |r: &Read| {
@@ -70,81 +76,7 @@ const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "who_prefers",
-        &[
-            "Who in the household likes the {attr} of {thing} to be {value}?",
-            "Which member of the household prefers {thing} with its {attr} at {value}?",
-            "Who wants the {attr} of {thing} set to {value}?",
-            "Someone likes the {attr} of {thing} at {value}. Who is it?",
-            "Whose preference is a {attr} of {value} for {thing}?",
-        ],
-    ),
-    (
-        "likes_drink",
-        &[
-            "What does {who} like to drink from {thing}?",
-            "Which drink does {who} prefer from {thing}?",
-            "When {who} uses {thing}, what drink do they want?",
-            "What should {thing} make for {who}?",
-            "What is {who}'s favourite drink from {thing}?",
-        ],
-    ),
-    (
-        "likes_volume",
-        &[
-            "At what volume does {who} like {thing}?",
-            "How loud does {who} like {thing} to be?",
-            "What volume does {who} prefer on {thing}?",
-            "Which volume suits {who} on {thing}?",
-            "What is {who}'s preferred volume for {thing}?",
-        ],
-    ),
-    (
-        "likes_night",
-        &[
-            "What temperature does {who} want {thing} set to at night?",
-            "At night, what temperature does {who} like on {thing}?",
-            "What is {who}'s preferred night-time temperature on {thing}?",
-            "How warm does {who} want {thing} set overnight?",
-            "Which temperature should {thing} be at night, for {who}?",
-        ],
-    ),
-    (
-        "likes_field",
-        &[
-            "What {field} does {who} prefer for {thing}?",
-            "What {field} does {who} like {thing} to have?",
-            "Which {field} would {who} choose for {thing}?",
-            "What is {who}'s preferred {field} on {thing}?",
-            "How does {who} like the {field} of {thing} set?",
-        ],
-    ),
-];
-
 impl QuestionFamily for Preference {
-    fn family(&self) -> Family {
-        Family::Preference
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(q, Query::Preference { .. } | Query::WhoPrefers { .. })
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
-    fn standing(&self) -> bool {
-        true
-    }
-
-    fn lasting(&self) -> bool {
-        true
-    }
-
     /// Who holds a preference heard, and how its holder likes it.
     fn heard<'c>(&self, _ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
         let (entity, attr) = (&h.claim.entity, &h.claim.attr);
@@ -175,59 +107,41 @@ impl QuestionFamily for Preference {
         let how = how_likes(holder, entity, attr);
         let how_phrase = move || question(n, holder, entity, attr);
         vec![
-            Candidate::new(
-                Family::Preference,
-                "who_prefers",
-                who,
-                Box::new(who_phrase),
-                vec![],
-            ),
-            Candidate::new(
-                Family::Preference,
-                "how_likes",
-                how,
-                Box::new(how_phrase),
-                vec![],
-            ),
+            Candidate::new(Family::Preference, "who_prefers", who, Box::new(who_phrase)),
+            Candidate::new(Family::Preference, "how_likes", how, Box::new(how_phrase)),
         ]
     }
 
     fn reads(&self, _q: &Query) -> Reads {
-        Reads {
-            claims: true,
-            ..Reads::default()
-        }
+        Reads::CLAIMS
     }
 
     /// `holder` never said how they like it in the robot's hearing.
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
-        match q {
-            Query::Preference {
-                holder,
-                entity,
-                attr,
-            } => !ix
-                .claims(ClaimMode::Preference, entity, attr, cutoff)
-                .any(|h| h.claim.holder.as_ref() == Some(holder)),
-            _ => false,
-        }
+        let Query::Preference {
+            holder,
+            entity,
+            attr,
+        } = q
+        else {
+            return false;
+        };
+        let mut said = ix.claims(ClaimMode::Preference, entity, attr, cutoff);
+        !said.any(|h| h.claim.holder.as_ref() == Some(holder))
     }
 
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
-        let c = cutoff.event;
         match q {
             Query::Preference {
                 holder,
                 entity,
                 attr,
-            } => {
-                let h = ix
-                    .claims(ClaimMode::Preference, entity, attr, c)
-                    .rev()
-                    .find(|h| h.claim.holder.as_ref() == Some(holder))?;
-                let value = h.claim.value.clone();
-                answered(Answer::Value { value }, [h.event])
-            }
+            } => last_said(
+                ix,
+                (ClaimMode::Preference, entity, attr),
+                cutoff.event,
+                |h| h.claim.holder.as_ref() == Some(holder),
+            ),
             Query::WhoPrefers {
                 entity,
                 attr,
@@ -235,7 +149,7 @@ impl QuestionFamily for Preference {
             } => {
                 // Each holder's latest preference for this setting.
                 let mut latest: BTreeMap<&Id, (&Value, u64)> = BTreeMap::new();
-                for h in ix.claims(ClaimMode::Preference, entity, attr, c) {
+                for h in ix.claims(ClaimMode::Preference, entity, attr, cutoff.event) {
                     if let Some(holder) = &h.claim.holder {
                         latest.insert(holder, (&h.claim.value, h.event));
                     }
@@ -252,17 +166,6 @@ impl QuestionFamily for Preference {
         }
     }
 
-    fn value_attr<'q>(&self, q: &'q Query) -> &'q str {
-        match q {
-            Query::Preference { attr, .. } => attr.as_str(),
-            _ => "location",
-        }
-    }
-
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
             Query::Preference { entity, attr, .. } | Query::WhoPrefers { entity, attr, .. } => {
@@ -270,17 +173,5 @@ impl QuestionFamily for Preference {
             }
             _ => vec![],
         }
-    }
-
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::Preference
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        4
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "single-session-preference"
     }
 }

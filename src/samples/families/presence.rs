@@ -4,12 +4,13 @@
 //! the working day (at breakfast and in the evening it is nearly always
 //! everyone) and from the outings of the household.
 
+mod phrasings;
+
 use std::collections::BTreeSet;
 
 use rand_chacha::ChaCha8Rng;
 
 use crate::catalogue::schedules::VisitorKind;
-use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::scene::{ActorDef, ActorKind};
 use crate::trace::request::Action;
@@ -18,13 +19,18 @@ use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::wording::act_phrase;
 
 use super::family::{QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct Presence;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["who_home", "while_out"];
 
 /// How a question says that `attr` changed: "moved", "opened or shut".
 fn changed_verb(attr: &Id) -> String {
@@ -43,7 +49,7 @@ fn calls_for_work(a: &ActorDef) -> bool {
         .is_some_and(|v| matches!(v.kind, VisitorKind::Courier | VisitorKind::Technician))
 }
 
-const READINGS: &[Reading] = &[
+pub const READINGS: &[Reading] = &[
     Reading {
         rank: 30,
         cue: |r| r.going().is_some() && r.has(&[" while ", "meantime", " then "]),
@@ -92,43 +98,7 @@ const READINGS: &[Reading] = &[
     },
 ];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "who_home",
-        &[
-            "Who was home when {done} ({when})?",
-            "When {done} ({when}), who was in the house?",
-            "{done} ({when}). Who was at home then?",
-            "Which of the household were home at the moment {done} ({when})?",
-            "Think of when {done} ({when}): who was in?",
-        ],
-    ),
-    (
-        "while_out",
-        &[
-            "Who {changed} {thing} while {who} was {away} {day}?",
-            "While {who} was {away} {day}, who {changed} {thing}?",
-            "{who} was {away} {day}. Who {changed} {thing} in the meantime?",
-            "Someone {changed} {thing} while {who} was {away} {day}. Who was it?",
-            "Think of {who} {away} {day}: who {changed} {thing} then?",
-        ],
-    ),
-];
-
 impl QuestionFamily for Presence {
-    fn family(&self) -> Family {
-        Family::Presence
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(q, Query::WhoHome { .. } | Query::WhileOut { .. })
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
     fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, n, cutoff) = (at.ix, at.n, at.cutoff);
         let c = cutoff.event;
@@ -151,13 +121,7 @@ impl QuestionFamily for Presence {
                 )
             });
             let query = Query::WhoHome { event: e.id };
-            out.push(Candidate::new(
-                Family::Presence,
-                "who_home",
-                query,
-                phrase,
-                vec![],
-            ));
+            out.push(Candidate::new(Family::Presence, "who_home", query, phrase));
         }
         // Who changed what while someone was out, today or yesterday.
         for person in at.humans {
@@ -211,13 +175,7 @@ impl QuestionFamily for Presence {
                             ],
                         )
                     });
-                    out.push(Candidate::new(
-                        Family::Presence,
-                        "while_out",
-                        query,
-                        phrase,
-                        vec![],
-                    ));
+                    out.push(Candidate::new(Family::Presence, "while_out", query, phrase));
                 }
             }
         }
@@ -277,10 +235,6 @@ impl QuestionFamily for Presence {
         }
     }
 
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
             // The last sign of each person up to the moment (one is
@@ -290,17 +244,5 @@ impl QuestionFamily for Presence {
             Query::WhileOut { entity, attr, .. } => vec![Track::State(entity, attr)],
             _ => vec![],
         }
-    }
-
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::TemporalState
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        4
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "multi-session"
     }
 }

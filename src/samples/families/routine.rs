@@ -5,12 +5,13 @@
 //! they go out to work or school. A habit is clear when it holds on two
 //! days or more and two thirds of the times.
 
+mod phrasings;
+
 use std::collections::BTreeSet;
 
 use rand_chacha::ChaCha8Rng;
 
 use crate::catalogue::schedules::Weekday;
-use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::request::{Action, Destination};
 use crate::trace::{Location, Value};
@@ -20,14 +21,25 @@ use crate::samples::answered::{Answered, answered, habit};
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 use crate::samples::wording::{Tense, answer_words, verb_phrase};
 
 use super::family::{QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct Routine;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &[
+    "usual_value",
+    "usual_place",
+    "usual_actor",
+    "usual_hour",
+    "out_days",
+];
 
 /// "Where does `object` usually go?"
 pub fn usual_place(object: &Id) -> Query {
@@ -74,7 +86,7 @@ fn usual_days(
     (!days.is_empty()).then_some((days, evidence))
 }
 
-const READINGS: &[Reading] = &[
+pub const READINGS: &[Reading] = &[
     Reading {
         rank: 20,
         cue: |r| r.has(&["which days", "what days", "days of the week", "which ones"]),
@@ -141,84 +153,7 @@ const READINGS: &[Reading] = &[
     },
 ];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "usual_value",
-        &[
-            "What does {who} usually set the {field} of {thing} to?",
-            "What {field} does {who} normally put {thing} on?",
-            "When {who} adjusts {thing}, what {field} do they usually pick?",
-            "What's {who}'s usual {field} setting on {thing}?",
-            "Typically, what {field} does {who} choose for {thing}?",
-        ],
-    ),
-    (
-        "who_usually",
-        &[
-            "Who usually {does}?",
-            "Who is the one who normally {does}?",
-            "In this household, who typically {does}?",
-            "Which person most often {does}?",
-            "Who tends to be the one that {does}?",
-        ],
-    ),
-    (
-        "usual_place",
-        &[
-            "Where does {thing} usually go?",
-            "Where is {thing} normally kept?",
-            "Where does {thing} belong?",
-            "When someone puts {thing} away, where does it usually end up?",
-            "What is the usual place for {thing}?",
-        ],
-    ),
-    (
-        "usual_hour",
-        &[
-            "At about what hour of the day does {who} usually {act}?",
-            "Around what time does {who} normally {act}?",
-            "When in the day does {who} tend to {act}?",
-            "At what hour does {who} typically {act}?",
-            "Roughly what time of day does {who} {act}, as a rule?",
-        ],
-    ),
-    (
-        "out_days",
-        &[
-            "On which days of the week does {who} usually go {going}?",
-            "Which days does {who} normally go {going}?",
-            "What days of the week is {who} usually out {away}?",
-            "{who} goes {going} on some days. Which ones, usually?",
-            "On a normal week, which days does {who} go {going}?",
-        ],
-    ),
-];
-
 impl QuestionFamily for Routine {
-    fn family(&self) -> Family {
-        Family::Routine
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(
-            q,
-            Query::UsualValue { .. }
-                | Query::UsualPlace { .. }
-                | Query::UsualActor { .. }
-                | Query::UsualHour { .. }
-                | Query::OutDays { .. }
-        )
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
-    fn lasting(&self) -> bool {
-        true
-    }
-
     /// A question of every habit key whose first event is before the
     /// cutoff (a person's device setting, a device value, an object's
     /// place, a person's act), and after two weeks, of the days each
@@ -227,13 +162,7 @@ impl QuestionFamily for Routine {
         let (ix, n, c) = (at.ix, at.n, at.cutoff.event);
         let mut out = Vec::new();
         let mut push = |template, query, phrase: Box<dyn Fn() -> Phrase + 'c>| {
-            out.push(Candidate::new(
-                Family::Routine,
-                template,
-                query,
-                phrase,
-                vec![],
-            ));
+            out.push(Candidate::new(Family::Routine, template, query, phrase));
         };
         let mut routine_keys = BTreeSet::new();
         for e in at.firsts.routine.iter().take_while(|e| e.id < c) {
@@ -342,15 +271,9 @@ impl QuestionFamily for Routine {
                     "out_days",
                     query,
                     Box::new(move || {
-                        Phrase::new(
-                            PHRASINGS,
-                            "out_days",
-                            &[
-                                ("who", &n.name(&who)),
-                                ("going", to.phrase()),
-                                ("away", to.away()),
-                            ],
-                        )
+                        let who = n.name(&who);
+                        let slots = [("who", &*who), ("going", to.phrase()), ("away", to.away())];
+                        Phrase::new(PHRASINGS, "out_days", &slots)
                     }),
                 );
             }
@@ -436,13 +359,6 @@ impl QuestionFamily for Routine {
         })
     }
 
-    fn value_attr<'q>(&self, q: &'q Query) -> &'q str {
-        match q {
-            Query::UsualValue { field, .. } => field.as_str(),
-            _ => "location",
-        }
-    }
-
     /// An hour is said as a time of day.
     fn answer_text(&self, n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
         match (q, a) {
@@ -452,12 +368,8 @@ impl QuestionFamily for Routine {
                     value: Value::Int(h),
                 },
             ) => format!("Around {h:02}:00."),
-            _ => answer_words(n, self.value_attr(q), a, options),
+            _ => answer_words(n, q.attr().map_or("location", |a| a.as_str()), a, options),
         }
-    }
-
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
     }
 
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
@@ -470,17 +382,5 @@ impl QuestionFamily for Routine {
             Query::OutDays { actor, .. } => vec![Track::Leaves(actor)],
             _ => vec![],
         }
-    }
-
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::Routine
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        1
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "multi-session"
     }
 }

@@ -4,23 +4,29 @@
 //! heard. They ask about the robot's own knowledge, so they have no world
 //! answer.
 
+mod phrasings;
+
 use std::collections::BTreeSet;
 
-use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::ClaimMode;
 
-use crate::samples::answered::{Answered, answered, unique_claim};
+use crate::samples::answered::{Answered, answered, last_said, unique_claim};
 use crate::samples::candidates::Candidate;
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Query, Source};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 
 use super::family::{QuestionFamily, Reads, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct SourceAware;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["who_said", "seen_or_told", "according_to"];
 
 /// "According to what Alice last said, where is the mug?"
 pub fn according_to(n: &Namer, speaker: &Id, entity: &Id) -> Phrase {
@@ -32,7 +38,7 @@ pub fn according_to(n: &Namer, speaker: &Id, entity: &Id) -> Phrase {
     )
 }
 
-const READINGS: &[Reading] = &[Reading {
+pub const READINGS: &[Reading] = &[Reading {
     rank: 70,
     cue: |r| {
         r.has(&[
@@ -71,60 +77,7 @@ const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "who_said",
-        &[
-            "Who told the robot that {thing} is {told}?",
-            "Who said {thing} was {told}?",
-            "From whom did the robot hear that {thing} is {told}?",
-            "Someone mentioned that {thing} is {told}. Who was it?",
-            "Whose word is it that {thing} is {told}?",
-        ],
-    ),
-    (
-        "seen_or_told",
-        &[
-            "{who} said {thing} was {told}. Has the robot seen that itself since, seen otherwise, or only been told?",
-            "According to {who}, {thing} was {told}. Has the robot since confirmed it, seen the opposite, or only heard it?",
-            "{who} reported {thing} {told}. Did the robot see that for itself afterwards, see something different, or only hear it?",
-            "{who} mentioned that {thing} was {told}. Has the robot checked with its own eyes since, seen otherwise, or only been told?",
-            "The robot heard from {who} that {thing} was {told}. Seen since, seen otherwise, or only told?",
-        ],
-    ),
-    (
-        "according_to",
-        &[
-            "According to what {who} last said, where is {thing}?",
-            "Where did {who} last say {thing} is?",
-            "Going by {who}'s latest word, where is {thing}?",
-            "If what {who} said most recently is right, where is {thing}?",
-            "What did {who} most recently tell the robot about where {thing} is?",
-        ],
-    ),
-];
-
 impl QuestionFamily for SourceAware {
-    fn family(&self) -> Family {
-        Family::SourceAware
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(
-            q,
-            Query::WhoSaid { .. } | Query::SeenOrTold { .. } | Query::AccordingTo { .. }
-        )
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
-    fn standing(&self) -> bool {
-        true
-    }
-
     /// Who said a report heard, whether it was seen since, and what its
     /// speaker says.
     fn heard<'c>(&self, _ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
@@ -169,20 +122,13 @@ impl QuestionFamily for SourceAware {
         let according_phrase = move || according_to(n, &h.speaker, entity);
         let family = Family::SourceAware;
         vec![
-            Candidate::new(
-                family,
-                "who_said",
-                who_said,
-                Box::new(who_said_phrase),
-                vec![],
-            ),
-            Candidate::new(family, "seen_or_told", seen, Box::new(seen_phrase), vec![]),
+            Candidate::new(family, "who_said", who_said, Box::new(who_said_phrase)),
+            Candidate::new(family, "seen_or_told", seen, Box::new(seen_phrase)),
             Candidate::new(
                 family,
                 "according_to",
                 according,
                 Box::new(according_phrase),
-                vec![],
             ),
         ]
     }
@@ -193,10 +139,7 @@ impl QuestionFamily for SourceAware {
                 seen: true,
                 ..Reads::default()
             },
-            _ => Reads {
-                claims: true,
-                ..Reads::default()
-            },
+            _ => Reads::CLAIMS,
         }
     }
 
@@ -254,27 +197,11 @@ impl QuestionFamily for SourceAware {
                 speaker,
                 entity,
                 attr,
-            } => {
-                let h = ix
-                    .claims(ClaimMode::Fact, entity, attr, c)
-                    .rev()
-                    .find(|h| h.speaker == *speaker)?;
-                let value = h.claim.value.clone();
-                answered(Answer::Value { value }, [h.event])
-            }
+            } => last_said(ix, (ClaimMode::Fact, entity, attr), c, |h| {
+                h.speaker == *speaker
+            }),
             _ => None,
         }
-    }
-
-    fn value_attr<'q>(&self, q: &'q Query) -> &'q str {
-        match q {
-            Query::AccordingTo { attr, .. } | Query::WhoSaid { attr, .. } => attr.as_str(),
-            _ => "location",
-        }
-    }
-
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
     }
 
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
@@ -291,23 +218,8 @@ impl QuestionFamily for SourceAware {
         }
     }
 
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::SocialContext
-    }
-
-    fn locomo_category(&self, q: &Query) -> u8 {
-        if matches!(q, Query::SeenOrTold { .. }) {
-            1
-        } else {
-            4
-        }
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "single-session-user"
-    }
-
-    fn asks_the_world(&self) -> bool {
-        false
+    /// Whether a report was seen since takes both: multi-hop.
+    fn locomo_category(&self, q: &Query) -> Option<u8> {
+        matches!(q, Query::SeenOrTold { .. }).then_some(1)
     }
 }

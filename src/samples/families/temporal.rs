@@ -4,12 +4,13 @@
 //! two is drawn from what the robot perceived, never asked of what it
 //! missed (it would invite a guess).
 
+mod phrasings;
+
 use std::collections::BTreeSet;
 
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::Event;
 use crate::trace::request::Action;
@@ -19,14 +20,19 @@ use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
 use crate::samples::model::{Act, Answer, Cutoff, Family, Query};
-use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 use crate::samples::wording::{Tense, act_phrase, verb_phrase};
 
 use super::family::{QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
+pub use phrasings::PHRASINGS;
+
 pub struct Temporal;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["last_time", "first", "next"];
 
 /// "When did Alice last open the fridge?"
 pub fn when_last(n: &Namer, actor: &Id, act: &Act) -> Phrase {
@@ -41,7 +47,7 @@ pub fn when_last(n: &Namer, actor: &Id, act: &Act) -> Phrase {
     )
 }
 
-const READINGS: &[Reading] = &[
+pub const READINGS: &[Reading] = &[
     Reading {
         rank: 10,
         // A choice: each option is the event that best matches it.
@@ -87,56 +93,7 @@ const READINGS: &[Reading] = &[
     },
 ];
 
-/// Its question templates.
-const PHRASINGS: Phrasings = &[
-    (
-        "when_last",
-        &[
-            "When did {who} last {act}?",
-            "When was the last time {who} {acted}?",
-            "At what time did {who} most recently {act}?",
-            "Tell me when {who} last {acted}.",
-            "{who} {acted} at some point. When was the latest time?",
-        ],
-    ),
-    (
-        "which_first",
-        &[
-            "Which happened first: (A) {a}, or (B) {b}?",
-            "Which came earlier: (A) {a}, or (B) {b}?",
-            "Of these two, which happened before the other: (A) {a}, or (B) {b}?",
-            "(A) {a}; (B) {b}. Which of these was first?",
-            "Think back: was it (A) {a} that happened first, or (B) {b}?",
-        ],
-    ),
-    (
-        "what_next",
-        &[
-            "Right after {done}, what was the next thing {who} did?",
-            "Once {done}, what did {who} do next?",
-            "{done}. What did {who} do straight after that?",
-            "What was the next thing {who} did after {done}?",
-            "After {done}, what did {who} go on to do?",
-        ],
-    ),
-];
-
 impl QuestionFamily for Temporal {
-    fn family(&self) -> Family {
-        Family::Temporal
-    }
-
-    fn owns(&self, q: &Query) -> bool {
-        matches!(
-            q,
-            Query::LastTime { .. } | Query::First { .. } | Query::Next { .. }
-        )
-    }
-
-    fn phrasings(&self) -> Phrasings {
-        PHRASINGS
-    }
-
     fn candidates<'c>(&self, at: &At<'c, '_>, rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, n, acts) = (at.ix, at.n, at.acts);
         let mut out = Vec::new();
@@ -149,13 +106,7 @@ impl QuestionFamily for Temporal {
                     act: act.clone(),
                 };
                 let phrase = Box::new(move || when_last(n, &actor, &act));
-                out.push(Candidate::new(
-                    Family::Temporal,
-                    "when_last",
-                    query,
-                    phrase,
-                    vec![],
-                ));
+                out.push(Candidate::new(Family::Temporal, "when_last", query, phrase));
             }
         }
         // Which came first is never asked of what the robot missed (a
@@ -188,13 +139,10 @@ impl QuestionFamily for Temporal {
             };
             let phrase =
                 Box::new(move || Phrase::new(PHRASINGS, "which_first", &[("a", &oa), ("b", &ob)]));
-            out.push(Candidate::new(
-                Family::Temporal,
-                "which_first",
-                query,
-                phrase,
-                options,
-            ));
+            out.push(
+                Candidate::new(Family::Temporal, "which_first", query, phrase)
+                    .with_options(options),
+            );
         }
         for ((e, act), key) in acts.acts.iter().zip(acts.keys).rev().take(40) {
             if at.humans.contains(&e.actor) && acts.tally.once(key) {
@@ -205,13 +153,7 @@ impl QuestionFamily for Temporal {
                     Phrase::new(PHRASINGS, "what_next", &slots)
                 });
                 let query = Query::Next { event: e.id };
-                out.push(Candidate::new(
-                    Family::Temporal,
-                    "what_next",
-                    query,
-                    phrase,
-                    vec![],
-                ));
+                out.push(Candidate::new(Family::Temporal, "what_next", query, phrase));
             }
         }
         out
@@ -273,10 +215,6 @@ impl QuestionFamily for Temporal {
         }
     }
 
-    fn readings(&self) -> &'static [Reading] {
-        READINGS
-    }
-
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
             Query::LastTime { act, .. } => vec![Track::Act(act)],
@@ -284,17 +222,5 @@ impl QuestionFamily for Temporal {
             Query::Next { event } => vec![Track::ActorFrom(*event)],
             _ => vec![],
         }
-    }
-
-    fn memory_target(&self, _q: &Query) -> MemoryTarget {
-        MemoryTarget::TemporalState
-    }
-
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        2
-    }
-
-    fn lme_type(&self, _q: &Query) -> &'static str {
-        "temporal-reasoning"
     }
 }

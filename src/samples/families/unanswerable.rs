@@ -33,64 +33,70 @@ use crate::trace::{ClaimMode, Key, Location, Value};
 
 use crate::samples::index::Index;
 use crate::samples::model::{Act, Family, Query};
-use crate::samples::phrasing::Phrase;
+use crate::samples::phrasing::{Phrase, Phrasings};
 use crate::samples::text::{Namer, capital};
 use crate::samples::wording::{Tense, verb_phrase};
 
 use super::current_state::{self, CurrentState};
 use super::family::QuestionFamily;
 use super::preference::{self, Preference};
+use super::reader::Reading;
 use super::source_aware::{self, SourceAware};
 use super::temporal::{self, Temporal};
 
 pub struct Unanswerable;
 
+/// It asks no query of its own.
+pub const QUERIES: &[&str] = &[];
+
+/// Its questions are worded by other families' templates.
+pub const PHRASINGS: Phrasings = &[];
+
+/// The words-only reader reads them as the questions they look like.
+pub const READINGS: &[Reading] = &[];
+
 /// The family a false-premise question about `q` looks like, which words
-/// and answers it: so that every family holds some and none is all of
-/// them.
-fn mimicked(q: &Query) -> &'static dyn QuestionFamily {
+/// and answers it, and under which it is filed (so that every family
+/// holds some and none is all of them).
+fn mimicked(q: &Query) -> (Family, &'static dyn QuestionFamily) {
     match q {
-        Query::AccordingTo { .. } => &SourceAware,
-        Query::Preference { .. } => &Preference,
-        Query::LastTime { .. } => &Temporal,
-        _ => &CurrentState,
+        Query::AccordingTo { .. } => (Family::SourceAware, &SourceAware),
+        Query::Preference { .. } => (Family::Preference, &Preference),
+        Query::LastTime { .. } => (Family::Temporal, &Temporal),
+        _ => (Family::CurrentState, &CurrentState),
     }
 }
 
 /// The family a false-premise question about `q` is filed under.
 pub fn looks_like(q: &Query) -> Family {
-    mimicked(q).family()
+    mimicked(q).0
 }
 
 /// Whether nothing the robot perceived before `cutoff` bears on `q`, a
 /// false premise's query.
 fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
-    mimicked(q).unsupported(ix, cutoff, q)
+    mimicked(q).1.unsupported(ix, cutoff, q)
 }
 
 impl QuestionFamily for Unanswerable {
-    fn family(&self) -> Family {
-        Family::Unanswerable
-    }
-
     /// What the question would exercise if it could be answered.
-    fn memory_target(&self, q: &Query) -> MemoryTarget {
-        mimicked(q).memory_target(q)
-    }
-
-    /// Its answer is never known: LoCoMo's adversarial category.
-    fn locomo_category(&self, _q: &Query) -> u8 {
-        5
+    fn memory_target(&self, q: &Query) -> Option<MemoryTarget> {
+        match q {
+            Query::State { .. } => CurrentState.memory_target(q),
+            Query::AccordingTo { .. } => Some(MemoryTarget::SocialContext),
+            Query::Preference { .. } => Some(MemoryTarget::Preference),
+            _ => Some(MemoryTarget::TemporalState),
+        }
     }
 
     /// The type of the question it looks like; `_abs` in its id marks it.
-    fn lme_type(&self, q: &Query) -> &'static str {
-        mimicked(q).lme_type(q)
-    }
-
-    /// It asks whether the robot knows at all.
-    fn asks_the_world(&self) -> bool {
-        false
+    fn lme_type(&self, q: &Query) -> Option<&'static str> {
+        Some(match q {
+            Query::AccordingTo { .. } => "single-session-user",
+            Query::Preference { .. } => "single-session-preference",
+            Query::LastTime { .. } => "temporal-reasoning",
+            _ => "knowledge-update",
+        })
     }
 }
 
