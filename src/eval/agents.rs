@@ -31,9 +31,10 @@ use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
 use crate::trace::{ClaimMode, Event, Key, State, Value};
 
+use super::agent::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, abstain};
 use super::bm25::Bm25;
 use super::kg::Graph;
-use super::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, abstain, planner};
+use super::planner;
 
 /// Names of the built-in agents.
 pub const BUILT_IN: [&str; 6] = ["oracle", "none", "recent", "bm25", "obsmem", "kg"];

@@ -26,9 +26,9 @@ use crate::sim::initial_state;
 use crate::trace::request::Request;
 use crate::trace::{Event, State};
 
+use super::agent::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn, abstain};
 use super::agents::{BuiltIn, Strategy, plan_task};
 use super::bm25::Bm25;
-use super::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
 
 /// The words-only agent that answers from its own retrieval.
 pub const WORDS_ONLY: &str = "bm25-words";
@@ -206,7 +206,7 @@ impl WordsOnly {
                 answer: Some(answer),
                 evidence,
             },
-            None => super::abstain(w.options, evidence),
+            None => abstain(w.options, evidence),
         })
     }
 }
@@ -287,7 +287,7 @@ impl Agent for WordsOnly {
                 query: Some(query),
                 ..q.clone()
             }),
-            None => Ok(super::abstain(w.options, evidence)),
+            None => Ok(abstain(w.options, evidence)),
         }
     }
 
