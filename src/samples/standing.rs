@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn kept_questions_are_those_worked_out_at_each_cutoff() {
-        let (scene, events) = crate::samples::four_days();
+        let (scene, events) = crate::samples::sweep::four_days();
         let ix = Index::new(&scene, &events);
         let n = Namer::new(&scene);
         let mut standing = Standing::new(&ix, &n, None);

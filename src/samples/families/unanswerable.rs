@@ -634,7 +634,7 @@ mod tests {
 
     #[test]
     fn the_sweep_keeps_the_candidates_worked_out_at_each_cutoff() {
-        let (scene, events) = crate::samples::four_days();
+        let (scene, events) = crate::samples::sweep::four_days();
         let ix = Index::new(&scene, &events);
         let absent = absent_variants(&scene);
         let unseen = unseen_at_start(&ix);
