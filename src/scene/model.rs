@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::Id;
 
-use super::Role;
+use super::role::Role;
 
 /// The reserved place id of the world beyond the front door: a person who
 /// left is at `{"room": "outside"}`; an exterior door has it on one side of
