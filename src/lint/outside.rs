@@ -2,7 +2,8 @@
 //! being used while out, a visitor who never leaves, someone out
 //! overnight, and coming in only to go straight back out.
 
-use super::{Finding, Rule, Walk};
+use super::rule::{Finding, Rule};
+use super::walk::Walk;
 use crate::ids::Id;
 use crate::scene::OUTSIDE;
 use crate::trace::request::{Action, Destination};
