@@ -12,7 +12,8 @@ use plotters::prelude::*;
 use thiserror::Error;
 
 use super::bootstrap::Stat;
-use super::{AGE_BINS, Summary};
+use super::facts::AGE_BINS;
+use super::summary::Summary;
 use crate::samples::Family;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/Ubuntu-Light.ttf");
