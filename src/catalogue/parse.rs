@@ -92,28 +92,17 @@ fn check(c: &Catalogue) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut bad = |name: &str, msg: String| out.push((name.to_string(), msg));
     let range = |(a, b): (u32, u32)| a <= b;
-    let fixture_kinds: BTreeSet<String> = c
-        .furniture
-        .iter()
-        .flat_map(|f| std::iter::once(&f.kind).chain(&f.aliases))
-        .chain(
-            c.devices
-                .iter()
-                .flat_map(|d| std::iter::once(&d.kind).chain(&d.aliases)),
-        )
-        .map(|k| k.to_lowercase())
-        .collect();
+    // Every furniture and device kind by name and alias, in order.
+    let fixture_names = || {
+        let furniture = c.furniture.iter();
+        let devices = c.devices.iter();
+        furniture
+            .flat_map(|f| std::iter::once(&f.kind).chain(&f.aliases))
+            .chain(devices.flat_map(|d| std::iter::once(&d.kind).chain(&d.aliases)))
+    };
+    let fixture_kinds: BTreeSet<String> = fixture_names().map(|k| k.to_lowercase()).collect();
     let mut seen = BTreeSet::new();
-    let names = c
-        .furniture
-        .iter()
-        .flat_map(|f| std::iter::once(&f.kind).chain(&f.aliases))
-        .chain(
-            c.devices
-                .iter()
-                .flat_map(|d| std::iter::once(&d.kind).chain(&d.aliases)),
-        );
-    for n in names {
+    for n in fixture_names() {
         if !seen.insert(n.to_lowercase()) {
             bad(n, format!("kind or alias {n:?} is defined twice"));
         }

@@ -40,18 +40,16 @@ impl Walk<'_> {
     }
 
     fn unpassed_open(&mut self, door: &Id, ev: u64, at: u64, actor: &Id) {
-        self.out.push(Finding {
-            rule: Rule::DoorWithoutPassing.code(),
-            event: Some(ev),
-            t: at,
-            time: clock_time(at),
-            entities: vec![actor.clone(), door.clone()],
-            message: format!(
+        self.found(
+            Rule::DoorWithoutPassing,
+            Some(ev),
+            at,
+            vec![actor.clone(), door.clone()],
+            format!(
                 "{actor} opened {door} and walked off elsewhere; nobody went through it in the next {} min",
                 DOOR_PASS / 60
             ),
-            walks: 0,
-        });
+        );
     }
 
     fn left_out(&mut self, object: &Id) {
@@ -63,15 +61,13 @@ impl Walk<'_> {
         if self.nowhere_to_go(object) {
             return;
         }
-        self.out.push(Finding {
-            rule: Rule::LeftOutOfPlace.code(),
-            event: Some(ev),
-            t: since,
-            time: clock_time(since),
-            entities: vec![object.clone(), at.clone()],
-            message: format!("{object} was left on or in {at}, where its kind does not belong"),
-            walks: 0,
-        });
+        self.found(
+            Rule::LeftOutOfPlace,
+            Some(ev),
+            since,
+            vec![object.clone(), at.clone()],
+            format!("{object} was left on or in {at}, where its kind does not belong"),
+        );
     }
 
     /// Every accepted event of an actor: walks extend its run, anything

@@ -176,9 +176,21 @@ impl<'a> Walk<'a> {
         entities: Vec<Id>,
         message: String,
     ) {
+        self.found(rule, e.map(|e| e.id), t, entities, message);
+    }
+
+    /// [`Walk::find`] by the event's id (none: the state at a time).
+    pub(super) fn found(
+        &mut self,
+        rule: Rule,
+        event: Option<u64>,
+        t: u64,
+        entities: Vec<Id>,
+        message: String,
+    ) {
         self.out.push(Finding {
             rule: rule.code(),
-            event: e.map(|e| e.id),
+            event,
             t,
             time: clock_time(t),
             entities,
@@ -242,15 +254,15 @@ impl<'a> Walk<'a> {
                 }
                 let where_ = self.loc(&o).map_or("?".into(), |l| l.to_string());
                 let day = at / DAY + 1;
-                self.out.push(Finding {
-                    rule: Rule::PerishableOutOvernight.code(),
-                    event: (ev > 0).then_some(ev),
-                    t: at,
-                    time: clock_time(at),
-                    entities: vec![o.clone()],
-                    message: format!("{o} is out of cold storage ({where_}) at 03:00 of day {day}"),
-                    walks: 0,
-                });
+                let why = format!("{o} is out of cold storage ({where_}) at 03:00 of day {day}");
+                let event = (ev > 0).then_some(ev);
+                self.found(
+                    Rule::PerishableOutOvernight,
+                    event,
+                    at,
+                    vec![o.clone()],
+                    why,
+                );
             }
             self.out_overnight(at);
             self.next_night += DAY;
