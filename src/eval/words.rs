@@ -245,12 +245,7 @@ impl Agent for WordsOnly {
             initial: Arc::new(initial_state(scene)),
             names,
             robot: scene.robots().into_iter().next(),
-            humans: scene
-                .actors
-                .iter()
-                .filter(|a| a.kind == ActorKind::Human)
-                .map(|a| a.id.clone())
-                .collect(),
+            humans: scene.actors_of(ActorKind::Human),
             scene: Some(scene.clone()),
             index: SceneIndex::new(scene),
             memory,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::Roles;
 use crate::ids::Id;
-use crate::scene::{ActorKind, Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface};
+use crate::scene::{Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
 use crate::trace::{DAY, Event, Location, RejectionCode, State, Value, clock_time};
@@ -97,12 +97,7 @@ impl<'a> Walk<'a> {
             position: Id::new("position"),
             open: Id::new("open"),
             power: Id::new("power"),
-            robots: scene
-                .actors
-                .iter()
-                .filter(|a| a.kind == ActorKind::Robot)
-                .map(|a| a.id.clone())
-                .collect(),
+            robots: scene.robots().into_iter().collect(),
             doors: scene
                 .doors
                 .iter()

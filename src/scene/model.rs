@@ -39,11 +39,13 @@ pub struct Scene {
 impl Scene {
     /// Ids of the robots, in scene order.
     pub fn robots(&self) -> Vec<Id> {
-        self.actors
-            .iter()
-            .filter(|a| a.kind == ActorKind::Robot)
-            .map(|a| a.id.clone())
-            .collect()
+        self.actors_of(ActorKind::Robot)
+    }
+
+    /// Ids of the actors of `kind`, in scene order.
+    pub fn actors_of(&self, kind: ActorKind) -> Vec<Id> {
+        let of_kind = self.actors.iter().filter(|a| a.kind == kind);
+        of_kind.map(|a| a.id.clone()).collect()
     }
 }
 

@@ -255,12 +255,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     let k = s.agents.len().max(1) as f64;
     let w = 0.8 / k;
-    let palette = colours(
-        &s.agents
-            .iter()
-            .map(|a| a.agent.as_str())
-            .collect::<Vec<_>>(),
-    );
+    let palette = colours(&s.agents.iter().map(|a| &a.agent).collect::<Vec<_>>());
     for (j, a) in s.agents.iter().enumerate() {
         let c = palette[j];
         let bars: Vec<(f64, &Stat)> = fams
@@ -374,12 +369,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     let against =
         |ys: &[f64]| -> Vec<(f64, f64)> { xs.iter().copied().zip(ys.iter().copied()).collect() };
-    let palette = colours(
-        &s.agents
-            .iter()
-            .map(|a| a.agent.as_str())
-            .collect::<Vec<_>>(),
-    );
+    let palette = colours(&s.agents.iter().map(|a| &a.agent).collect::<Vec<_>>());
     for (j, a) in s.agents.iter().enumerate() {
         let c = palette[j];
         let (pts, world) = (against(&a.by_household), against(&a.world_by_household));

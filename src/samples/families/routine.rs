@@ -86,6 +86,21 @@ fn usual_days(
     (!days.is_empty()).then_some((days, evidence))
 }
 
+/// Who set `device.field` to what, in each setting the robot saw before
+/// `cutoff`, with its event.
+fn settings<'i>(
+    ix: &'i Index,
+    device: &'i Id,
+    field: &'i Id,
+    cutoff: u64,
+) -> impl Iterator<Item = (&'i Id, &'i Value, u64)> {
+    let ops = ix.device_ops(device, field.as_str(), cutoff);
+    ops.filter_map(|e| match &e.action {
+        Action::SetDeviceState { value, .. } => Some((&e.actor, value, e.id)),
+        _ => None,
+    })
+}
+
 pub const READINGS: &[Reading] = &[
     Reading {
         rank: 20,
@@ -298,15 +313,9 @@ impl QuestionFamily for Routine {
                 device,
                 field,
             } => {
-                let items: Vec<(String, u64)> = ix
-                    .device_ops(device, field.as_str(), c)
-                    .filter(|e| e.actor == *actor)
-                    .filter_map(|e| match &e.action {
-                        Action::SetDeviceState { value, .. } => {
-                            Some((serde_json::to_string(value).ok()?, e.id))
-                        }
-                        _ => None,
-                    })
+                let items: Vec<(String, u64)> = settings(ix, device, field, c)
+                    .filter(|(who, ..)| *who == actor)
+                    .filter_map(|(_, v, id)| Some((serde_json::to_string(v).ok()?, id)))
                     .collect();
                 let (v, events) = habit(ix, &items)?;
                 let value = serde_json::from_str(&v).ok()?;
@@ -326,12 +335,9 @@ impl QuestionFamily for Routine {
                 field,
                 value,
             } => {
-                let items: Vec<(Id, u64)> = ix
-                    .device_ops(device, field.as_str(), c)
-                    .filter(
-                        |e| matches!(&e.action, Action::SetDeviceState { value: v, .. } if v == value),
-                    )
-                    .map(|e| (e.actor.clone(), e.id))
+                let items: Vec<(Id, u64)> = settings(ix, device, field, c)
+                    .filter(|(_, v, _)| *v == value)
+                    .map(|(who, _, id)| (who.clone(), id))
                     .collect();
                 let (actor, events) = habit(ix, &items)?;
                 answered(Answer::Actor { actor }, events)
