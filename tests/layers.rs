@@ -1,9 +1,12 @@
-//! One way down: every module of `src/` imports only from the layers below
-//! its own, as `ARCHITECTURE.md` lists them, and no file imports, directly
-//! or through others, a file that imports it. Read from the source: the
-//! `use` items and the paths written inline (`crate::`, `super::`,
-//! `hearth::` in the binary, a declared child module's name), with
-//! comments, strings and `#[cfg(test)]` modules left out.
+//! One way down: every module of `src/` (and the Python package's bindings,
+//! `python/src`) imports only from the layers below its own, as
+//! `ARCHITECTURE.md` lists them, and no file imports, directly or through
+//! others, a file that imports it: a module's `mod.rs` is a file like the
+//! others, so a child that uses what its face defines and a face that uses
+//! its child are a loop. Read from the source: the `use` items and the
+//! paths written inline (`crate::`, `super::`, `hearth::` in the binary
+//! and the bindings, a declared child module's name), with comments,
+//! strings and `#[cfg(test)]` modules left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -230,8 +233,8 @@ fn paths(code: &str, roots: &BTreeSet<String>) -> Vec<Vec<String>> {
     out
 }
 
-/// A source file: its crate (`lib` or the binary), its module path, and
-/// its code without tests.
+/// A source file: its crate (`lib`, the binary `bin`, or the bindings
+/// `py`), its module path, and its code without tests.
 struct File {
     rel: String,
     krate: &'static str,
@@ -251,29 +254,38 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The files of `src/` (`rel` from it: `samples/index.rs`), then those of
+/// `python/src` (`rel` from `python/`: `python/src/agent.rs`, whose top
+/// module is `python`).
 fn files() -> Vec<File> {
-    let src = repo().join("src");
     let mut found = Vec::new();
-    collect(&src, &mut found);
-    found.sort();
+    for dir in ["src", "python/src"] {
+        let mut these = Vec::new();
+        collect(&repo().join(dir), &mut these);
+        these.sort();
+        found.extend(these.into_iter().map(|p| (dir, p)));
+    }
     found
         .into_iter()
-        .map(|p| {
-            let rel = p
-                .strip_prefix(&src)
+        .map(|(dir, p)| {
+            let base = repo().join(dir);
+            let inner = p
+                .strip_prefix(&base)
                 .unwrap()
                 .to_string_lossy()
                 .replace('\\', "/");
-            let mut module: Vec<String> = rel
+            let mut module: Vec<String> = inner
                 .trim_end_matches(".rs")
                 .split('/')
                 .map(str::to_string)
                 .collect();
-            let krate = if module[0] == "cli" {
+            let (rel, krate) = if dir == "python/src" {
+                (format!("python/src/{inner}"), "py")
+            } else if module[0] == "cli" {
                 module.remove(0);
-                "bin"
+                (inner, "bin")
             } else {
-                "lib"
+                (inner, "lib")
             };
             if matches!(
                 module.last().map(String::as_str),
@@ -308,6 +320,10 @@ fn files() -> Vec<File> {
         .collect()
 }
 
+/// Faces still to be made thin on another branch: a child may use them,
+/// as it may use no other `mod.rs`.
+const FACES_WITH_LOGIC: [&str; 2] = ["generation/scripted/mod.rs", "llm/mock/mod.rs"];
+
 /// Each file's imports, as the files they land in (`(crate, module)` keys
 /// resolved to the longest module path that is a file).
 fn imports(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
@@ -318,7 +334,7 @@ fn imports(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
     let mut out = BTreeMap::new();
     for f in files {
         let mut roots: BTreeSet<String> = ["crate", "super", "self"].map(String::from).into();
-        if f.krate == "bin" {
+        if f.krate != "lib" {
             roots.insert("hearth".into());
         }
         roots.extend(f.children.iter().cloned());
@@ -338,13 +354,11 @@ fn imports(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
             let target = (0..=full.len())
                 .rev()
                 .find_map(|k| by_module.get(&(krate, &full[..k])).map(|t| (k, t)));
-            // A module's `mod.rs` is its face: the files inside may use
-            // what it defines, so an import of an enclosing module is no edge.
             let enclosing =
                 |k: usize| krate == f.krate && k < f.module.len() && full[..k] == f.module[..k];
             if let Some((k, t)) = target
                 && *t != f.rel
-                && !enclosing(k)
+                && !(enclosing(k) && FACES_WITH_LOGIC.contains(t))
             {
                 to.insert(t.to_string());
             }
@@ -354,7 +368,8 @@ fn imports(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
-/// The top-level module a file belongs to (`cli` for the binary).
+/// The top-level module a file belongs to (`cli` for the binary, `python`
+/// for the bindings).
 fn top(rel: &str) -> String {
     let first = rel.split('/').next().unwrap();
     first.trim_end_matches(".rs").to_string()
@@ -380,7 +395,7 @@ fn every_import_goes_down_the_layers() {
     let listed: BTreeSet<String> = layer_of.keys().cloned().collect();
     assert_eq!(
         modules, listed,
-        "ARCHITECTURE.md's layers must list every module of src/"
+        "ARCHITECTURE.md's layers must list every module of src/, and python"
     );
     let mut wrong = Vec::new();
     for (from, tos) in imports(&files) {

@@ -802,7 +802,7 @@ fn the_judge_is_audited_on_answers_whose_verdict_is_known() {
             serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
         (r.into_iter().next().unwrap(), run.stdout)
     };
-    use hearth::eval::llm::Probe;
+    use hearth::eval::Probe;
     // The mock judge accepts an answer that contains the reference: "I
     // don't know" is rejected, and a trap unless it contains the
     // reference ("11." for "1.").

@@ -397,7 +397,7 @@ fn habit_answers_kept_across_cutoffs_are_the_answers_at_each() {
     assert!(settled > 0, "no habit is settled at any cutoff");
     // Not a habit question: no basis.
     let q = Query::Next { event: 1 };
-    assert_eq!(ix.basis(&q, 100), None);
+    assert_eq!(families::owner(&q).entry.basis(&ix, &q, 100), None);
 }
 
 #[test]
@@ -517,7 +517,7 @@ fn world_answers_say_what_was_true_where_the_robot_missed_it() {
 #[test]
 fn unanswerable_questions_have_nothing_behind_them() {
     use hearth::samples::answer::unsupported;
-    use hearth::samples::unanswerable::absent_variants;
+    use hearth::samples::families::unanswerable::{absent_variants, looks_like};
     let mut templates: BTreeMap<String, usize> = BTreeMap::new();
     for (scene_id, seed) in [("family_apartment", 0), ("studio", 1), ("large_house", 2)] {
         let (scene, events) = generated(scene_id, seed, 3);
@@ -798,10 +798,10 @@ fn exports_parse_back_to_the_same_samples() {
 /// dominant; the wording is the seed's; events are narrated in several ways.
 #[test]
 fn questions_are_asked_in_several_phrasings_chosen_by_the_seed() {
+    use hearth::samples::families::{question_keys, questions};
     use hearth::samples::narrate::narrate;
-    use hearth::samples::phrasing::{QUESTION_KEYS, questions};
     use hearth::samples::text::Namer;
-    for key in QUESTION_KEYS {
+    for key in question_keys() {
         assert!(questions(key).len() >= 5, "{key}");
     }
     let (scene, events) = generated("family_apartment", 4, 7);

@@ -21,8 +21,8 @@ use hearth::workflow::evaluate::{AgentSpec, EvalOptions, TraceSamples, evaluate_
 use hearth::workflow::mine::load_or_mine;
 use hearth::workflow::study::{BatchRequest, evaluate_batch_agents};
 
+use crate::convert::{dumps, to_py, to_py_err};
 use crate::trace::{Trace, asking};
-use crate::{dumps, to_py, to_py_err};
 
 /// The methods an agent object needs.
 const METHODS: [&str; 4] = ["reset", "observe", "answer", "plan"];

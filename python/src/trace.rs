@@ -11,7 +11,7 @@ use hearth::samples::Asking;
 use hearth::store;
 use hearth::workflow::{self, WorkflowError};
 
-use crate::{to_py, to_py_err};
+use crate::convert::{to_py, to_py_err};
 
 /// `ask` as the library's `Asking`.
 pub(crate) fn asking(ask: &str) -> PyResult<Asking> {

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Catalogue;
+use super::model::Catalogue;
 use crate::ids::Id;
 use crate::scene::{Indexed, Role, Scene, SceneIndex, Surface, fixtures};
 
@@ -95,7 +95,7 @@ impl Belongs {
             }
             homes.insert(o.id.clone(), places);
         }
-        let roles = super::Roles::new(scene, cat);
+        let roles = super::roles::Roles::new(scene, cat);
         let working = scene
             .devices
             .iter()
@@ -170,7 +170,7 @@ pub fn reached_only_from(scene: &Scene, room: &Id) -> Option<Id> {
 /// through anyway (a studio's main room, a hall or public room in the
 /// catalogue, is where everyone lives).
 pub fn is_bedroom(scene: Indexed<'_>, room: &Id) -> bool {
-    let cat = super::builtin();
+    let cat = super::parse::builtin();
     scene
         .actors
         .iter()

@@ -7,7 +7,7 @@ use crate::ids::Id;
 use crate::scene::index::fixtures;
 use crate::scene::{ObjectDef, Placement, Scene};
 
-use super::{Catalogue, Spot};
+use super::model::{Catalogue, Spot};
 
 /// `scene` with up to `per_category` more objects of every object category
 /// it has, in the order the scene lists them. Each takes the unused variant

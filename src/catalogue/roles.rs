@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Catalogue;
+use super::model::Catalogue;
 use crate::ids::Id;
 use crate::scene::{Role, Scene};
 
@@ -53,7 +53,7 @@ impl Roles {
 
     /// The scene's roles with the builtin catalogue.
     pub fn builtin(scene: &Scene) -> Self {
-        Roles::new(scene, super::builtin())
+        Roles::new(scene, super::parse::builtin())
     }
 
     /// The first fixture (furniture, else device) playing `role`.

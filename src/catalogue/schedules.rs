@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::CatalogueError;
+use super::parse::{CatalogueError, checked};
 use crate::scene::{ActorDef, ActorKind, Scene};
 
 /// The embedded schedules' RON text.
@@ -355,7 +355,7 @@ impl Schedules {
 pub fn parse_schedules(origin: &str, src: &str) -> Result<Schedules, CatalogueError> {
     let s: Schedules = crate::located::parse_ron(ron::Options::default(), origin, src)?;
     let problems = check(&s);
-    super::checked(origin, src, s, problems)
+    checked(origin, src, s, problems)
 }
 
 fn check(s: &Schedules) -> Vec<(String, String)> {

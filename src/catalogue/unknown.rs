@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::Catalogue;
+use super::model::Catalogue;
 use crate::ids::{Id, edit_distance};
 use crate::scene::{Role, Scene};
 

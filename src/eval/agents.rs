@@ -22,18 +22,19 @@ use crate::ids::Id;
 use crate::samples::Index;
 use crate::samples::act::act_of;
 use crate::samples::answer::answer;
+use crate::samples::families::{Track, answer_text, current_state, owner};
 use crate::samples::index::Tables;
 use crate::samples::model::*;
 use crate::samples::text::{Namer, Names};
-use crate::samples::wording::answer_text;
 use crate::scene::Scene;
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Request};
 use crate::trace::{ClaimMode, Event, Key, State, Value};
 
+use super::agent::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, abstain};
 use super::bm25::Bm25;
 use super::kg::Graph;
-use super::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, TaskIn, abstain, planner};
+use super::planner;
 
 /// Names of the built-in agents.
 pub const BUILT_IN: [&str; 6] = ["oracle", "none", "recent", "bm25", "obsmem", "kg"];
@@ -201,9 +202,13 @@ impl BuiltIn {
                 let ids: BTreeSet<u64> = top.iter().copied().collect();
                 (self.over(ids.into_iter().collect(), on)?, Some(top))
             }
-            Strategy::ObsMem => match self.tracks_of(q) {
-                // Whole tracks only grow: their index is kept and extended.
-                Some((route, lists)) => {
+            Strategy::ObsMem => {
+                let needs = owner(q).entry.needs(q);
+                if needs.iter().all(Track::whole) {
+                    // Whole tracks only grow: their index is kept and
+                    // extended, one per set of tracks.
+                    let route = format!("{needs:?}");
+                    let lists: Vec<&[u64]> = needs.iter().flat_map(|t| self.whole(t)).collect();
                     let mut routed = self.routed.borrow_mut();
                     let r = routed.entry(route).or_insert_with(|| Routed {
                         events: vec![],
@@ -211,9 +216,12 @@ impl BuiltIn {
                     });
                     r.extend(self, &lists);
                     (on(&Index::over(scene, &r.events, &r.tables)), None)
+                } else {
+                    let mut ids = BTreeSet::new();
+                    needs.iter().for_each(|t| self.gather(t, &mut ids));
+                    (self.over(ids.into_iter().collect(), on)?, None)
                 }
-                None => (self.over(self.route(q).into_iter().collect(), on)?, None),
-            },
+            }
             Strategy::Kg { seeds, hops, keep } => {
                 let ids: BTreeSet<u64> = self
                     .graph
@@ -225,67 +233,54 @@ impl BuiltIn {
         })
     }
 
-    /// The tracks ObsMem routes `q` to when its route is whole tracks (see
-    /// [`BuiltIn::route`]), named; `None` when it takes single events too.
-    fn tracks_of(&self, q: &Query) -> Option<(String, Vec<&[u64]>)> {
+    /// The lists of a whole track (none for a part of one).
+    fn whole(&self, track: &Track) -> Vec<&[u64]> {
         let t = &self.tracks;
         fn list(l: Option<&Vec<u64>>) -> &[u64] {
             l.map_or(&[][..], Vec::as_slice)
         }
-        fn key<'m>(m: &'m BTreeMap<Key, Vec<u64>>, e: &Id, a: &Id) -> &'m [u64] {
-            list(m.get(&(e.clone(), a.clone())))
+        let key = |e: &Id, a: &Id| (e.clone(), a.clone());
+        match *track {
+            Track::States => t.state.values().map(Vec::as_slice).collect(),
+            Track::Whereabouts => vec![t.whereabouts.as_slice()],
+            Track::State(e, a) => vec![list(t.state.get(&key(e, a)))],
+            Track::Act(a) => vec![list(t.acts.get(&act_key(a)))],
+            Track::Claims(e, a) => vec![list(t.claims.get(&key(e, a)))],
+            Track::Device(d, f) => vec![list(t.devices.get(&key(d, f)))],
+            Track::Placed(o) => vec![list(t.places.get(o))],
+            Track::Leaves(p) => vec![list(t.leaves.get(p))],
+            _ => vec![],
         }
-        Some(match q {
-            // One index for every state question: the state track and the
-            // whereabouts its belief track reads, shared (a copy per
-            // attribute would hold the whereabouts hundreds of times).
-            Query::State { .. } => (
-                "state".into(),
-                t.state
-                    .values()
-                    .map(Vec::as_slice)
-                    .chain([t.whereabouts.as_slice()])
-                    .collect(),
-            ),
-            Query::Before { entity, attr, .. } => (
-                format!("before|{entity}|{attr}"),
-                vec![key(&t.state, entity, attr)],
-            ),
-            Query::LastTime { act: a, .. }
-            | Query::Count { act: a, .. }
-            | Query::UsualHour { act: a, .. } => {
-                let k = act_key(a);
-                let l = list(t.acts.get(&k));
-                (format!("act|{k}"), vec![l])
+    }
+
+    /// Adds the events of `track` to `out`: ObsMem's query routing.
+    fn gather(&self, track: &Track, out: &mut BTreeSet<u64>) {
+        let t = &self.tracks;
+        match *track {
+            Track::Event(id) => {
+                out.insert(id);
             }
-            Query::First { a, b, .. } => {
-                let (ka, kb) = (act_key(a), act_key(b));
-                let l = vec![list(t.acts.get(&ka)), list(t.acts.get(&kb))];
-                (format!("first|{ka}|{kb}"), l)
+            Track::ActorFrom(event) => {
+                if let Some(e) = self.remembered(event) {
+                    let theirs = t.actors.get(&e.actor).into_iter().flatten();
+                    out.extend(theirs.filter(|x| **x >= event));
+                }
             }
-            Query::Preference { entity, attr, .. }
-            | Query::WhoPrefers { entity, attr, .. }
-            | Query::WhoSaid { entity, attr, .. }
-            | Query::AccordingTo { entity, attr, .. } => (
-                format!("claims|{entity}|{attr}"),
-                vec![key(&t.claims, entity, attr)],
-            ),
-            Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => (
-                format!("device|{device}|{field}"),
-                vec![key(&t.devices, device, field)],
-            ),
-            Query::UsualPlace { object } => {
-                (format!("place|{object}"), vec![list(t.places.get(object))])
+            Track::SeenSince(entity, after) => {
+                out.extend(self.seen_of(entity).filter(|x| *x > after))
             }
-            Query::Next { .. }
-            | Query::WhoHome { .. }
-            | Query::OutDays { .. }
-            | Query::WhileOut { .. }
-            | Query::SeenOrTold { .. }
-            | Query::Asked { .. }
-            | Query::Due { .. }
-            | Query::Status { .. } => return None,
-        })
+            Track::RequestsSince(entity, after) => {
+                let asked = t.requests.get(entity).into_iter().flatten();
+                out.extend(asked.filter(|x| **x > after));
+            }
+            Track::PresenceAt(event) => {
+                for signs in t.presence.values() {
+                    let upto = signs.partition_point(|x| *x <= event);
+                    out.extend(upto.checked_sub(1).map(|i| signs[i]));
+                }
+            }
+            _ => out.extend(self.whole(track).into_iter().flatten()),
+        }
     }
 
     /// Every observation of any attribute of `entity` (the state track).
@@ -295,85 +290,6 @@ impl BuiltIn {
             .range((entity.clone(), Id::new(""))..)
             .take_while(move |((e, _), _)| e == entity)
             .flat_map(|(_, ids)| ids.iter().copied())
-    }
-
-    /// ObsMem's query routing: the tracks a question needs.
-    fn route(&self, q: &Query) -> BTreeSet<u64> {
-        let t = &self.tracks;
-        let get = |m: &BTreeMap<Key, Vec<u64>>, e: &Id, a: &Id| -> Vec<u64> {
-            m.get(&(e.clone(), a.clone())).cloned().unwrap_or_default()
-        };
-        let act = |a: &Act| t.acts.get(&act_key(a)).cloned().unwrap_or_default();
-        let mut out: BTreeSet<u64> = BTreeSet::new();
-        match q {
-            Query::State { entity, attr } => {
-                out.extend(get(&t.state, entity, attr));
-                out.extend(&t.whereabouts);
-            }
-            Query::Before { entity, attr, .. } => out.extend(get(&t.state, entity, attr)),
-            Query::LastTime { act: a, .. }
-            | Query::Count { act: a, .. }
-            | Query::UsualHour { act: a, .. } => out.extend(act(a)),
-            Query::First { a, b, .. } => {
-                out.extend(act(a));
-                out.extend(act(b));
-            }
-            Query::Next { event } => {
-                if let Some(e) = self.remembered(*event) {
-                    out.extend(
-                        t.actors
-                            .get(&e.actor)
-                            .into_iter()
-                            .flatten()
-                            .filter(|x| **x >= *event),
-                    );
-                }
-            }
-            Query::Preference { entity, attr, .. } | Query::WhoPrefers { entity, attr, .. } => {
-                out.extend(get(&t.claims, entity, attr))
-            }
-            Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => {
-                out.extend(get(&t.devices, device, field))
-            }
-            Query::UsualPlace { object } => out.extend(t.places.get(object).into_iter().flatten()),
-            Query::WhoSaid { entity, attr, .. } | Query::AccordingTo { entity, attr, .. } => {
-                out.extend(get(&t.claims, entity, attr))
-            }
-            // What was said, and what was seen of it since: nothing
-            // before the claim bears on it.
-            Query::SeenOrTold { claim, entity } => {
-                out.insert(*claim);
-                out.extend(self.seen_of(entity).filter(|x| x > claim));
-            }
-            Query::Asked { request, entity }
-            | Query::Due { request, entity }
-            | Query::Status { request, entity } => {
-                out.insert(*request);
-                let since = |x: &u64| x > request;
-                out.extend(
-                    t.requests
-                        .get(entity)
-                        .into_iter()
-                        .flatten()
-                        .copied()
-                        .filter(since),
-                );
-                out.extend(self.seen_of(entity).filter(since));
-            }
-            // Who was home: the last sign of each person up to the
-            // moment (one is enough: going out or coming in is itself one).
-            Query::WhoHome { event } => {
-                out.insert(*event);
-                for signs in t.presence.values() {
-                    let upto = signs.partition_point(|x| x <= event);
-                    out.extend(upto.checked_sub(1).map(|i| signs[i]));
-                }
-            }
-            Query::OutDays { actor, .. } => out.extend(t.leaves.get(actor).into_iter().flatten()),
-            // What changed in the window the question gives.
-            Query::WhileOut { entity, attr, .. } => out.extend(get(&t.state, entity, attr)),
-        }
-        out
     }
 }
 
@@ -583,13 +499,8 @@ pub(super) fn plan_task(
             }
         }
     }
-    let state = |e: &Id, attr: &str| {
-        let q = Query::State {
-            entity: e.clone(),
-            attr: Id::new(attr),
-        };
-        recall(&q, &format!("where is {e}"))
-    };
+    let state =
+        |e: &Id, attr: &str| recall(&current_state::state(e, attr), &format!("where is {e}"));
     planner::plan(
         scene,
         &t.actor,

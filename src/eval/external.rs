@@ -19,7 +19,7 @@ use serde_json::json;
 use crate::scene::Scene;
 use crate::trace::request::Request;
 
-use super::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
+use super::agent::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
 
 pub struct External {
     command: String,

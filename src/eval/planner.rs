@@ -115,30 +115,17 @@ pub fn plan(
                     },
                 );
             }
-            Prop::IsOn { target, .. } => {
+            Prop::IsOn { target, .. } | Prop::IsIn { target, .. } => {
+                let inside = matches!(g, Prop::IsIn { .. });
                 step(
                     &mut out,
                     Action::NavigateTo {
                         target: target.clone(),
                     },
                 );
-                step(
-                    &mut out,
-                    Action::Place {
-                        object: object.clone(),
-                        target: target.clone(),
-                        relation: Relation::On,
-                    },
-                );
-            }
-            Prop::IsIn { target, .. } => {
-                step(
-                    &mut out,
-                    Action::NavigateTo {
-                        target: target.clone(),
-                    },
-                );
-                let closed = openable(target) == Some(false);
+                // A closed receptacle is opened to put a thing in, and shut
+                // again after.
+                let closed = inside && openable(target) == Some(false);
                 if closed {
                     step(
                         &mut out,
@@ -147,12 +134,13 @@ pub fn plan(
                         },
                     );
                 }
+                let relation = if inside { Relation::In } else { Relation::On };
                 step(
                     &mut out,
                     Action::Place {
                         object: object.clone(),
                         target: target.clone(),
-                        relation: Relation::In,
+                        relation,
                     },
                 );
                 if closed {

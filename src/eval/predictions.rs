@@ -23,7 +23,7 @@ use thiserror::Error;
 
 use crate::samples::export::LocomoSample;
 
-use super::QaResult;
+use super::score::QaResult;
 
 /// LongMemEval's question types (`evaluate_qa.py`'s `get_anscheck_prompt`).
 pub const LONGMEMEVAL_TYPES: [&str; 6] = [

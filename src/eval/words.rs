@@ -4,7 +4,8 @@
 //! retrieves the top five narrated events by BM25 against the question's
 //! words, then guesses from cue words ("where", "usually", "how many",
 //! "told", ...) and the names it finds what is asked, taking the actions
-//! and claims it needs from the retrieved events. `bm25-words` answers the
+//! and claims it needs from the retrieved events (each family's readings,
+//! `samples::families`). `bm25-words` answers the
 //! query it read with the built-ins' answerer over those five events;
 //! `obsmem-words`, `kg-words`, `recent-words` and `oracle-words` hand it
 //! to that built-in memory, as if it were the parsed query. So the reader
@@ -14,22 +15,20 @@
 
 use std::sync::Arc;
 
-use crate::catalogue::schedules::Destination;
 use crate::ids::Id;
 use crate::samples::Index;
-use crate::samples::act::act_of;
 use crate::samples::answer::answer;
+use crate::samples::families::{self, Read, answer_text};
 use crate::samples::model::*;
 use crate::samples::text::Namer;
-use crate::samples::wording::answer_text;
 use crate::scene::{ActorKind, Scene, SceneIndex};
 use crate::sim::initial_state;
-use crate::trace::request::{Action, Request};
-use crate::trace::{ClaimMode, Event, State, clock_time};
+use crate::trace::request::Request;
+use crate::trace::{Event, State};
 
+use super::agent::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn, abstain};
 use super::agents::{BuiltIn, Strategy, plan_task};
 use super::bm25::Bm25;
-use super::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
 
 /// The words-only agent that answers from its own retrieval.
 pub const WORDS_ONLY: &str = "bm25-words";
@@ -132,7 +131,7 @@ impl WordsOnly {
     }
 
     /// What the reader takes the question to ask, from its words, options
-    /// and the retrieved events.
+    /// and the retrieved events: by each family's reading of them.
     fn read(&self, w: &Words, top: &[&Event]) -> Option<Query> {
         let text = format!(
             " {} ",
@@ -140,267 +139,26 @@ impl WordsOnly {
                 .to_lowercase()
                 .replace(['?', ',', '.', ':', ';'], " ")
         );
-        let has = |cues: &[&str]| cues.iter().any(|c| text.contains(c));
         let named = self.mentions(w.question);
         let person = named.iter().find(|i| self.humans.contains(i)).cloned();
         let thing = named
             .iter()
             .find(|i| !self.humans.contains(i) && Some(*i) != self.robot.as_ref())
             .cloned();
-        let about = |e: &Event| thing.as_ref().is_none_or(|t| mentions_entity(e, t));
-        // The retrieved action by `who` (or anyone), most relevant first.
-        let act_by = |who: Option<&Id>| {
-            top.iter()
-                .filter(|e| who.is_none_or(|p| &e.actor == p))
-                .find_map(|e| Some((*e, act_of(&e.action)?)))
-        };
-        let claim = |mode: ClaimMode| {
-            top.iter().find_map(|e| match &e.action {
-                Action::Say { claims, .. } => claims
-                    .iter()
-                    .find(|c| c.mode == mode && thing.as_ref().is_none_or(|t| &c.entity == t))
-                    .map(|c| (e.id, c.clone())),
-                _ => None,
-            })
-        };
-        let attr = || -> Id {
-            let field = thing.as_ref().and_then(|t| {
-                let d = self.index.over(self.scene.as_ref()?).device(t)?;
-                d.fields
-                    .keys()
-                    .find(|f| text.contains(&format!(" {} ", f.replace('_', " "))))
-                    .cloned()
-            });
-            if let Some(f) = field {
-                return Id::new(&f);
-            }
-            Id::new(if has(&[" open ", " closed ", " shut "]) {
-                "open"
-            } else if has(&[" on or off ", " switched ", " running ", " off "]) {
-                "power"
-            } else {
-                "location"
-            })
-        };
-
-        if let [a, b] = w.options {
-            let first = |o: &str| {
-                let id = *self.bm25.top(o, 1).first()?;
-                let e = self.event(id)?;
-                Some((e.actor.clone(), act_of(&e.action)?))
-            };
-            let ((a_actor, a), (b_actor, b)) = (first(a)?, first(b)?);
-            return Some(Query::First {
-                a_actor,
-                a,
-                b_actor,
-                b,
-            });
-        }
-        // Presence: where someone was, said by where they went.
-        let going = Destination::ALL
-            .into_iter()
-            .filter(|d| *d != Destination::Home)
-            .find(|d| text.contains(d.phrase()) || text.contains(d.away()));
-        if has(&["which days", "what days", "days of the week", "which ones"]) {
-            return Some(Query::OutDays {
-                actor: person?,
-                to: going?,
-            });
-        }
-        if let (Some(to), true) = (going, has(&[" while ", "meantime", " then "])) {
-            let who = person?;
-            let day = day_named(&text, w.cutoff)?;
-            // The asker names the outing: the reader finds it in memory.
-            let before = w.cutoff.t;
-            let leave = self.events.iter().rev().find(|e| {
-                e.actor == who
-                    && e.day == day
-                    && e.t < before
-                    && matches!(&e.action, Action::Leave { to: d, .. } if *d == to)
-            })?;
-            let back = self.events.iter().find(|e| {
-                e.id > leave.id && e.actor == who && matches!(e.action, Action::Arrive { .. })
-            })?;
-            let attr = if has(&[" moved "]) {
-                Id::new("location")
-            } else {
-                attr()
-            };
-            return Some(Query::WhileOut {
-                person: who,
-                leave: leave.id,
-                back: back.id,
-                entity: thing?,
-                attr,
-            });
-        }
-        if has(&[" home ", " in the house ", " at home ", " who was in "])
-            && has(&[" who ", "which of"])
-        {
-            // The moment is the act the question describes, at the time it
-            // gives ("day 3 at 13:30").
-            let (day, at) = moment(w.question)?;
-            let when = |e: &Event| e.day == day && clock_time(e.t).starts_with(&at);
-            let e = top
-                .iter()
-                .filter(|e| person.as_ref().is_none_or(|p| &e.actor == p))
-                .find(|e| when(e))
-                .or_else(|| top.iter().find(|e| when(e)))?;
-            return Some(Query::WhoHome { event: e.id });
-        }
-        if has(&["how many", "how often", "number of times"]) {
-            let actor = if has(&[" anyone "]) {
-                None
-            } else {
-                person.clone().or_else(|| self.robot.clone())
-            };
-            let (_, act) = act_by(actor.as_ref())?;
-            let day = day_named(&text, w.cutoff)?;
-            return Some(Query::Count { actor, act, day });
-        }
-        if has(&[" ask", "request", "deadline", " the robot to "]) {
-            let (request, c) = claim(ClaimMode::Request)?;
-            let entity = c.entity;
-            return Some(
-                if has(&[" done ", "pending", "overdue", " late ", " stand "]) {
-                    Query::Status { request, entity }
-                } else if has(&["by when", "deadline", "what time", "how soon", " when "]) {
-                    Query::Due { request, entity }
-                } else {
-                    Query::Asked { request, entity }
-                },
-            );
-        }
-        if has(&[
-            " told ",
-            " said ",
-            " say ",
-            "mention",
-            "according",
-            "report",
-            " word ",
-            " hear",
-        ]) {
-            let (event, c) = claim(ClaimMode::Fact)?;
-            return Some(
-                if has(&[" seen ", "confirm", " eyes ", " see ", "for itself"]) {
-                    Query::SeenOrTold {
-                        claim: event,
-                        entity: c.entity,
-                    }
-                } else if has(&[" who ", " whom ", " whose "]) {
-                    Query::WhoSaid {
-                        entity: c.entity,
-                        attr: c.attr,
-                        value: c.value,
-                    }
-                } else {
-                    Query::AccordingTo {
-                        speaker: person?,
-                        entity: thing.unwrap_or(c.entity),
-                        attr: c.attr,
-                    }
-                },
-            );
-        }
-        if has(&[
-            "usual",
-            "normally",
-            "typically",
-            " tend",
-            "as a rule",
-            "belong",
-            "most often",
-        ]) {
-            let device_act = || {
-                top.iter()
-                    .filter(|e| about(e))
-                    .find_map(|e| match &e.action {
-                        Action::SetDeviceState {
-                            device,
-                            field,
-                            value,
-                        } => Some((device.clone(), Id::new(field), value.clone())),
-                        _ => None,
-                    })
-            };
-            return Some(if has(&[" hour ", " time ", " when "]) {
-                let (_, act) = act_by(person.as_ref())?;
-                Query::UsualHour {
-                    actor: person?,
-                    act,
-                }
-            } else if has(&[" who ", "which person"]) {
-                let (device, field, value) = device_act()?;
-                Query::UsualActor {
-                    device,
-                    field,
-                    value,
-                }
-            } else if has(&[" where ", " place ", " kept ", "belong", " go "]) {
-                Query::UsualPlace { object: thing? }
-            } else {
-                let (device, field, _) = device_act()?;
-                Query::UsualValue {
-                    actor: person?,
-                    device,
-                    field,
-                }
-            });
-        }
-        if has(&[" like", "prefer", " want", "favourite", " suits "]) {
-            let (_, c) = claim(ClaimMode::Preference)?;
-            return Some(if has(&[" who ", " whose ", "which member", "someone"]) {
-                Query::WhoPrefers {
-                    entity: c.entity,
-                    attr: c.attr,
-                    value: c.value,
-                }
-            } else {
-                Query::Preference {
-                    holder: person.or(c.holder)?,
-                    entity: c.entity,
-                    attr: c.attr,
-                }
-            });
-        }
-        if has(&[" before ", " prior ", "previously", " until ", " used to "]) {
-            let attr = attr();
-            let entity = thing?;
-            let change = top
-                .iter()
-                .find(|e| {
-                    e.outcome.is_ok()
-                        && e.changes
-                            .iter()
-                            .any(|c| c.entity == entity && c.attr == attr)
-                })?
-                .id;
-            return Some(Query::Before {
-                entity,
-                attr,
-                change,
-            });
-        }
-        if has(&[" after ", " next "]) {
-            let (e, _) = act_by(person.as_ref())?;
-            return Some(Query::Next { event: e.id });
-        }
-        if has(&[
-            " when ",
-            "what time",
-            "last time",
-            "latest time",
-            "most recent",
-        ]) {
-            let actor = person.or_else(|| self.robot.clone())?;
-            let (_, act) = act_by(Some(&actor))?;
-            return Some(Query::LastTime { actor, act });
-        }
-        Some(Query::State {
-            attr: attr(),
-            entity: thing?,
+        let best = |o: &str| self.event(*self.bm25.top(o, 1).first()?);
+        families::read(&Read {
+            question: w.question,
+            options: w.options,
+            cutoff: w.cutoff,
+            text,
+            person,
+            thing,
+            robot: self.robot.as_ref(),
+            top,
+            events: &self.events,
+            scene: self.scene.as_ref(),
+            index: &self.index,
+            best: &best,
         })
     }
 
@@ -448,46 +206,8 @@ impl WordsOnly {
                 answer: Some(answer),
                 evidence,
             },
-            None => super::abstain(w.options, evidence),
+            None => abstain(w.options, evidence),
         })
-    }
-}
-
-/// The day the (lower-cased, padded) `text` names: today, yesterday, or
-/// "day D".
-fn day_named(text: &str, cutoff: &Cutoff) -> Option<u32> {
-    if text.contains(" today ") {
-        Some(cutoff.day)
-    } else if text.contains(" yesterday ") {
-        cutoff.day.checked_sub(1)
-    } else {
-        text.split(" day ")
-            .nth(1)?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
-    }
-}
-
-/// The first "day D at HH:MM" in `question`.
-fn moment(question: &str) -> Option<(u32, String)> {
-    question.match_indices("day ").find_map(|(i, _)| {
-        let mut w = question[i + 4..].split_whitespace();
-        let day = w.next()?.parse().ok()?;
-        (w.next()? == "at").then_some(())?;
-        let at: String = w.next()?.chars().take(5).collect();
-        (at.len() == 5 && at.as_bytes()[2] == b':').then_some((day, at))
-    })
-}
-
-/// Whether `e` is about `entity`: its action's arguments or a claim.
-fn mentions_entity(e: &Event, entity: &Id) -> bool {
-    match &e.action {
-        Action::Say { claims, .. } => claims.iter().any(|c| &c.entity == entity),
-        a => act_of(a).is_some_and(|x| {
-            x.object.as_ref() == Some(entity) || x.target.as_ref() == Some(entity)
-        }),
     }
 }
 
@@ -525,12 +245,7 @@ impl Agent for WordsOnly {
             initial: Arc::new(initial_state(scene)),
             names,
             robot: scene.robots().into_iter().next(),
-            humans: scene
-                .actors
-                .iter()
-                .filter(|a| a.kind == ActorKind::Human)
-                .map(|a| a.id.clone())
-                .collect(),
+            humans: scene.actors_of(ActorKind::Human),
             scene: Some(scene.clone()),
             index: SceneIndex::new(scene),
             memory,
@@ -567,7 +282,7 @@ impl Agent for WordsOnly {
                 query: Some(query),
                 ..q.clone()
             }),
-            None => Ok(super::abstain(w.options, evidence)),
+            None => Ok(abstain(w.options, evidence)),
         }
     }
 

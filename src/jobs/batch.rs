@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{BackendSpec, TraceOptions};
+use super::one::generate_trace;
+use super::options::{BackendSpec, Summary, TraceOptions};
 use crate::catalogue;
 use crate::procgen::{self, SceneSpec};
 use crate::scene::{self, Scene};
@@ -553,7 +554,7 @@ pub fn execute(
 }
 
 /// One unit's trace, or why it failed (the whole chain of causes).
-fn run_unit(spec: &BatchSpec, unit: &Unit) -> Result<super::Summary, String> {
+fn run_unit(spec: &BatchSpec, unit: &Unit) -> Result<Summary, String> {
     let scene = match &unit.source {
         // Each job has its own copy: see `scene::detached`.
         Source::Loaded(scene) => scene::detached(scene),
@@ -569,7 +570,7 @@ fn run_unit(spec: &BatchSpec, unit: &Unit) -> Result<super::Summary, String> {
         compress: spec.compress,
         difficulty: spec.difficulty,
     };
-    super::generate_trace(&scene, &spec.out.join(&unit.name), &opts).map_err(|e| chain(&e))
+    generate_trace(&scene, &spec.out.join(&unit.name), &opts).map_err(|e| chain(&e))
 }
 
 /// Completion of one shard of a recorded batch.

@@ -3,92 +3,14 @@
 //! corridors, things left where they do not belong, and long runs of
 //! walking that change nothing. Machines loop; households do not.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-use super::{Rule, Walk};
-use crate::catalogue::Belongs;
+use super::habit_log::*;
+use super::rule::{Finding, Rule};
+use super::walk::Walk;
 use crate::ids::Id;
-use crate::scene::{ActorKind, Scene};
 use crate::trace::request::Action;
 use crate::trace::{Event, Location, Value, clock_time};
-
-/// A door opened or closed counts as used when someone walks through it
-/// this long before (a close) or after (an open), or when it is the door
-/// the actor came through within [`BEHIND`] (closed behind them) or next
-/// goes through (opened on the way out).
-pub const DOOR_PASS: u64 = 5 * 60;
-/// An object out of place this long (or overnight) was left there.
-pub const LEFT: u64 = 4 * 3600;
-/// A door the actor came through this long before closing it was closed
-/// behind them (into a room to stay: a bedroom at night).
-pub const BEHIND: u64 = 30 * 60;
-/// This many walks in a row with nothing else done is aimless.
-pub const AIMLESS: usize = 6;
-/// A break this long between an actor's events ends a run of walks.
-const RUN_GAP: u64 = 10 * 60;
-
-/// An actor's current run of walks with nothing else done.
-#[derive(Debug, Default)]
-struct Run {
-    /// Where each walk went, the spot before the first walk first.
-    spots: Vec<Id>,
-    /// Consecutive walks back to the spot before last.
-    back: usize,
-    first_event: u64,
-    /// The previous walk, and the first of the back-and-forth: (event, time).
-    prev_walk: (u64, u64),
-    back_from: (u64, u64),
-    walks: usize,
-    aimless_found: bool,
-}
-
-#[derive(Debug, Default)]
-pub(super) struct Habits {
-    belongs: Belongs,
-    /// (object, receptacle) placements the plan made on purpose.
-    deliberate: BTreeSet<(Id, Id)>,
-    /// Room → the humans who sleep there.
-    sleepers: BTreeMap<Id, BTreeSet<Id>>,
-    runs: BTreeMap<Id, Run>,
-    /// Door → when a walk through it last ended.
-    passed: BTreeMap<Id, u64>,
-    /// Doors opened and not yet walked through: → (event, time, actor,
-    /// whether the actor has since walked through other doors).
-    opened: BTreeMap<Id, (u64, u64, Id, bool)>,
-    /// (actor, door) → when the actor last walked through it.
-    came_through: BTreeMap<(Id, Id), u64>,
-    /// Objects an actor put where they do not belong: → (event, time, where).
-    misplaced: BTreeMap<Id, (u64, u64, Id)>,
-    /// Actor → what they have opened and shut, or switched, in a row:
-    /// (the thing, times, first event, its time, reported).
-    fidget: BTreeMap<Id, (String, usize, u64, u64, bool)>,
-}
-
-/// Opening or shutting the same thing this many times in a row (three
-/// times open and shut) with nothing else done is a loop.
-const FIDGET: usize = 6;
-
-/// Setting the same device field this many times in a row (on, off, on)
-/// with nothing else done is a loop too.
-const SWITCH: usize = 3;
-
-impl Habits {
-    pub(super) fn new(scene: &Scene, deliberate: &BTreeSet<(Id, Id)>) -> Self {
-        let mut sleepers: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
-        for a in scene.actors.iter().filter(|a| a.kind == ActorKind::Human) {
-            sleepers
-                .entry(a.room.clone())
-                .or_default()
-                .insert(a.id.clone());
-        }
-        Habits {
-            belongs: Belongs::new(scene, crate::catalogue::builtin()),
-            deliberate: deliberate.clone(),
-            sleepers,
-            ..Default::default()
-        }
-    }
-}
 
 impl Walk<'_> {
     /// Before an accepted event: what time alone settles (doors opened
@@ -118,18 +40,16 @@ impl Walk<'_> {
     }
 
     fn unpassed_open(&mut self, door: &Id, ev: u64, at: u64, actor: &Id) {
-        self.out.push(super::Finding {
-            rule: Rule::DoorWithoutPassing.code(),
-            event: Some(ev),
-            t: at,
-            time: clock_time(at),
-            entities: vec![actor.clone(), door.clone()],
-            message: format!(
+        self.found(
+            Rule::DoorWithoutPassing,
+            Some(ev),
+            at,
+            vec![actor.clone(), door.clone()],
+            format!(
                 "{actor} opened {door} and walked off elsewhere; nobody went through it in the next {} min",
                 DOOR_PASS / 60
             ),
-            walks: 0,
-        });
+        );
     }
 
     fn left_out(&mut self, object: &Id) {
@@ -141,15 +61,13 @@ impl Walk<'_> {
         if self.nowhere_to_go(object) {
             return;
         }
-        self.out.push(super::Finding {
-            rule: Rule::LeftOutOfPlace.code(),
-            event: Some(ev),
-            t: since,
-            time: clock_time(since),
-            entities: vec![object.clone(), at.clone()],
-            message: format!("{object} was left on or in {at}, where its kind does not belong"),
-            walks: 0,
-        });
+        self.found(
+            Rule::LeftOutOfPlace,
+            Some(ev),
+            since,
+            vec![object.clone(), at.clone()],
+            format!("{object} was left on or in {at}, where its kind does not belong"),
+        );
     }
 
     /// Every accepted event of an actor: walks extend its run, anything
@@ -427,7 +345,7 @@ impl Walk<'_> {
         let (a, b) = (run.spots[n - 2].clone(), run.spots[n - 1].clone());
         let walks = run.back + 1;
         let (ev, t) = run.back_from;
-        self.out.push(super::Finding {
+        self.out.push(Finding {
             rule: Rule::PingPongWalk.code(),
             event: Some(ev),
             t,

@@ -2,11 +2,12 @@
 //! being used while out, a visitor who never leaves, someone out
 //! overnight, and coming in only to go straight back out.
 
-use super::{Finding, Rule, Walk};
+use super::rule::Rule;
+use super::walk::Walk;
 use crate::ids::Id;
 use crate::scene::OUTSIDE;
 use crate::trace::request::{Action, Destination};
-use crate::trace::{DAY, Event, Location, clock_time};
+use crate::trace::{DAY, Event, Location};
 
 /// Home for less than this (seconds) before going out again is no stop
 /// at home ([`Rule::StraightBackOut`]).
@@ -121,19 +122,17 @@ impl Walk<'_> {
             .map(|(a, (ev, to))| (a.clone(), *ev, *to))
             .collect();
         for (a, ev, to) in away {
-            self.out.push(Finding {
-                rule: Rule::OutOvernight.code(),
-                event: Some(ev),
-                t: at,
-                time: clock_time(at),
-                entities: vec![a.clone()],
-                message: format!(
+            self.found(
+                Rule::OutOvernight,
+                Some(ev),
+                at,
+                vec![a.clone()],
+                format!(
                     "{a} is still out at 03:00 of day {}, gone for {} in event {ev}",
                     at / DAY + 1,
                     to.name()
                 ),
-                walks: 0,
-            });
+            );
         }
     }
 
@@ -146,15 +145,13 @@ impl Walk<'_> {
             .filter(|(a, _)| !self.is_out(a))
             .collect();
         for (a, came) in stayed {
-            self.out.push(Finding {
-                rule: Rule::VisitorNeverLeft.code(),
-                event: Some(came),
-                t: end,
-                time: clock_time(end),
-                entities: vec![a.clone()],
-                message: format!("{a} came in (event {came}) and never left"),
-                walks: 0,
-            });
+            self.found(
+                Rule::VisitorNeverLeft,
+                Some(came),
+                end,
+                vec![a.clone()],
+                format!("{a} came in (event {came}) and never left"),
+            );
         }
     }
 }

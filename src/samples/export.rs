@@ -21,8 +21,9 @@ use serde_json::{Map, Value as Json};
 use crate::ids::Id;
 use crate::trace::Event;
 
+use super::families;
 use super::index::Index;
-use super::model::{Answer, Family, QaSample, Query};
+use super::model::{Answer, Family, QaSample};
 use super::narrate::narrate;
 use super::text::Namer;
 
@@ -299,36 +300,18 @@ fn speaker_text(ix: &Index, n: &Namer, e: &Event) -> (String, String) {
     }
 }
 
+/// LoCoMo's category of `q`: adversarial (5) when its answer is not
+/// known (unanswerable, or asked of the household about what the robot
+/// missed), else its family's.
 fn locomo_category(q: &QaSample) -> u8 {
-    match (q.family, &q.query) {
-        // Unanswerable, or asked of the household about what the robot missed.
-        _ if q.answer == Answer::Unknown => 5,
-        (Family::Temporal, _) | (Family::Commitment, Query::Due { .. }) => 2,
-        (
-            Family::OverwrittenState | Family::Routine | Family::Counting | Family::HiddenState,
-            _,
-        )
-        | (Family::SourceAware, Query::SeenOrTold { .. })
-        | (Family::Commitment, Query::Status { .. }) => 1,
-        _ => 4,
+    if q.answer == Answer::Unknown {
+        return 5;
     }
+    families::of(q.family).locomo_category_of(&q.query)
 }
 
 fn lme_type(q: &QaSample) -> &'static str {
-    match q.family {
-        // The type of the question it looks like; `_abs` in its id marks it.
-        Family::Unanswerable => match q.query {
-            Query::AccordingTo { .. } => "single-session-user",
-            Query::Preference { .. } => "single-session-preference",
-            Query::LastTime { .. } => "temporal-reasoning",
-            _ => "knowledge-update",
-        },
-        Family::CurrentState | Family::OverwrittenState | Family::HiddenState => "knowledge-update",
-        Family::Temporal | Family::Commitment => "temporal-reasoning",
-        Family::Preference => "single-session-preference",
-        Family::Routine | Family::Counting | Family::Presence => "multi-session",
-        Family::SourceAware => "single-session-user",
-    }
+    families::of(q.family).lme_type_of(&q.query)
 }
 
 /// LoCoMo: one sample per cutoff, holding that cutoff's questions and

@@ -18,7 +18,7 @@ use crate::trace::request::{Action, Destination};
 use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
 
 use super::act::act_of;
-use super::model::{Act, Query};
+use super::model::Act;
 
 /// The robot observed `entity.attr = value` in event `event`.
 #[derive(Debug, Clone, PartialEq)]
@@ -457,28 +457,14 @@ impl<'a> Index<'a> {
             .map(|(e, _)| e)
     }
 
-    /// How many entries before `cutoff` the list behind `q`'s answer has,
-    /// for the queries answered from one such list (habits): while it does
-    /// not grow, their answer stays the same.
-    pub fn basis(&self, q: &Query, cutoff: u64) -> Option<usize> {
-        let before = |list| self.before(list, cutoff).len();
-        Some(match q {
-            Query::UsualPlace { object } => before(self.tables.placed.get(object)),
-            Query::UsualValue { device, field, .. } | Query::UsualActor { device, field, .. } => {
-                before(
-                    self.tables
-                        .device_ops
-                        .get(&(device.clone(), field.as_str().to_string())),
-                )
-            }
-            Query::UsualHour { act, .. } => {
-                let (events, acted) = (self.events, &self.tables.acted);
-                let list = self.tables.by_act.get(&act_key(act));
-                let list = list.map_or(&[][..], Vec::as_slice);
-                list.partition_point(|i| events[acted[*i].0].id < cutoff)
-            }
-            _ => return None,
-        })
+    /// How many perceived events before `cutoff` have an act looked up as
+    /// `act` is (its skill and arguments, by anyone, any value): the list
+    /// a habit of it is worked out from.
+    pub fn acts_like(&self, act: &Act, cutoff: u64) -> usize {
+        let (events, acted) = (self.events, &self.tables.acted);
+        let list = self.tables.by_act.get(&act_key(act));
+        let list = list.map_or(&[][..], Vec::as_slice);
+        list.partition_point(|i| events[acted[*i].0].id < cutoff)
     }
 
     /// Perceived operations of `device.field` before `cutoff`.
@@ -487,7 +473,7 @@ impl<'a> Index<'a> {
         device: &Id,
         field: &str,
         cutoff: u64,
-    ) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
+    ) -> impl ExactSizeIterator<Item = &'a Event> + DoubleEndedIterator + '_ {
         let list = self
             .tables
             .device_ops
@@ -501,7 +487,7 @@ impl<'a> Index<'a> {
         &self,
         object: &Id,
         cutoff: u64,
-    ) -> impl DoubleEndedIterator<Item = &'a Event> + '_ {
+    ) -> impl ExactSizeIterator<Item = &'a Event> + DoubleEndedIterator + '_ {
         let events = self.events;
         self.before(self.tables.placed.get(object), cutoff)
             .iter()
@@ -525,7 +511,7 @@ impl<'a> Index<'a> {
     }
 
     /// The values the robot saw `key` take before `cutoff`, one entry per
-    /// change (see [`super::answer::places`]).
+    /// change of value (where it saw an object lie: hands left out).
     pub fn places_before(&self, key: &Key, cutoff: u64) -> &[Place] {
         let all = self
             .tables

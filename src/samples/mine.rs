@@ -13,19 +13,22 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::generation::MemoryTarget;
 use crate::trace::Event;
 
 use super::answer::{Answered, Memo, answer, moment};
-use super::candidates::{Acts, Candidate, Firsts, Tally, act_key, ask_key, candidates, humans};
+use super::asked::ask_key;
+use super::candidates::{Acts, At, Candidate, Firsts, Tally, act_key, humans};
 use super::cutoff::{cutoffs, evidence_age};
+use super::families::unanswerable::{
+    Premise, Sources, Sweep, absent_variants, looks_like, unseen_at_start,
+};
+use super::families::{FAMILIES, answer_text, of, owner};
 use super::index::Index;
 use super::model::*;
-use super::phrasing::{Phrase, questions};
-use super::standing::{self, Standing};
+use super::phrasing::Phrase;
+use super::standing::Standing;
 use super::text::Namer;
-use super::unanswerable::{Sources, Sweep, Unanswerable, absent_variants, unseen_at_start};
-use super::wording::{MISSED, answer_text, hedge};
+use super::wording::{MISSED, hedge};
 use super::world;
 
 /// Mixed into the seed for the phrasing stream.
@@ -88,11 +91,24 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             tally: &tally,
         };
         standing.advance(&cutoff, &asked);
-        let candidates = candidates(ix, &namer, &firsts, &cutoff, &acts, &mut rng);
+        let at = At {
+            ix,
+            n: &namer,
+            cutoff: &cutoff,
+            acts: &acts,
+            firsts: &firsts,
+            humans: &humans,
+        };
+        // Every family's in table order (their draws come from one stream).
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for f in &FAMILIES {
+            candidates.extend(f.entry.candidates(&at, &mut rng));
+        }
         // Each candidate answered once: its answer, family and key.
         let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
-        for family in Family::ALL {
-            let (chosen, a) = if standing::standing(family) {
+        for f in &FAMILIES {
+            let family = f.family;
+            let (chosen, a) = if f.standing {
                 // Asked of the household, the state questions of a cutoff
                 // are two draws among all of them, so stale and unknown
                 // answers come as often as the robot missed the changes.
@@ -166,7 +182,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         if (unanswerable + 1) * den > (answerable + unanswerable + 1) * num {
             continue;
         }
-        let open: Vec<Vec<(Unanswerable, Query, String)>> = sweep
+        let open: Vec<Vec<(Premise, Query, String)>> = sweep
             .candidates(ix, &sources, cutoff.event)
             .into_iter()
             .map(|kind| {
@@ -191,7 +207,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         asked.insert(key.clone());
         standing.asked_elsewhere(q);
         unanswerable += 1;
-        let phrasing = abstain_words.random_range(0..questions(w.phrase.key).len());
+        let phrasing = abstain_words.random_range(0..w.phrase.ways.len());
         let mut s = sample(
             ix,
             &namer,
@@ -240,7 +256,7 @@ impl Chosen {
             family,
             template: c.template,
             query: c.query.clone(),
-            phrasing: words.random_range(0..questions(phrase.key).len()),
+            phrasing: words.random_range(0..phrase.ways.len()),
             phrase,
             options: c.options.clone(),
         }
@@ -264,7 +280,7 @@ fn sample(
     QaSample {
         id,
         family: c.family,
-        memory_target: memory_target(&c.query, c.family),
+        memory_target: of(c.family).memory_target_of(&c.query),
         template: format!("{}/{}", c.family.name(), c.template),
         phrasing,
         cutoff: cutoff.clone(),
@@ -284,41 +300,12 @@ fn sample(
     }
 }
 
-fn memory_target(q: &Query, family: Family) -> MemoryTarget {
-    match (family, q) {
-        // What the question would ask about if it could be answered.
-        (Family::Unanswerable, Query::State { .. }) => memory_target(q, Family::CurrentState),
-        (Family::Unanswerable, Query::AccordingTo { .. }) => MemoryTarget::SocialContext,
-        (Family::Unanswerable, Query::Preference { .. }) => MemoryTarget::Preference,
-        (Family::Unanswerable, _) => MemoryTarget::TemporalState,
-        (Family::HiddenState, _) => MemoryTarget::HiddenState,
-        (Family::CurrentState, Query::State { attr, .. }) if attr.as_str() == "location" => {
-            MemoryTarget::ObjectLocation
-        }
-        (Family::CurrentState, _) => MemoryTarget::DeviceState,
-        (Family::OverwrittenState | Family::Temporal | Family::Counting | Family::Presence, _) => {
-            MemoryTarget::TemporalState
-        }
-        (Family::Preference, _) => MemoryTarget::Preference,
-        (Family::Routine, _) => MemoryTarget::Routine,
-        (Family::SourceAware, _) => MemoryTarget::SocialContext,
-        (Family::Commitment, _) => MemoryTarget::PlanningDependency,
-    }
-}
-
 /// The moment an answer refers to besides itself: when a stale state was
 /// last seen, when a request is due.
 fn answer_time(ix: &Index, q: &Query, a: &Answer) -> Option<Moment> {
-    let t = match (q, a) {
-        (_, Answer::LastSeen { seen_at, .. }) => *seen_at,
-        (Query::Asked { request, entity }, _) => {
-            ix.heard_in(*request, u64::MAX)
-                .iter()
-                .find(|h| h.claim.entity == *entity)?
-                .claim
-                .due?
-        }
-        _ => return None,
+    let t = match a {
+        Answer::LastSeen { seen_at, .. } => *seen_at,
+        _ => owner(q).entry.answer_time(ix, q)?,
     };
     Some(moment(t))
 }

@@ -32,7 +32,7 @@ pub enum Family {
     /// Looks like another family's question, but nothing the robot could
     /// see or hear settles it: the answer is "not known". Samples mined
     /// before false premises were filed under the families they look like
-    /// ([`looks_like`]); no longer mined.
+    /// (`families::unanswerable::looks_like`); no longer mined.
     Unanswerable,
 }
 
@@ -153,6 +153,50 @@ pub enum Query {
 }
 
 impl Query {
+    /// Its kind's name on the wire (`"q"`): what the families table says a
+    /// family asks.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Query::State { .. } => "state",
+            Query::Before { .. } => "before",
+            Query::LastTime { .. } => "last_time",
+            Query::First { .. } => "first",
+            Query::Next { .. } => "next",
+            Query::Preference { .. } => "preference",
+            Query::UsualValue { .. } => "usual_value",
+            Query::UsualPlace { .. } => "usual_place",
+            Query::UsualActor { .. } => "usual_actor",
+            Query::WhoPrefers { .. } => "who_prefers",
+            Query::UsualHour { .. } => "usual_hour",
+            Query::WhoSaid { .. } => "who_said",
+            Query::SeenOrTold { .. } => "seen_or_told",
+            Query::AccordingTo { .. } => "according_to",
+            Query::Asked { .. } => "asked",
+            Query::Due { .. } => "due",
+            Query::Status { .. } => "status",
+            Query::Count { .. } => "count",
+            Query::WhoHome { .. } => "who_home",
+            Query::OutDays { .. } => "out_days",
+            Query::WhileOut { .. } => "while_out",
+        }
+    }
+
+    /// The attribute (or device field) it names, if it names one: what a
+    /// value in its answers is named as.
+    pub fn attr(&self) -> Option<&Id> {
+        match self {
+            Query::State { attr, .. }
+            | Query::Before { attr, .. }
+            | Query::Preference { attr, .. }
+            | Query::WhoPrefers { attr, .. }
+            | Query::WhoSaid { attr, .. }
+            | Query::AccordingTo { attr, .. }
+            | Query::WhileOut { attr, .. } => Some(attr),
+            Query::UsualValue { field, .. } | Query::UsualActor { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
     /// The ids the question is about, in field order (for retrieval seeds
     /// and highlighting): every string in it but the query kind, skills,
     /// attribute and field names.
@@ -276,18 +320,6 @@ impl QaSample {
     /// looks like.
     pub fn is_unanswerable(&self) -> bool {
         self.family == Family::Unanswerable || self.template.starts_with("unanswerable/")
-    }
-}
-
-/// The family a false-premise question about `q` is filed under: the one
-/// whose questions it looks like, so that every family holds some and none
-/// is all of them.
-pub fn looks_like(q: &Query) -> Family {
-    match q {
-        Query::AccordingTo { .. } => Family::SourceAware,
-        Query::Preference { .. } => Family::Preference,
-        Query::LastTime { .. } => Family::Temporal,
-        _ => Family::CurrentState,
     }
 }
 

@@ -18,6 +18,7 @@ use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{GRACE, Memo, answer};
 use super::cutoff::cutoffs;
+use super::families::{commitment, current_state, preference, routine};
 use super::index::{Index, Key};
 use super::model::*;
 use super::replay::Replay;
@@ -343,11 +344,7 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
                         ]
                     }),
                     goals: vec![goal],
-                    remember: Some(Query::Preference {
-                        holder: holder.clone(),
-                        entity: entity.clone(),
-                        attr: attr.clone(),
-                    }),
+                    remember: Some(preference::how_likes(holder, entity, attr)),
                     evidence: vec![h.event],
                 });
             }
@@ -379,10 +376,7 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
                         ]
                     }),
                     goals: vec![goal],
-                    remember: Some(Query::Asked {
-                        request: h.event,
-                        entity: entity.clone(),
-                    }),
+                    remember: Some(commitment::asked(h.event, entity)),
                     evidence: vec![h.event],
                 });
             }
@@ -391,9 +385,7 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
     }
     // A habit: put the object back where it usually goes.
     for object in ix.placed_objects(c) {
-        let q = Query::UsualPlace {
-            object: object.clone(),
-        };
+        let q = routine::usual_place(object);
         let Some(a) = memo.answer(ix, cutoff, &q) else {
             continue;
         };
@@ -438,10 +430,7 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
         if same != 1 {
             continue;
         }
-        let q = Query::State {
-            entity: o.id.clone(),
-            attr: Id::new("location"),
-        };
+        let q = current_state::state(&o.id, "location");
         let Some(a) = answer(ix, cutoff, &q) else {
             continue;
         };

@@ -14,21 +14,21 @@ use std::collections::BTreeMap;
 use bevy::platform::collections::{HashMap, HashSet};
 
 use crate::ids::Id;
-use crate::trace::{ClaimMode, Location, Value};
+use crate::trace::{ClaimMode, Value};
 
-use super::answer::{Answered, GRACE, answer};
-use super::candidates::{Candidate, ask_key, before_candidate, heard_candidates, state_candidate};
-use super::index::{Index, Key, Place, Seen};
+use super::answer::{Answered, GRACE};
+use super::asked::ask_key;
+use super::candidates::Candidate;
+use super::families::{FAMILIES, current_state, of, overwritten_state, owner};
+use super::index::{Heard, Index, Key, Place, Seen};
 use super::model::{Answer, Cutoff, Family, Query};
 use super::text::Namer;
 
 /// One distinct standing question and its answer as of the last cutoff.
 struct Entry {
     query: Query,
-    /// The family of its candidates (a state question's answer decides
-    /// between current and hidden).
-    family: Family,
-    /// The answer and the family it falls in; `None` while the history
+    /// The answer and the family it falls in (a state question's answer
+    /// decides between current and hidden); `None` while the history
     /// does not settle it.
     found: Option<(Answered, Family)>,
     /// Whether its ask key (query, answer and for lasting knowledge the
@@ -102,25 +102,17 @@ pub(super) struct Standing<'c> {
     unsettled: usize,
 }
 
-/// Families whose ask key holds the day (see [`ask_key`]).
+/// Whether the ask keys of `f` hold the day (see [`ask_key`]).
 fn day_keyed(f: Family) -> bool {
-    matches!(
-        f,
-        Family::Preference | Family::Routine | Family::OverwrittenState
-    )
+    of(f).lasting
 }
 
-/// Families whose candidates are all standing questions.
-pub(super) fn standing(f: Family) -> bool {
-    matches!(
-        f,
-        Family::CurrentState
-            | Family::HiddenState
-            | Family::OverwrittenState
-            | Family::Preference
-            | Family::SourceAware
-            | Family::Commitment
-    )
+/// The questions a claim heard raises, family by family.
+fn heard_candidates<'c>(ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
+    FAMILIES
+        .iter()
+        .flat_map(|f| f.entry.heard(ix, n, h))
+        .collect()
 }
 
 /// How far past its due time a request is: before, in the grace period,
@@ -179,7 +171,7 @@ impl<'c> Standing<'c> {
             keys.entry(k).or_insert(&[]);
         }
         for (key, seen) in keys {
-            let candidate = state_candidate(n, &key.0, &key.1);
+            let candidate = current_state::candidate(n, &key.0, &key.1);
             let entry = s.entry(&candidate);
             s.by_key.insert(key, s.watched.len());
             s.watched.push(Watched {
@@ -199,7 +191,6 @@ impl<'c> Standing<'c> {
         let i = self.entries.len();
         self.entries.push(Entry {
             query: c.query.clone(),
-            family: c.family,
             found: None,
             asked: false,
             dirty: true,
@@ -275,7 +266,8 @@ impl<'c> Standing<'c> {
                         self.before.remove(&(k, j));
                     }
                 } else if i > 0 {
-                    new.insert((k, i), before_candidate(ix, self.n, &key.0, &key.1, p, i));
+                    let c = overwritten_state::candidate(ix, self.n, &key.0, &key.1, p, i);
+                    new.insert((k, i), c);
                 }
             }
         }
@@ -337,32 +329,27 @@ impl<'c> Standing<'c> {
     /// Registers what the answer of `entry`, the query `q` asked of the
     /// claim `h`, reads: the claims of its key, what the robot saw of the
     /// claimed attribute, the time.
-    fn subscribe(&mut self, entry: usize, q: &Query, h: &'c super::index::Heard) {
+    fn subscribe(&mut self, entry: usize, q: &Query, h: &'c Heard) {
         let (mode, entity, attr) = (h.claim.mode, &h.claim.entity, &h.claim.attr);
-        match q {
-            Query::WhoPrefers { .. }
-            | Query::Preference { .. }
-            | Query::WhoSaid { .. }
-            | Query::AccordingTo { .. } => self
-                .claim_readers
-                .entry((mode, entity, attr))
-                .or_default()
-                .push(entry),
-            Query::SeenOrTold { .. } | Query::Status { .. } => {
-                if let Some(&w) = self.by_key.get(&(entity.clone(), attr.clone())) {
-                    self.watched[w].readers.push(entry);
-                }
-                if let (Query::Status { .. }, Some(due)) = (q, h.claim.due) {
-                    self.timed.push(Timed {
-                        entry,
-                        due,
-                        // Answered at the first cutoff anyway.
-                        phase: u8::MAX,
-                    });
-                }
-            }
-            // What was asked, and by when: known once heard.
-            _ => {}
+        let reads = owner(q).entry.reads(q);
+        if reads.claims {
+            let readers = self.claim_readers.entry((mode, entity, attr)).or_default();
+            readers.push(entry);
+        }
+        if reads.seen
+            && let Some(&w) = self.by_key.get(&(entity.clone(), attr.clone()))
+        {
+            self.watched[w].readers.push(entry);
+        }
+        if reads.due
+            && let Some(due) = h.claim.due
+        {
+            self.timed.push(Timed {
+                entry,
+                due,
+                // Answered at the first cutoff anyway.
+                phase: u8::MAX,
+            });
         }
     }
 
@@ -371,41 +358,15 @@ impl<'c> Standing<'c> {
         let ix = self.ix;
         for i in std::mem::take(&mut self.dirty) {
             let e = &self.entries[i];
-            let found = match &e.query {
-                // The robot's own hand is no answer to where a thing is.
-                Query::State { entity, attr }
-                    if ix
-                        .seen_before(&(entity.clone(), attr.clone()), cutoff.event)
-                        .last()
-                        .is_some_and(|s| {
-                            matches!(&s.value, Value::Location(Location::HeldBy(h)) if *h == ix.robot)
-                        }) =>
-                {
-                    None
-                }
-                q => match answer(ix, cutoff, q) {
-                    Some(a) if a.answer != Answer::Unknown => {
-                        let family = match (q, &a.answer) {
-                            (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
-                            _ => e.family,
-                        };
-                        Some((a, family))
-                    }
-                    // Asked of the household: where it is, though nothing
-                    // the robot perceived bears on it, not even its first
-                    // view of the house.
-                    Some(a) => match q {
-                        Query::State { entity, attr }
-                            if self.household.contains(&(entity.clone(), attr.clone()))
-                                && ix.truth(&(entity.clone(), attr.clone()), cutoff.event).is_some() =>
-                        {
-                            Some((a, Family::HiddenState))
-                        }
-                        _ => None,
-                    },
-                    None => None,
-                },
-            };
+            let household = |k: &Key| self.household.contains(k);
+            let owner = owner(&e.query);
+            let found = owner
+                .entry
+                .settle(ix, cutoff, &e.query, &household)
+                .map(|a| {
+                    let f = owner.entry.filed(&a.answer).unwrap_or(owner.family);
+                    (a, f)
+                });
             let was_asked = found
                 .as_ref()
                 .is_some_and(|(a, f)| asked.contains(&ask_key(&e.query, &a.answer, *f, cutoff)));
@@ -450,10 +411,7 @@ impl<'c> Standing<'c> {
     /// another family (an unanswerable one, with the same ask key) while
     /// its answer is unknown.
     pub(super) fn asked_elsewhere(&mut self, q: &Query) {
-        let Query::State { entity, attr } = q else {
-            return;
-        };
-        let Some(&w) = self.by_key.get(&(entity.clone(), attr.clone())) else {
+        let Some(&w) = current_state::key(q).and_then(|k| self.by_key.get(&k)) else {
             return;
         };
         let entry = self.state[w].entry;
@@ -484,8 +442,10 @@ impl<'c> Standing<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::samples::answer::answer;
     use crate::samples::cutoff::cutoffs;
     use crate::samples::index::only_once;
+    use crate::trace::Location;
 
     /// The open questions of `family` worked out from scratch at a cutoff,
     /// as mining did before they were kept: every state key, every place
@@ -503,14 +463,14 @@ mod tests {
             let seen = ix.seen_before(&(entity.clone(), attr.clone()), c);
             match seen.last() {
                 Some(s) if !matches!(&s.value, Value::Location(Location::HeldBy(h)) if *h == ix.robot) => {
-                    all.push(state_candidate(n, entity, attr))
+                    all.push(current_state::candidate(n, entity, attr))
                 }
                 _ => {}
             }
         }
         for ((entity, attr), p) in ix.all_places(c) {
             for i in (1..p.len()).filter(|&i| only_once(p, i)) {
-                all.push(before_candidate(ix, n, entity, attr, p, i));
+                all.push(overwritten_state::candidate(ix, n, entity, attr, p, i));
             }
         }
         for h in ix.heard_before(c) {
@@ -519,10 +479,8 @@ mod tests {
         all.into_iter()
             .filter_map(|cand| {
                 let a = answer(ix, cutoff, &cand.query).filter(|a| a.answer != Answer::Unknown)?;
-                let f = match (&cand.query, &a.answer) {
-                    (Query::State { .. }, Answer::LastSeen { .. }) => Family::HiddenState,
-                    _ => cand.family,
-                };
+                let owner = owner(&cand.query);
+                let f = owner.entry.filed(&a.answer).unwrap_or(owner.family);
                 (f == family && !asked.contains(&ask_key(&cand.query, &a.answer, f, cutoff)))
                     .then_some(cand.query)
             })
@@ -531,7 +489,7 @@ mod tests {
 
     #[test]
     fn kept_questions_are_those_worked_out_at_each_cutoff() {
-        let (scene, events) = crate::samples::four_days();
+        let (scene, events) = crate::samples::sweep::four_days();
         let ix = Index::new(&scene, &events);
         let n = Namer::new(&scene);
         let mut standing = Standing::new(&ix, &n, None);
@@ -539,7 +497,7 @@ mod tests {
         let mut open = 0;
         for (k, cutoff) in cutoffs(&ix).iter().enumerate() {
             standing.advance(cutoff, &asked);
-            for family in Family::ALL.into_iter().filter(|f| super::standing(*f)) {
+            for family in FAMILIES.iter().filter(|r| r.standing).map(|r| r.family) {
                 let kept: Vec<(Query, usize)> = standing
                     .open(family)
                     .into_iter()

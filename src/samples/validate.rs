@@ -15,6 +15,8 @@ use crate::sim::Simulation;
 
 use super::answer::answer;
 use super::cutoff::evidence_age;
+use super::families::unanswerable::looks_like;
+use super::families::{CheckAt, owner};
 use super::index::Index;
 use super::model::*;
 use super::plan::{holds, reference_plan};
@@ -112,7 +114,6 @@ impl<'a> Checker<'a> {
         let replayed = (c as usize).saturating_sub(1).min(ix.events.len());
         self.past.extend(&ix.events[..replayed]);
         let (past, spare, all) = (&self.past, &mut self.spare, &self.all);
-        let beliefs = sim.beliefs(ix.robot.as_str());
         // The whole state, made only if a state question needs it.
         let state = std::cell::OnceCell::new();
         for s in group {
@@ -173,7 +174,7 @@ impl<'a> Checker<'a> {
                         );
                     }
                     if missed {
-                        check_missed(ix, all, q, &mut fail);
+                        check_missed(q, &mut fail);
                     }
                     match full {
                         Some(a) if a.answer == q.answer && a.evidence == q.evidence => {}
@@ -200,71 +201,16 @@ impl<'a> Checker<'a> {
                             format!("a {} question answered {:?}", q.family.name(), q.answer),
                         );
                     }
-                    if let Query::State { entity, attr } = &q.query {
-                        let key = (entity.clone(), attr.clone());
-                        let belief = beliefs.and_then(|b| b.get(&key));
-                        // Not even its first view of the house showed it.
-                        if unknown {
-                            if let Some(b) = belief {
-                                fail(
-                                    s,
-                                    format!(
-                                        "unanswerable, yet the robot believes {} from event {}",
-                                        b.value, b.event
-                                    ),
-                                );
-                            }
-                            let now = state.get_or_init(|| sim.state()).get(&key).cloned();
-                            let world = q.world.as_ref().and_then(|w| match w {
-                                Answer::Value { value } => Some(value.clone()),
-                                _ => None,
-                            });
-                            if missed && world != now {
-                                fail(s, format!("world answer {:?} is not the truth", q.world));
-                            }
-                            continue;
-                        }
-                        let (value, hidden) = match &q.answer {
-                            Answer::Value { value } => (value, false),
-                            Answer::LastSeen { value, .. } => (value, true),
-                            other => {
-                                fail(s, format!("a state question answered with {other:?}"));
-                                continue;
-                            }
-                        };
-                        match belief {
-                            Some(b) if &b.value == value && q.evidence.contains(&b.event) => {}
-                            Some(b) => fail(
-                                s,
-                                format!("the robot's belief is {} from event {}", b.value, b.event),
-                            ),
-                            None => fail(s, "the robot holds no belief about it".into()),
-                        }
-                        let now = state.get_or_init(|| sim.state()).get(&key);
-                        // The freshness rule is sound: a view it calls
-                        // current is the truth.
-                        if !hidden && now != Some(value) {
-                            fail(
-                                s,
-                                format!(
-                                    "{entity}.{attr} answered current ({value}, seen in event {:?}), but it is {now:?}",
-                                    q.evidence
-                                ),
-                            );
-                        }
-                        if hidden != (q.family == Family::HiddenState) {
-                            fail(s, "a possibly changed state asked as current".into());
-                        }
-                        // What was true is the simulator's state, and is
-                        // recorded exactly when it is not the robot's view.
-                        let world = q.world.as_ref().map(|w| match w {
-                            Answer::Value { value } => Some(value),
-                            _ => None,
-                        });
-                        let truth = (now != Some(value)).then_some(now);
-                        if world != truth {
-                            fail(s, format!("world answer {:?} is not the truth", q.world));
-                        }
+                    let own = CheckAt {
+                        ix,
+                        sim,
+                        state: &state,
+                    };
+                    let world_checked = owner(&q.query)
+                        .entry
+                        .check(q, &own, &mut |why| fail(s, why));
+                    if missed && !world_checked {
+                        check_world(ix, all, q, &mut fail);
                     }
                 }
                 Sample::Plan(p) => {
@@ -296,15 +242,8 @@ impl<'a> Checker<'a> {
 }
 
 /// The checks of a question asked of the household about something the
-/// robot missed: no choice, the hedge and trap it is given, and the world
-/// answer an observer of every event gives at its cutoff (a state's is
-/// checked against the simulator's state apart).
-fn check_missed<'a>(
-    ix: &'a Index<'a>,
-    all: &OnceCell<Index<'a>>,
-    q: &QaSample,
-    fail: &mut impl FnMut(&Sample, String),
-) {
+/// robot missed: no choice, and the hedge and trap it is given.
+fn check_missed(q: &QaSample, fail: &mut impl FnMut(&Sample, String)) {
     let s = &Sample::Qa(q.clone());
     if !q.options.is_empty() {
         fail(s, "a two-way choice asked as not known".into());
@@ -315,14 +254,21 @@ fn check_missed<'a>(
             "not known to the robot, without its hedge or trap".into(),
         );
     }
-    if matches!(q.query, Query::State { .. }) {
-        return;
-    }
+}
+
+/// Its world answer is the one an observer of every event gives at its
+/// cutoff (where its family's own checks do not check it otherwise).
+fn check_world<'a>(
+    ix: &'a Index<'a>,
+    all: &OnceCell<Index<'a>>,
+    q: &QaSample,
+    fail: &mut impl FnMut(&Sample, String),
+) {
     let all = all.get_or_init(|| Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone()));
     let world = answer(all, &q.cutoff, &q.query).map(|a| a.answer);
     if world != q.world {
         fail(
-            s,
+            &Sample::Qa(q.clone()),
             format!(
                 "world answer {:?}, but every event gives {world:?}",
                 q.world

@@ -1,12 +1,10 @@
-//! Acts, requests and answers in words: verb phrases in three tenses, the
-//! preference question, a request's task, and a reference answer's short
-//! text with its hedge.
+//! Acts, requests and answers in words: verb phrases in three tenses, a
+//! request's task, and an answer's short text with its hedge.
 
 use crate::ids::Id;
 use crate::trace::{Location, Value};
 
-use super::model::{Act, Answer, Progress, Query, Source, UNKNOWN_TEXT};
-use super::phrasing::Phrase;
+use super::model::{Act, Answer, Progress, Source, UNKNOWN_TEXT};
 use super::text::{Namer, capital};
 
 /// The form of a verb phrase.
@@ -97,23 +95,6 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
-pub(super) fn preference_question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
-    let key = match attr.as_str() {
-        "drink" => "likes_drink",
-        "volume" => "likes_volume",
-        "target" => "likes_night",
-        _ => "likes_field",
-    };
-    Phrase::new(
-        key,
-        &[
-            ("who", &n.name(holder)),
-            ("thing", &n.name(entity)),
-            ("field", &attr.replace('_', " ")),
-        ],
-    )
-}
-
 /// "put the white shirt in the wardrobe", "switch the washing machine off".
 pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> String {
     match (attr.as_str(), value) {
@@ -136,23 +117,10 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> Strin
     }
 }
 
-/// The reference answer in words.
-pub fn answer_text(n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
-    let attr = match q {
-        Query::State { attr, .. }
-        | Query::Before { attr, .. }
-        | Query::Preference { attr, .. }
-        | Query::AccordingTo { attr, .. }
-        | Query::WhoSaid { attr, .. } => attr.as_str(),
-        Query::UsualValue { field, .. } => field.as_str(),
-        _ => "location",
-    };
+/// An answer in words, its values named as attribute `attr`'s (each
+/// family's [`super::families::QuestionFamily::answer_text`] says which).
+pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> String {
     match a {
-        Answer::Value {
-            value: Value::Int(h),
-        } if matches!(q, Query::UsualHour { .. }) => {
-            format!("Around {h:02}:00.")
-        }
         Answer::Value { value } => capital(&n.value(attr, value)) + ".",
         // Stale or not, the value in the same words: when it was seen is
         // the hedge's, not the answer's.

@@ -7,17 +7,17 @@
 //! cost a household: it falls as the robot sees less of the day, for every
 //! reader, the oracle included.
 
-use super::answer::{answer, same_answer};
+use super::answer::same_answer;
+use super::families::{answer_text, of, owner};
 use super::index::Index;
-use super::model::{Answer, Family, QaSample, Query};
+use super::model::{Answer, Family, QaSample};
 use super::text::Namer;
-use super::wording::answer_text;
 
 /// Whether a family asks about the household rather than about the robot's
 /// own knowledge: not where it learnt something (source-aware), and not
 /// whether it knows at all (unanswerable).
 pub fn asks_the_world(f: Family) -> bool {
-    !matches!(f, Family::SourceAware | Family::Unanswerable)
+    of(f).world
 }
 
 /// Sets each question's [`QaSample::world`]: the answer from every event
@@ -28,12 +28,7 @@ pub fn asks_the_world(f: Family) -> bool {
 /// its adversarial answer: what only a guess could give.
 pub fn settle(all: &Index, n: &Namer, qa: &mut [QaSample]) {
     for q in qa.iter_mut().filter(|q| asks_the_world(q.family)) {
-        let world = match &q.query {
-            Query::State { entity, attr } => all
-                .truth(&(entity.clone(), attr.clone()), q.cutoff.event)
-                .map(|v| Answer::Value { value: v.clone() }),
-            query => answer(all, &q.cutoff, query).map(|a| a.answer),
-        };
+        let world = owner(&q.query).entry.world(all, &q.cutoff, &q.query);
         q.world = world.filter(|w| *w != Answer::Unknown && !same_answer(w, &q.answer));
         // A false premise keeps its own trap (a value it was not).
         if q.answer == Answer::Unknown && !q.is_unanswerable() {

@@ -17,8 +17,8 @@ use bevy::platform::collections::{HashMap, hash_map::Entry};
 
 use crate::ids::Id;
 
-use super::Role;
 use super::model::*;
+use super::role::Role;
 
 /// What an id names, for rules about references (and the editor's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::Id;
 
-use super::Role;
+use super::role::Role;
 
 /// The reserved place id of the world beyond the front door: a person who
 /// left is at `{"room": "outside"}`; an exterior door has it on one side of
@@ -39,11 +39,13 @@ pub struct Scene {
 impl Scene {
     /// Ids of the robots, in scene order.
     pub fn robots(&self) -> Vec<Id> {
-        self.actors
-            .iter()
-            .filter(|a| a.kind == ActorKind::Robot)
-            .map(|a| a.id.clone())
-            .collect()
+        self.actors_of(ActorKind::Robot)
+    }
+
+    /// Ids of the actors of `kind`, in scene order.
+    pub fn actors_of(&self, kind: ActorKind) -> Vec<Id> {
+        let of_kind = self.actors.iter().filter(|a| a.kind == kind);
+        of_kind.map(|a| a.id.clone()).collect()
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{ActorKind, Openable, Scene};
+use super::model::{ActorKind, Openable, Scene};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SceneStats {

@@ -4,7 +4,7 @@
 //! `door_not_on_wall` rule and by the editor's door snapping, so a snapped
 //! door always passes validation and the two cannot drift apart.
 
-use crate::scene::Rect;
+use super::model::Rect;
 
 /// How far apart two walls may be and still count as one (metres).
 pub const TOL: f32 = 0.05;

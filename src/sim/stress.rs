@@ -12,7 +12,7 @@ use crate::ids::Id;
 use crate::scene::FieldDef;
 use crate::trace::{Claim, Value};
 
-use super::Simulation;
+use super::simulation::Simulation;
 use super::world::*;
 use crate::trace::request::{Action, Relation, Request};
 

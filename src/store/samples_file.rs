@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::samples::{SAMPLES_SCHEMA, Sample, SamplesHeader};
 
-use super::{StoreError, read_text, write_atomic};
+use super::files::{StoreError, read_text, write_atomic};
 
 /// Writes the samples file atomically (a temporary sibling renamed into place).
 pub fn write_samples(

@@ -8,7 +8,7 @@ use std::fs::{self, File};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::{StoreError, read_text};
+use super::files::{StoreError, read_json, read_text};
 use crate::scene::{self, Scene};
 use crate::trace::{Event, EventsHeader, Manifest};
 
@@ -270,7 +270,7 @@ pub fn read_plan(dir: &Path) -> Result<Option<crate::generation::Plan>, StoreErr
     if !path.exists() {
         return Ok(None);
     }
-    super::read_json(&path, "a generation plan").map(Some)
+    read_json(&path, "a generation plan").map(Some)
 }
 
 /// Reads a finished trace directory.

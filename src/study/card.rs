@@ -11,7 +11,8 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::{AGE_BINS, Household, QuestionFacts};
+use super::facts::{AGE_BINS, QuestionFacts};
+use super::household::Household;
 use crate::samples::{Asking, Family, Sample};
 
 /// The batch's own record (`batch.json`), read loosely: the fields the

@@ -147,9 +147,9 @@ mod tests {
         assert!(t.answer(&q).is_err());
         assert!(
             t.answer(&QuestionIn {
-                query: Some(crate::samples::Query::UsualPlace {
-                    object: "mug".into()
-                }),
+                query: Some(crate::samples::families::routine::usual_place(
+                    &"mug".into()
+                )),
                 ..q
             })
             .is_ok()

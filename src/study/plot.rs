@@ -12,7 +12,8 @@ use plotters::prelude::*;
 use thiserror::Error;
 
 use super::bootstrap::Stat;
-use super::{AGE_BINS, Summary};
+use super::facts::AGE_BINS;
+use super::summary::Summary;
 use crate::samples::Family;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/Ubuntu-Light.ttf");
@@ -254,12 +255,7 @@ fn families<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     let k = s.agents.len().max(1) as f64;
     let w = 0.8 / k;
-    let palette = colours(
-        &s.agents
-            .iter()
-            .map(|a| a.agent.as_str())
-            .collect::<Vec<_>>(),
-    );
+    let palette = colours(&s.agents.iter().map(|a| &a.agent).collect::<Vec<_>>());
     for (j, a) in s.agents.iter().enumerate() {
         let c = palette[j];
         let bars: Vec<(f64, &Stat)> = fams
@@ -373,12 +369,7 @@ fn presence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, s: &Summary) -> R
         .map_err(e)?;
     let against =
         |ys: &[f64]| -> Vec<(f64, f64)> { xs.iter().copied().zip(ys.iter().copied()).collect() };
-    let palette = colours(
-        &s.agents
-            .iter()
-            .map(|a| a.agent.as_str())
-            .collect::<Vec<_>>(),
-    );
+    let palette = colours(&s.agents.iter().map(|a| &a.agent).collect::<Vec<_>>());
     for (j, a) in s.agents.iter().enumerate() {
         let c = palette[j];
         let (pts, world) = (against(&a.by_household), against(&a.world_by_household));

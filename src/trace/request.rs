@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Claim, Value};
+use super::claim::Claim;
+use super::value::Value;
 use crate::ids::Id;
 
 /// `on` a surface or `in` a container.

@@ -8,7 +8,8 @@ use std::ops::{Deref, DerefMut};
 
 use crate::ids::Id;
 
-use super::{Event, Value};
+use super::event::Event;
+use super::value::Value;
 
 /// An attribute of an entity: (entity, attribute), e.g. (mug_1, location).
 pub type Key = (Id, Id);

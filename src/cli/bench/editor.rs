@@ -2,7 +2,7 @@
 //! frame while dragging.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Result;
 
@@ -175,7 +175,7 @@ pub(super) fn bench_editor_frames(scenes: &[scene::Scene]) -> Result<()> {
             st.status
         );
         times.sort();
-        let mean = times.iter().sum::<Duration>() / times.len() as u32;
+        let mean = times.iter().sum::<std::time::Duration>() / times.len() as u32;
         println!(
             "  {label:<28} mean {:>6.2} ms   p95 {:>6.2} ms   worst {:>6.2} ms",
             ms(mean),

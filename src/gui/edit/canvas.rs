@@ -6,7 +6,7 @@
 use bevy::math::Vec2;
 use bevy_egui::egui::{self, Color32, Pos2, Rect, Sense, Stroke};
 
-use super::{Drag, EditorState, Tool};
+use super::state::{Drag, EditorState, Tool};
 use crate::editor::Edit;
 use crate::editor::snap::{self, DOOR_REACH, GRID};
 use crate::gui::geometry::fixture;

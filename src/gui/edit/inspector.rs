@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use bevy_egui::egui::{self, Ui};
 
-use super::{Dialog, EditorState};
+use super::state::{Dialog, EditorState};
 use crate::editor::{Edit, Prop, referrers};
 use crate::ids::Id;
 use crate::scene::index::Kind;

@@ -5,20 +5,12 @@ use bevy_egui::egui::{self, Key, KeyboardShortcut, LayerId, Modifiers, Ui, UiBui
 
 use super::canvas::canvas;
 use super::inspector::{ask_delete, ids_of, inspector, kind_name};
-use super::{After, Dialog, EditorState, Tool, Tried};
+use super::state::{After, Dialog, EditorState, Tool, Tried, shown};
 use crate::catalogue;
 use crate::editor::{Edit, OnRemove, new_id};
 use crate::ids::Id;
 use crate::scene::index::Kind;
 use crate::scene::{ActorKind, Placement};
-
-/// The palette's current choices.
-#[derive(Debug, Clone, Default)]
-pub struct PaletteChoice {
-    room: usize,
-    fixture: usize,
-    object: usize,
-}
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 const REDO: KeyboardShortcut =
@@ -502,7 +494,7 @@ fn dialogs(ctx: &egui::Context, st: &mut EditorState) {
                 ui.heading("Save a scene with problems?");
                 ui.label(format!(
                     "`hearth scene check` will reject {} until these are fixed:",
-                    super::shown(&path)
+                    shown(&path)
                 ));
                 for p in list.iter().take(12) {
                     ui.label(format!("• {}: {}", p.code, p.message));

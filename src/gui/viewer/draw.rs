@@ -12,7 +12,7 @@ use crate::ids::Id;
 use crate::trace::Key;
 use crate::trace::Value;
 
-use super::{Cursor, Model};
+use super::state::{Cursor, Model};
 
 /// Paints the plan. `robot`: draw beliefs and mark where they are wrong.
 pub fn plan(

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::ids::Id;
 use crate::trace::Value;
 
-use super::{Cursor, Mode, Model, View};
+use super::state::{Cursor, Mode, Model, View};
 use crate::gui::geometry::*;
 
 #[derive(Resource)]

@@ -14,8 +14,9 @@ use crate::ids::Id;
 use crate::samples::Sample;
 use crate::trace::{Event, clock_time};
 
+use super::draw;
+use super::state::{Cursor, LogFilter, Mode, Model, View};
 use super::three::MainCamera;
-use super::{Cursor, Mode, Model, View, draw};
 use crate::gui::geometry;
 
 fn event_line(e: &Event) -> String {
@@ -39,7 +40,7 @@ fn event_line(e: &Event) -> String {
     )
 }
 
-fn passes(f: &super::LogFilter, e: &Event, robot: &Id) -> bool {
+fn passes(f: &LogFilter, e: &Event, robot: &Id) -> bool {
     f.actor.as_ref().is_none_or(|a| *a == e.actor)
         && f.kind.is_none_or(|k| {
             let kind = serde_json::to_value(e.kind).ok();

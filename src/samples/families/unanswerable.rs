@@ -17,23 +17,88 @@
 //! - **not seen doing**: when someone last did what only others were seen
 //!   doing; the others' last time is the trap.
 //!
-//! [`super::answer::answer`] gives [`Answer::Unknown`] exactly when
-//! [`unsupported`] holds, so every reader, the reference included,
-//! abstains by the same rule.
+//! Each question is worded by the family it looks like, whose
+//! [`QuestionFamily::unsupported`] says it is one: the reference answer is
+//! [`Answer::Unknown`] exactly then, so every reader, the reference
+//! included, abstains by the same rule. Its samples are filed under that
+//! family ([`looks_like`]), with an `unanswerable/` template.
 
 use std::collections::BTreeSet;
 
 use crate::catalogue;
+use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::scene::Scene;
 use crate::trace::{ClaimMode, Key, Location, Value};
 
-use super::answer::unsupported;
-use super::index::Index;
-use super::model::{Act, Query};
-use super::phrasing::Phrase;
-use super::text::{Namer, capital};
-use super::wording::{Tense, preference_question, verb_phrase};
+use crate::samples::index::Index;
+use crate::samples::model::{Act, Family, Query};
+use crate::samples::phrasing::{Phrase, Phrasings};
+use crate::samples::text::{Namer, capital};
+use crate::samples::wording::{Tense, verb_phrase};
+
+use super::current_state::{self, CurrentState};
+use super::family::QuestionFamily;
+use super::preference::{self, Preference};
+use super::reader::Reading;
+use super::source_aware::{self, SourceAware};
+use super::temporal::{self, Temporal};
+
+pub struct Unanswerable;
+
+/// It asks no query of its own.
+pub const QUERIES: &[&str] = &[];
+
+/// Its questions are worded by other families' templates.
+pub const PHRASINGS: Phrasings = &[];
+
+/// The words-only reader reads them as the questions they look like.
+pub const READINGS: &[Reading] = &[];
+
+/// The family a false-premise question about `q` looks like, which words
+/// and answers it, and under which it is filed (so that every family
+/// holds some and none is all of them).
+fn mimicked(q: &Query) -> (Family, &'static dyn QuestionFamily) {
+    match q {
+        Query::AccordingTo { .. } => (Family::SourceAware, &SourceAware),
+        Query::Preference { .. } => (Family::Preference, &Preference),
+        Query::LastTime { .. } => (Family::Temporal, &Temporal),
+        _ => (Family::CurrentState, &CurrentState),
+    }
+}
+
+/// The family a false-premise question about `q` is filed under.
+pub fn looks_like(q: &Query) -> Family {
+    mimicked(q).0
+}
+
+/// Whether nothing the robot perceived before `cutoff` bears on `q`, a
+/// false premise's query.
+fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
+    mimicked(q).1.unsupported(ix, cutoff, q)
+}
+
+impl QuestionFamily for Unanswerable {
+    /// What the question would exercise if it could be answered.
+    fn memory_target(&self, q: &Query) -> Option<MemoryTarget> {
+        match q {
+            Query::State { .. } => CurrentState.memory_target(q),
+            Query::AccordingTo { .. } => Some(MemoryTarget::SocialContext),
+            Query::Preference { .. } => Some(MemoryTarget::Preference),
+            _ => Some(MemoryTarget::TemporalState),
+        }
+    }
+
+    /// The type of the question it looks like; `_abs` in its id marks it.
+    fn lme_type(&self, q: &Query) -> Option<&'static str> {
+        Some(match q {
+            Query::AccordingTo { .. } => "single-session-user",
+            Query::Preference { .. } => "single-session-preference",
+            Query::LastTime { .. } => "temporal-reasoning",
+            _ => "knowledge-update",
+        })
+    }
+}
 
 /// A variant of an object category the house has, that no object of the
 /// house is: what "the green enamel mug" would be if there were one.
@@ -122,9 +187,9 @@ pub fn absent_variants(scene: &Scene) -> Vec<Absent> {
     out
 }
 
-/// One unanswerable question before it is worded.
+/// A false premise: one unanswerable question before it is worded.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Unanswerable {
+pub enum Premise {
     Absent(usize),
     Unseen {
         entity: Id,
@@ -253,28 +318,18 @@ pub fn wrong_value(scene: &Scene, entity: &Id, attr: &Id, truth: &Value) -> Opti
     Some(other)
 }
 
-/// The state template of an attribute (as the current-state family words it).
-pub fn state_template(attr: &str) -> &'static str {
-    match attr {
-        "location" => "where_is",
-        "open" => "is_open",
-        "power" => "is_on",
-        _ => "device_field",
-    }
-}
-
-impl Unanswerable {
+impl Premise {
     pub fn query(&self, src: &Sources) -> Query {
         match self {
-            Unanswerable::Absent(i) => Query::State {
+            Premise::Absent(i) => Query::State {
                 entity: src.absent[*i].id.clone(),
                 attr: Id::new("location"),
             },
-            Unanswerable::Unseen { entity, attr } => Query::State {
+            Premise::Unseen { entity, attr } => Query::State {
                 entity: entity.clone(),
                 attr: attr.clone(),
             },
-            Unanswerable::NotSaid {
+            Premise::NotSaid {
                 speaker,
                 entity,
                 attr,
@@ -284,7 +339,7 @@ impl Unanswerable {
                 entity: entity.clone(),
                 attr: attr.clone(),
             },
-            Unanswerable::NotPreferred {
+            Premise::NotPreferred {
                 holder,
                 entity,
                 attr,
@@ -294,7 +349,7 @@ impl Unanswerable {
                 entity: entity.clone(),
                 attr: attr.clone(),
             },
-            Unanswerable::NotDone { actor, act, .. } => Query::LastTime {
+            Premise::NotDone { actor, act, .. } => Query::LastTime {
                 actor: actor.clone(),
                 act: act.clone(),
             },
@@ -304,7 +359,7 @@ impl Unanswerable {
     /// The candidates at `cutoff`, by kind (absent, unseen, not told, not
     /// seen doing), each in a fixed order, worked out from scratch (see
     /// [`Sweep`], which keeps them across cutoffs).
-    pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Unanswerable>; 4] {
+    pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Premise>; 4] {
         Sweep::default().candidates(ix, src, cutoff)
     }
 
@@ -318,7 +373,7 @@ impl Unanswerable {
                 .unwrap_or_default()
         };
         match self {
-            Unanswerable::Absent(i) => {
+            Premise::Absent(i) => {
                 let a = &src.absent[*i];
                 // The look-alike the robot saw last, else the first.
                 let seen_last = |o: &Id| {
@@ -341,7 +396,7 @@ impl Unanswerable {
                 let thing = format!("the {}", a.description);
                 Worded {
                     template: "where_is",
-                    phrase: Phrase::new("where_is", &[("thing", &thing), ("field", "location")]),
+                    phrase: current_state::question(&thing, "location"),
                     adversarial: trap
                         .map(|v| capital(&n.value("location", &v)) + ".")
                         .unwrap_or_default(),
@@ -351,8 +406,8 @@ impl Unanswerable {
                     ),
                 }
             }
-            Unanswerable::Unseen { entity, attr } => {
-                let template = state_template(attr.as_str());
+            Premise::Unseen { entity, attr } => {
+                let template = current_state::template(attr);
                 // Not the truth, which a guess from common sense (the
                 // mug in the cupboard) could hit: a value it was not.
                 let truth = ix
@@ -361,13 +416,7 @@ impl Unanswerable {
                 let truth = truth.as_ref();
                 Worded {
                     template,
-                    phrase: Phrase::new(
-                        template,
-                        &[
-                            ("thing", &n.name(entity)),
-                            ("field", &attr.replace('_', " ")),
-                        ],
-                    ),
+                    phrase: current_state::question(&n.name(entity), attr),
                     adversarial: truth
                         .map(|v| capital(&n.value(attr, v)) + ".")
                         .unwrap_or_default(),
@@ -381,7 +430,7 @@ impl Unanswerable {
                     ),
                 }
             }
-            Unanswerable::NotSaid {
+            Premise::NotSaid {
                 speaker,
                 said,
                 entity,
@@ -393,10 +442,7 @@ impl Unanswerable {
                     .unwrap_or_default();
                 Worded {
                     template: "according_to",
-                    phrase: Phrase::new(
-                        "according_to",
-                        &[("who", &n.name(speaker)), ("thing", &n.name(entity))],
-                    ),
+                    phrase: source_aware::according_to(n, speaker, entity),
                     adversarial: said_value(*said, entity, attr),
                     why: format!(
                         "{} never told the robot about {}; {other} did.",
@@ -405,13 +451,13 @@ impl Unanswerable {
                     ),
                 }
             }
-            Unanswerable::NotPreferred {
+            Premise::NotPreferred {
                 holder,
                 said,
                 entity,
                 attr,
             } => {
-                let phrase = preference_question(n, holder, entity, attr);
+                let phrase = preference::question(n, holder, entity, attr);
                 Worded {
                     template: "how_likes",
                     phrase,
@@ -423,18 +469,11 @@ impl Unanswerable {
                     ),
                 }
             }
-            Unanswerable::NotDone { actor, done, act } => {
+            Premise::NotDone { actor, done, act } => {
                 let other = ix.event(*done);
                 Worded {
                     template: "when_last",
-                    phrase: Phrase::new(
-                        "when_last",
-                        &[
-                            ("who", &n.name(actor)),
-                            ("act", &verb_phrase(n, act, Tense::Base)),
-                            ("acted", &verb_phrase(n, act, Tense::Past)),
-                        ],
-                    ),
+                    phrase: temporal::when_last(n, actor, act),
                     adversarial: other
                         .map(|e| capital(&n.when(e.t)) + ".")
                         .unwrap_or_default(),
@@ -450,7 +489,7 @@ impl Unanswerable {
     }
 }
 
-/// [`Unanswerable::candidates`] kept across cutoffs that only go forward.
+/// [`Premise::candidates`] kept across cutoffs that only go forward.
 /// Whether something bears on a question ([`unsupported`]) only changes
 /// from no to yes as the past grows, so a candidate once supported is
 /// dropped for good; the claims heard are walked once, each as its cutoff
@@ -462,7 +501,7 @@ pub struct Sweep {
     unseen: Option<Vec<Key>>,
     /// The not-told candidates still unsupported, in order of the claim
     /// that first gave each.
-    told: Vec<Unanswerable>,
+    told: Vec<Premise>,
     /// Every (mode, person, entity, attr) a not-told candidate was made of.
     told_keys: BTreeSet<(ClaimMode, Id, Id, Id)>,
     /// Claims heard so far taken in.
@@ -471,8 +510,8 @@ pub struct Sweep {
 
 impl Sweep {
     /// The candidates at `cutoff`, which is no earlier than the last one.
-    pub fn candidates(&mut self, ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Unanswerable>; 4] {
-        let absent = (0..src.absent.len()).map(Unanswerable::Absent).collect();
+    pub fn candidates(&mut self, ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Premise>; 4] {
+        let absent = (0..src.absent.len()).map(Premise::Absent).collect();
         let state_unsupported = |(e, a): &Key| {
             unsupported(
                 ix,
@@ -489,7 +528,7 @@ impl Sweep {
         unseen.retain(state_unsupported);
         let unseen = unseen
             .iter()
-            .map(|(e, a)| Unanswerable::Unseen {
+            .map(|(e, a)| Premise::Unseen {
                 entity: e.clone(),
                 attr: a.clone(),
             })
@@ -516,14 +555,14 @@ impl Sweep {
                     continue;
                 }
                 self.told.push(if h.claim.mode == ClaimMode::Fact {
-                    Unanswerable::NotSaid {
+                    Premise::NotSaid {
                         speaker: (*p).clone(),
                         said: h.event,
                         entity: entity.clone(),
                         attr: attr.clone(),
                     }
                 } else {
-                    Unanswerable::NotPreferred {
+                    Premise::NotPreferred {
                         holder: (*p).clone(),
                         said: h.event,
                         entity: entity.clone(),
@@ -548,7 +587,7 @@ impl Sweep {
                 if !acts.insert(key) {
                     continue;
                 }
-                let c = Unanswerable::NotDone {
+                let c = Premise::NotDone {
                     actor: (*p).clone(),
                     done: e.id,
                     act: act.clone(),
@@ -595,7 +634,7 @@ mod tests {
 
     #[test]
     fn the_sweep_keeps_the_candidates_worked_out_at_each_cutoff() {
-        let (scene, events) = crate::samples::four_days();
+        let (scene, events) = crate::samples::sweep::four_days();
         let ix = Index::new(&scene, &events);
         let absent = absent_variants(&scene);
         let unseen = unseen_at_start(&ix);
@@ -618,7 +657,7 @@ mod tests {
                 continue;
             }
             let kept = sweep.candidates(&ix, &sources, cutoff.event);
-            let scratch = Unanswerable::candidates(&ix, &sources, cutoff.event);
+            let scratch = Premise::candidates(&ix, &sources, cutoff.event);
             assert_eq!(kept, scratch, "at cutoff {}", cutoff.event);
             if first_told == 0 {
                 first_told = kept[2].len();

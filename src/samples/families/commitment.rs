@@ -1,0 +1,180 @@
+//! Commitment: what someone asked the robot to do, by when, and whether
+//! it is done ("Bob asked the robot to switch the washing machine off. Is
+//! it done?"). Standing questions of each request the robot heard; whether
+//! it is done changes with what the robot sees and with the time.
+
+mod phrasings;
+
+use crate::ids::Id;
+use crate::trace::ClaimMode;
+
+use crate::samples::answered::{Answered, GRACE, answered, time, unique_claim};
+use crate::samples::candidates::Candidate;
+use crate::samples::index::{Heard, Index};
+use crate::samples::model::{Answer, Cutoff, Family, Progress, Query};
+use crate::samples::phrasing::Phrase;
+use crate::samples::text::Namer;
+use crate::samples::wording::request_phrase;
+
+use super::family::{QuestionFamily, Reads, Track};
+use super::reader::{Read, Reading};
+
+pub use phrasings::PHRASINGS;
+
+pub struct Commitment;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["asked", "due", "status"];
+
+/// "What was asked at `request` about `entity`?"
+pub fn asked(request: u64, entity: &Id) -> Query {
+    Query::Asked {
+        request,
+        entity: entity.clone(),
+    }
+}
+
+/// The request and entity a commitment question is about.
+fn request_of(q: &Query) -> Option<(u64, &Id)> {
+    match q {
+        Query::Asked { request, entity }
+        | Query::Due { request, entity }
+        | Query::Status { request, entity } => Some((*request, entity)),
+        _ => None,
+    }
+}
+
+pub const READINGS: &[Reading] = &[Reading {
+    rank: 60,
+    cue: |r| r.has(&[" ask", "request", "deadline", " the robot to "]),
+    parse: |r: &Read| {
+        let (request, c) = r.claim(ClaimMode::Request)?;
+        let entity = c.entity;
+        Some(
+            if r.has(&[" done ", "pending", "overdue", " late ", " stand "]) {
+                Query::Status { request, entity }
+            } else if r.has(&["by when", "deadline", "what time", "how soon", " when "]) {
+                Query::Due { request, entity }
+            } else {
+                Query::Asked { request, entity }
+            },
+        )
+    },
+}];
+
+impl QuestionFamily for Commitment {
+    /// What a request heard asked, by when, and whether it is done.
+    fn heard<'c>(&self, ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
+        if h.claim.mode != ClaimMode::Request {
+            return vec![];
+        }
+        let (entity, attr) = (&h.claim.entity, &h.claim.attr);
+        let by = move || n.name(&h.speaker);
+        let task = move || request_phrase(n, entity, attr, &h.claim.value);
+        let request = h.event;
+        let what_phrase = move || {
+            let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
+            let slots = [("when", &when), ("who", &by()), ("thing", &n.name(entity))];
+            Phrase::new(
+                PHRASINGS,
+                "what_asked",
+                &slots.map(|(k, v)| (k, v.as_str())),
+            )
+        };
+        let due_phrase =
+            move || Phrase::new(PHRASINGS, "when_due", &[("who", &by()), ("task", &task())]);
+        let done_phrase =
+            move || Phrase::new(PHRASINGS, "is_done", &[("who", &by()), ("task", &task())]);
+        let entity = entity.clone();
+        let due = Query::Due {
+            request,
+            entity: entity.clone(),
+        };
+        let status = Query::Status {
+            request,
+            entity: entity.clone(),
+        };
+        let family = Family::Commitment;
+        vec![
+            Candidate::new(
+                family,
+                "what_asked",
+                asked(request, &entity),
+                Box::new(what_phrase),
+            ),
+            Candidate::new(family, "when_due", due, Box::new(due_phrase)),
+            Candidate::new(family, "is_done", status, Box::new(done_phrase)),
+        ]
+    }
+
+    /// Whether a request is done reads what the robot saw of its
+    /// attribute, and the time (it falls due, then overdue).
+    fn reads(&self, q: &Query) -> Reads {
+        let status = matches!(q, Query::Status { .. });
+        Reads {
+            seen: status,
+            due: status,
+            ..Reads::default()
+        }
+    }
+
+    fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
+        let c = cutoff.event;
+        let (request, entity) = request_of(q)?;
+        let h =
+            unique_claim(ix, c, request, entity).filter(|h| h.claim.mode == ClaimMode::Request)?;
+        let due = h.claim.due?;
+        match q {
+            Query::Asked { .. } => {
+                let value = h.claim.value.clone();
+                answered(Answer::Value { value }, [h.event])
+            }
+            Query::Due { .. } => answered(time(due), [h.event]),
+            _ => {
+                let done = ix
+                    .seen_before(&(entity.clone(), h.claim.attr.clone()), c)
+                    .iter()
+                    .find(|s| s.event > h.event && s.value == h.claim.value);
+                let (status, evidence) = match done {
+                    Some(s) => (Progress::Done, vec![h.event, s.event]),
+                    None if cutoff.t < due => (Progress::Pending, vec![h.event]),
+                    None if cutoff.t >= due + GRACE => (Progress::Overdue, vec![h.event]),
+                    None => return None,
+                };
+                answered(Answer::Status { status }, evidence)
+            }
+        }
+    }
+
+    /// What was asked refers to when it is due.
+    fn answer_time(&self, ix: &Index, q: &Query) -> Option<u64> {
+        let Query::Asked { request, entity } = q else {
+            return None;
+        };
+        ix.heard_in(*request, u64::MAX)
+            .iter()
+            .find(|h| h.claim.entity == *entity)?
+            .claim
+            .due
+    }
+
+    fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
+        let Some((request, entity)) = request_of(q) else {
+            return vec![];
+        };
+        vec![
+            Track::Event(request),
+            Track::RequestsSince(entity, request),
+            Track::SeenSince(entity, request),
+        ]
+    }
+
+    /// By when is temporal; whether it is done, multi-hop.
+    fn locomo_category(&self, q: &Query) -> Option<u8> {
+        match q {
+            Query::Due { .. } => Some(2),
+            Query::Status { .. } => Some(1),
+            _ => None,
+        }
+    }
+}

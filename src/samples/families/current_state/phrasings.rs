@@ -1,0 +1,47 @@
+//! The current state family's question templates, each said five ways or more.
+
+use crate::samples::phrasing::Phrasings;
+
+/// Its question templates.
+pub const PHRASINGS: Phrasings = &[
+    (
+        "where_is",
+        &[
+            "Where is {thing}?",
+            "Where can {thing} be found now?",
+            "Do you know where {thing} is right now?",
+            "I am looking for {thing}. Where is it?",
+            "Where has {thing} ended up?",
+        ],
+    ),
+    (
+        "is_open",
+        &[
+            "Is {thing} open or closed?",
+            "Has {thing} been left open, or is it shut?",
+            "Right now, would I find {thing} open or closed?",
+            "Is {thing} standing open at the moment, or is it closed?",
+            "Open or shut: how is {thing} now?",
+        ],
+    ),
+    (
+        "is_on",
+        &[
+            "Is {thing} on or off?",
+            "Is {thing} running right now, or is it off?",
+            "Has {thing} been left on, or is it switched off?",
+            "Would I find {thing} switched on or off?",
+            "On or off: what state is {thing} in now?",
+        ],
+    ),
+    (
+        "device_field",
+        &[
+            "What is the {field} of {thing} set to?",
+            "What {field} is {thing} on right now?",
+            "Which {field} does {thing} have at the moment?",
+            "What's the current {field} setting on {thing}?",
+            "If I checked {thing} now, what {field} would it show?",
+        ],
+    ),
+];

@@ -1,0 +1,99 @@
+//! One sweep through a trace: its QA samples and planning tasks, and with
+//! the checks run as each cutoff passes, one replay serving both.
+
+use super::index::Index;
+use super::mine::mine_qa;
+use super::model::{Asking, Sample};
+use super::{plan, validate};
+use crate::scene::Scene;
+use crate::trace::Event;
+
+use super::cutoff::cutoffs;
+use super::replay::Replay;
+
+/// Mines every QA sample and planning task of a trace, asking about the
+/// household ([`Asking::default`]).
+pub fn mine(scene: &Scene, events: &[Event], seed: u64) -> Vec<Sample> {
+    mine_asking(scene, events, seed, Asking::default())
+}
+
+/// [`mine`], with the questions drawn from `ask`.
+pub fn mine_asking(scene: &Scene, events: &[Event], seed: u64, ask: Asking) -> Vec<Sample> {
+    let ix = Index::new(scene, events);
+    let qa = mine_qa(&ix, seed, ask);
+    let tasks = plan::mine_tasks(&ix, seed, 1);
+    qa.into_iter()
+        .map(Sample::Qa)
+        .chain(tasks.into_iter().map(Sample::Plan))
+        .collect()
+}
+
+/// [`mine`] over `ix` with [`validate::check`] run as each cutoff passes:
+/// the same samples and findings, with one replay of the trace serving
+/// both the planning tasks and the checks.
+pub fn mine_checked(ix: &Index, seed: u64, ask: Asking) -> (Vec<Sample>, Vec<validate::Invalid>) {
+    let qa: Vec<Sample> = mine_qa(ix, seed, ask).into_iter().map(Sample::Qa).collect();
+    let Ok(mut replay) = Replay::new(ix.scene.clone(), ix.events) else {
+        let why = "the scene does not load".to_string();
+        let sample = String::new();
+        return (qa, vec![validate::Invalid { sample, why }]);
+    };
+    let mut miner = plan::TaskMiner::new(ix, seed, 1);
+    let mut checker = validate::Checker::new(ix);
+    let mut tasks: Vec<Sample> = Vec::new();
+    let mut next = 0;
+    for cutoff in cutoffs(ix) {
+        let from = next;
+        while qa
+            .get(next)
+            .is_some_and(|s| s.cutoff().event == cutoff.event)
+        {
+            next += 1;
+        }
+        let sim = match replay.to(cutoff.event) {
+            Ok(sim) => sim,
+            Err(e) => {
+                // What is left cannot be checked (nor planned).
+                qa[from..]
+                    .iter()
+                    .for_each(|s| checker.fail(s, e.to_string()));
+                return (qa.into_iter().chain(tasks).collect(), checker.bad);
+            }
+        };
+        let made: Vec<Sample> = miner
+            .at(&cutoff, sim)
+            .into_iter()
+            .map(Sample::Plan)
+            .collect();
+        let group: Vec<&Sample> = qa[from..next].iter().chain(&made).collect();
+        if !group.is_empty() {
+            checker.group(cutoff.event, &group, sim);
+        }
+        tasks.extend(made);
+    }
+    // Every question is asked at a cutoff: none is left unchecked.
+    for s in &qa[next..] {
+        checker.fail(s, "its cutoff is not a cutoff of the trace".into());
+    }
+    (qa.into_iter().chain(tasks).collect(), checker.bad)
+}
+
+/// Four days of the family apartment (seed 3), for the tests that check
+/// what is kept across cutoffs against what is worked out at each.
+#[cfg(test)]
+pub(crate) fn four_days() -> (Scene, Vec<Event>) {
+    let src = crate::scene::BUILTIN
+        .iter()
+        .find(|(i, _)| *i == "family_apartment")
+        .expect("a built-in scene")
+        .1;
+    let scene = crate::scene::parse("family_apartment", src).expect("it parses");
+    let mut events = Vec::new();
+    let mut backend = crate::generation::scripted::Scripted::new(&scene, 3);
+    crate::generation::generate(&scene, 4, &mut backend, &mut |e| {
+        events.push(e.clone());
+        Ok(())
+    })
+    .expect("it generates");
+    (scene, events)
+}
