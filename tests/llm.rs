@@ -136,7 +136,11 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
             .any(|r| r.stage() == "actor" && r.text().contains("rejected (not_holding)"))
     );
     let llm = trace.manifest.llm.as_ref().unwrap();
-    assert!(llm.lived.ended > 0 && llm.lived.no_ops > 0, "{:?}", llm.lived);
+    assert!(
+        llm.lived.ended > 0 && llm.lived.no_ops > 0,
+        "{:?}",
+        llm.lived
+    );
     let findings = hearth::lint::lint(&trace.scene, &trace.events).unwrap();
     let counts = hearth::lint::counts(&findings);
     assert_eq!(
@@ -163,8 +167,16 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
     let sessions = plan["sessions"].as_array().unwrap();
     assert!(sessions.iter().any(|s| s["source"] == "script"));
-    assert!(sessions.iter().any(|s| s["source"] == "llm" && s["kind"] == "board_game"));
-    assert!(!sessions.iter().any(|s| s["source"] == "llm" && s["kind"] == "breakfast"));
+    assert!(
+        sessions
+            .iter()
+            .any(|s| s["source"] == "llm" && s["kind"] == "board_game")
+    );
+    assert!(
+        !sessions
+            .iter()
+            .any(|s| s["source"] == "llm" && s["kind"] == "breakfast")
+    );
     let lived = &llm.lived;
     assert!(
         lived
@@ -177,7 +189,10 @@ fn generation_closes_the_loop_and_replays_byte_identical() {
     // The model wrote the frame sessions' intents and most of the words.
     let a = &llm.authored;
     assert!(a.llm_intents > a.llm_sessions, "{a:?}");
-    assert!(a.llm_utterances > 0 && a.llm_events > 0 && a.llm_events < a.events, "{a:?}");
+    assert!(
+        a.llm_utterances > 0 && a.llm_events > 0 && a.llm_events < a.events,
+        "{a:?}"
+    );
     assert_eq!(a.events, trace.events.len() as u64);
     assert_eq!(llm.total().requests as usize, reqs.len());
     // Every request carried the key, in the header only.
@@ -931,41 +946,41 @@ fn a_sensible_model_takes_few_calls_per_event_with_stable_prefixes() {
     let first = reqs[0].body["messages"][0].clone();
     assert!(first["content"].as_str().unwrap().contains("The home:"));
     assert!(reqs.iter().all(|r| r.body["messages"][0] == first));
-    // The schemas name only real things. (A turn whose intention names
-    // nothing is offered every form.)
-    let forms_of = |r: &&hearth::llm::mock::MockRequest| {
-        r.schema()["properties"]["steps"]["items"]["anyOf"]
-            .as_array()
-            .map_or(0, Vec::len)
-    };
-    let actor = reqs
+    // The schemas name only real things: a form per skill, navigate_to
+    // first; set_device_state has one per device field, with the values that
+    // field takes. (Each turn is offered what its intention names, or what
+    // is around the actor.)
+    let forms: Vec<Vec<serde_json::Value>> = reqs
         .iter()
         .filter(|r| r.stage() == "actor")
-        .max_by_key(forms_of)
-        .unwrap();
-    // A form per skill, navigate_to first; set_device_state has one per
-    // device field, with the values that field takes.
-    let forms = actor.schema()["properties"]["steps"]["items"]["anyOf"]
-        .as_array()
-        .unwrap();
-    let go = &forms[0]["properties"];
+        .filter_map(|r| {
+            r.schema()["properties"]["steps"]["items"]["anyOf"]
+                .as_array()
+                .cloned()
+        })
+        .collect();
+    assert!(!forms.is_empty());
     assert!(
-        go["target"]["enum"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("dining_table_1"))
+        forms
+            .iter()
+            .all(|f| f[0]["properties"]["skill"]["enum"] == json!(["navigate_to"]))
     );
+    assert!(forms.iter().any(|f| {
+        f[0]["properties"]["target"]["enum"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!("dining_table_1")))
+    }));
     let set = |device: &str, field: &str| {
-        forms.iter().map(|f| &f["properties"]).find(|p| {
+        forms.iter().flatten().map(|f| &f["properties"]).find(|p| {
             p["device"]["enum"] == json!([device]) && p["field"]["enum"] == json!([field])
         })
     };
-    let wash = set("washing_machine_1", "program").expect("the washer's program");
+    let wash = set("dishwasher_1", "program").expect("the dishwasher's program");
     assert!(
         wash["value"]["enum"]
             .as_array()
             .unwrap()
-            .contains(&json!("delicates"))
+            .contains(&json!("intensive"))
     );
     assert!(
         set("tv_1", "program").is_none()
@@ -1131,7 +1146,10 @@ fn invented_ids_and_empty_participants_are_dropped_item_by_item() {
         .iter()
         .filter(|s| s["source"] == "llm")
         .collect();
-    assert_eq!(own.len() as u64, llm.lived.asked - llm.lived.dropped.len() as u64);
+    assert_eq!(
+        own.len() as u64,
+        llm.lived.asked - llm.lived.dropped.len() as u64
+    );
     assert!(!own.is_empty());
     assert!(
         own.iter()
@@ -1404,10 +1422,7 @@ fn replies_that_stay_wrong_lose_only_their_wrong_part() {
     // Kept without asking again: the wrong items are dropped, the rest stand.
     assert_eq!(llm.total().reasks, 0);
     assert_eq!(llm.stages["sessions"].dropped, 1);
-    assert_eq!(
-        llm.stages["director"].dropped,
-        llm.stages["director"].calls
-    );
+    assert_eq!(llm.stages["director"].dropped, llm.stages["director"].calls);
     assert_eq!(llm.total().skipped, 0);
     let plan: Value = serde_json::from_slice(&fs::read(live.join("plan.json")).unwrap()).unwrap();
     let plan_text = plan.to_string();
@@ -1803,7 +1818,10 @@ fn the_sessions_prompt_carries_the_household_calendar() {
     let (a, b) = (outings(&live_plan), outings(&plan));
     assert_eq!(a.len(), b.len(), "{a:?}\n{b:?}");
     for (x, y) in a.iter().zip(&b) {
-        assert!(x.1 == y.1 && x.2 == y.2 && x.0.abs_diff(y.0) <= 600, "{x:?} {y:?}");
+        assert!(
+            x.1 == y.1 && x.2 == y.2 && x.0.abs_diff(y.0) <= 600,
+            "{x:?} {y:?}"
+        );
     }
     let events = |dir: &Path| -> Vec<(u64, String, String)> {
         read_trace(dir)
@@ -1811,7 +1829,13 @@ fn the_sessions_prompt_carries_the_household_calendar() {
             .events
             .iter()
             .filter(|e| e.outcome.is_ok() && matches!(e.action.skill_name(), "leave" | "arrive"))
-            .map(|e| (e.day as u64, e.actor.to_string(), e.action.skill_name().to_string()))
+            .map(|e| {
+                (
+                    e.day as u64,
+                    e.actor.to_string(),
+                    e.action.skill_name().to_string(),
+                )
+            })
             .collect()
     };
     assert_eq!(events(&live), events(&scripted));

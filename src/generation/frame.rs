@@ -132,7 +132,10 @@ impl Frame {
         // Whoever the wake-up did not name (out early) sleeps until the
         // first thing they do; nobody is up before the frame's first hour.
         for (who, spans) in &mut taken {
-            if !spans.iter().any(|s| s.taken == Taken::Asleep && s.from == base) {
+            if !spans
+                .iter()
+                .any(|s| s.taken == Taken::Asleep && s.from == base)
+            {
                 let first = sessions
                     .iter()
                     .filter(|s| involved(s).contains(&who))
@@ -214,7 +217,8 @@ impl Frame {
                 out.kept.push(s);
                 continue;
             };
-            let fits = |t: &u64| (base + FIRST..=base + LAST).contains(t) && clash_at(self, *t).is_none();
+            let fits =
+                |t: &u64| (base + FIRST..=base + LAST).contains(t) && clash_at(self, *t).is_none();
             let near = (1..=REACH / STEP)
                 .flat_map(|k| [asked.checked_sub(k * STEP), Some(asked + k * STEP)])
                 .flatten()
@@ -413,8 +417,7 @@ pub fn merge(
         .filter(|t| {
             let ok = inside(&t.actor) || arrives(&t.actor);
             if !ok {
-                out.dropped
-                    .push(format!("{} is not in the house", t.actor));
+                out.dropped.push(format!("{} is not in the house", t.actor));
             }
             ok
         })
@@ -495,8 +498,7 @@ pub fn merge(
             .unwrap_or(turns.len());
         let at = after.max(arrival);
         if at > leaving {
-            out.dropped
-                .push(format!("{} has left by then", w.actor));
+            out.dropped.push(format!("{} has left by then", w.actor));
             continue;
         }
         turns.insert(at, w);
@@ -573,15 +575,27 @@ mod tests {
         let f = day();
         assert_eq!(f.clash(&id("bob"), 10 * H, 10 * H + SPAN), Some(Taken::Out));
         assert_eq!(f.clash(&id("alice"), 10 * H, 10 * H + SPAN), None);
-        assert_eq!(f.clash(&id("alice"), 6 * H, 6 * H + SPAN), Some(Taken::Asleep));
-        assert_eq!(f.clash(&id("alice"), 23 * H, 23 * H + SPAN), Some(Taken::Asleep));
+        assert_eq!(
+            f.clash(&id("alice"), 6 * H, 6 * H + SPAN),
+            Some(Taken::Asleep)
+        );
+        assert_eq!(
+            f.clash(&id("alice"), 23 * H, 23 * H + SPAN),
+            Some(Taken::Asleep)
+        );
         assert_eq!(
             f.clash(&id("alice"), 7 * H + 50 * M, 8 * H),
             Some(Taken::Session { id: "b".into() })
         );
         // A caller is in only for the call (and taken for its first minutes).
-        assert_eq!(f.clash(&id("carol"), 12 * H, 12 * H + SPAN), Some(Taken::Out));
-        assert_eq!(f.clash(&id("carol"), 15 * H + 25 * M, 15 * H + 50 * M), None);
+        assert_eq!(
+            f.clash(&id("carol"), 12 * H, 12 * H + SPAN),
+            Some(Taken::Out)
+        );
+        assert_eq!(
+            f.clash(&id("carol"), 15 * H + 25 * M, 15 * H + 50 * M),
+            None
+        );
         // Someone the frame does not know of is out.
         assert_eq!(f.clash(&id("zed"), 12 * H, 12 * H + SPAN), Some(Taken::Out));
         let free: BTreeMap<Id, Vec<(u64, u64)>> = f.free().into_iter().collect();
@@ -619,15 +633,15 @@ mod tests {
         assert_eq!(placed.moved[0].who, id("bob"));
         assert_eq!(placed.moved[0].taken, Taken::Out);
         assert_eq!(placed.moved[0].at.as_deref(), Some("17:00"));
-        assert_eq!(
-            placed.moved[1].taken,
-            Taken::Session { id: "x1".into() }
-        );
+        assert_eq!(placed.moved[1].taken, Taken::Session { id: "x1".into() });
         assert_eq!(placed.dropped.len(), 1);
         assert_eq!(placed.dropped[0].at, None);
         assert_eq!(placed.dropped[0].kind, "tea");
         // What was placed takes its people up.
-        assert!(f.clash(&id("bob"), 17 * H + 10 * M, 17 * H + 20 * M).is_some());
+        assert!(
+            f.clash(&id("bob"), 17 * H + 10 * M, 17 * H + 20 * M)
+                .is_some()
+        );
     }
 
     #[test]
@@ -711,9 +725,23 @@ mod tests {
             due: None,
         };
         let calendar = vec![
-            turn("alice", Goal::Say { to: vec![], text: "Morning!".into(), claims: vec![] }),
+            turn(
+                "alice",
+                Goal::Say {
+                    to: vec![],
+                    text: "Morning!".into(),
+                    claims: vec![],
+                },
+            ),
             turn("alice", fetch.clone()),
-            turn("bob", Goal::Say { to: vec![id("robot")], text: "The mug is on the table.".into(), claims: vec![claim] }),
+            turn(
+                "bob",
+                Goal::Say {
+                    to: vec![id("robot")],
+                    text: "The mug is on the table.".into(),
+                    claims: vec![claim],
+                },
+            ),
             turn("bob", Goal::Wait { seconds: 600 }),
             turn(
                 "lily",
@@ -735,15 +763,34 @@ mod tests {
         let m = merge(&s, calendar, written, &inside, &known(&s));
         assert_eq!((m.replaced, m.added, m.spoken), (1, 2, 1));
         assert_eq!(m.dropped, vec!["carol is not in the house".to_string()]);
-        let goals: Vec<(&str, &Goal)> = m.turns.iter().map(|t| (t.actor.as_str(), &t.goal)).collect();
+        let goals: Vec<(&str, &Goal)> = m
+            .turns
+            .iter()
+            .map(|t| (t.actor.as_str(), &t.goal))
+            .collect();
         // Alice's small talk is hers to say in her words; Bob's words with
         // a fact stay the calendar's; Lily's goodbye comes before she leaves.
-        assert_eq!(said_in(goals[0].1).map(|(_, t)| t.as_str()), Some("Morning!"));
+        assert_eq!(
+            said_in(goals[0].1).map(|(_, t)| t.as_str()),
+            Some("Morning!")
+        );
         assert!(matches!(goals[1].1, Goal::Intent { fallback: Some(f), .. } if **f == fetch));
-        assert!(goals.iter().any(|(a, g)| *a == "bob" && matches!(g, Goal::Say { claims, .. } if !claims.is_empty())));
-        assert!(goals.iter().any(|(a, g)| *a == "bob" && matches!(g, Goal::Wait { .. })));
-        let wave = goals.iter().position(|(a, g)| *a == "lily" && matches!(g, Goal::Intent { .. })).unwrap();
-        let leave = goals.iter().position(|(_, g)| matches!(g, Goal::Leave { .. })).unwrap();
+        assert!(goals.iter().any(
+            |(a, g)| *a == "bob" && matches!(g, Goal::Say { claims, .. } if !claims.is_empty())
+        ));
+        assert!(
+            goals
+                .iter()
+                .any(|(a, g)| *a == "bob" && matches!(g, Goal::Wait { .. }))
+        );
+        let wave = goals
+            .iter()
+            .position(|(a, g)| *a == "lily" && matches!(g, Goal::Intent { .. }))
+            .unwrap();
+        let leave = goals
+            .iter()
+            .position(|(_, g)| matches!(g, Goal::Leave { .. }))
+            .unwrap();
         assert!(wave < leave, "{goals:?}");
     }
 
@@ -751,8 +798,21 @@ mod tests {
     fn a_written_turn_after_an_arrival_comes_after_it() {
         let s = scene();
         let calendar = vec![
-            turn("bob", Goal::Arrive { door: id("front_door"), bring: vec![] }),
-            turn("robot", Goal::Say { to: vec![id("bob")], text: "Welcome back.".into(), claims: vec![] }),
+            turn(
+                "bob",
+                Goal::Arrive {
+                    door: id("front_door"),
+                    bring: vec![],
+                },
+            ),
+            turn(
+                "robot",
+                Goal::Say {
+                    to: vec![id("bob")],
+                    text: "Welcome back.".into(),
+                    claims: vec![],
+                },
+            ),
         ];
         let m = merge(
             &s,
@@ -763,7 +823,11 @@ mod tests {
         );
         assert!(m.dropped.is_empty());
         assert!(matches!(m.turns[0].goal, Goal::Arrive { .. }));
-        assert!(matches!(m.turns[1].goal, Goal::Intent { .. }), "{:?}", m.turns);
+        assert!(
+            matches!(m.turns[1].goal, Goal::Intent { .. }),
+            "{:?}",
+            m.turns
+        );
         // The robot's welcome is its to say in its words.
         assert!(said_in(&m.turns[2].goal).is_some());
     }

@@ -185,14 +185,14 @@ impl SessionKind {
                 "an evening on the sofa with the tv, a chat and a snack",
                 Home,
                 Some(Activity::Leisure),
-                75,
+                30,
             ),
             Leisure => (
                 "leisure",
                 "free time: everyone sits down with a book or the tv",
                 Home,
                 Some(Activity::Leisure),
-                60,
+                30,
             ),
             RemoteDevices => (
                 "remote_devices",

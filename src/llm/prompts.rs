@@ -45,7 +45,9 @@ pub fn example(stage: &str, seed: u64) -> String {
     if all.is_empty() {
         return String::new();
     }
-    let salt = stage.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let salt = stage
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
     let at = (seed.wrapping_add(salt) % all.len() as u64) as usize;
     all[at].to_string()
 }
@@ -116,7 +118,11 @@ mod tests {
             assert!(all.len() >= 3, "{stage}: {} examples", all.len());
             let shown: std::collections::BTreeSet<String> =
                 (0..12).map(|seed| example(stage, seed)).collect();
-            assert_eq!(shown.len(), all.len(), "{stage}: every example is shown for some seed");
+            assert_eq!(
+                shown.len(),
+                all.len(),
+                "{stage}: every example is shown for some seed"
+            );
             assert_eq!(example(stage, 5), example(stage, 5));
             assert!(fill(stage, &[]).contains("{{example}}"), "{stage}");
         }
@@ -128,10 +134,22 @@ mod tests {
 
     #[test]
     fn echoes_are_texts_of_an_example_and_nothing_else() {
-        assert!(echoes_example("notes", "Tomas sowed basil; Noor revised all afternoon."));
-        assert!(echoes_example("notes", "tomas sowed basil and noor revised all afternoon"));
-        assert!(echoes_example("day_beats", "Revision goes on after a day off."));
-        assert!(!echoes_example("notes", "alice made coffee and sat down with bob"));
+        assert!(echoes_example(
+            "notes",
+            "Tomas sowed basil; Noor revised all afternoon."
+        ));
+        assert!(echoes_example(
+            "notes",
+            "tomas sowed basil and noor revised all afternoon"
+        ));
+        assert!(echoes_example(
+            "day_beats",
+            "Revision goes on after a day off."
+        ));
+        assert!(!echoes_example(
+            "notes",
+            "alice made coffee and sat down with bob"
+        ));
         assert!(!echoes_example("notes", ""));
         // A short text shares words with everything: only the same words echo.
         assert!(!echoes_example("actor", "The basil"));

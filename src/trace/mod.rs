@@ -22,9 +22,7 @@ pub use event::{
     Change, DAY, Event, EventKind, EventsHeader, Fact, READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION,
     Source, clock_time, day_of,
 };
-pub use manifest::{
-    Authored, Counts, Lived, LlmReport, LlmSkip, Manifest, SceneRef, StageCost,
-};
+pub use manifest::{Authored, Counts, Lived, LlmReport, LlmSkip, Manifest, SceneRef, StageCost};
 pub use rejection::{Outcome, Rejection, RejectionCode};
 pub use state::{Key, State};
 pub use value::{Location, Position, Value};

@@ -103,7 +103,9 @@ impl LlmBackend {
                     self.turn.queue.pop_front();
                     self.turn.walks = 0;
                     self.report.lived.no_ops += 1;
-                    self.turn.steps.push(format!("(left out, it changes nothing: {why})"));
+                    self.turn
+                        .steps
+                        .push(format!("(left out, it changes nothing: {why})"));
                 }
                 Ground::Again => {
                     self.turn.queue.clear();
@@ -227,6 +229,10 @@ impl LlmBackend {
         } = &turn.goal
         {
             about.extend(frame::about(g).into_iter().map(|i| i.to_string()));
+        }
+        // An intention that names nothing: what is around the actor.
+        if about.is_empty() {
+            about = around(sim, &turn.actor);
         }
         super::names::narrow_to(&mut schema, &about);
         let echoes = std::cell::Cell::new(0u64);
@@ -382,9 +388,7 @@ impl LlmBackend {
             Err(why) => {
                 let at = format!("{} {}", self.session, turn.actor);
                 let done = Proposal::Done;
-                self.fallback(cx, ("words", at, why), Some(done.clone()), |_, _| {
-                    Ok(done)
-                })?;
+                self.fallback(cx, ("words", at, why), Some(done.clone()), |_, _| Ok(done))?;
                 return self.end_turn(cx, sim, turn, Proposal::Done);
             }
         };
@@ -404,4 +408,27 @@ impl LlmBackend {
             None => self.end_turn(cx, sim, turn, Proposal::Done),
         }
     }
+}
+
+/// What an actor may act on when its intention names nothing: the rooms
+/// (to go to), and the furniture, devices, objects and people in the room
+/// it is in.
+fn around(sim: &Simulation, actor: &crate::ids::Id) -> Vec<String> {
+    let s = sim.scene();
+    let here = sim.position(actor).map(|p| p.room);
+    let in_here = |id: &crate::ids::Id| here.is_some() && sim.room_of(id) == here;
+    s.rooms
+        .iter()
+        .map(|r| &r.id)
+        .chain(s.furniture.iter().map(|f| &f.id).filter(|i| in_here(i)))
+        .chain(s.devices.iter().map(|d| &d.id).filter(|i| in_here(i)))
+        .chain(s.objects.iter().map(|o| &o.id).filter(|i| in_here(i)))
+        .chain(
+            s.actors
+                .iter()
+                .map(|a| &a.id)
+                .filter(|i| *i != actor && in_here(i)),
+        )
+        .map(|i| i.to_string())
+        .collect()
 }

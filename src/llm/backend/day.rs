@@ -95,7 +95,12 @@ fn things_of(turns: &[Turn]) -> Vec<String> {
 impl LlmBackend {
     /// The day as the calendar frames it: the script's sessions, planned
     /// with the script's own projects and beats.
-    fn frame(&mut self, cx: &Context, day: u32, notes: Option<&DayNotes>) -> Result<Frame, GenError> {
+    fn frame(
+        &mut self,
+        cx: &Context,
+        day: u32,
+        notes: Option<&DayNotes>,
+    ) -> Result<Frame, GenError> {
         if self.script_projects.is_none() {
             let p = self.script(cx).projects(cx)?;
             self.script_projects = Some(p);
@@ -186,6 +191,13 @@ impl LlmBackend {
             let (mut out, mut dropped) = (Vec::new(), Vec::new());
             for (i, s) in r.sessions.into_iter().enumerate() {
                 let mut problems = session_problems(i, &s);
+                if out.iter().any(|o: &Session| {
+                    o.kind == s.kind
+                        && o.intent == s.intent
+                        && clock(&s.start) == Some(o.start - base)
+                }) {
+                    problems.push(format!("sessions[{i}] repeats an earlier one"));
+                }
                 if SessionKind::parse(&s.kind).is_some() {
                     problems.push(format!(
                         "sessions[{i}].kind {} is the calendar's, which has its own; name a kind of your own",
@@ -281,12 +293,15 @@ impl LlmBackend {
     /// calendar has in it, what it is about, and what stays as it is.
     fn slot(session: &Session, calendar: &[Turn]) -> String {
         let mut out = String::new();
-        let intent = SessionKind::parse(&session.kind).map_or(session.intent.as_str(), |k| k.intent());
+        let intent =
+            SessionKind::parse(&session.kind).map_or(session.intent.as_str(), |k| k.intent());
         let _ = write!(out, "It is on the household's calendar: {intent}.");
         let params: Vec<String> = session
             .params
             .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "beat" | "take" | "dust" | "asked_in" | "parcel"))
+            .filter(|(k, _)| {
+                !matches!(k.as_str(), "beat" | "take" | "dust" | "asked_in" | "parcel")
+            })
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         if !params.is_empty() {

@@ -55,10 +55,7 @@ fn reach(sim: &Simulation, req: &Request) -> Option<Id> {
         | Action::Inspect { target } => Some(target.clone()),
         Action::SetDeviceState { device, .. } => Some(device.clone()),
         Action::Handoff { to, .. } => Some(to.clone()),
-        Action::Say { to, .. } => to
-            .iter()
-            .find(|l| !sim.in_earshot(&req.actor, l))
-            .cloned(),
+        Action::Say { to, .. } => to.iter().find(|l| !sim.in_earshot(&req.actor, l)).cloned(),
         _ => None,
     }
 }
@@ -75,9 +72,10 @@ fn senseless(sim: &Simulation, req: &Request) -> Option<String> {
             .any(|x| &x.id == d && x.fields.contains_key("power") && !x.surfaces.is_empty())
     };
     let empty = |d: &Id| {
-        !sim.scene().objects.iter().any(|o| {
-            matches!(sim.location(&o.id), Some(Location::In(r)) if &r == d)
-        })
+        !sim.scene()
+            .objects
+            .iter()
+            .any(|o| matches!(sim.location(&o.id), Some(Location::In(r)) if &r == d))
     };
     match &req.action {
         Action::SetDeviceState { device, field, .. }
@@ -99,7 +97,10 @@ fn senseless(sim: &Simulation, req: &Request) -> Option<String> {
             Some(format!("{target} is running its program"))
         }
         Action::Say { text, .. }
-            if crate::lint::words_off_time(text, sim.now().max(sim.busy_until(&req.actor).unwrap_or(0))) =>
+            if crate::lint::words_off_time(
+                text,
+                sim.now().max(sim.busy_until(&req.actor).unwrap_or(0)),
+            ) =>
         {
             Some(format!("\"{text}\" does not fit the time of day"))
         }
@@ -139,14 +140,7 @@ impl LlmBackend {
                     return Ground::Ready;
                 };
                 let go = Goal::GoTo { target };
-                match errand::next(
-                    sim,
-                    &req.actor,
-                    &go,
-                    &TurnProgress::default(),
-                    false,
-                    robot,
-                ) {
+                match errand::next(sim, &req.actor, &go, &TurnProgress::default(), false, robot) {
                     Proposal::Act(w) if w.action != req.action => Ground::Walk(w),
                     _ => Ground::Ready,
                 }

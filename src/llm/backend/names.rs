@@ -151,7 +151,13 @@ pub fn narrow_to(schema: &mut Value, about: &[String]) {
     };
     forms.retain_mut(|f| {
         for field in ["target", "object", "device"] {
-            let Some(options) = f["properties"][field]["enum"].as_array_mut() else {
+            // `get_mut`, not indexing: indexing a missing key would add it.
+            let Some(options) = f
+                .get_mut("properties")
+                .and_then(|p| p.get_mut(field))
+                .and_then(|p| p.get_mut("enum"))
+                .and_then(Value::as_array_mut)
+            else {
                 continue;
             };
             options.retain(|o| o.as_str().is_some_and(|o| about.iter().any(|a| a == o)));
@@ -527,5 +533,87 @@ mod tests {
             s["properties"]["sessions"]["items"]["properties"]["project"]["enum"],
             json!(["p1", null])
         );
+    }
+}
+
+#[cfg(test)]
+mod narrowing {
+    use serde_json::{Value, json};
+
+    use super::{Names, narrow_to};
+
+    /// Every `enum` in `v` is a list of options.
+    fn enums_are_lists(v: &Value) -> bool {
+        match v {
+            Value::Object(o) => o
+                .iter()
+                .all(|(k, x)| (k != "enum" || x.is_array()) && enums_are_lists(x)),
+            Value::Array(a) => a.iter().all(enums_are_lists),
+            _ => true,
+        }
+    }
+
+    #[test]
+    fn an_actor_schema_narrows_to_what_the_turn_names_and_stays_a_schema() {
+        let s = crate::scene::parse("family_apartment", crate::scene::default_source()).unwrap();
+        let names = Names::new(&s);
+        let full = names.schema("actor", &[], 3, 4);
+        let mut narrow = full.clone();
+        narrow_to(
+            &mut narrow,
+            &["mug_1".into(), "dining_table_1".into(), "tv_1".into()],
+        );
+        assert!(enums_are_lists(&narrow), "{narrow}");
+        let forms = narrow["properties"]["steps"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        let full_forms = full["properties"]["steps"]["items"]["anyOf"]
+            .as_array()
+            .unwrap();
+        assert!(forms.len() < full_forms.len());
+        for f in forms {
+            let p = &f["properties"];
+            for field in ["target", "object", "device"] {
+                if let Some(options) = p[field]["enum"].as_array() {
+                    assert!(
+                        options
+                            .iter()
+                            .all(|o| ["mug_1", "dining_table_1", "tv_1"]
+                                .contains(&o.as_str().unwrap())),
+                        "{f}"
+                    );
+                }
+            }
+        }
+        // Placing the mug on the table, the tv's fields, saying and waiting
+        // are offered; the oven is not.
+        let skills: Vec<&Value> = forms
+            .iter()
+            .map(|f| &f["properties"]["skill"]["enum"][0])
+            .collect();
+        for skill in [
+            "place",
+            "pick",
+            "set_device_state",
+            "say",
+            "wait",
+            "navigate_to",
+        ] {
+            assert!(skills.contains(&&json!(skill)), "{skill}");
+        }
+        assert!(!narrow.to_string().contains("oven_1"));
+        // Whatever a constrained decoder writes under it is valid.
+        for seed in 0..20 {
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            let v = crate::llm::mock::decode(&narrow, None, &mut rng, 0.5);
+            assert_eq!(
+                crate::llm::schema::validate(&narrow, &v),
+                Vec::<String>::new()
+            );
+        }
+        // Nothing named: as it was.
+        let mut same = full.clone();
+        narrow_to(&mut same, &[]);
+        assert_eq!(same, full);
     }
 }

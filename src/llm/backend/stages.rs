@@ -17,10 +17,10 @@ use crate::llm::reply;
 use crate::sim::Simulation;
 use crate::trace::{Event, Source};
 
+use super::LlmBackend;
 use super::ask::Kept;
 use super::checks::ids_in;
 use super::context::{event_line, first, recent};
-use super::LlmBackend;
 
 /// Sessions asked for one day (at most), turns for one session, steps for
 /// one actor reply.
@@ -168,11 +168,7 @@ impl Backend for LlmBackend {
                         .collect(),
                     start_day: start,
                     end_day: (p.end_day.clamp(1, days.into()) as u32).max(start),
-                    constraints: p
-                        .constraints
-                        .into_iter()
-                        .filter(|c| !echo(c))
-                        .collect(),
+                    constraints: p.constraints.into_iter().filter(|c| !echo(c)).collect(),
                 });
             }
             if out.is_empty() {
@@ -381,7 +377,8 @@ impl Backend for LlmBackend {
             }
             if echo(&r.summary) {
                 return Err(vec![
-                    "summary repeats the example, which is another home's day; write this day's".into(),
+                    "summary repeats the example, which is another home's day; write this day's"
+                        .into(),
                 ]);
             }
             Ok((r, dropped))

@@ -263,7 +263,8 @@ impl Household {
             steps.push(step("wait", json!({"seconds": 60})));
             return actor_reply(steps, "done");
         }
-        let walked = history.contains("navigate_to") || text.contains("left out, it changes nothing");
+        let walked =
+            history.contains("navigate_to") || text.contains("left out, it changes nothing");
         // A model that does not learn: it puts down what it does not hold,
         // and asks for it again when told why not.
         let put = step(
