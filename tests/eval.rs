@@ -625,7 +625,9 @@ fn the_eval_command_compares_agents() {
 fn less_presence_lowers_world_accuracy_when_asked_of_the_household() {
     let agents = ["oracle", "obsmem", "bm25"];
     let mut world = [[0.0; 3]; 2];
-    for (i, away) in [0.0, 0.6].into_iter().enumerate() {
+    // At 0.9, as docs/results.md finds: a weak memory's world accuracy
+    // moves little before (what it forgets it would have lost anyway).
+    for (i, away) in [0.0, 0.9].into_iter().enumerate() {
         for (scene_id, seed) in [("family_apartment", 1), ("large_house", 2), ("studio", 3)] {
             let d = hearth::trace::Difficulty {
                 robot_away: away,
@@ -645,7 +647,7 @@ fn less_presence_lowers_world_accuracy_when_asked_of_the_household() {
     for (j, a) in agents.iter().enumerate() {
         assert!(
             world[1][j] < world[0][j],
-            "{a}: world accuracy {:.3} at 0.6 away, {:.3} at 0",
+            "{a}: world accuracy {:.3} at 0.9 away, {:.3} at 0",
             world[1][j],
             world[0][j]
         );

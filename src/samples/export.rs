@@ -599,9 +599,25 @@ pub fn longmemeval_records<'a>(
                     .collect(),
             );
         }
+        // LongMemEval's retrieval looks for a single-session-user target
+        // among the user's turns: evidence only in the robot's own words
+        // is the assistant's.
+        let targets: Vec<&LongMemEvalTurn> = haystack
+            .iter()
+            .flat_map(|s: &Vec<LongMemEvalTurn>| s.iter())
+            .filter(|t| t.has_answer == Some(true))
+            .collect();
+        let question_type = match lme_type(q) {
+            "single-session-user"
+                if !targets.is_empty() && targets.iter().all(|t| t.role == "assistant") =>
+            {
+                "single-session-assistant"
+            }
+            t => t,
+        };
         LongMemEvalInstance {
             question_id: format!("{name}-{}", q.id),
-            question_type: lme_type(q).into(),
+            question_type: question_type.into(),
             question: q.question.clone(),
             // For an abstention question LongMemEval's judge reads the
             // answer as the explanation of why it cannot be answered.

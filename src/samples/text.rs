@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::ids::Id;
 use crate::scene::{Fixture, Kind, Scene, SceneIndex, fixtures};
-use crate::trace::{Location, Value, clock_time, day_of};
+use crate::trace::{DAY, Location, Value, clock_time, day_of};
 
 pub struct Namer<'a> {
     scene: &'a Scene,
@@ -154,5 +154,114 @@ fn article(common: &str, proper: &str) -> String {
         proper.to_string()
     } else {
         format!("the {common}")
+    }
+}
+
+/// Whether `text` says the time of day of `t`, as people say it: in
+/// figures ("20:30", "8:30", "8pm", "8 am") or in words after "at", "by"
+/// or "until" ("at eight", "by half past seven", "until a quarter to
+/// nine", "noon", "midnight"). A deadline nobody said is no answer.
+pub fn says_time(text: &str, t: u64) -> bool {
+    const WORDS: [&str; 12] = [
+        "twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven",
+    ];
+    let text = text.to_lowercase();
+    let (h, m) = ((t % DAY / 3600) as usize, (t % 3600 / 60) as usize);
+    let h12 = h % 12;
+    let said = |hour: usize| [format!("{hour}"), WORDS[hour % 12].to_string()];
+    let mut forms = vec![format!("{h:02}:{m:02}"), format!("{h}:{m:02}")];
+    if h12 != h || h == 12 {
+        forms.push(format!("{}:{m:02}", if h12 == 0 { 12 } else { h12 }));
+    }
+    let spoken: Vec<String> = match m {
+        0 => {
+            let mut v: Vec<String> = said(h12).into();
+            v.push(format!("{}", if h12 == 0 { 12 } else { h12 }));
+            if h == 12 {
+                forms.push("noon".into());
+            }
+            if h == 0 {
+                forms.push("midnight".into());
+            }
+            for w in &v {
+                forms.push(format!("{w} o'clock"));
+                forms.push(format!("{w}am"));
+                forms.push(format!("{w} am"));
+                forms.push(format!("{w}pm"));
+                forms.push(format!("{w} pm"));
+            }
+            v
+        }
+        15 => said(h12).map(|w| format!("quarter past {w}")).into(),
+        30 => said(h12).map(|w| format!("half past {w}")).into(),
+        45 => said((h12 + 1) % 12)
+            .map(|w| format!("quarter to {w}"))
+            .into(),
+        _ => vec![],
+    };
+    for w in &spoken {
+        for pre in ["at ", "by ", "until ", "at a ", "by a ", "until a "] {
+            forms.push(format!("{pre}{w}"));
+        }
+    }
+    // A form counts where it stands as words of its own ("at eight", not
+    // "at eighteen"; "8:30", not "18:30").
+    forms.iter().any(|f| {
+        text.match_indices(f.as_str()).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + f.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric())
+                && !after.is_some_and(|c| c.is_alphanumeric())
+        })
+    })
+}
+
+#[cfg(test)]
+mod said_times {
+    use super::says_time;
+
+    const fn at(h: u64, m: u64) -> u64 {
+        86_400 + h * 3600 + m * 60
+    }
+
+    #[test]
+    fn a_time_said_in_figures_or_words_is_found() {
+        for (text, t) in [
+            ("Please put my book on my desk by 10:20.", at(10, 20)),
+            (
+                "bring my sunglasses to my desk tomorrow at eight.",
+                at(8, 0),
+            ),
+            ("Run the dishwasher at 20:30, please.", at(20, 30)),
+            ("Run it by 8:30 tonight.", at(20, 30)),
+            ("Switch the oven on at 7pm.", at(19, 0)),
+            ("Have it ready by half past seven.", at(19, 30)),
+            ("Wake me at a quarter to seven.", at(6, 45)),
+            ("Done by noon, please.", at(12, 0)),
+            ("Leave it there until 9 o'clock.", at(21, 0)),
+        ] {
+            assert!(says_time(text, t), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_time_nobody_said_is_not_found() {
+        for (text, t) in [
+            (
+                "Robot, after dinner run the dishwasher on eco, please.",
+                at(20, 35),
+            ),
+            ("Put my book on my desk by 10:20.", at(10, 25)),
+            ("Run it at 18:30.", at(8, 30)),
+            (
+                "Bring the eight eggs in, at eighteen minutes past.",
+                at(8, 0),
+            ),
+            ("Have it ready by half past seven.", at(7, 45)),
+            ("Put it on the desk later.", at(12, 0)),
+        ] {
+            assert!(!says_time(text, t), "{text}");
+        }
     }
 }

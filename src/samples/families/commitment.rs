@@ -7,13 +7,14 @@ mod phrasings;
 
 use crate::ids::Id;
 use crate::trace::ClaimMode;
+use crate::trace::request::Action;
 
 use crate::samples::answered::{Answered, GRACE, answered, time, unique_claim};
 use crate::samples::candidates::Candidate;
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Progress, Query};
 use crate::samples::phrasing::Phrase;
-use crate::samples::text::Namer;
+use crate::samples::text::{Namer, says_time};
 use crate::samples::wording::request_phrase;
 
 use super::family::{QuestionFamily, Reads, Track};
@@ -42,6 +43,12 @@ fn request_of(q: &Query) -> Option<(u64, &Id)> {
         | Query::Status { request, entity } => Some((*request, entity)),
         _ => None,
     }
+}
+
+/// Whether the words of utterance `event` say time `t`.
+fn said_time(ix: &Index, event: u64, t: u64) -> bool {
+    ix.event(event)
+        .is_some_and(|e| matches!(&e.action, Action::Say { text, .. } if says_time(text, t)))
 }
 
 pub const READINGS: &[Reading] = &[Reading {
@@ -129,7 +136,10 @@ impl QuestionFamily for Commitment {
                 let value = h.claim.value.clone();
                 answered(Answer::Value { value }, [h.event])
             }
-            Query::Due { .. } => answered(time(due), [h.event]),
+            // Only a time the request said: "after dinner" has a due the
+            // script keeps, not one anyone heard.
+            Query::Due { .. } if said_time(ix, h.event, due) => answered(time(due), [h.event]),
+            Query::Due { .. } => None,
             _ => {
                 let done = ix
                     .seen_before(&(entity.clone(), h.claim.attr.clone()), c)

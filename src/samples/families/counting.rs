@@ -105,7 +105,9 @@ impl QuestionFamily for Counting {
             .doing(actor.as_ref(), act, cutoff.event)
             .rev()
             .take_while(|e| e.day >= *day)
-            .filter(|e| e.day == *day)
+            // "Anyone" is the household: the robot's own acts are not what
+            // it is asked to have watched.
+            .filter(|e| e.day == *day && (actor.is_some() || e.actor != ix.robot))
             .map(|e| e.id)
             .collect();
         if events.is_empty() {

@@ -54,6 +54,15 @@ pub fn candidate<'c>(
         let (thing, place) = (n.name(entity), n.value(attr, new));
         let phrase = |key, slots: &[(&'static str, &str)]| Phrase::new(PHRASINGS, key, slots);
         match (attr.as_str(), mover) {
+            // Into the mover's own hands or bag: "put it with Ben" is no
+            // way to say it.
+            ("location", Some(m)) if new_holder(new) == Some(&m) => {
+                let key = match new {
+                    Value::Location(Location::CarriedBy(_)) => "before_carried_out",
+                    _ => "before_picked",
+                };
+                phrase(key, &[("thing", &thing), ("who", &n.name(&m))])
+            }
             ("location", Some(m)) => phrase(
                 "before_moved_by",
                 &[("thing", &thing), ("who", &n.name(&m)), ("place", &place)],
@@ -67,6 +76,14 @@ pub fn candidate<'c>(
     };
     let family = Family::OverwrittenState;
     Candidate::new(family, "before_change", query, Box::new(phrase))
+}
+
+/// Whose hands or bag a location is.
+fn new_holder(v: &Value) -> Option<&Id> {
+    match v {
+        Value::Location(l) => l.holder(),
+        _ => None,
+    }
 }
 
 pub const READINGS: &[Reading] = &[Reading {

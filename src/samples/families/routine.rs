@@ -302,7 +302,9 @@ impl QuestionFamily for Routine {
             Query::UsualHour { actor, act } => {
                 let items: Vec<(u64, u64)> = ix
                     .doing(Some(actor), act, c)
-                    .map(|e| (e.t % crate::trace::DAY / 3600, e.id))
+                    // The nearest hour, not the one it floors to: 07:35
+                    // is "around 08:00".
+                    .map(|e| ((e.t % crate::trace::DAY + 1800) / 3600 % 24, e.id))
                     .collect();
                 let (hour, events) = habit(ix, &items)?;
                 let value = Value::Int(hour as i64);

@@ -80,8 +80,9 @@ pub const READINGS: &[Reading] = &[Reading {
 impl QuestionFamily for SourceAware {
     /// Who said a report heard, whether it was seen since, and what its
     /// speaker says.
-    fn heard<'c>(&self, _ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
-        if h.claim.mode != ClaimMode::Fact {
+    fn heard<'c>(&self, ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
+        // The robot's own words are not something it was told.
+        if h.claim.mode != ClaimMode::Fact || h.speaker == ix.robot {
             return vec![];
         }
         let (entity, attr) = (&h.claim.entity, &h.claim.attr);
@@ -167,7 +168,7 @@ impl QuestionFamily for SourceAware {
             } => {
                 let said: Vec<_> = ix
                     .claims(ClaimMode::Fact, entity, attr, c)
-                    .filter(|h| h.claim.value == *value)
+                    .filter(|h| h.claim.value == *value && h.speaker != ix.robot)
                     .collect();
                 let speakers: BTreeSet<&Id> = said.iter().map(|h| &h.speaker).collect();
                 if speakers.len() != 1 {

@@ -223,6 +223,16 @@ pub struct Worded {
     pub why: String,
 }
 
+/// One of the household: a false premise puts what it asks of someone who
+/// lives here (the courier putting the brie in the fridge, or the
+/// technician's word on where the keys are, is a question no one asks).
+fn resident(ix: &Index, who: &Id) -> bool {
+    ix.scene
+        .actors
+        .iter()
+        .any(|a| a.id == *who && !a.is_visitor())
+}
+
 /// What the candidates of one cutoff are drawn from, fixed per trace.
 pub struct Sources<'a> {
     pub absent: &'a [Absent],
@@ -545,7 +555,7 @@ impl Sweep {
                 },
                 ClaimMode::Request => continue,
             };
-            for p in src.humans.iter().filter(|p| **p != by) {
+            for p in src.humans.iter().filter(|p| **p != by && resident(ix, p)) {
                 if !self.told_keys.insert((
                     h.claim.mode,
                     (*p).clone(),
@@ -582,7 +592,11 @@ impl Sweep {
             if !src.humans.contains(&e.actor) {
                 continue;
             }
-            for p in src.humans.iter().filter(|p| ***p != e.actor) {
+            for p in src
+                .humans
+                .iter()
+                .filter(|p| ***p != e.actor && resident(ix, p))
+            {
                 let key = serde_json::to_string(&(p, act)).unwrap_or_default();
                 if !acts.insert(key) {
                     continue;

@@ -15,6 +15,26 @@ pub const PHRASINGS: Phrasings = &[
         ],
     ),
     (
+        "before_picked",
+        &[
+            "Where was {thing} before {who} picked it up?",
+            "Before {who} picked up {thing}, where had it been?",
+            "{who} picked up {thing}. Where was it before that?",
+            "Where did {thing} sit before {who} took it?",
+            "Where had {thing} been kept until {who} took it?",
+        ],
+    ),
+    (
+        "before_carried_out",
+        &[
+            "Where was {thing} before {who} took it out of the house?",
+            "Before {who} left with {thing}, where had it been?",
+            "{who} took {thing} out of the house. Where was it before that?",
+            "Where did {thing} sit before {who} took it along?",
+            "Where had {thing} been kept until {who} left with it?",
+        ],
+    ),
+    (
         "before_moved",
         &[
             "Where was {thing} before it was {place}?",
