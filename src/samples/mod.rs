@@ -29,3 +29,4 @@ pub mod world;
 pub use index::Index;
 pub use model::*;
 pub use sweep::{mine, mine_asking, mine_checked};
+pub use text::{plural, says_time};

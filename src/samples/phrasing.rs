@@ -9,7 +9,9 @@
 //! question is capitalised. Each family keeps its own question templates
 //! (`super::families`); here is what they are made of.
 
-use super::text::capital;
+use std::borrow::Cow;
+
+use super::text::{capital, plural};
 
 /// A family's question templates: each key with its phrasings (at least
 /// five each, told apart by the seed).
@@ -45,8 +47,57 @@ impl Phrase {
     /// The `i`-th phrasing (modulo their number), filled.
     pub fn render(&self, i: usize) -> String {
         assert!(!self.ways.is_empty(), "no phrasings for {:?}", self.key);
-        capital(&fill(self.ways[i % self.ways.len()], &self.slots))
+        let way = self.ways[i % self.ways.len()];
+        let many = self.slots.iter().any(|(k, v)| *k == "thing" && plural(v));
+        capital(&fill(&agree(way, many), &self.slots))
     }
+}
+
+/// A template's verbs and pronouns for `{thing}` in the plural ("Where are
+/// the glasses?", "before Bob put them on the desk"): the words next to
+/// the slot, and the pronouns the templates use for it. "Whose word is it"
+/// and "Who was it?" are about no thing and stay.
+pub fn agree(template: &str, plural: bool) -> Cow<'_, str> {
+    const NEXT_TO: [(&str, &str); 12] = [
+        ("{thing} is", "{thing} are"),
+        ("{thing} was", "{thing} were"),
+        ("{thing} has", "{thing} have"),
+        ("is {thing}", "are {thing}"),
+        ("Is {thing}", "Are {thing}"),
+        ("was {thing}", "were {thing}"),
+        ("has {thing}", "have {thing}"),
+        ("Has {thing}", "Have {thing}"),
+        ("does {thing}", "do {thing}"),
+        ("{thing} usually goes", "{thing} usually go"),
+        ("{thing} belongs", "{thing} belong"),
+        ("{thing} sits", "{thing} sit"),
+    ];
+    const PRONOUNS: [(&str, &str); 16] = [
+        ("Where is it?", "Where are they?"),
+        ("where was it?", "where were they?"),
+        ("Where was it before", "Where were they before"),
+        ("had it been", "had they been"),
+        ("before it was", "before they were"),
+        ("until it was", "until they were"),
+        ("does it usually", "do they usually"),
+        ("or is it ", "or are they "),
+        ("is it closed", "are they closed"),
+        ("is it off", "are they off"),
+        ("put it ", "put them "),
+        ("picked it up", "picked them up"),
+        ("took it", "took them"),
+        ("left with it", "left with them"),
+        ("would it show", "would they show"),
+        ("have it ", "have them "),
+    ];
+    if !plural {
+        return Cow::Borrowed(template);
+    }
+    let mut out = template.to_string();
+    for (one, many) in NEXT_TO.iter().chain(&PRONOUNS) {
+        out = out.replace(one, many);
+    }
+    Cow::Owned(out)
 }
 
 /// Fills `{slot}`s; a slot without a value stays as written (a test keeps

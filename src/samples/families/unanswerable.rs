@@ -34,7 +34,7 @@ use crate::trace::{ClaimMode, Key, Location, Value};
 use crate::samples::index::Index;
 use crate::samples::model::{Act, Family, Query};
 use crate::samples::phrasing::{Phrase, Phrasings};
-use crate::samples::text::{Namer, capital};
+use crate::samples::text::{Namer, capital, plural};
 use crate::samples::wording::{Tense, verb_phrase};
 
 use super::current_state::{self, CurrentState};
@@ -410,10 +410,17 @@ impl Premise {
                     adversarial: trap
                         .map(|v| capital(&n.value("location", &v)) + ".")
                         .unwrap_or_default(),
-                    why: format!(
-                        "There is no {} in this house; the robot never saw one or heard of one.",
-                        a.description
-                    ),
+                    why: if plural(&a.description) {
+                        format!(
+                            "There are no {} in this house; the robot never saw any or heard of any.",
+                            a.description
+                        )
+                    } else {
+                        format!(
+                            "There is no {} in this house; the robot never saw one or heard of one.",
+                            a.description
+                        )
+                    },
                 }
             }
             Premise::Unseen { entity, attr } => {
@@ -433,7 +440,9 @@ impl Premise {
                     why: format!(
                         "The robot has never seen {}, nor been told about it.",
                         if attr.as_str() == "location" {
-                            format!("where {} is", n.name(entity))
+                            let name = n.name(entity);
+                            let is = if plural(&name) { "are" } else { "is" };
+                            format!("where {name} {is}")
                         } else {
                             n.attribute(entity, attr)
                         }
