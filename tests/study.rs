@@ -774,3 +774,121 @@ fn batch_card_waits_for_the_whole_batch() {
     assert!(card.contains("studio"), "{card}");
     assert!(batch.join("dataset.json").exists());
 }
+
+/// `dataset audit` draws a sheet evenly over the families; `dataset tally`
+/// reads it once every row has a verdict, and names the first that has
+/// none.
+#[test]
+fn an_audit_sheet_is_drawn_filled_and_tallied() {
+    let t = tmp();
+    let batch = t.path().join("b");
+    hearth(&[
+        "batch",
+        "--scenes",
+        "family_apartment",
+        "--seeds",
+        "0..2",
+        "--days",
+        "2",
+        "--out",
+        s(&batch),
+    ])
+    .ok();
+    let sheet = t.path().join("audit.csv");
+    hearth(&[
+        "dataset",
+        "audit",
+        s(&batch),
+        "--n",
+        "30",
+        "--out",
+        s(&sheet),
+    ])
+    .ok()
+    .stdout_has("30 questions");
+    let text = std::fs::read_to_string(&sheet).unwrap();
+    assert!(text.starts_with("trace,id,family,template,asked_at,question,gold"));
+    // Evenly: no family has more than one question over another's share.
+    let mut r = csv_rows(&sheet);
+    let mut by_family = std::collections::BTreeMap::new();
+    for row in &r {
+        *by_family.entry(row["family"].clone()).or_insert(0) += 1;
+    }
+    let (lo, hi) = (
+        by_family.values().min().unwrap(),
+        by_family.values().max().unwrap(),
+    );
+    assert!(hi - lo <= 1 || by_family.len() < 3, "{by_family:?}");
+    assert!(
+        r.iter()
+            .all(|row| !row["evidence"].is_empty() || row["gold"].starts_with("No information"))
+    );
+    // Unfilled: an error naming the line.
+    hearth(&["dataset", "tally", s(&sheet)])
+        .fails()
+        .stderr_has("audit.csv:2: 30 of its rows have no verdict");
+    // Filled: two wrong, one ill-formed.
+    for (i, row) in r.iter_mut().enumerate() {
+        let v = match i {
+            0 | 5 => "wrong",
+            7 => "ill-formed",
+            _ => "right",
+        };
+        row.insert("verdict".into(), v.into());
+    }
+    write_csv(&sheet, &r);
+    hearth(&["dataset", "tally", s(&sheet)])
+        .ok()
+        .stdout_has("wrong gold   2 of 30 (6.7%")
+        .stdout_has("ill-formed   1 of 30 (3.3%");
+    // The same seed draws the same sheet.
+    let again = t.path().join("again.csv");
+    hearth(&[
+        "dataset",
+        "audit",
+        s(&batch),
+        "--n",
+        "30",
+        "--out",
+        s(&again),
+    ])
+    .ok();
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+}
+
+fn csv_rows(path: &std::path::Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let head: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    r.records()
+        .map(|rec| {
+            head.iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+fn write_csv(path: &std::path::Path, rows: &[std::collections::BTreeMap<String, String>]) {
+    const HEAD: [&str; 12] = [
+        "trace",
+        "id",
+        "family",
+        "template",
+        "asked_at",
+        "question",
+        "gold",
+        "certainty",
+        "evidence",
+        "history",
+        "verdict",
+        "note",
+    ];
+    let mut w = csv::Writer::from_path(path).unwrap();
+    w.write_record(HEAD).unwrap();
+    for row in rows {
+        w.write_record(HEAD.iter().map(|k| row[*k].as_str()))
+            .unwrap();
+    }
+    w.flush().unwrap();
+}

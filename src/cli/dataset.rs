@@ -1,4 +1,5 @@
-//! `hearth dataset card`: the datasheet of a batch.
+//! `hearth dataset card`: the datasheet of a batch; `dataset audit` and
+//! `dataset tally`: a blind audit of its gold answers.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +8,7 @@ use anyhow::Result;
 use clap::Subcommand;
 
 use hearth::samples::Asking;
+use hearth::workflow::audit::{read_sheet, write_sheet};
 use hearth::workflow::study::write_card;
 
 #[derive(Subcommand)]
@@ -27,6 +29,37 @@ pub enum DatasetCommand {
         #[arg(long, default_value = "samples.jsonl")]
         samples: String,
     },
+    /// Draw questions evenly over the families of a batch into a sheet a
+    /// person checks (CSV: question, gold answer, how sure, the evidence in
+    /// words, what happened to what it is about up to the cutoff, and an
+    /// empty verdict column to fill with right, wrong or ill-formed); then
+    /// `hearth dataset tally SHEET`.
+    Audit {
+        /// The batch's --out directory.
+        dir: PathBuf,
+        /// How many questions (the audit read 88).
+        #[arg(long, default_value_t = 88)]
+        n: usize,
+        /// Which questions are drawn; another seed, another sheet.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Where the sheet goes.
+        #[arg(long, short, default_value = "audit.csv")]
+        out: PathBuf,
+        /// What the questions of traces mined now are drawn from: `robot`
+        /// or `household`.
+        #[arg(long, default_value = "household")]
+        ask: Asking,
+        /// Samples file inside each trace directory.
+        #[arg(long, default_value = "samples.jsonl")]
+        samples: String,
+    },
+    /// Read a filled audit sheet: the share of wrong gold answers and of
+    /// ill-formed questions, each with its 95% (Wilson) interval.
+    Tally {
+        /// The sheet `hearth dataset audit` wrote, with its verdicts filled.
+        sheet: PathBuf,
+    },
 }
 
 pub fn dataset(c: DatasetCommand) -> Result<ExitCode> {
@@ -43,6 +76,46 @@ pub fn dataset(c: DatasetCommand) -> Result<ExitCode> {
                 card.questions,
                 card.tasks
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        DatasetCommand::Audit {
+            dir,
+            n,
+            seed,
+            out,
+            ask,
+            samples,
+        } => {
+            let rows = write_sheet(&dir, &samples, ask, n, seed, &out)?;
+            let families: std::collections::BTreeSet<&str> =
+                rows.iter().map(|r| r.family.as_str()).collect();
+            println!(
+                "wrote {}: {} questions over {} families; fill its verdict column with right, wrong or ill-formed, then run `hearth dataset tally {}`",
+                out.display(),
+                rows.len(),
+                families.len(),
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        DatasetCommand::Tally { sheet } => {
+            let t = read_sheet(&sheet)?;
+            let pct = |r: &hearth::workflow::audit::Rate| {
+                format!(
+                    "{} of {} ({:.1}%, 95% interval {:.1}-{:.1}%)",
+                    r.count,
+                    r.of,
+                    100.0 * r.rate,
+                    100.0 * r.low,
+                    100.0 * r.high
+                )
+            };
+            println!("checked      {}", t.checked);
+            println!("wrong gold   {}", pct(&t.wrong));
+            println!("ill-formed   {}", pct(&t.ill_formed));
+            for (family, k) in &t.wrong_by_family {
+                println!("  wrong in {family}: {k}");
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

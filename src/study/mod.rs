@@ -2,12 +2,14 @@
 //! about difficulty (evidence age, horizon, the robot's presence), the
 //! per-agent summary with scene-bootstrap intervals
 //! ([`bootstrap`]), its plots ([`plot`]), the answer cost kept beside it
-//! ([`cost`]) and the dataset card of a batch ([`card`]).
+//! ([`cost`]), the dataset card of a batch ([`card`]) and the
+//! blind audit of its gold answers ([`audit`]).
 //!
 //! Everything here is computed from traces, samples and results in memory
 //! (no file I/O); `workflow` reads and writes. Wall-clock time appears only in
 //! [`cost`], whose figures never enter the deterministic summary.
 
+pub mod audit;
 pub mod bootstrap;
 pub mod card;
 pub mod cost;

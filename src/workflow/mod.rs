@@ -7,6 +7,7 @@
 //! only parses arguments, calls these and prints; a second front end (the
 //! Python package) calls the same functions.
 
+pub mod audit;
 pub mod check;
 pub mod evaluate;
 pub mod generate;
@@ -91,4 +92,19 @@ pub enum WorkflowError {
     GenSeed { spec: String },
     #[error(transparent)]
     Job(#[from] crate::jobs::JobError),
+    #[error("{}: {source}", path.display())]
+    Sheet {
+        path: PathBuf,
+        #[source]
+        source: csv::Error,
+    },
+    #[error(
+        "{}:{}: {} of its rows have no verdict (this one, {}, says {:?}): fill the verdict column with right, wrong or ill-formed",
+        path.display(), unread[0].row + 1, unread.len(), unread[0].id, unread[0].verdict
+    )]
+    Unread {
+        path: PathBuf,
+        /// Never empty.
+        unread: Vec<crate::study::audit::Unread>,
+    },
 }
