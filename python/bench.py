@@ -58,6 +58,16 @@ def best(f, repeat):
     return min(times)
 
 
+def header(scene, days, seed, trace, samples):
+    """The first line printed: the trace, what is fed, what is asked."""
+    last = max(s["cutoff"]["event"] for s in samples)
+    fed = len(trace.observations(last))
+    qa = sum(s["kind"] == "qa" for s in samples)
+    line = (f"{scene}, {days} days, seed {seed}: {len(trace)} events, "
+            f"{fed} fed to the agent, {qa} questions, {len(samples) - qa} tasks")
+    return line, fed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scene", default="family_apartment")
@@ -68,9 +78,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         trace = hearth.generate(args.scene, days=args.days, seed=args.seed, out=Path(tmp) / "t")
         samples = trace.samples()
-        last = max(s["cutoff"]["event"] for s in samples)
-        fed = len(trace.observations(last))
-        qa = sum(s["kind"] == "qa" for s in samples)
+        line, fed = header(args.scene, args.days, args.seed, trace, samples)
         script = Path(tmp) / "noop.py"
         script.write_text(NOOP)
         # Scoring and plan execution are the same on both paths; time them
@@ -80,8 +88,7 @@ def main():
             ("in process", lambda: hearth.evaluate(trace, NoOp())),
             ("external program", lambda: hearth.evaluate(trace, f"cmd:{sys.executable} {script}")),
         ]
-        print(f"{args.scene}, {args.days} days, seed {args.seed}: {len(trace)} events, "
-              f"{fed} fed to the agent, {qa} questions, {len(samples) - qa} tasks")
+        print(line)
         print(f"  {'built-in none (scoring only)':<30} {base:8.3f} s")
         for name, f in paths:
             t = best(f, args.repeat)

@@ -138,7 +138,7 @@ impl Frame {
             {
                 let first = sessions
                     .iter()
-                    .filter(|s| involved(s).contains(&who))
+                    .filter(|s| involved(s).contains(who))
                     .map(|s| s.start)
                     .min()
                     .unwrap_or(base + FIRST)

@@ -362,16 +362,14 @@ impl<'a> Walk<'a> {
                     format!("{} set {device}.{field} while it is off", e.actor),
                 );
             }
-            Action::Say { text, .. } => {
-                if words_off_time(text, tod) {
-                    self.find(
-                        Rule::WordsOffTime,
-                        Some(e),
-                        e.t,
-                        vec![e.actor.clone()],
-                        format!("{} said {text:?} at {}", e.actor, &e.time),
-                    );
-                }
+            Action::Say { text, .. } if words_off_time(text, tod) => {
+                self.find(
+                    Rule::WordsOffTime,
+                    Some(e),
+                    e.t,
+                    vec![e.actor.clone()],
+                    format!("{} said {text:?} at {}", e.actor, &e.time),
+                );
             }
             _ => {}
         }

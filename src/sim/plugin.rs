@@ -24,8 +24,10 @@ pub struct SimSchedule;
 /// 3. `Perceive`: observers, reveals and belief updates;
 /// 4. `Record`: turn the step into a trace [`Event`].
 ///
-/// Later plugins (generation, LLM actors) add systems before `Validate`
-/// (to propose requests) or after `Record` (to react to events).
+/// Only [`SimPlugin`] adds systems to [`SimSchedule`]: generation and the
+/// LLM backends drive it from outside, one request per run
+/// ([`crate::sim::Simulation::execute`]), and read the event it returns;
+/// `LlmActorPlugin` runs its own systems in `Update`.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SimSystems {
     Validate,
