@@ -156,16 +156,19 @@ impl QuestionFamily for Commitment {
         }
     }
 
-    /// What was asked refers to when it is due.
+    /// What was asked refers to when it is due, where the request said
+    /// when: "after dinner" keeps a due nobody heard.
     fn answer_time(&self, ix: &Index, q: &Query) -> Option<u64> {
         let Query::Asked { request, entity } = q else {
             return None;
         };
-        ix.heard_in(*request, u64::MAX)
+        let due = ix
+            .heard_in(*request, u64::MAX)
             .iter()
             .find(|h| h.claim.entity == *entity)?
             .claim
-            .due
+            .due?;
+        said_time(ix, *request, due).then_some(due)
     }
 
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
