@@ -125,8 +125,9 @@ impl<'a> Reference<'a> {
         }
     }
 
-    /// Whether the claim made at `claim` was seen so since (the robot's
-    /// latest sight of it), seen otherwise, or only told.
+    /// Whether the claim made at `claim` was seen so since, seen
+    /// otherwise, or only told; not asked once it was seen both ways
+    /// (there, then moved), when two of the three are true.
     pub fn seen_or_told(
         &self,
         eyes: Eyes,
@@ -138,23 +139,25 @@ impl<'a> Reference<'a> {
         if h.claim.mode != ClaimMode::Fact {
             return Err("not a report".into());
         }
-        let seen = self.sightings(eyes, entity, &h.claim.attr, c);
-        Ok(match seen.iter().rfind(|(e, _)| *e > claim) {
-            None => Got::new(
-                Answer::Source {
-                    source: Source::Told,
-                },
-                [claim],
-            ),
-            Some((e, v)) => {
-                let source = if *v == h.claim.value {
-                    Source::Seen
-                } else {
-                    Source::Contradicted
-                };
-                Got::new(Answer::Source { source }, [claim, *e])
+        let since: Vec<(u64, Value)> = self
+            .sightings(eyes, entity, &h.claim.attr, c)
+            .into_iter()
+            .filter(|(e, _)| *e > claim)
+            .collect();
+        let so = since.iter().filter(|(_, v)| *v == h.claim.value).count();
+        let source = match (so, since.len()) {
+            (_, 0) => Source::Told,
+            (n, all) if n == all => Source::Seen,
+            (0, _) => Source::Contradicted,
+            (n, all) => {
+                return Err(format!("seen so {n} times and otherwise {} since", all - n));
             }
-        })
+        };
+        // The evidence: the claim, and the latest sight of it since.
+        Ok(Got::new(
+            Answer::Source { source },
+            std::iter::once(claim).chain(since.last().map(|(e, _)| *e)),
+        ))
     }
 
     /// What `speaker` last told the robot `entity.attr` is.
@@ -218,7 +221,8 @@ impl<'a> Reference<'a> {
     }
 
     /// Done (the requested value seen since), pending (before its time),
-    /// overdue (an hour past it, not seen done); in between, unsettled.
+    /// overdue (an hour past a time the request said, not seen done); in
+    /// between, and late for a request that said no time, unsettled.
     pub fn status(
         &self,
         eyes: Eyes,
@@ -245,6 +249,12 @@ impl<'a> Reference<'a> {
         if cutoff.t < due {
             Ok(Got::new(status(Progress::Pending), [request]))
         } else if cutoff.t >= due + GRACE {
+            let Action::Say { text, .. } = &h.event.action else {
+                unreachable!("claims are said")
+            };
+            if !says(text, due) {
+                return Err(format!("late by a time {text:?} does not say"));
+            }
             Ok(Got::new(status(Progress::Overdue), [request]))
         } else {
             Err("due, within the hour of grace".into())

@@ -148,7 +148,11 @@ impl QuestionFamily for Commitment {
                 let (status, evidence) = match done {
                     Some(s) => (Progress::Done, vec![h.event, s.event]),
                     None if cutoff.t < due => (Progress::Pending, vec![h.event]),
-                    None if cutoff.t >= due + GRACE => (Progress::Overdue, vec![h.event]),
+                    // Late only past a time the request said: "after
+                    // dinner" is still to do, or late, by whom you ask.
+                    None if cutoff.t >= due + GRACE && said_time(ix, h.event, due) => {
+                        (Progress::Overdue, vec![h.event])
+                    }
                     None => return None,
                 };
                 answered(Answer::Status { status }, evidence)
