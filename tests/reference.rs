@@ -3,19 +3,23 @@
 //! each question's answer out again from the trace's events and the
 //! rules docs/samples.md writes down, sharing no code with the miner
 //! (`samples::Index`, `samples::answer`, `samples::answered`,
-//! `samples::families`); this test mines scripted traces of every kind of
-//! scene, asked of the robot and of the household, and fails on any
-//! question where the two disagree: the answer, the events it rests on,
-//! the world answer (what an observer of every event would say), the
-//! cutoff, the family a state question is filed under, the `_abs` mark,
-//! how old the evidence is, and the moment an answer refers to.
+//! `samples::families`; it reads the scene, the sample types, and the
+//! simulator's initial state for what was true before the first event);
+//! this test mines scripted traces of every kind of scene, asked of the
+//! robot and of the household, and fails on any question where the two
+//! disagree: the answer, the events it rests on, the world answer (what an
+//! observer of every event would say), the cutoff, the family a state
+//! question is filed under, the `_abs` mark, how old the evidence is, the
+//! moment an answer refers to, and the rules of what is asked.
 //!
-//! Every query kind is recomputed, answer and evidence. Two are checked
-//! less than whole: the evidence of "what was it before it changed"
-//! may be any sight of the old value with the change (the miner cites the
-//! first sight, an annotator might cite the last), and of "is it done" any
-//! sight of it done. "On which days does Bob go to work" is only asked
-//! from day 15: one trace here is long enough to ask it.
+//! Every query kind is recomputed, answer and evidence; none needed
+//! leaving out. Two evidence lists are checked less than whole, as an
+//! annotator could cite either: of "what was it before it changed", any
+//! sight of the old value with the change (the miner cites the first
+//! sight); of "is it done", any sight of it done (the miner cites the
+//! first). Planning tasks are not checked here (their checks replay the
+//! plan). "On which days does Bob go to work" is only asked from day 15:
+//! one trace here is long enough to ask it.
 
 mod common;
 #[path = "reference/mod.rs"]
@@ -620,6 +624,48 @@ fn the_reference_reads_none_of_the_miners_code() {
             "samples::text",
         ] {
             assert!(!code.contains(banned), "{} uses {banned}", path.display());
+        }
+    }
+}
+
+/// The time a request says, read two ways: the reference's reading and
+/// the miner's (`samples::says_time`, which decides whether "by when" is
+/// asked) agree on these phrases at every minute of the day.
+#[test]
+fn both_readings_of_a_said_time_agree() {
+    for text in [
+        "at eight",
+        "by half past seven",
+        "until a quarter to nine",
+        "tomorrow at a quarter to eight",
+        "by a quarter past twelve",
+        "at 9 o'clock",
+        "at twelve",
+        "at noon",
+        "by midnight",
+        "by 8pm",
+        "by 8 am",
+        "at 7 am",
+        "at ten pm",
+        "by 8:30",
+        "by 08:30",
+        "at 20:30",
+        "by 12:30",
+        "by 00:30",
+        "by 0:30",
+        "by 23:59",
+        "the wash will be done by 10:20: please switch the machine off",
+        "Robot, after dinner run the dishwasher on eco, please.",
+    ] {
+        for minute in 0..1440u64 {
+            let t = 86_400 + minute * 60;
+            assert_eq!(
+                samples::says_time(text, t),
+                reference::says(text, t),
+                "{text:?} at {:02}:{:02}",
+                minute / 60,
+                minute % 60
+            );
         }
     }
 }

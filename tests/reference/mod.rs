@@ -22,6 +22,8 @@
 mod acts;
 mod presence;
 mod said;
+
+pub use said::says;
 mod state;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -317,11 +317,10 @@ fn said_times(text: &str) -> Vec<(u32, u32, Option<bool>)> {
                 "pm" => Some(true),
                 _ => None,
             };
-            out.push((
-                hour,
-                minute,
-                half.or((hour >= 13 || hour == 0).then_some(hour >= 13)),
-            ));
+            // "20:30", "08:30" and "0:30" are the 24-hour clock; "8:30",
+            // "10:20" or "12:30" either half.
+            let clock = (a.starts_with('0') || hour > 12).then_some(hour >= 12);
+            out.push((hour, minute, half.or(clock)));
             continue;
         }
         // 8pm, 8 am.
@@ -350,6 +349,8 @@ fn said_times(text: &str) -> Vec<(u32, u32, Option<bool>)> {
                 ("quarter", "past", n) => hour_word(n).map(|h| (h, 15)),
                 ("half", "past", n) => hour_word(n).map(|h| (h, 30)),
                 ("quarter", "to", n) => hour_word(n).map(|h| ((h + 11) % 12, 45)),
+                // "at 7 am" is the am or pm above.
+                (_, "am" | "pm", _) => None,
                 (n, _, _) => hour_word(n).map(|h| (h, 0)),
             };
             if let Some((hour, minute)) = said {
@@ -388,6 +389,8 @@ mod tests {
         assert!(says("at eight", 20 * H));
         assert!(says("by 8pm", 20 * H));
         assert!(!says("by 8pm", 8 * H));
+        assert!(!says("Wake me at 7 am.", 19 * H));
+        assert!(says("Wake me at 7 am.", 7 * H));
         assert!(!says(
             "Robot, after dinner run the dishwasher on eco, please.",
             20 * H + 1800
