@@ -268,7 +268,7 @@ pub fn says_time(text: &str, t: u64) -> bool {
             !before.is_some_and(|c| c.is_alphanumeric())
                 && !next.is_some_and(|c| c.is_alphanumeric())
                 && !minutes
-                && !half.is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric()))
+                && half.is_none_or(|r| r.starts_with(|c: char| c.is_alphanumeric()))
         })
     })
 }
