@@ -239,9 +239,10 @@ pub struct Act {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
-    /// The robot later saw it so.
+    /// The robot later saw it so (and never otherwise).
     Seen,
-    /// The robot later saw it otherwise: the report was wrong or is stale.
+    /// The robot later saw it otherwise (and never so): the report was
+    /// wrong or stale when made.
     Contradicted,
     /// Only told; not seen since.
     Told,
@@ -254,7 +255,8 @@ pub enum Progress {
     Done,
     /// Not yet due, not yet done.
     Pending,
-    /// Past due (by more than the grace period) and not seen done.
+    /// Past a time the request said (by more than the grace period) and
+    /// not seen done.
     Overdue,
 }
 

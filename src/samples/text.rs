@@ -204,7 +204,10 @@ pub fn plural(name: &str) -> bool {
 /// Whether `text` says the time of day of `t`, as people say it: in
 /// figures ("20:30", "8:30", "8pm", "8 am") or in words after "at", "by"
 /// or "until" ("at eight", "by half past seven", "until a quarter to
-/// nine", "noon", "midnight"). A deadline nobody said is no answer.
+/// nine", "noon", "midnight"). An hour of 1 to 12 without am or pm is
+/// either half of the day ("8:30" is 08:30 or 20:30, "08:30" only the
+/// first); "7pm" is never 07:00, nor "by 8:30" 08:00. A deadline nobody
+/// said is no answer.
 pub fn says_time(text: &str, t: u64) -> bool {
     const WORDS: [&str; 12] = [
         "twelve", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -215,7 +218,7 @@ pub fn says_time(text: &str, t: u64) -> bool {
     let h12 = h % 12;
     let said = |hour: usize| [format!("{hour}"), WORDS[hour % 12].to_string()];
     let mut forms = vec![format!("{h:02}:{m:02}"), format!("{h}:{m:02}")];
-    if h12 != h || h == 12 {
+    if h12 != h || h % 12 == 0 {
         forms.push(format!("{}:{m:02}", if h12 == 0 { 12 } else { h12 }));
     }
     let spoken: Vec<String> = match m {
@@ -228,12 +231,12 @@ pub fn says_time(text: &str, t: u64) -> bool {
             if h == 0 {
                 forms.push("midnight".into());
             }
+            // "7pm" is 19:00, never 07:00.
+            let half = if h < 12 { "am" } else { "pm" };
             for w in &v {
                 forms.push(format!("{w} o'clock"));
-                forms.push(format!("{w}am"));
-                forms.push(format!("{w} am"));
-                forms.push(format!("{w}pm"));
-                forms.push(format!("{w} pm"));
+                forms.push(format!("{w}{half}"));
+                forms.push(format!("{w} {half}"));
             }
             v
         }
@@ -250,13 +253,22 @@ pub fn says_time(text: &str, t: u64) -> bool {
         }
     }
     // A form counts where it stands as words of its own ("at eight", not
-    // "at eighteen"; "8:30", not "18:30").
+    // "at eighteen"; "8:30", not "18:30"; "by 8", not "by 8:30"), and not
+    // with the other half of the day after it ("at 7", not "at 7 am" for
+    // 19:00).
+    let other_half = if h < 12 { "pm" } else { "am" };
     forms.iter().any(|f| {
         text.match_indices(f.as_str()).any(|(i, _)| {
             let before = text[..i].chars().next_back();
-            let after = text[i + f.len()..].chars().next();
+            let rest = &text[i + f.len()..];
+            let mut after = rest.chars();
+            let next = after.next();
+            let minutes = next == Some(':') && after.next().is_some_and(|c| c.is_ascii_digit());
+            let half = rest.trim_start().strip_prefix(other_half);
             !before.is_some_and(|c| c.is_alphanumeric())
-                && !after.is_some_and(|c| c.is_alphanumeric())
+                && !next.is_some_and(|c| c.is_alphanumeric())
+                && !minutes
+                && half.is_none_or(|r| r.starts_with(|c: char| c.is_alphanumeric()))
         })
     })
 }
@@ -330,6 +342,10 @@ mod said_times {
             ),
             ("Have it ready by half past seven.", at(7, 45)),
             ("Put it on the desk later.", at(12, 0)),
+            ("Switch the oven on at 7pm.", at(7, 0)),
+            ("Wake me at 7 am.", at(19, 0)),
+            ("Have it done by 8:30.", at(8, 0)),
+            ("At ten pm, please.", at(10, 0)),
         ] {
             assert!(!says_time(text, t), "{text}");
         }

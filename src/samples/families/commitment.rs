@@ -148,7 +148,11 @@ impl QuestionFamily for Commitment {
                 let (status, evidence) = match done {
                     Some(s) => (Progress::Done, vec![h.event, s.event]),
                     None if cutoff.t < due => (Progress::Pending, vec![h.event]),
-                    None if cutoff.t >= due + GRACE => (Progress::Overdue, vec![h.event]),
+                    // Late only past a time the request said: "after
+                    // dinner" is still to do, or late, by whom you ask.
+                    None if cutoff.t >= due + GRACE && said_time(ix, h.event, due) => {
+                        (Progress::Overdue, vec![h.event])
+                    }
                     None => return None,
                 };
                 answered(Answer::Status { status }, evidence)
@@ -156,16 +160,19 @@ impl QuestionFamily for Commitment {
         }
     }
 
-    /// What was asked refers to when it is due.
+    /// What was asked refers to when it is due, where the request said
+    /// when: "after dinner" keeps a due nobody heard.
     fn answer_time(&self, ix: &Index, q: &Query) -> Option<u64> {
         let Query::Asked { request, entity } = q else {
             return None;
         };
-        ix.heard_in(*request, u64::MAX)
+        let due = ix
+            .heard_in(*request, u64::MAX)
             .iter()
             .find(|h| h.claim.entity == *entity)?
             .claim
-            .due
+            .due?;
+        said_time(ix, *request, due).then_some(due)
     }
 
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {

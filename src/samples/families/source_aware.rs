@@ -13,7 +13,7 @@ use crate::trace::ClaimMode;
 
 use crate::samples::answered::{Answered, answered, last_said, unique_claim};
 use crate::samples::candidates::Candidate;
-use crate::samples::index::{Heard, Index};
+use crate::samples::index::{Heard, Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, Query, Source};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
@@ -187,10 +187,17 @@ impl QuestionFamily for SourceAware {
                     .iter()
                     .filter(|s| s.event > *claim)
                     .collect();
+                let so = |s: &&Seen| s.value == h.claim.value;
                 let (source, evidence) = match since.last() {
                     None => (Source::Told, vec![*claim]),
-                    Some(s) if s.value == h.claim.value => (Source::Seen, vec![*claim, s.event]),
-                    Some(s) => (Source::Contradicted, vec![*claim, s.event]),
+                    Some(s) if since.iter().all(so) => (Source::Seen, vec![*claim, s.event]),
+                    Some(s) if !since.iter().any(so) => {
+                        (Source::Contradicted, vec![*claim, s.event])
+                    }
+                    // Seen so and seen otherwise since (it was there,
+                    // then moved): "seen since" and "seen otherwise" are
+                    // both true, and the question has no one answer.
+                    Some(_) => return None,
                 };
                 answered(Answer::Source { source }, evidence)
             }

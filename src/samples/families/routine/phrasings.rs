@@ -20,7 +20,7 @@ pub const PHRASINGS: Phrasings = &[
             "Who usually {does}?",
             "Who is the one who normally {does}?",
             "In this household, who typically {does}?",
-            "Which person most often {does}?",
+            "Who is it that most often {does}?",
             "Who tends to be the one that {does}?",
         ],
     ),
