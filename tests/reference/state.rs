@@ -91,11 +91,7 @@ impl Reference<'_> {
         let Some(here) = self.robot_room_after(s) else {
             return false;
         };
-        rooms.contains(&here)
-            && self
-                .robot_moves(s + 1, c)
-                .iter()
-                .all(|r| rooms.contains(&r))
+        rooms.contains(&here) && self.robot_moves(s + 1, c).iter().all(|r| rooms.contains(r))
     }
 
     /// The rooms the robot moved into in events `from..to` (ids).
