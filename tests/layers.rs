@@ -417,6 +417,30 @@ fn every_import_goes_down_the_layers() {
     );
 }
 
+/// The front ends (`cli`, `python`) reach the library through one door:
+/// `workflow` and what it re-exports (the binary's windows through `gui`
+/// too, which sits above it); never a module below.
+#[test]
+fn front_ends_import_only_workflow() {
+    let mut wrong = Vec::new();
+    for (from, tos) in imports(&files()) {
+        let a = top(&from);
+        if a != "cli" && a != "python" {
+            continue;
+        }
+        for to in tos {
+            let b = top(&to);
+            let door = b == a || b == "workflow" || (a == "cli" && b == "gui");
+            if !door {
+                wrong.push(format!(
+                    "{from} imports {to}: a front end goes through `workflow`"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 #[test]
 fn no_file_imports_what_imports_it() {
     let graph = imports(&files());
