@@ -168,7 +168,12 @@ impl StatsReport {
 /// Session ids to kinds from the trace's plan, if it has one.
 fn session_kinds(dir: &Path) -> Result<BTreeMap<String, String>, WorkflowError> {
     Ok(store::read_plan(dir)?
-        .map(|p| p.sessions.into_iter().map(|s| (s.id, s.kind)).collect())
+        .map(|p| {
+            p.sessions
+                .into_iter()
+                .map(|s| (s.id, s.kind.to_string()))
+                .collect()
+        })
         .unwrap_or_default())
 }
 
