@@ -220,7 +220,8 @@ fn paths(code: &str, roots: &BTreeSet<String>) -> Vec<Vec<String>> {
     for root in roots {
         let pat = format!("{root}::");
         for (at, _) in code.match_indices(&pat) {
-            if !ident_at(code, at) {
+            // `pub(in super::super)` names where a thing is seen, not a use.
+            if !ident_at(code, at) || code[..at].ends_with("(in ") {
                 continue;
             }
             let len = code[at..]
@@ -320,10 +321,6 @@ fn files() -> Vec<File> {
         .collect()
 }
 
-/// Faces still to be made thin on another branch: a child may use them,
-/// as it may use no other `mod.rs`.
-const FACES_WITH_LOGIC: [&str; 2] = ["generation/scripted/mod.rs", "llm/mock/mod.rs"];
-
 /// Each file's imports, as the files they land in (`(crate, module)` keys
 /// resolved to the longest module path that is a file).
 fn imports(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
@@ -354,11 +351,8 @@ fn imports(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
             let target = (0..=full.len())
                 .rev()
                 .find_map(|k| by_module.get(&(krate, &full[..k])).map(|t| (k, t)));
-            let enclosing =
-                |k: usize| krate == f.krate && k < f.module.len() && full[..k] == f.module[..k];
-            if let Some((k, t)) = target
+            if let Some((_, t)) = target
                 && *t != f.rel
-                && !(enclosing(k) && FACES_WITH_LOGIC.contains(t))
             {
                 to.insert(t.to_string());
             }
