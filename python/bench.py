@@ -17,10 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-# Import the installed package, not the sources beside this script.
-HERE = Path(__file__).resolve().parent
-sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-import hearth  # noqa: E402
+import hearth
 
 NOOP = """
 import json, sys

@@ -74,22 +74,35 @@ fn files_under(p: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Whether `code` defines `item`: a type, trait, constant or static of
-/// that name, or for `Type::name` a function `name`.
+/// that name, or for `Type::name` a function `name`; or re-exports it (a
+/// `pub use` naming it).
 fn defines(code: &str, item: &str) -> bool {
-    match item.split_once("::") {
-        Some((_, f)) => code.contains(&format!("fn {f}(")) || code.contains(&format!("fn {f}<")),
-        None => [
-            "struct", "enum", "trait", "type", "const", "static", "union",
-        ]
-        .iter()
-        .any(|k| {
-            let pat = format!("{k} {item}");
-            code.match_indices(&pat).any(|(at, _)| {
-                let after = code[at + pat.len()..].chars().next();
-                !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            })
-        }),
-    }
+    let word = |s: &str, at: usize, len: usize| {
+        let ok = |c: Option<char>| !c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        ok(s[..at].chars().next_back()) && ok(s[at + len..].chars().next())
+    };
+    let reexported = code.match_indices("pub use ").any(|(at, _)| {
+        let stmt = &code[at..code[at..].find(';').map_or(code.len(), |e| at + e)];
+        stmt.match_indices(item)
+            .any(|(k, _)| word(stmt, k, item.len()))
+    });
+    reexported
+        || match item.split_once("::") {
+            Some((_, f)) => {
+                code.contains(&format!("fn {f}(")) || code.contains(&format!("fn {f}<"))
+            }
+            None => [
+                "struct", "enum", "trait", "type", "const", "static", "union",
+            ]
+            .iter()
+            .any(|k| {
+                let pat = format!("{k} {item}");
+                code.match_indices(&pat).any(|(at, _)| {
+                    let after = code[at + pat.len()..].chars().next();
+                    !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
+            }),
+        }
 }
 
 /// Where a bullet's names are looked up: its first path (in `src/`, or at

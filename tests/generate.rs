@@ -13,7 +13,7 @@ use hearth::generation::{
 use hearth::ids::Id;
 use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
-use hearth::trace::request::Action;
+use hearth::trace::request::{Action, Destination};
 use hearth::trace::{DAY, Difficulty, Event, Location, Value};
 
 const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];
@@ -104,12 +104,12 @@ fn family_apartment_days_are_full_and_partly_unseen() {
                 .plan
                 .sessions
                 .iter()
-                .any(|s| s.day == day && s.params.get("to").is_some_and(|t| t == "trip"))
+                .any(|s| s.day == day && s.params.to == Some(Destination::Trip))
                 || generated
                     .plan
                     .sessions
                     .iter()
-                    .any(|s| s.day == day && s.params.get("from").is_some_and(|t| t == "trip"));
+                    .any(|s| s.day == day && s.params.from == Some(Destination::Trip));
             if trip {
                 continue;
             }
@@ -495,7 +495,7 @@ fn less_presence_means_the_robot_docks_and_perceives_less() {
             .collect();
         assert!(blocks.len() >= 2, "{id}: blocks on each day");
         for b in &blocks {
-            let until: u64 = b.params["until"].parse().unwrap();
+            let until: u64 = b.params.until_at().unwrap();
             // It says it docks, and nothing of the household reaches it
             // until it says it is back.
             let said = |e: &&Event, words: &str| {
@@ -573,7 +573,7 @@ fn less_presence_means_the_robot_docks_and_perceives_less() {
         let per_day = Difficulty::new(0.5, 0, 1.0).unwrap().robot_away * 15.0 * 3600.0;
         let planned: u64 = blocks
             .iter()
-            .map(|b| b.params["until"].parse::<u64>().unwrap() - b.start)
+            .map(|b| b.params.until_at().unwrap() - b.start)
             .sum();
         assert!(planned as f64 >= 2.0 * per_day * 0.95, "{id}: {planned}");
     }
@@ -718,7 +718,7 @@ fn day_alikeness(g: &Generated) -> f64 {
         *days
             .entry(s.day)
             .or_default()
-            .entry((s.kind.clone(), who, s.start % DAY / 3600))
+            .entry((s.kind.to_string(), who, s.start % DAY / 3600))
             .or_default() += 1;
     }
     let d: Vec<&BTreeMap<Key, usize>> = days.values().collect();
@@ -759,18 +759,22 @@ fn a_calendar_of_weeks_not_the_same_day_again() {
         let weekend = |day: u32| (day - 1) % 7 >= 5;
         // Bob is an office worker: to work on weekdays (most), never at weekends.
         let bob_to_work: Vec<u32> = of(&g, "leave")
-            .filter(|s| s.params["who"] == "bob" && s.params["to"] == "work")
+            .filter(|s| {
+                s.params.who == Some(Id::new("bob")) && s.params.to == Some(Destination::Work)
+            })
             .map(|s| s.day)
             .collect();
         assert!(bob_to_work.iter().all(|d| !weekend(*d)), "{bob_to_work:?}");
         // Weekdays at home: a trip takes the household away (out from
         // its first day to its last).
         let trip: Vec<(u32, u32)> = of(&g, "leave")
-            .filter(|s| s.params["to"] == "trip" && s.params["who"] == "bob")
+            .filter(|s| {
+                s.params.to == Some(Destination::Trip) && s.params.who == Some(Id::new("bob"))
+            })
             .map(|s| {
                 let back = of(&g, "arrive")
-                    .filter(|a| a.params["who"] == "bob" && a.day >= s.day)
-                    .filter(|a| a.params.get("from").is_some_and(|f| f == "trip"))
+                    .filter(|a| a.params.who == Some(Id::new("bob")) && a.day >= s.day)
+                    .filter(|a| a.params.from == Some(Destination::Trip))
                     .map(|a| a.day)
                     .next()
                     .unwrap_or(days);
@@ -786,7 +790,7 @@ fn a_calendar_of_weeks_not_the_same_day_again() {
         // Lily at school on weekdays only.
         assert!(
             of(&g, "leave")
-                .filter(|s| s.params["to"] == "school")
+                .filter(|s| s.params.to == Some(Destination::School))
                 .all(|s| !weekend(s.day))
         );
         // Up later at weekends.
@@ -812,14 +816,14 @@ fn a_calendar_of_weeks_not_the_same_day_again() {
         for s in &g.plan.sessions {
             match s.kind.as_str() {
                 "leave" => {
-                    let who = s.params["who"].as_str();
+                    let who = s.params.who.as_ref().unwrap().as_str();
                     assert!(
                         out.insert(who, (s.day, s.start)).is_none(),
                         "{who} left twice"
                     );
                 }
                 "arrive" => {
-                    let who = s.params["who"].as_str();
+                    let who = s.params.who.as_ref().unwrap().as_str();
                     assert!(out.remove(who).is_some(), "{who} came back without leaving");
                 }
                 _ => {

@@ -113,7 +113,7 @@ fn a_scripted_day_has_every_minute_once_and_its_sessions_read() {
         .plan
         .sessions
         .iter()
-        .map(|x| (x.id.clone(), x.kind.clone()))
+        .map(|x| (x.id.clone(), x.kind.to_string()))
         .collect();
     let t = timeuse::builtin();
     let st = timeuse::stats(&s, &events, 2, &sessions, t).unwrap();

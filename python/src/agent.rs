@@ -11,14 +11,12 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
-use hearth::eval::external::{
-    observe_message, parse_plan, parse_reply, plan_message, question_message, reset_message,
-};
-use hearth::eval::{Agent, AgentError, Observation, QuestionIn, Reply, TaskIn};
-use hearth::scene::Scene;
-use hearth::trace::request::Request;
 use hearth::workflow::evaluate::{AgentSpec, EvalOptions, TraceSamples, evaluate_agents};
 use hearth::workflow::mine::load_or_mine;
+use hearth::workflow::protocol::{
+    Agent, AgentError, Observation, QuestionIn, Reply, Request, Scene, TaskIn, observe_message,
+    parse_plan, parse_reply, plan_message, question_message, reset_message,
+};
 use hearth::workflow::study::{BatchRequest, evaluate_batch_agents};
 
 use crate::convert::{dumps, to_py, to_py_err};

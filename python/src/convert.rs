@@ -6,8 +6,7 @@ use pyo3::exceptions::{PyException, PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
-use hearth::store::StoreError;
-use hearth::workflow::WorkflowError;
+use hearth::workflow::{JobError, StoreError, WorkflowError};
 
 create_exception!(
     _hearth,
@@ -51,7 +50,7 @@ pub(crate) fn to_py_err(e: WorkflowError) -> PyErr {
         | WorkflowError::GenSeed { .. }
         | WorkflowError::Asked { .. }
         | WorkflowError::Procgen(_)
-        | WorkflowError::Job(hearth::jobs::JobError::Days(_)) => PyValueError::new_err(msg),
+        | WorkflowError::Job(JobError::Days(_)) => PyValueError::new_err(msg),
         _ => HearthError::new_err(msg),
     }
 }

@@ -2,7 +2,7 @@
 //! wrappers over the library's workflow layer (`hearth::workflow`). Values
 //! cross as JSON (serde on this side, the `json` module on the other), so
 //! a Python caller sees exactly the dicts hearth's files and protocol hold.
-//! The Python half (`hearth/__init__.py`) adds defaults, paths and pandas.
+//! The Python half (`python/python/hearth/`) adds defaults, paths and pandas.
 
 mod agent;
 mod convert;
@@ -14,6 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use hearth::workflow;
+use hearth::workflow::generate::{Difficulty, TraceOptions};
 
 use convert::{HearthError, to_py, to_py_err};
 
@@ -34,14 +35,14 @@ fn generate(
     force: bool,
     compress: bool,
 ) -> PyResult<PathBuf> {
-    let difficulty = hearth::trace::Difficulty::new(robot_away, lookalikes, moves)
+    let difficulty = Difficulty::new(robot_away, lookalikes, moves)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let scene = workflow::generate::resolve_scene(scene, kind).map_err(to_py_err)?;
-    let opts = hearth::jobs::TraceOptions {
+    let opts = TraceOptions {
         replace: force,
         compress,
         difficulty,
-        ..hearth::jobs::TraceOptions::scripted(days, seed)
+        ..TraceOptions::scripted(days, seed)
     };
     py.detach(|| workflow::generate::generate(&scene, &out, &opts))
         .map_err(to_py_err)?;
@@ -71,22 +72,16 @@ fn scene_generate(
 /// The ids of the scenes built into hearth.
 #[pyfunction]
 fn builtin_scenes() -> Vec<&'static str> {
-    hearth::scene::BUILTIN.iter().map(|(id, _)| *id).collect()
+    workflow::scenes::builtin_ids()
 }
 
 /// The names of the built-in agents.
 #[pyfunction]
 fn builtin_agents() -> Vec<String> {
-    let mut v: Vec<String> = hearth::eval::agents::BUILT_IN
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    v.extend(
-        hearth::eval::words::WORDS_AGENTS
-            .iter()
-            .map(|s| s.to_string()),
-    );
-    v
+    workflow::evaluate::builtin_agents()
+        .into_iter()
+        .map(String::from)
+        .collect()
 }
 
 /// The finished traces of a batch directory, in batch order.

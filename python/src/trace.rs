@@ -7,9 +7,9 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
 
-use hearth::samples::Asking;
-use hearth::store;
-use hearth::workflow::{self, WorkflowError};
+use hearth::workflow::scenes::to_ron;
+use hearth::workflow::traces;
+use hearth::workflow::{self, Asking};
 
 use crate::convert::{to_py, to_py_err};
 
@@ -24,7 +24,7 @@ pub(crate) fn asking(ask: &str) -> PyResult<Asking> {
 #[pyclass(module = "hearth._hearth", frozen, subclass)]
 pub struct Trace {
     pub(crate) path: PathBuf,
-    pub(crate) trace: Arc<store::Trace>,
+    pub(crate) trace: Arc<traces::Trace>,
 }
 
 #[pymethods]
@@ -37,9 +37,7 @@ impl Trace {
                 path.display()
             )));
         }
-        let trace = py
-            .detach(|| store::read_trace(&path))
-            .map_err(|e| to_py_err(WorkflowError::Store(e)))?;
+        let trace = py.detach(|| traces::read(&path)).map_err(to_py_err)?;
         Ok(Trace {
             path,
             trace: Arc::new(trace),
@@ -61,7 +59,7 @@ impl Trace {
     /// The scene as RON text (what `scene.ron` holds).
     #[getter]
     fn scene(&self) -> String {
-        hearth::scene::to_ron(&self.trace.scene)
+        to_ron(&self.trace.scene)
     }
 
     /// The scene as a dict (the RON's structure).
@@ -74,7 +72,7 @@ impl Trace {
     /// a trace of `hearth run`.
     #[getter]
     fn plan<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let plan = store::read_plan(&self.path).map_err(|e| to_py_err(WorkflowError::Store(e)))?;
+        let plan = traces::read_plan(&self.path).map_err(to_py_err)?;
         plan.map(|p| to_py(py, &p)).transpose()
     }
 
@@ -128,7 +126,7 @@ impl Trace {
 /// The events of a trace, in order, as dicts.
 #[pyclass(module = "hearth._hearth")]
 pub struct Events {
-    trace: Arc<store::Trace>,
+    trace: Arc<traces::Trace>,
     next: usize,
 }
 

@@ -1,4 +1,4 @@
-//! `hearth batch`: the arguments of a [`hearth::jobs::batch`] run, its
+//! `hearth batch`: the arguments of a [`hearth::workflow::batch`] run, its
 //! progress bar and its report.
 
 use std::path::PathBuf;
@@ -8,7 +8,10 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use hearth::jobs::batch::{self, BatchSpec, Outcome, Progress, Shard};
+use hearth::workflow::Asking;
+use hearth::workflow::batch::{self, BatchSpec, Outcome, Progress, Shard};
+use hearth::workflow::generate::{BACKENDS, BackendSpec};
+use hearth::workflow::study;
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -38,7 +41,7 @@ pub struct BatchArgs {
     #[arg(long, default_value = "traces")]
     pub out: PathBuf,
     /// Generation backend.
-    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(hearth::jobs::BACKENDS))]
+    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(BACKENDS))]
     pub backend: String,
     /// Run only shard K of N (0-based): units K, K+N, K+2N, ... of the batch.
     #[arg(long, value_name = "K/N", conflicts_with = "shards")]
@@ -170,8 +173,8 @@ pub fn execute(spec: &BatchSpec, progress: bool) -> Result<Outcome> {
         .expect("valid template"),
     );
     let client = match &spec.backend {
-        hearth::jobs::BackendSpec::Llm(c) => Some(c),
-        hearth::jobs::BackendSpec::Scripted => None,
+        BackendSpec::Llm(c) => Some(c),
+        BackendSpec::Scripted => None,
     };
     let o = crate::llm_args::with_llm_progress(&bar, client, "", || {
         batch::execute(spec, &|p| match p {
@@ -239,7 +242,7 @@ fn write_card(dir: &std::path::Path) -> Result<()> {
         );
         return Ok(());
     }
-    hearth::workflow::study::write_card(dir, "samples.jsonl", hearth::samples::Asking::default())?;
+    study::write_card(dir, "samples.jsonl", Asking::default())?;
     println!("dataset card: {}", dir.join("DATASET.md").display());
     Ok(())
 }

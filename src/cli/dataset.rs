@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Subcommand;
 
-use hearth::samples::Asking;
+use hearth::workflow::Asking;
 use hearth::workflow::audit::{read_sheet, write_sheet};
 use hearth::workflow::study::write_card;
 

@@ -10,17 +10,13 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use hearth::eval::Report;
-use hearth::eval::predictions::Format;
-use hearth::llm::LlmClient;
-use hearth::llm::oneshot::PassEvent;
-use hearth::samples::Family;
-use hearth::study::Summary;
-use hearth::study::bootstrap::Stat;
-use hearth::study::cost::Cost;
-use hearth::workflow::evaluate::{self, AgentSpec, Answerer, EvalOptions, EvalStep, TraceSamples};
-use hearth::workflow::predictions;
-use hearth::workflow::study::{self, BatchRequest, Step};
+use hearth::workflow::evaluate::{
+    self, AgentSpec, Answerer, EvalOptions, EvalStep, PassEvent, Report, TraceSamples,
+};
+use hearth::workflow::llm::LlmClient;
+use hearth::workflow::predictions::{self, Format};
+use hearth::workflow::study::{self, BatchRequest, Cost, Stat, Step, Summary};
+use hearth::workflow::{Asking, Family};
 
 #[derive(Args)]
 pub struct EvalArgs {
@@ -61,7 +57,7 @@ pub struct EvalArgs {
     /// `robot` or `household` (see `hearth mine --help`); a samples file
     /// already there must have been mined so.
     #[arg(long, default_value = "household")]
-    pub ask: hearth::samples::Asking,
+    pub ask: Asking,
     /// Where to write the JSON report [default: eval-report.json in the first trace].
     #[arg(long)]
     pub out: Option<PathBuf>,

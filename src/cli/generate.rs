@@ -7,7 +7,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use hearth::store;
+use hearth::workflow::check::{Verdict, verdict};
+use hearth::workflow::generate::{
+    self as workflow, BACKENDS, BackendSpec, Difficulty, LlmReport, TraceOptions,
+};
+use hearth::workflow::scenes;
 
 use crate::llm_args;
 
@@ -39,7 +43,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Generation backend.
-    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(hearth::jobs::BACKENDS))]
+    #[arg(long, default_value = "scripted", value_parser = clap::builder::PossibleValuesParser::new(BACKENDS))]
     backend: String,
     /// Trace directory [default: traces/<scene>-s<seed>].
     #[arg(long)]
@@ -87,16 +91,15 @@ pub struct DifficultyArgs {
 }
 
 impl DifficultyArgs {
-    pub fn difficulty(&self) -> Result<hearth::trace::Difficulty> {
-        hearth::trace::Difficulty::new(self.robot_away, self.lookalikes, self.moves)
+    pub fn difficulty(&self) -> Result<Difficulty> {
+        Difficulty::new(self.robot_away, self.lookalikes, self.moves)
             .context("invalid difficulty setting")
     }
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let scene = store::resolve_scene(&args.scene)?;
-    let requests = store::read_script(&args.script)?;
-    let (dest, counts) = hearth::jobs::run_script(&scene, requests, &args.out, args.force)
+    let scene = scenes::resolve(&args.scene)?;
+    let (dest, counts) = workflow::run_script(&scene, &args.script, &args.out, args.force)
         .with_context(|| format!("running the script into {}", args.out.display()))?;
     println!(
         "wrote {}: {} events ({} rejected), {} changes, {} unseen by the robot",
@@ -110,7 +113,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 }
 
 pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
-    let scene = store::resolve_scene(&args.scene)?;
+    let scene = scenes::resolve(&args.scene)?;
     crate::scene::warn_unknown_kinds(&args.scene, &scene);
     let out = args
         .out
@@ -124,10 +127,10 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let backend = args.llm.spec(&args.backend)?;
     let client = match &backend {
-        hearth::jobs::BackendSpec::Llm(c) => Some(std::sync::Arc::clone(c)),
-        hearth::jobs::BackendSpec::Scripted => None,
+        BackendSpec::Llm(c) => Some(std::sync::Arc::clone(c)),
+        BackendSpec::Scripted => None,
     };
-    let opts = hearth::jobs::TraceOptions {
+    let opts = TraceOptions {
         days: args.days,
         seed: args.seed,
         backend,
@@ -136,7 +139,7 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
         difficulty: args.difficulty.difficulty()?,
     };
     let result = llm_args::with_llm_progress(&spinner, client.as_ref(), &what, || {
-        hearth::jobs::generate_trace(&scene, &out, &opts)
+        workflow::generate(&scene, &out, &opts)
     });
     spinner.finish_and_clear();
     let s = result.with_context(|| format!("generating {}", out.display()))?;
@@ -157,13 +160,13 @@ pub fn generate(args: GenerateArgs) -> Result<ExitCode> {
     if let Some(llm) = &s.llm {
         print_llm(llm);
     }
-    print_verdict(&hearth::workflow::check::verdict(&out)?);
+    print_verdict(&verdict(&out)?);
     println!("  took {:.2} s", started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 
 /// The time-use figures outside their band and the lint's findings.
-pub fn print_verdict(v: &hearth::workflow::check::Verdict) {
+pub fn print_verdict(v: &Verdict) {
     let outside = if v.outside.is_empty() {
         String::new()
     } else {
@@ -189,7 +192,7 @@ pub fn print_verdict(v: &hearth::workflow::check::Verdict) {
 }
 
 /// The LLM cost of a trace, per stage, and what it went on without.
-pub fn print_llm(llm: &hearth::trace::LlmReport) {
+pub fn print_llm(llm: &LlmReport) {
     let t = llm.total();
     let a = &llm.authored;
     println!(

@@ -7,8 +7,8 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use clap::Args;
 
-use hearth::jobs::BackendSpec;
-use hearth::llm::{Dialect, LlmClient, LlmConfig};
+use hearth::workflow::generate::BackendSpec;
+use hearth::workflow::llm::{Dialect, LlmClient, LlmConfig, recorded_model};
 
 #[derive(Args, Clone)]
 pub struct LlmArgs {
@@ -131,8 +131,7 @@ impl LlmArgs {
         // (as the context and dialects are), unless one is given.
         let model = match (&self.llm_model, replay) {
             (Some(m), _) => m.clone(),
-            (None, true) => hearth::llm::client::cache::recorded_model(&self.llm_cache)?
-                .unwrap_or_else(|| "default".into()),
+            (None, true) => recorded_model(&self.llm_cache)?.unwrap_or_else(|| "default".into()),
             (None, false) => "default".into(),
         };
         let mut c = LlmConfig::with_urls(&self.llm_url, &model);

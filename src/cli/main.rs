@@ -130,7 +130,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
         Command::Scene(SceneCommand::Check { paths }) => scene::check(&paths),
         Command::Scene(SceneCommand::Default) => {
-            print!("{}", hearth::scene::default_source());
+            print!("{}", hearth::workflow::scenes::default_source());
             Ok(ExitCode::SUCCESS)
         }
         Command::Scene(SceneCommand::List) => scene::list(),

@@ -1,19 +1,15 @@
 //! `hearth mine` (samples from a finished trace, checked, with the mix)
 //! and `hearth export` (samples with their history for other memory tools).
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use hearth::llm::oneshot::PassEvent;
-use hearth::samples::{self, Asking, Family, Index, Sample};
-use hearth::store;
-use hearth::workflow::WorkflowError;
-use hearth::workflow::mine;
-use hearth::workflow::traces::trace_name;
+use hearth::workflow::export::{self, ExportFormat, ExportRequest, Haystack};
+use hearth::workflow::mine::{self, Mix, PassEvent};
+use hearth::workflow::{Asking, Family, WorkflowError};
 
 #[derive(Args)]
 pub struct MineArgs {
@@ -44,7 +40,7 @@ pub struct MineArgs {
 }
 
 pub fn run(args: MineArgs) -> Result<ExitCode> {
-    let trace = store::read_trace(&args.trace)?;
+    let trace = mine::read_trace(&args.trace)?;
     let started = std::time::Instant::now();
     let spinner = indicatif::ProgressBar::new_spinner()
         .with_message(format!("mining {}", args.trace.display()));
@@ -89,7 +85,7 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
     let out = args.out.unwrap_or_else(|| args.trace.join("samples.jsonl"));
     mine::write(&out, &trace, args.seed, args.ask, &mined)
         .with_context(|| format!("writing {}", out.display()))?;
-    print_mix(&mined);
+    print_mix(&Mix::of(&mined));
     println!(
         "wrote {} (all checked, {:.2} s)",
         out.display(),
@@ -98,15 +94,8 @@ pub fn run(args: MineArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_mix(mined: &[Sample]) {
-    let mut qa: BTreeMap<Family, usize> = BTreeMap::new();
-    let mut plans: BTreeMap<Family, usize> = BTreeMap::new();
-    for s in mined {
-        match s {
-            Sample::Qa(q) => *qa.entry(q.family).or_default() += 1,
-            Sample::Plan(p) => *plans.entry(p.family).or_default() += 1,
-        }
-    }
+fn print_mix(mix: &Mix) {
+    let (qa, plans) = (&mix.qa, &mix.plans);
     let total: usize = qa.values().sum();
     println!("{:<18} {:>6} {:>6}", "QA family", "count", "share");
     for f in Family::ALL {
@@ -124,13 +113,7 @@ fn print_mix(mined: &[Sample]) {
     }
     println!("{:<18} {:>6}", "QA total", total);
     // Asked of the household: questions about what the robot missed.
-    let missed = mined
-        .iter()
-        .filter(|s| {
-            matches!(s, Sample::Qa(q) if q.answer == samples::Answer::Unknown
-                && !q.is_unanswerable())
-        })
-        .count();
+    let (missed, premises) = (mix.missed, mix.premises);
     if missed > 0 {
         println!(
             "{:<18} {:>6} {:>5.1}%  (answer not known, world answer the truth)",
@@ -139,10 +122,6 @@ fn print_mix(mined: &[Sample]) {
             100.0 * missed as f64 / total.max(1) as f64
         );
     }
-    let premises = mined
-        .iter()
-        .filter(|s| matches!(s, Sample::Qa(q) if q.is_unanswerable()))
-        .count();
     println!(
         "{:<18} {:>6} {:>5.1}%  (answer not known, in the families they look like)",
         "false premises",
@@ -209,65 +188,32 @@ pub struct ExportArgs {
 }
 
 pub fn export(args: ExportArgs) -> Result<ExitCode> {
-    let families = args
-        .family
-        .iter()
-        .map(|f| {
-            Family::ALL
-                .into_iter()
-                .find(|x| x.name() == f.trim())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = Family::ALL.iter().map(|x| x.name()).collect();
-                    anyhow::anyhow!("no family {f:?}; families: {}", names.join(", "))
-                })
-        })
-        .collect::<Result<Vec<Family>>>()?;
-    let trace = store::read_trace(&args.trace)?;
-    let path = args
-        .samples
-        .unwrap_or_else(|| args.trace.join("samples.jsonl"));
-    let samples = mine::read(&args.trace, &path)?;
-    let qa: Vec<&samples::QaSample> = samples
-        .iter()
-        .filter_map(|s| match s {
-            Sample::Qa(q) => Some(q),
-            Sample::Plan(_) => None,
-        })
-        .filter(|q| families.is_empty() || families.contains(&q.family))
-        .take(args.limit.unwrap_or(usize::MAX))
-        .collect();
-    let ix = Index::new(&trace.scene, &trace.events);
-    let name = trace_name(&args.trace, trace.scene.id.as_str());
-    let label = match args.format {
-        Format::Locomo => "locomo",
-        Format::Longmemeval => "longmemeval",
+    let families = export::families(&args.family)?;
+    let format = match args.format {
+        Format::Locomo => ExportFormat::Locomo,
+        Format::Longmemeval => ExportFormat::Longmemeval,
     };
-    let out = args
-        .out
-        .unwrap_or_else(|| args.trace.join(format!("export-{label}.json")));
-    let size = match args.haystack {
-        HaystackArg::S => samples::export::Haystack::S,
-        HaystackArg::M => samples::export::Haystack::M,
-        HaystackArg::Full => samples::export::Haystack::Full,
+    let haystack = match args.haystack {
+        HaystackArg::S => Haystack::S,
+        HaystackArg::M => Haystack::M,
+        HaystackArg::Full => Haystack::Full,
     };
-    let written = match args.format {
-        Format::Locomo => store::write_json_array(
-            &out,
-            samples::export::locomo_records(&ix, &name, &qa, size, args.seed),
-            true,
-        ),
-        // Compact: a haystack per question makes this file large.
-        Format::Longmemeval => store::write_json_array(
-            &out,
-            samples::export::longmemeval_records(&ix, &name, &qa, size, args.seed),
-            false,
-        ),
-    }
-    .with_context(|| format!("writing {}", out.display()))?;
+    let e = export::export(ExportRequest {
+        trace: &args.trace,
+        samples: args.samples,
+        out: args.out,
+        format,
+        haystack,
+        seed: args.seed,
+        families,
+        limit: args.limit,
+    })?;
     println!(
-        "wrote {}: {written} {label} records for {} questions",
-        out.display(),
-        qa.len()
+        "wrote {}: {} {} records for {} questions",
+        e.out.display(),
+        e.records,
+        format.name(),
+        e.questions
     );
     Ok(ExitCode::SUCCESS)
 }

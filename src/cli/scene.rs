@@ -2,16 +2,13 @@
 //! procedural households, the counts that describe any scene, and scripted
 //! edits with the editor's commands.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use hearth::editor::{self, Document};
-use hearth::procgen::{self, SceneSpec};
-use hearth::scene;
-use hearth::store;
+use hearth::workflow::scenes::{self, Scene};
 
 #[derive(Args)]
 pub struct GenerateSceneArgs {
@@ -60,33 +57,16 @@ pub struct ApplyArgs {
 /// named, nothing written); the problems left are printed; an invalid
 /// result is not written unless `--allow-invalid`.
 pub fn apply(args: ApplyArgs) -> Result<ExitCode> {
-    let scene = if Path::new(&args.scene).exists() {
-        store::load_scene_unvalidated(Path::new(&args.scene))?
-    } else {
-        store::resolve_scene(&args.scene)?
-    };
-    let origin = args.edits.display().to_string();
-    let text = store::read_text(&args.edits)?;
-    let edits = editor::parse_edits(&origin, &text)?;
-    let mut doc = Document::new(scene);
-    let n = edits.len();
-    for (i, edit) in edits.into_iter().enumerate() {
-        let name = edit.name();
-        doc.apply(edit)
-            .with_context(|| format!("{origin}: edit {i} ({name}) failed; nothing written"))?;
-    }
-    let ron = scene::to_ron(doc.scene());
+    let applied = scenes::apply_edits(&args.scene, &args.edits)?;
+    let (n, problems) = (applied.edits, &applied.problems);
     let shown = args
         .out
         .as_ref()
         .map_or("<stdout>".to_string(), |p| p.display().to_string());
-    let mut problems = doc.problems().to_vec();
-    for p in &mut problems {
-        p.locate(&ron);
+    for p in problems {
         eprintln!("{}", p.display(&shown));
     }
-    let invalid = !problems.is_empty();
-    if invalid && !args.allow_invalid {
+    if !problems.is_empty() && !args.allow_invalid {
         eprintln!(
             "{n} edit(s) applied; the result has {} problem(s), so nothing was written (--allow-invalid writes it anyway)",
             problems.len()
@@ -95,15 +75,15 @@ pub fn apply(args: ApplyArgs) -> Result<ExitCode> {
     }
     match &args.out {
         Some(path) => {
-            store::write_atomic(path, ron.as_bytes())?;
+            scenes::write(path, &applied.ron)?;
             eprintln!(
                 "wrote {}: {n} edit(s) applied, {} problem(s): {}",
                 path.display(),
                 problems.len(),
-                summary(doc.scene())
+                scenes::summary(&applied.scene)
             );
         }
-        None => print!("{ron}"),
+        None => print!("{}", applied.ron),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -133,23 +113,14 @@ pub fn parse_count_range(s: &str) -> Result<(u32, u32)> {
     Ok((lo, hi))
 }
 
-pub fn spec(kind: &str, seed: u64, rooms: Option<&str>, people: Option<u32>) -> Result<SceneSpec> {
-    Ok(SceneSpec {
-        seed,
-        kind: kind.to_string(),
-        rooms: rooms.map(parse_count_range).transpose()?,
-        people,
-    })
-}
-
 pub fn generate(args: GenerateSceneArgs) -> Result<ExitCode> {
-    let spec = spec(&args.kind, args.seed, args.rooms.as_deref(), args.people)?;
-    let s = procgen::generate(&spec, hearth::catalogue::builtin())?;
-    let ron = scene::to_ron(&s);
+    let rooms = args.rooms.as_deref().map(parse_count_range).transpose()?;
+    let s = scenes::generate(&args.kind, args.seed, rooms, args.people)?;
+    let ron = scenes::to_ron(&s);
     match &args.out {
         Some(path) => {
-            store::write_atomic(path, ron.as_bytes())?;
-            eprintln!("wrote {}: {}", path.display(), summary(&s));
+            scenes::write(path, &ron)?;
+            eprintln!("wrote {}: {}", path.display(), scenes::summary(&s));
         }
         None => print!("{ron}"),
     }
@@ -159,8 +130,8 @@ pub fn generate(args: GenerateSceneArgs) -> Result<ExitCode> {
 pub fn stats(args: StatsArgs) -> Result<ExitCode> {
     let mut rows = Vec::new();
     for spec in &args.scenes {
-        let s = store::resolve_scene(spec).with_context(|| format!("reading {spec}"))?;
-        rows.push(scene::stats(&s));
+        let s = scenes::resolve(spec).with_context(|| format!("reading {spec}"))?;
+        rows.push(scenes::stats(&s));
     }
     if args.json {
         for r in &rows {
@@ -203,22 +174,16 @@ pub fn stats(args: StatsArgs) -> Result<ExitCode> {
 
 /// `hearth scene list`: the built-in scenes, a line each.
 pub fn list() -> Result<ExitCode> {
-    for (id, src) in scene::BUILTIN {
-        let s = scene::parse(id, src)?;
-        println!("{id:<18} {}", summary(&s));
+    for (id, s) in scenes::builtin_ids().into_iter().zip(scenes::builtin()?) {
+        println!("{id:<18} {}", scenes::summary(&s));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The one-line description of a scene (`scene list`, `check`, `generate`).
-pub fn summary(s: &scene::Scene) -> String {
-    scene::stats(s).summary()
-}
-
 /// Warnings on standard error, one line each, for fixture kinds that play
 /// no role (not errors: the exit code does not change).
-pub fn warn_unknown_kinds(origin: &str, s: &hearth::scene::Scene) {
-    for w in hearth::catalogue::unknown_kinds(s, hearth::catalogue::builtin()) {
+pub fn warn_unknown_kinds(origin: &str, s: &Scene) {
+    for w in scenes::unknown_kinds(s) {
         eprintln!("warning: {origin}: {w}");
     }
 }
@@ -226,9 +191,9 @@ pub fn warn_unknown_kinds(origin: &str, s: &hearth::scene::Scene) {
 pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
     let mut failed = 0;
     for path in paths {
-        match store::load_scene(path) {
+        match scenes::check(path) {
             Ok(s) => {
-                println!("ok {}: {} ({})", path.display(), s.id, summary(&s));
+                println!("ok {}: {} ({})", path.display(), s.id, scenes::summary(&s));
                 warn_unknown_kinds(&path.display().to_string(), &s);
             }
             Err(e) => {

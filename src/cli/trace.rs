@@ -8,10 +8,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use hearth::ids::Id;
-use hearth::lint::Rule;
-use hearth::timeuse::{self, Activity};
-use hearth::workflow::check;
+use hearth::workflow::check::{
+    self, Activity, Comparison, PersonDay, Rule, compare, mean_minutes, timeuse_bands,
+};
+use hearth::workflow::{DAY, Id};
 
 #[derive(Subcommand)]
 pub enum TraceCommand {
@@ -77,7 +77,7 @@ pub fn run(command: TraceCommand) -> Result<ExitCode> {
                 out += &format!(
                     "{}:{ev} day {} {} [{}] {}\n",
                     t.dir.display(),
-                    f.t / hearth::trace::DAY + 1,
+                    f.t / DAY + 1,
                     f.time,
                     f.rule,
                     f.message
@@ -117,7 +117,7 @@ fn hours_row(
     label: &str,
     means: &BTreeMap<Activity, f64>,
     unscheduled: f64,
-    marks: &[timeuse::Comparison],
+    marks: &[Comparison],
 ) -> String {
     let mut row = format!("  {label:<12}");
     for a in Activity::ALL {
@@ -129,10 +129,10 @@ fn hours_row(
 }
 
 fn stats(args: StatsArgs) -> Result<ExitCode> {
-    let t = timeuse::builtin();
+    let t = timeuse_bands();
     let report = check::trace_stats(&args.dirs, t, args.compare)?;
     let all = report.person_days();
-    let means = timeuse::mean_minutes(&all);
+    let means = mean_minutes(&all);
     let out = if args.json {
         serde_json::to_string(&report)? + "\n"
     } else {
@@ -143,7 +143,7 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
                 h + &format!(" {:>9}", a.name())
             })
             + " unscheduled\n";
-        let band_row = |cs: &[timeuse::Comparison]| {
+        let band_row = |cs: &[Comparison]| {
             Activity::ALL
                 .iter()
                 .fold(format!("  {:<12}", "ATUS band"), |row, a| {
@@ -172,7 +172,7 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
             let mut people: Vec<&Id> = s.people.iter().map(|p| &p.person).collect();
             people.dedup();
             for p in people {
-                let days: Vec<timeuse::PersonDay> = s
+                let days: Vec<PersonDay> = s
                     .people
                     .iter()
                     .filter(|d| d.person == *p)
@@ -181,20 +181,13 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
                 let unscheduled =
                     days.iter().map(|d| d.unscheduled).sum::<f64>() / days.len() as f64;
                 let marks = if args.compare {
-                    timeuse::compare(&timeuse::mean_minutes(&days), t)
+                    compare(&mean_minutes(&days), t)
                 } else {
                     vec![]
                 };
-                out += &hours_row(
-                    p.as_str(),
-                    &timeuse::mean_minutes(&days),
-                    unscheduled,
-                    &marks,
-                );
+                out += &hours_row(p.as_str(), &mean_minutes(&days), unscheduled, &marks);
                 let n = days.len() as f64;
-                let h = |f: &dyn Fn(&timeuse::PersonDay) -> f64| {
-                    days.iter().map(f).sum::<f64>() / n / 60.0
-                };
+                let h = |f: &dyn Fn(&PersonDay) -> f64| days.iter().map(f).sum::<f64>() / n / 60.0;
                 let by = |g: &str| h(&|d| d.out_by.get(g).copied().unwrap_or(0.0));
                 out += &format!(
                     "  {:<12}   out: work/school {:.1}, errands {:.1}, other {:.1}; housework {:.1}; screen {:.1}{}\n",

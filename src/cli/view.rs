@@ -8,11 +8,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use hearth::eval::Report;
 use hearth::gui::screenshot::ScreenshotPlugin;
 use hearth::gui::viewer::{self, Cursor, LogFilter, Model, View, ViewerPlugin};
-use hearth::playback::Playback;
-use hearth::store;
+use hearth::workflow::replay;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
@@ -96,27 +94,16 @@ pub fn check_screenshot(path: &Option<PathBuf>) -> Result<()> {
 
 pub fn run(args: ViewArgs) -> Result<ExitCode> {
     let started = Instant::now();
-    let trace = store::read_trace(&args.dir)?;
-    let pb = Playback::new(trace.scene, trace.events)
-        .with_context(|| format!("replaying {}", args.dir.display()))?;
+    let replay::Replay {
+        playback: pb,
+        samples,
+        reports,
+    } = replay::open(&args.dir, args.report.as_deref())?;
     tracing::info!(
         "opened {} events in {:.0} ms",
         pb.len(),
         started.elapsed().as_secs_f64() * 1e3
     );
-    let samples_path = args.dir.join("samples.jsonl");
-    let samples = if samples_path.exists() {
-        store::read_samples(&samples_path)?.1
-    } else {
-        vec![]
-    };
-    let reports: Vec<Report> = match &args.report {
-        Some(p) => serde_json::from_slice(
-            &std::fs::read(p).with_context(|| format!("reading {}", p.display()))?,
-        )
-        .with_context(|| format!("{} is not an evaluation report", p.display()))?,
-        None => vec![],
-    };
     let n = match args.at {
         None if args.screenshot.is_some() => pb.len(),
         None => 0,

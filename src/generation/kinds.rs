@@ -330,9 +330,127 @@ impl SessionKind {
     }
 }
 
+/// A session's kind as a plan holds it: a kind of the table, or one a
+/// model named (an LLM backend may plan kinds of its own). Written as its
+/// name, as a plain string: `plan.json` reads the same either way.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Table(SessionKind),
+    Named(String),
+}
+
+impl Kind {
+    /// The kind of a name: the table's where it names one.
+    pub fn of_name(name: &str) -> Kind {
+        SessionKind::parse(name).map_or_else(|| Kind::Named(name.to_string()), Kind::Table)
+    }
+
+    /// The table's kind, or `None` for a kind a model named.
+    pub fn known(&self) -> Option<SessionKind> {
+        match self {
+            Kind::Table(k) => Some(*k),
+            Kind::Named(_) => None,
+        }
+    }
+
+    /// Whether this is the table's kind `k`.
+    pub fn is(&self, k: SessionKind) -> bool {
+        self.known() == Some(k)
+    }
+
+    /// The name on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Kind::Table(k) => k.name(),
+            Kind::Named(n) => n,
+        }
+    }
+}
+
+impl From<SessionKind> for Kind {
+    fn from(k: SessionKind) -> Kind {
+        Kind::Table(k)
+    }
+}
+
+impl From<&str> for Kind {
+    fn from(name: &str) -> Kind {
+        Kind::of_name(name)
+    }
+}
+
+impl From<String> for Kind {
+    fn from(name: String) -> Kind {
+        Kind::of_name(&name)
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Ordered by name, as the strings were.
+impl Ord for Kind {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for Kind {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq<str> for Kind {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Kind {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        Ok(Kind::of_name(&String::deserialize(d)?))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_is_written_as_its_name_and_read_back_typed() {
+        for k in SessionKind::ALL {
+            let kind = Kind::from(k);
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.name()));
+            assert_eq!(serde_json::from_str::<Kind>(&json).unwrap(), kind);
+            assert!(kind.is(k) && kind == k.name());
+        }
+        let tea: Kind = serde_json::from_str("\"tea\"").unwrap();
+        assert_eq!(tea, Kind::Named("tea".into()));
+        assert_eq!((tea.known(), tea.as_str()), (None, "tea"));
+        let (b, t, w) = (
+            Kind::from("breakfast"),
+            Kind::from("tea"),
+            Kind::from("wake_up"),
+        );
+        assert!(b < t && t < w);
+    }
 
     #[test]
     fn names_are_the_serde_names_and_round_trip() {

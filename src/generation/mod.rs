@@ -13,6 +13,8 @@ pub mod errand;
 pub mod frame;
 pub mod grounding;
 pub mod kinds;
+pub mod merge;
+pub mod params;
 pub mod scripted;
 
 use std::collections::BTreeMap;
@@ -26,7 +28,8 @@ use crate::sim::Simulation;
 pub use crate::trace::Source;
 use crate::trace::request::{Destination, Request};
 use crate::trace::{Claim, DAY, Event, Key, Rejection, Value};
-pub use kinds::{SessionKind, Who};
+pub use kinds::{Kind, SessionKind, Who};
+pub use params::{Back, Beat, Clock, SessionParams, Until};
 
 /// The eight project types of WorldLines §10.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -96,16 +99,6 @@ pub struct Project {
     pub constraints: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Beat {
-    Established,
-    Continued,
-    Interrupted,
-    Recovered,
-    Completed,
-}
-
 /// What happens to a project on a day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DayBeat {
@@ -123,14 +116,15 @@ pub struct Session {
     pub day: u32,
     /// Planned start, trace seconds.
     pub start: u64,
-    pub kind: String,
+    pub kind: Kind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
     pub intent: String,
     pub participants: Vec<Id>,
-    /// Everything the director needs to stage it, as named parameters.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub params: BTreeMap<String, String>,
+    /// Everything the director needs to stage it, typed (on the wire,
+    /// named strings).
+    #[serde(default, skip_serializing_if = "SessionParams::is_empty")]
+    pub params: SessionParams,
     /// How the director staged it (filled in by the pipeline).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<Turn>,

@@ -8,13 +8,18 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::WorkflowError;
+use super::error::WorkflowError;
 use super::traces::traces_under;
 use crate::ids::Id;
 use crate::lint::{self, Finding};
 use crate::store;
 use crate::timeuse::{self, TimeUse};
 use crate::trace::{Event, Source};
+
+pub use crate::lint::Rule;
+pub use crate::timeuse::{
+    Activity, Comparison, PersonDay, builtin as timeuse_bands, compare, mean_minutes,
+};
 
 /// The findings of one trace.
 #[derive(Serialize)]
@@ -163,7 +168,12 @@ impl StatsReport {
 /// Session ids to kinds from the trace's plan, if it has one.
 fn session_kinds(dir: &Path) -> Result<BTreeMap<String, String>, WorkflowError> {
     Ok(store::read_plan(dir)?
-        .map(|p| p.sessions.into_iter().map(|s| (s.id, s.kind)).collect())
+        .map(|p| {
+            p.sessions
+                .into_iter()
+                .map(|s| (s.id, s.kind.to_string()))
+                .collect()
+        })
         .unwrap_or_default())
 }
 

@@ -10,18 +10,30 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::WorkflowError;
+use super::error::WorkflowError;
 use super::mine;
 use crate::eval::agents::{BUILT_IN, BuiltIn, Strategy};
 use crate::eval::external::External;
 use crate::eval::words::{WORDS_AGENTS, WordsOnly};
-use crate::eval::{Agent, JudgeAudit, PlanResult, QaResult, Report, evaluate_all};
+use crate::eval::{Agent, JudgeAudit, PlanResult, QaResult, evaluate_all};
 use crate::llm::LlmClient;
-use crate::llm::oneshot::PassEvent;
 use crate::samples::{Index, Sample};
 use crate::store::{self, Trace};
 use crate::study::cost::{Cost, Timed};
 use crate::trace::StageCost;
+
+pub use crate::eval::Report;
+pub use crate::llm::oneshot::PassEvent;
+
+/// The names of the built-in agents: those given the parsed query, then
+/// the words-only ones.
+pub fn builtin_agents() -> Vec<&'static str> {
+    BUILT_IN
+        .iter()
+        .chain(WORDS_AGENTS.iter())
+        .copied()
+        .collect()
+}
 
 /// An agent as named on the command line: a built-in memory given the
 /// parsed query, the words-only baseline, or an external program.

@@ -5,32 +5,26 @@
 
 use std::path::Path;
 
-use super::WorkflowError;
-use crate::catalogue;
+use super::error::WorkflowError;
+use super::scenes;
 use crate::eval::external::observe_message;
-use crate::jobs::{self, Summary, TraceOptions};
-use crate::procgen::{self, SceneSpec};
+use crate::jobs;
 use crate::samples::Index;
 use crate::scene::{self, Scene};
 use crate::store::{self, Trace};
 
-/// A generated household as RON (`hearth scene generate`): `kind` one of
-/// the catalogue's or `mixed` (see [`catalogue::Catalogue::kind_for_seed`]);
-/// `rooms` and `people` as its flags.
+pub use crate::jobs::{BACKENDS, BackendSpec, Summary, TraceOptions};
+pub use crate::trace::{Difficulty, LlmReport};
+
+/// A generated household as RON (`hearth scene generate`): see
+/// [`scenes::generate`].
 pub fn generated_scene(
     kind: &str,
     seed: u64,
     rooms: Option<(u32, u32)>,
     people: Option<u32>,
 ) -> Result<String, WorkflowError> {
-    let spec = SceneSpec {
-        seed,
-        kind: catalogue::builtin().kind_for_seed(kind, seed).into(),
-        rooms,
-        people,
-    };
-    let s = procgen::generate(&spec, catalogue::builtin())?;
-    Ok(scene::to_ron(&s))
+    Ok(scene::to_ron(&scenes::generate(kind, seed, rooms, people)?))
 }
 
 /// A scene named by `spec`: `gen:<seed>` (a household of `kind`, see
@@ -63,6 +57,19 @@ fn looks_like_ron(text: &str) -> bool {
             || l.starts_with("#![")
             || (l.starts_with("Scene") && l[5..].trim_start().starts_with('('))
     }) && !Path::new(text).exists()
+}
+
+/// Executes the request script at `script` (JSON lines) against `scene`
+/// into the trace directory `out` (`hearth run`): where it went and its
+/// counts.
+pub fn run_script(
+    scene: &Scene,
+    script: &Path,
+    out: &Path,
+    replace: bool,
+) -> Result<(std::path::PathBuf, crate::trace::Counts), WorkflowError> {
+    let requests = store::read_script(script)?;
+    Ok(jobs::run_script(scene, requests, out, replace)?)
 }
 
 /// Generates one trace of `scene` into `out` (`hearth generate`).

@@ -3,13 +3,52 @@
 //! questions reworded through an LLM if asked, written with their header.
 //! `hearth mine`, `eval --batch` and `dataset card` all mine through here.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::WorkflowError;
+use super::error::WorkflowError;
 use super::traces::trace_name;
 use crate::llm::LlmClient;
 use crate::samples::{self, Asking, Index, SAMPLES_SCHEMA, Sample, SamplesHeader};
 use crate::store::{self, Trace};
+
+pub use crate::llm::oneshot::PassEvent;
+pub use crate::store::read_trace;
+
+/// What a set of samples is made of (`hearth mine` prints it).
+#[derive(Debug, Clone, Default)]
+pub struct Mix {
+    /// Questions per family.
+    pub qa: BTreeMap<samples::Family, usize>,
+    /// Planning tasks per family.
+    pub plans: BTreeMap<samples::Family, usize>,
+    /// Asked of the household: questions about what the robot missed
+    /// (answer not known, world answer the truth).
+    pub missed: usize,
+    /// False premises (answer not known, filed in the families they look
+    /// like).
+    pub premises: usize,
+}
+
+impl Mix {
+    pub fn of(mined: &[Sample]) -> Mix {
+        let mut m = Mix::default();
+        for s in mined {
+            match s {
+                Sample::Qa(q) => {
+                    *m.qa.entry(q.family).or_default() += 1;
+                    if q.is_unanswerable() {
+                        m.premises += 1;
+                    } else if q.answer == samples::Answer::Unknown {
+                        m.missed += 1;
+                    }
+                }
+                Sample::Plan(p) => *m.plans.entry(p.family).or_default() += 1,
+            }
+        }
+        m
+    }
+}
 
 /// The checked samples of `trace` (read from `dir`), mined with `seed`
 /// asking `ask`; an error listing the failures if any sample fails.

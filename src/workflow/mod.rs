@@ -1,110 +1,38 @@
 //! Workflows: what a front end asks of hearth, end to end, over trace
-//! directories. Mining a trace and writing its samples, finding the traces
-//! of a batch, evaluating agents named by spec or built by the caller (with the
-//! LLM answerer and judge and what they cost), one trace generated from a
-//! scene named any way, results across a batch, predictions for
-//! other projects' scorers, lint and time-use reports. The `hearth` binary
-//! only parses arguments, calls these and prints; a second front end (the
-//! Python package) calls the same functions.
+//! directories, and the one door the front ends go through. Scenes
+//! (listed, checked, generated, edited by script), one trace generated
+//! from a scene named any way, batches, mining a trace and writing its
+//! samples, exports for other memory tools, evaluating agents named by
+//! spec or built by the caller (with the LLM answerer and judge and what
+//! they cost), results across a batch, predictions for other projects'
+//! scorers, lint and time-use reports, what the viewer opens, and the
+//! performance figures of `hearth bench`. The `hearth` binary only parses
+//! arguments, calls these and prints; the Python package's bindings call
+//! the same functions. Neither imports any other module of the library:
+//! the types their arguments and results are made of are re-exported here
+//! and in the modules below (`tests/layers.rs` checks it).
 
 pub mod audit;
+pub mod batch;
+pub mod bench;
 pub mod check;
+mod error;
 pub mod evaluate;
+pub mod export;
 pub mod generate;
+pub mod llm;
 pub mod mine;
 pub mod predictions;
+pub mod protocol;
+pub mod replay;
+pub mod scenes;
 pub mod study;
 pub mod traces;
 
-use std::path::PathBuf;
+pub use error::WorkflowError;
 
-use thiserror::Error;
-
-use crate::samples::Asking;
-
-#[derive(Debug, Error)]
-pub enum WorkflowError {
-    #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
-    #[error(
-        "no finished traces in {}: give the --out directory of `hearth batch` (or a directory of trace directories)",
-        dir.display()
-    )]
-    NoTraces { dir: PathBuf },
-    #[error("{} is not a batch record: {why}", path.display())]
-    Record { path: PathBuf, why: String },
-    #[error("no samples at {}: run `hearth mine --trace {}` first", path.display(), trace.display())]
-    NoSamples { path: PathBuf, trace: PathBuf },
-    #[error(
-        "{} of {total} samples mined from {} fail the validity checks (first: {}: {}); nothing written: this is a bug in hearth, please report it with the trace",
-        invalid.len(), trace.display(), invalid[0].sample, invalid[0].why
-    )]
-    Invalid {
-        trace: PathBuf,
-        /// Never empty.
-        invalid: Vec<crate::samples::validate::Invalid>,
-        total: usize,
-    },
-    #[error(
-        "{} holds questions asked of the {found}, not of the {wanted}: pass --ask {found}, or give another --samples file to mine into",
-        path.display(), found = found.name(), wanted = wanted.name()
-    )]
-    Asked {
-        path: PathBuf,
-        found: Asking,
-        wanted: Asking,
-    },
-    #[error("no agent given")]
-    NoAgent,
-    #[error("cmd: needs a command, e.g. cmd:\"python3 examples/agent.py\"")]
-    EmptyCommand,
-    #[error("unknown agent {name:?}: use one of {known}, {words} or cmd:\"program\"")]
-    UnknownAgent {
-        name: String,
-        known: String,
-        words: String,
-    },
-    #[error("{what} needs an LLM client")]
-    NoClient { what: &'static str },
-    #[error("{what}")]
-    Llm {
-        what: &'static str,
-        #[source]
-        source: crate::llm::LlmError,
-    },
-    #[error("linting {}", trace.display())]
-    Lint {
-        trace: PathBuf,
-        #[source]
-        source: crate::lint::LintError,
-    },
-    #[error("reading the day from {}", trace.display())]
-    Stats {
-        trace: PathBuf,
-        #[source]
-        source: crate::timeuse::StatsError,
-    },
-    #[error(transparent)]
-    Plot(#[from] crate::study::plot::PlotError),
-    #[error(transparent)]
-    Procgen(#[from] crate::procgen::ProcgenError),
-    #[error("{spec:?} is not gen:<seed> (a whole number, e.g. gen:7)")]
-    GenSeed { spec: String },
-    #[error(transparent)]
-    Job(#[from] crate::jobs::JobError),
-    #[error("{}: {source}", path.display())]
-    Sheet {
-        path: PathBuf,
-        #[source]
-        source: csv::Error,
-    },
-    #[error(
-        "{}:{}: {} of its rows have no verdict (this one, {}, says {:?}): fill the verdict column with right, wrong or ill-formed",
-        path.display(), unread[0].row + 1, unread.len(), unread[0].id, unread[0].verdict
-    )]
-    Unread {
-        path: PathBuf,
-        /// Never empty.
-        unread: Vec<crate::study::audit::Unread>,
-    },
-}
+pub use crate::ids::Id;
+pub use crate::jobs::JobError;
+pub use crate::samples::{Asking, Family, Sample};
+pub use crate::store::StoreError;
+pub use crate::trace::DAY;

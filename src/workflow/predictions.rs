@@ -4,13 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::WorkflowError;
+use super::error::WorkflowError;
 use super::evaluate::TraceSamples;
 use super::traces::trace_name;
 use crate::eval::QaResult;
-use crate::eval::predictions::{self, Format};
+use crate::eval::predictions;
 use crate::samples::{Index, QaSample, Sample};
 use crate::store;
+
+pub use crate::eval::predictions::Format;
 
 /// Writes the agents' answers in `format` into `dir`; returns the files.
 /// `results[agent][trace]` are the agents' results on `traces`.

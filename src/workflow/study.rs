@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::WorkflowError;
+use super::error::WorkflowError;
 use super::evaluate::{AgentSpec, EvalOptions, EvalStep, Tally, run_agents};
 use super::mine::{Loaded, load_or_mine};
 use super::traces::{batch_settings, batch_traces, trace_name};
@@ -15,8 +15,11 @@ use crate::llm::LlmClient;
 use crate::samples::{Asking, Index, Sample};
 use crate::store;
 use crate::study::card::{DatasetCard, TraceInput, card, scoring_commands};
-use crate::study::cost::Cost;
-use crate::study::{self as st, Household, Run, Summary};
+use crate::study::{self as st, Household, Run};
+
+pub use crate::study::Summary;
+pub use crate::study::bootstrap::Stat;
+pub use crate::study::cost::Cost;
 
 /// What `eval --batch` computes.
 pub struct BatchRequest<'a> {

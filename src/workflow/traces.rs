@@ -3,11 +3,25 @@
 
 use std::path::{Path, PathBuf};
 
-use super::WorkflowError;
+use super::error::WorkflowError;
 use crate::store::{self, StoreError};
 use crate::study::card::BatchSettings;
 
 /// A batch's record, written by `hearth batch` beside its traces.
+pub use crate::store::Trace;
+
+/// The finished trace in `dir`, read whole (`events.jsonl` or its
+/// compressed form).
+pub fn read(dir: &Path) -> Result<Trace, WorkflowError> {
+    Ok(store::read_trace(dir)?)
+}
+
+/// The generation plan of the trace in `dir` (`plan.json`), or none for a
+/// trace of `hearth run`.
+pub fn read_plan(dir: &Path) -> Result<Option<crate::generation::Plan>, WorkflowError> {
+    Ok(store::read_plan(dir)?)
+}
+
 pub const RECORD: &str = "batch.json";
 
 /// The batch's record, if `dir` has one.

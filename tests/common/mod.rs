@@ -222,7 +222,7 @@ pub fn days_of(
         .plan
         .sessions
         .iter()
-        .map(|s| (s.id.clone(), s.kind.clone()))
+        .map(|s| (s.id.clone(), s.kind.to_string()))
         .collect();
     (events, kinds)
 }

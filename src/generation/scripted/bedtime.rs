@@ -1,10 +1,17 @@
 //! Bedtime: food back to cold storage, washing up, worn clothes to the
 //! basket, glasses to the nightstand, the night temperature, lights off.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn bedtime(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct Bedtime;
+
+impl Activity for Bedtime {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             roles: r,
@@ -46,7 +53,7 @@ impl Scripted {
                     },
                 ));
                 // Teeth and a wash: 5 to 9 minutes.
-                turns.push(turn(h, wait(5 * M + self.jitter(4))));
+                turns.push(turn(h, wait(5 * M + house.jitter(4))));
             }
             // Worn clothes into the basket, most nights.
             let worn: Vec<Id> = s
@@ -61,8 +68,8 @@ impl Scripted {
                 })
                 .map(|o| o.id.clone())
                 .collect();
-            if let (Some(basket), Some(w)) = (&basket, worn.choose(&mut self.rng))
-                && self.rng.random_bool(0.6)
+            if let (Some(basket), Some(w)) = (&basket, worn.choose(&mut house.rng))
+                && house.rng.random_bool(0.6)
                 && basket_room > 0
             {
                 basket_room -= 1;
@@ -76,7 +83,7 @@ impl Scripted {
             }
         }
         for h in humans {
-            let p = self.person(h).clone();
+            let p = house.person(h).clone();
             if let Some(g) = p.first_of_each(r, Role::Eyewear).first() {
                 let stand = named_for(s, r.fixtures(Role::Bedside), &p.name).cloned();
                 // On a full nightstand (not already theirs), they stay
@@ -96,20 +103,20 @@ impl Scripted {
             }
         }
         // Strays last, once glasses have left the desks for the nightstands.
-        self.put_back_strays(x, turns);
+        house.put_back_strays(x, turns);
         // A thermostat's night setting (a heater with only a mode has none).
         if let Some(th) = r
             .device(Role::Climate)
             .filter(|d| has_field(x.s, d, "target"))
             .cloned()
         {
-            let p = self.person(host).clone();
+            let p = house.person(host).clone();
             turns.push(turn(
                 host,
                 operate(th.clone(), "target", Value::Float(p.night_target)),
             ));
-            if established || self.rng.random_bool(0.3) {
-                self.stated.push(format!(
+            if established || house.rng.random_bool(0.3) {
+                house.stated.push(format!(
                     "{} wants {} degrees at night",
                     p.name, p.night_target
                 ));

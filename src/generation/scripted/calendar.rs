@@ -8,12 +8,63 @@
 
 use std::collections::BTreeSet;
 
-use crate::catalogue::schedules::{Destination, ScheduleRole, Weekday, window_secs};
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
-use super::*;
+use super::ledger::Repairs;
+use super::people::{Person, person};
+use crate::catalogue::Roles;
+use crate::catalogue::schedules::{
+    self, Destination, ScheduleRole, Visitor, VisitorKind, Weekday, window_secs,
+};
+use crate::generation::{Context, SessionKind, SessionParams};
+use crate::ids::Id;
+use crate::scene::{ActorKind, Scene};
+use crate::trace::DAY;
+
+const H: u64 = 3600;
+const M: u64 = 60;
 
 /// The stream of the calendar's draws.
 pub(super) const CAL_STREAM: u64 = 0x63616c;
+
+/// A session to be: planned time (seconds of the day), kind, project, params.
+#[derive(Clone)]
+pub(super) struct Planned {
+    pub at: u64,
+    pub kind: SessionKind,
+    pub project: Option<&'static str>,
+    pub params: SessionParams,
+}
+
+impl Planned {
+    pub fn new(at: u64, kind: SessionKind) -> Self {
+        Planned {
+            at,
+            kind,
+            project: None,
+            params: SessionParams::default(),
+        }
+    }
+
+    pub(super) fn of(at: u64, kind: SessionKind, project: &'static str) -> Self {
+        Planned {
+            project: Some(project),
+            ..Planned::new(at, kind)
+        }
+    }
+
+    pub(super) fn with(mut self, set: impl FnOnce(&mut SessionParams)) -> Self {
+        set(&mut self.params);
+        self
+    }
+
+    /// With `who`, the person it is about.
+    pub(super) fn of_who(self, who: &Id) -> Self {
+        self.with(|p| p.who = Some(who.clone()))
+    }
+}
 
 /// A person's time out of the house today (seconds of the day).
 #[derive(Debug, Clone, PartialEq)]
@@ -109,22 +160,93 @@ impl Member {
     }
 }
 
-impl Scripted {
+/// The household's calendar, kept from day to day: its own draws, the
+/// weekday of day 1, who lives here and who may call, this week's chores,
+/// a trip under way, today as planned.
+#[derive(Clone)]
+pub(super) struct Calendar {
+    /// The calendar's own draws ([`CAL_STREAM`]).
+    pub(super) cal: ChaCha8Rng,
+    /// The weekday of day 1.
+    pub(super) first_weekday: Weekday,
+    /// Each human's role, in scene order.
+    pub(super) members: Vec<Member>,
+    /// Who may call, with how often and when (`assets/schedules.ron`).
+    visitors: Vec<(Id, Visitor)>,
+    /// This week's chore days, as (day, chore).
+    week: BTreeSet<(u32, Chore)>,
+    /// A trip away of the whole household: (first day, last day).
+    trip: Option<(u32, u32)>,
+    /// The last day planned, kept so that asking for it again (an LLM's
+    /// prompt, then the script's fallback) draws nothing.
+    planned: Option<(u32, Day, Vec<Planned>)>,
+    /// Today, as planned.
+    pub(super) today: Day,
+}
+
+/// What a day's draws need besides the calendar: the scene's roles, the
+/// repairs ledger (a breakdown waits for its repair) and the people (what
+/// each takes out).
+pub(super) struct Household<'a> {
+    pub roles: &'a Roles,
+    pub repairs: &'a mut Repairs,
+    pub people: &'a [Person],
+}
+
+impl Calendar {
+    /// The calendar of `scene`'s household, drawn from `seed` on a stream
+    /// of its own, day 1 a Monday.
+    pub fn new(scene: &Scene, seed: u64) -> Self {
+        let mut cal = ChaCha8Rng::seed_from_u64(seed);
+        cal.set_stream(CAL_STREAM);
+        let sched = schedules::schedules();
+        // The household is who starts at home; who starts outside may call.
+        let members = scene
+            .actors
+            .iter()
+            .filter(|a| a.kind == ActorKind::Human && !a.is_visitor())
+            .map(|a| Member {
+                id: a.id.clone(),
+                role: sched.role_of(scene, a).clone(),
+            })
+            .collect();
+        let visitors = scene
+            .actors
+            .iter()
+            .filter_map(|a| Some((a.id.clone(), sched.visitor_of(a)?.clone())))
+            .collect();
+        Calendar {
+            cal,
+            first_weekday: Weekday::Mon,
+            members,
+            visitors,
+            week: BTreeSet::new(),
+            trip: None,
+            planned: None,
+            today: Day::default(),
+        }
+    }
+
     /// Whether `who` is a retired member of the household.
     pub(super) fn retired(&self, who: &Id) -> bool {
         self.members.iter().any(|m| &m.id == who && m.retired())
     }
 
+    /// Whether `who` is a grown-up of the household.
+    pub(super) fn adult(&self, who: &Id) -> bool {
+        self.members.iter().any(|m| &m.id == who && m.role.adult)
+    }
+
     /// Today's calendar: chore days drawn each Monday (and on day 1) for
     /// the rest of the week, then each person's outings.
-    pub(super) fn plan_day(&mut self, cx: &Context, day: u32) -> (Day, Vec<Planned>) {
+    pub(super) fn plan_day(&mut self, cx: &Context, day: u32, h: Household) -> (Day, Vec<Planned>) {
         if let Some((d, today, plan)) = &self.planned
             && *d == day
         {
             return (today.clone(), plan.clone());
         }
-        let today = self.draw_day(day);
-        let plan = self.day_plan(cx, &today);
+        let today = self.draw_day(day, h.repairs, h.people);
+        let plan = self.day_plan(cx, &today, h.roles);
         self.planned = Some((day, today.clone(), plan.clone()));
         (today, plan)
     }
@@ -132,9 +254,10 @@ impl Scripted {
     /// Day `day` of the calendar, in words, for a model that writes the
     /// day (the LLM backend's prompts): the same calendar the script
     /// keeps, so a model's days have the shape of the script's.
-    pub fn calendar(&mut self, cx: &Context, day: u32) -> Vec<String> {
-        let (d, _) = self.plan_day(cx, day);
-        let name = |s: &Self, id: &Id| format!("{} ({id})", s.person(id).name);
+    pub fn words(&mut self, cx: &Context, day: u32, h: Household) -> Vec<String> {
+        let people = h.people;
+        let (d, _) = self.plan_day(cx, day, h);
+        let name = |id: &Id| format!("{} ({id})", person(people, id).name);
         let weekday = d.weekday.map_or("", Weekday::name);
         let kind = if d.weekend() {
             "the weekend"
@@ -146,7 +269,7 @@ impl Scripted {
             "{weekday}, {kind}. Going out is a leave session, coming back an arrive session, a call a visit then a visit_end session."
         )];
         for o in &d.outs {
-            let who = name(self, &o.who);
+            let who = name(&o.who);
             let take = if o.take.is_empty() {
                 String::new()
             } else {
@@ -166,14 +289,14 @@ impl Scripted {
             });
         }
         for who in &d.at_desk {
-            out.push(format!("{} works at home today.", name(self, who)));
+            out.push(format!("{} works at home today.", name(who)));
         }
         for (who, off) in &d.off {
             let why = match off {
                 DayOff::Sick => "off sick, at home",
                 DayOff::Holiday => "on holiday, at home",
             };
-            out.push(format!("{} is {why} today.", name(self, who)));
+            out.push(format!("{} is {why} today.", name(who)));
         }
         let chores: Vec<&str> = d
             .chores
@@ -192,7 +315,7 @@ impl Scripted {
         match (d.delivery, self.courier()) {
             (Some(t), Some(c)) => out.push(format!(
                 "{} brings a parcel at about {} (a delivery session).",
-                name(self, &c),
+                name(&c),
                 hhmm(t)
             )),
             (Some(t), None) => out.push(format!(
@@ -211,7 +334,7 @@ impl Scripted {
         if let Some((who, arrive, leave, device)) = &d.repair {
             out.push(format!(
                 "{}, the repair technician, comes from {} to {} to fix the {device} (a repair session).",
-                name(self, who),
+                name(who),
                 hhmm(*arrive),
                 hhmm(*leave)
             ));
@@ -226,7 +349,7 @@ impl Scripted {
         for (who, arrive, leave) in &d.visits {
             out.push(format!(
                 "{} visits from {} to {}.",
-                name(self, who),
+                name(who),
                 hhmm(*arrive),
                 hhmm(*leave)
             ));
@@ -238,12 +361,12 @@ impl Scripted {
         out
     }
 
-    fn draw_day(&mut self, day: u32) -> Day {
+    fn draw_day(&mut self, day: u32, repairs: &mut Repairs, people: &[Person]) -> Day {
         let weekday = Weekday::of_day(day, self.first_weekday);
         let cal = &mut self.cal;
         if day == 1 || weekday == Weekday::Mon {
             let left = 7 - weekday as u32;
-            let c = &crate::catalogue::schedules().household;
+            let c = &schedules::schedules().household;
             self.week.clear();
             for (chore, (lo, hi)) in [
                 (Chore::Laundry, c.laundry),
@@ -278,8 +401,8 @@ impl Scripted {
             ..Day::default()
         };
         if out.chores.contains(&Chore::Delivery) {
-            let courier = crate::catalogue::schedules()
-                .visitor(crate::catalogue::schedules::VisitorKind::Courier)
+            let courier = schedules::schedules()
+                .visitor(VisitorKind::Courier)
                 .map_or((9 * H + 30 * M, 16 * H + 30 * M), |v| {
                     window_secs(&v.arrive)
                 });
@@ -288,20 +411,20 @@ impl Scripted {
         let members = self.members.clone();
         let breaks = self
             .cal
-            .random_bool(crate::catalogue::schedules().rare.breakdown / 28.0);
-        let trip = self.trip_day(day, &members, &mut out);
-        self.repairs(day, weekday, breaks, &members, &mut out);
+            .random_bool(schedules::schedules().rare.breakdown / 28.0);
+        let trip = self.trip_day(day, &members, people, &mut out);
+        self.repair_calls(day, weekday, breaks, &members, repairs, &mut out);
         if trip {
             return out;
         }
         for m in &members {
-            self.outings_of(m, weekday, &mut out);
+            self.outings_of(m, weekday, people, &mut out);
         }
         self.mind_young_children(&members, &mut out);
         self.visits(&members, weekday, &mut out);
         self.plan_party(&members, weekday, &mut out);
         if out.chores.contains(&Chore::Groceries) {
-            self.shop(&members, weekday, &mut out);
+            self.shop(&members, weekday, people, &mut out);
         }
         out.outs
             .sort_by(|a, b| (a.leave, &a.who).cmp(&(b.leave, &b.who)));
@@ -311,8 +434,8 @@ impl Scripted {
     /// A trip of the whole household now and then (`rare.trip` per 28
     /// days, `rare.trip_days` nights): out from the first morning to the
     /// last afternoon, the house left to the robot. Whether today is one.
-    fn trip_day(&mut self, day: u32, members: &[Member], out: &mut Day) -> bool {
-        let rare = &crate::catalogue::schedules().rare;
+    fn trip_day(&mut self, day: u32, members: &[Member], people: &[Person], out: &mut Day) -> bool {
+        let rare = &schedules::schedules().rare;
         let starts = self.cal.random_bool(rare.trip / 28.0);
         if day > 1 && starts && self.trip.is_none_or(|(_, end)| end < day) {
             let nights = self.cal.random_range(rare.trip_days.0..=rare.trip_days.1);
@@ -324,7 +447,8 @@ impl Scripted {
         let leave = 9 * H + 30 * M + self.cal.random_range(0..=6) * 10 * M;
         let back = 16 * H + self.cal.random_range(0..=12) * 15 * M;
         for m in members {
-            let take = self.take_of(
+            let take = take_of(
+                people,
                 &m.id,
                 &["keys", "phone", "wallet", "bag", "laptop"].map(String::from),
             );
@@ -339,7 +463,7 @@ impl Scripted {
         true
     }
 
-    fn outings_of(&mut self, m: &Member, weekday: Weekday, day: &mut Day) {
+    fn outings_of(&mut self, m: &Member, weekday: Weekday, people: &[Person], day: &mut Day) {
         let mut cal = self.cal.clone();
         let r = &m.role;
         let duty = |to: Destination| matches!(to, Destination::Work | Destination::School);
@@ -382,7 +506,7 @@ impl Scripted {
             {
                 continue;
             }
-            let take = self.take_of(&m.id, &o.take);
+            let take = take_of(people, &m.id, &o.take);
             mine.push(Out {
                 who: m.id.clone(),
                 to: o.to,
@@ -404,18 +528,6 @@ impl Scripted {
         }
         day.outs.extend(mine);
         self.cal = cal;
-    }
-
-    /// Their own things of `categories` (the first of each they own).
-    fn take_of(&self, who: &Id, categories: &[String]) -> Vec<Id> {
-        let p = self.person(who);
-        categories
-            .iter()
-            .filter_map(|c| {
-                let v = p.owned.get(c)?;
-                Some(p.today.get(c).unwrap_or(v.first()?).clone())
-            })
-            .collect()
     }
 
     /// A young child is never home without a grown-up: while every adult
@@ -448,36 +560,34 @@ impl Scripted {
     /// waiting for its repair), found by a grown-up at home; the repair
     /// technician booked for their next working day, let in by whoever is
     /// home, the robot if nobody is.
-    fn repairs(
+    fn repair_calls(
         &mut self,
         day: u32,
         weekday: Weekday,
         breaks: bool,
         members: &[Member],
+        repairs: &mut Repairs,
         out: &mut Day,
     ) {
-        use crate::catalogue::schedules::VisitorKind;
         let (Some(tech), Some(v)) = (
             self.visitor_of_kind(VisitorKind::Technician),
-            crate::catalogue::schedules().visitor(VisitorKind::Technician),
+            schedules::schedules().visitor(VisitorKind::Technician),
         ) else {
             return;
         };
-        if let Some((d, device)) = self.repair_booked.clone()
-            && d <= day
-        {
+        if let Some(device) = repairs.booked_by(day) {
             if v.days.contains(&weekday) {
                 let arrive = draw_in(&mut self.cal, window_secs(&v.arrive));
                 let leave = arrive + (40 + self.cal.random_range(0..=6) * 5) * M;
                 out.repair = Some((tech, arrive, leave, device));
-                self.repair_booked = None;
+                repairs.booking_kept();
             }
             return;
         }
-        if !breaks || self.repair_booked.is_some() || self.out_of_order.is_some() {
+        if !breaks || !repairs.may_break() {
             return;
         }
-        let Some(device) = self.breakable.choose(&mut self.cal).cloned() else {
+        let Some(device) = repairs.breakable().choose(&mut self.cal).cloned() else {
             return;
         };
         let at = [8 * H + 15 * M, 13 * H + 15 * M, 19 * H + 15 * M]
@@ -492,14 +602,11 @@ impl Scripted {
             .find(|d| v.days.contains(&Weekday::of_day(*d, self.first_weekday)))
             .unwrap_or(day + 1);
         out.breakdown = Some((at, device.clone(), booked));
-        self.repair_booked = Some((booked, device));
+        repairs.book(booked, device);
     }
 
     /// The visitor of `kind` the scene has, if any.
-    pub(super) fn visitor_of_kind(
-        &self,
-        kind: crate::catalogue::schedules::VisitorKind,
-    ) -> Option<Id> {
+    pub(super) fn visitor_of_kind(&self, kind: VisitorKind) -> Option<Id> {
         self.visitors
             .iter()
             .find(|(_, v)| v.kind == kind)
@@ -508,7 +615,7 @@ impl Scripted {
 
     /// The courier who calls with parcels, if the scene has one.
     pub(super) fn courier(&self) -> Option<Id> {
-        self.visitor_of_kind(crate::catalogue::schedules::VisitorKind::Courier)
+        self.visitor_of_kind(VisitorKind::Courier)
     }
 
     /// Visitors on their days, `per_month` times in 28 days on average,
@@ -539,14 +646,13 @@ impl Scripted {
     /// family and the party guests
     /// come a few minutes apart and go a few minutes apart.
     fn plan_party(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
-        use crate::catalogue::schedules::VisitorKind;
-        let Some(v) = crate::catalogue::schedules().visitor(VisitorKind::Guest) else {
+        let Some(v) = schedules::schedules().visitor(VisitorKind::Guest) else {
             return;
         };
         if !v.days.contains(&weekday) {
             return;
         }
-        let p = crate::catalogue::schedules().rare.party / (4.0 * v.days.len() as f64);
+        let p = schedules::schedules().rare.party / (4.0 * v.days.len() as f64);
         if !self.cal.random_bool(p.min(1.0)) {
             return;
         }
@@ -596,7 +702,7 @@ impl Scripted {
 
     /// The weekly shop: an adult home at the time goes, with a pharmacy
     /// stop some weeks; Saturday mornings, weekday evenings.
-    fn shop(&mut self, members: &[Member], weekday: Weekday, day: &mut Day) {
+    fn shop(&mut self, members: &[Member], weekday: Weekday, people: &[Person], day: &mut Day) {
         let (leave, len) = if weekday.is_weekend() {
             (10 * H + self.cal.random_range(0..=8) * 5 * M, 75 * M)
         } else {
@@ -608,7 +714,7 @@ impl Scripted {
         let len = len + self.cal.random_range(0..=4) * 5 * M;
         let pharmacy = self
             .cal
-            .random_bool(crate::catalogue::schedules().household.pharmacy);
+            .random_bool(schedules::schedules().household.pharmacy);
         // Not while a visitor is here (the host stays in).
         let back = leave + len + 30 * M;
         if day.visits.iter().any(|(_, a, l)| leave < *l && back > *a) {
@@ -623,7 +729,8 @@ impl Scripted {
         };
         let who = m.id.clone();
         day.outs.push(Out {
-            take: self.take_of(
+            take: take_of(
+                people,
                 &who,
                 &["keys".into(), "wallet".into(), "bag".into(), "phone".into()],
             ),
@@ -637,6 +744,19 @@ impl Scripted {
             back: leave + len,
         });
     }
+}
+
+/// Their own things of `categories` (the first of each they own, or
+/// today's where look-alikes gave a choice).
+fn take_of(people: &[Person], who: &Id, categories: &[String]) -> Vec<Id> {
+    let p = person(people, who);
+    categories
+        .iter()
+        .filter_map(|c| {
+            let v = p.owned.get(c)?;
+            Some(p.today.get(c).unwrap_or(v.first()?).clone())
+        })
+        .collect()
 }
 
 /// A time in the window `(a, b)` (seconds of the day), on the five minutes.

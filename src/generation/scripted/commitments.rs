@@ -1,9 +1,16 @@
 //! The robot does what it was asked to do earlier, or apologises.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn commitment(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct DueCommitments;
+
+impl Activity for DueCommitments {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             robot,
@@ -11,17 +18,12 @@ impl Scripted {
             session,
             ..
         } = x;
-        let due: Vec<usize> = (0..self.commitments.len())
-            .filter(|&i| {
-                self.commitments[i].status == CommitmentStatus::Open
-                    && self.commitments[i].due <= session.start + EARLY
-            })
-            .collect();
-        for i in due {
-            let c = self.commitments[i].clone();
+        for i in house.commitments.due_by(session.start + EARLY) {
+            let c = house.commitments.get(i).clone();
             // Said to the one who asked if they are home (by the calendar
             // and in fact: a run can outlast its plan), else to the room.
-            let home = !self.today.is_out(&c.by, session.start % DAY) && !sim.is_out(&c.by);
+            let home =
+                !house.calendar.today.is_out(&c.by, session.start % DAY) && !sim.is_out(&c.by);
             let to: &[&Id] = if home { &[&c.by] } else { &[] };
             let sorry = say(
                 to,
@@ -32,7 +34,7 @@ impl Scripted {
                 if matches!(sim.location(object), Some(Location::HeldBy(ref h)) if h != robot));
             if taken {
                 turns.push(turn(robot, sorry));
-                self.commitments[i].status = CommitmentStatus::Failed;
+                house.commitments.fail(i);
                 continue;
             }
             // The status follows the errand's outcome (`turn_done`).

@@ -1,111 +1,8 @@
 //! Cooking dinner, and the dishwasher asked for after dinner.
 
-use super::*;
+use super::prelude::*;
 
 impl Scripted {
-    pub(super) fn cooking(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        let &Stage {
-            s,
-            roles: r,
-            robot,
-            ref host,
-            ..
-        } = x;
-        let Some(oven) = r.device(Role::Cooking).cloned() else {
-            return Ok(());
-        };
-        let cook = host.clone();
-        let counter = r.fixture(Role::PrepSurface).cloned();
-        let fridge = r.fixture(Role::ColdStorage).cloned();
-        let table = r.fixture(Role::DiningSurface).or(counter.as_ref()).cloned();
-        // What goes into the oven: food from the fridge, as much as the
-        // table has room for once it is cooked.
-        let room = table
-            .as_ref()
-            .map_or(0, |t| x.sim.free_space(t, false) as usize);
-        let food: Vec<Id> = match (&fridge, &counter) {
-            (Some(fridge), Some(_)) => s
-                .objects
-                .iter()
-                .filter(|o| r.has(&o.id, Role::Ingredient))
-                .filter(|o| x.sim.location(&o.id) == Some(Location::In(fridge.clone())))
-                .map(|o| o.id.clone())
-                .collect::<Vec<_>>()
-                .choose_multiple(&mut self.rng, room.min(2))
-                .cloned()
-                .collect(),
-            _ => vec![],
-        };
-        let inside = s
-            .device(&oven)
-            .is_some_and(|d| d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
-        if !inside || food.is_empty() {
-            // Nothing to cook in it: no dinner from the oven tonight.
-            return self.dishwasher_request(x, &cook, turns);
-        }
-        for o in &food {
-            turns.push(turn(
-                &cook,
-                Goal::Fetch {
-                    object: o.clone(),
-                    to: Dest::In(oven.clone()),
-                },
-            ));
-        }
-        turns.push(turn(
-            &cook,
-            operate(oven.clone(), "power", Value::Bool(true)),
-        ));
-        let fields = s
-            .device(&oven)
-            .map(|d| d.fields.clone())
-            .unwrap_or_default();
-        if let Some(FieldDef::Int { min, max, .. }) = fields.get("temperature") {
-            // A dinner temperature (160 to 220), within what the oven offers.
-            let t = self.rng.random_range(16..=22) * 10;
-            turns.push(turn(
-                &cook,
-                operate(oven.clone(), "temperature", Value::Int(t.clamp(*min, *max))),
-            ));
-        }
-        // 20 to 45 minutes in the oven, in five-minute steps.
-        let cook_secs = self.rng.random_range(4..=9) * 5 * M;
-        if let Some(FieldDef::Timer { max, .. }) = fields.get("timer") {
-            turns.push(turn(
-                &cook,
-                operate(
-                    oven.clone(),
-                    "timer",
-                    Value::Int(cook_secs.min(u64::from(*max)) as i64),
-                ),
-            ));
-        }
-        turns.push(turn(&cook, wait(cook_secs)));
-        turns.push(turn(&cook, operate(oven, "power", Value::Bool(false))));
-        let table = table.expect("a counter at least");
-        for o in &food {
-            turns.push(turn(
-                &cook,
-                Goal::Fetch {
-                    object: o.clone(),
-                    to: Dest::On(table.clone()),
-                },
-            ));
-        }
-        self.sit_and_eat(x, &table, 15, 40, turns);
-        // Leftovers back to the fridge once everyone is done.
-        for o in &food {
-            turns.push(turn(
-                robot,
-                Goal::Fetch {
-                    object: o.clone(),
-                    to: Dest::In(fridge.clone().expect("checked")),
-                },
-            ));
-        }
-        self.dishwasher_request(x, &cook, turns)
-    }
-
     /// "Robot, after dinner run the dishwasher", as a commitment.
     fn dishwasher_request(
         &mut self,
@@ -133,17 +30,122 @@ impl Scripted {
                 );
                 let goal = operate(dw.clone(), "program", Value::Text(program));
                 let claims = request_claim(&goal, due).into_iter().collect();
-                self.commitments.push(Commitment {
-                    id: format!("c{}", self.commitments.len() + 1),
-                    by: cook.clone(),
-                    asked_in: session.id.clone(),
-                    due,
-                    goal,
-                    status: CommitmentStatus::Open,
-                });
+                self.commitments.ask(cook, &session.id, due, goal);
                 turns.push(turn(cook, say_claims(&[robot], text, claims)));
             }
         }
         Ok(())
+    }
+}
+
+pub(super) struct Cooking;
+
+impl Activity for Cooking {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let &Stage {
+            s,
+            roles: r,
+            robot,
+            ref host,
+            ..
+        } = x;
+        let Some(oven) = r.device(Role::Cooking).cloned() else {
+            return Ok(());
+        };
+        let cook = host.clone();
+        let counter = r.fixture(Role::PrepSurface).cloned();
+        let fridge = r.fixture(Role::ColdStorage).cloned();
+        let table = r.fixture(Role::DiningSurface).or(counter.as_ref()).cloned();
+        // What goes into the oven: food from the fridge, as much as the
+        // table has room for once it is cooked.
+        let room = table
+            .as_ref()
+            .map_or(0, |t| x.sim.free_space(t, false) as usize);
+        let food: Vec<Id> = match (&fridge, &counter) {
+            (Some(fridge), Some(_)) => s
+                .objects
+                .iter()
+                .filter(|o| r.has(&o.id, Role::Ingredient))
+                .filter(|o| x.sim.location(&o.id) == Some(Location::In(fridge.clone())))
+                .map(|o| o.id.clone())
+                .collect::<Vec<_>>()
+                .choose_multiple(&mut house.rng, room.min(2))
+                .cloned()
+                .collect(),
+            _ => vec![],
+        };
+        let inside = s
+            .device(&oven)
+            .is_some_and(|d| d.surfaces.iter().any(|x| matches!(x, Surface::In(_))));
+        if !inside || food.is_empty() {
+            // Nothing to cook in it: no dinner from the oven tonight.
+            return house.dishwasher_request(x, &cook, turns);
+        }
+        for o in &food {
+            turns.push(turn(
+                &cook,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::In(oven.clone()),
+                },
+            ));
+        }
+        turns.push(turn(
+            &cook,
+            operate(oven.clone(), "power", Value::Bool(true)),
+        ));
+        let fields = s
+            .device(&oven)
+            .map(|d| d.fields.clone())
+            .unwrap_or_default();
+        if let Some(FieldDef::Int { min, max, .. }) = fields.get("temperature") {
+            // A dinner temperature (160 to 220), within what the oven offers.
+            let t = house.rng.random_range(16..=22) * 10;
+            turns.push(turn(
+                &cook,
+                operate(oven.clone(), "temperature", Value::Int(t.clamp(*min, *max))),
+            ));
+        }
+        // 20 to 45 minutes in the oven, in five-minute steps.
+        let cook_secs = house.rng.random_range(4..=9) * 5 * M;
+        if let Some(FieldDef::Timer { max, .. }) = fields.get("timer") {
+            turns.push(turn(
+                &cook,
+                operate(
+                    oven.clone(),
+                    "timer",
+                    Value::Int(cook_secs.min(u64::from(*max)) as i64),
+                ),
+            ));
+        }
+        turns.push(turn(&cook, wait(cook_secs)));
+        turns.push(turn(&cook, operate(oven, "power", Value::Bool(false))));
+        let table = table.expect("a counter at least");
+        for o in &food {
+            turns.push(turn(
+                &cook,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::On(table.clone()),
+                },
+            ));
+        }
+        house.sit_and_eat(x, &table, 15, 40, turns);
+        // Leftovers back to the fridge once everyone is done.
+        for o in &food {
+            turns.push(turn(
+                robot,
+                Goal::Fetch {
+                    object: o.clone(),
+                    to: Dest::In(fridge.clone().expect("checked")),
+                },
+            ));
+        }
+        house.dishwasher_request(x, &cook, turns)
     }
 }

@@ -5,46 +5,14 @@
 
 use crate::catalogue::schedules::{Destination, Weekday};
 
-use super::calendar::{Chore, Day, hhmm};
-use super::*;
+use super::calendar::{Calendar, Chore, Day, Planned};
+use super::prelude::*;
 
-/// A session to be: planned time (seconds of the day), kind, project, params.
-#[derive(Clone)]
-pub(super) struct Planned {
-    pub at: u64,
-    pub kind: SessionKind,
-    pub project: Option<&'static str>,
-    pub params: BTreeMap<String, String>,
-}
-
-impl Planned {
-    pub fn new(at: u64, kind: SessionKind) -> Self {
-        Planned {
-            at,
-            kind,
-            project: None,
-            params: BTreeMap::new(),
-        }
-    }
-
-    fn of(at: u64, kind: SessionKind, project: &'static str) -> Self {
-        Planned {
-            project: Some(project),
-            ..Planned::new(at, kind)
-        }
-    }
-
-    fn with(mut self, key: &str, value: impl Into<String>) -> Self {
-        self.params.insert(key.into(), value.into());
-        self
-    }
-}
-
-impl Scripted {
+impl Calendar {
     /// The day's sessions from its calendar: departures and returns, and
     /// around them the household's routine for those at home, weekdays
     /// and weekends apart, chores on their days.
-    pub(super) fn day_plan(&mut self, cx: &Context, d: &Day) -> Vec<Planned> {
+    pub(super) fn day_plan(&mut self, cx: &Context, d: &Day, roles: &Roles) -> Vec<Planned> {
         use SessionKind as K;
         let humans = &cx.humans;
         let weekend = d.weekend();
@@ -58,62 +26,50 @@ impl Scripted {
         let mut plan = vec![];
         for o in &d.outs {
             if o.leave > 0 {
-                let take: Vec<String> = o.take.iter().map(Id::to_string).collect();
-                plan.push(
-                    Planned::new(o.leave, K::Leave)
-                        .with("who", o.who.as_str())
-                        .with("to", destination_name(o.to))
-                        .with(
-                            "back",
-                            if o.back < DAY {
-                                hhmm(o.back)
-                            } else {
-                                "later".into()
-                            },
-                        )
-                        .with("take", take.join(",")),
-                );
+                plan.push(Planned::new(o.leave, K::Leave).of_who(&o.who).with(|p| {
+                    p.to = Some(o.to);
+                    p.back = Some(if o.back < DAY {
+                        Back::At(Clock::of_secs(o.back))
+                    } else {
+                        Back::Later
+                    });
+                    p.take = Some(o.take.clone());
+                }));
             }
             if o.back < DAY {
                 plan.push(
                     Planned::new(o.back, K::Arrive)
-                        .with("who", o.who.as_str())
-                        .with("from", destination_name(o.to)),
+                        .of_who(&o.who)
+                        .with(|p| p.from = Some(o.to)),
                 );
             }
         }
         if let Some((at, device, booked)) = &d.breakdown {
-            plan.push(
-                Planned::new(*at, K::Breakdown)
-                    .with("device", device.as_str())
-                    .with(
-                        "repair",
-                        Weekday::of_day(*booked, self.first_weekday).name(),
-                    ),
-            );
+            plan.push(Planned::new(*at, K::Breakdown).with(|p| {
+                p.device = Some(device.clone());
+                p.repair = Some(Weekday::of_day(*booked, self.first_weekday));
+            }));
         }
         if let Some((start, end)) = d.party {
-            plan.push(Planned::new(start - 15 * M, K::Party).with("until", hhmm(end)));
+            plan.push(Planned::new(start - 15 * M, K::Party).with(|p| p.until = Some(clock(end))));
             plan.push(Planned::new(end + 5 * M, K::PartyEnd));
         }
         if let Some((who, arrive, leave, device)) = &d.repair {
-            plan.push(
-                Planned::new(*arrive, K::Repair)
-                    .with("who", who.as_str())
-                    .with("device", device.as_str())
-                    .with("until", hhmm(*leave)),
-            );
+            plan.push(Planned::new(*arrive, K::Repair).of_who(who).with(|p| {
+                p.device = Some(device.clone());
+                p.until = Some(clock(*leave));
+            }));
         }
         if let (Some(t), Some(courier)) = (d.delivery, self.courier()) {
-            plan.push(Planned::new(t, K::Delivery).with("who", courier.as_str()));
+            plan.push(Planned::new(t, K::Delivery).of_who(&courier));
         }
         for (who, arrive, leave) in &d.visits {
             plan.push(
                 Planned::new(*arrive, K::Visit)
-                    .with("who", who.as_str())
-                    .with("until", hhmm(*leave)),
+                    .of_who(who)
+                    .with(|p| p.until = Some(clock(*leave))),
             );
-            plan.push(Planned::new(*leave, K::VisitEnd).with("who", who.as_str()));
+            plan.push(Planned::new(*leave, K::VisitEnd).of_who(who));
         }
         let push_home = |plan: &mut Vec<Planned>, p: Planned| {
             if anyone(p.at) {
@@ -140,7 +96,7 @@ impl Scripted {
         push_home(&mut plan, Planned::of(wake, K::WakeUp, "p1"));
         let breakfast = wake + if weekend { 60 * M } else { 45 * M };
         push_home(&mut plan, Planned::of(breakfast, K::Breakfast, "p1"));
-        let owner = medication(cx.scene, &self.roles, humans).map(|(o, _)| o);
+        let owner = medication(cx.scene, roles, humans).map(|(o, _)| o);
         let usual = if weekend {
             9 * H + 15 * M
         } else {
@@ -159,7 +115,7 @@ impl Scripted {
         for who in &d.at_desk {
             let at = 9 * H + 30 * M + self.cal.random_range(0..=6) * 10 * M;
             if !d.is_out(who, at) {
-                let mut p = Planned::new(at, K::Work).with("who", who.as_str());
+                let mut p = Planned::new(at, K::Work).of_who(who);
                 p.project = deadline.take();
                 plan.push(p);
             }
@@ -172,7 +128,7 @@ impl Scripted {
                     .any(|o| o.who == m.id && o.to == Destination::School)
                     && d.home_during(&m.id, at, at + 45 * M)
                 {
-                    plan.push(Planned::new(at, K::Work).with("who", m.id.as_str()));
+                    plan.push(Planned::new(at, K::Work).of_who(&m.id));
                 }
             }
         }
@@ -197,7 +153,7 @@ impl Scripted {
                 .any(|m| m.retired() && d.home_during(&m.id, t, t + 30 * M))
         };
         if retiree_home(10 * H + 45 * M) {
-            plan.push(Planned::of(10 * H + 45 * M, K::Tidy, "p3").with("dust", "yes"));
+            plan.push(Planned::of(10 * H + 45 * M, K::Tidy, "p3").with(|p| p.dust = true));
         }
         // The robot alone at home tidies once in the longest quiet spell.
         let quiet: Vec<u64> = (9 * 4..17 * 4)
@@ -272,59 +228,7 @@ impl Scripted {
 }
 
 /// The wire name of a destination (`work`).
-pub(super) fn destination_name(d: Destination) -> String {
-    serde_json::to_value(d)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-impl Scripted {
-    /// The day as the calendar frames it, for a backend that writes
-    /// sessions of its own ([`super::super::frame`]): the script's
-    /// sessions of the day, from the projects and beats given (the
-    /// script's own), and who is out when. Callers are out but for their
-    /// visits.
-    pub fn frame(
-        &mut self,
-        cx: &Context,
-        projects: &[Project],
-        beats: &[DayBeat],
-        day: u32,
-        notes: Option<&DayNotes>,
-    ) -> Result<crate::generation::frame::Frame, GenError> {
-        let sessions = self.sessions(cx, projects, beats, day, notes)?;
-        let base = u64::from(day - 1) * DAY;
-        let d = &self.today;
-        let mut out: Vec<(Id, u64, u64)> = d
-            .outs
-            .iter()
-            .map(|o| (o.who.clone(), base + o.leave, base + o.back.min(DAY)))
-            .collect();
-        for v in &cx.visitors {
-            let mut from = base;
-            let mut calls: Vec<(u64, u64)> = d
-                .visits
-                .iter()
-                .filter(|(w, ..)| w == v)
-                .map(|(_, a, l)| (base + a, base + l))
-                .collect();
-            calls.sort_unstable();
-            for (a, l) in calls {
-                out.push((v.clone(), from, a));
-                from = l;
-            }
-            out.push((v.clone(), from, base + DAY));
-        }
-        let people: Vec<Id> = cx
-            .humans
-            .iter()
-            .chain(&cx.visitors)
-            .chain([&cx.robot])
-            .cloned()
-            .collect();
-        Ok(crate::generation::frame::Frame::new(
-            day, sessions, out, &people,
-        ))
-    }
+/// A time of the day as a session's `until` (`HH:MM`).
+fn clock(t: u64) -> Until {
+    Until::Clock(Clock::of_secs(t))
 }

@@ -1,10 +1,13 @@
 //! Devices switched from another room.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn remote_devices(
-        &mut self,
+pub(super) struct RemoteDevices;
+
+impl Activity for RemoteDevices {
+    fn direct(
+        &self,
+        house: &mut Scripted,
         x: &Stage,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
@@ -25,11 +28,15 @@ impl Scripted {
         for (role, field, value) in [
             (Role::Entertainment, "power", Value::Bool(false)),
             (Role::Light, "power", Value::Bool(false)),
-            (Role::Audio, "power", Value::Bool(self.rng.random_bool(0.5))),
+            (
+                Role::Audio,
+                "power",
+                Value::Bool(house.rng.random_bool(0.5)),
+            ),
         ] {
             if let Some(d) = r.device(role)
                 && s.device(d).is_some_and(|x| x.remote)
-                && self.rng.random_bool(0.7)
+                && house.rng.random_bool(0.7)
             {
                 turns.push(turn(&other, operate(d.clone(), field, value)));
             }

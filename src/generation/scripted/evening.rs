@@ -1,9 +1,17 @@
 //! An evening in: the tv at the preferred volume, a chat, a snack.
 
-use super::*;
+use super::leisure;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn evening(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct Evening;
+
+impl Activity for Evening {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             roles: r,
@@ -25,19 +33,20 @@ impl Scripted {
                 ),
             ));
             if !seats.is_empty() {
-                self.sit_down(x, &seats, turns);
+                house.sit_down(x, &seats, turns);
             }
             return Ok(());
         }
-        let p = self.person(host).clone();
+        let p = house.person(host).clone();
         if let Some(tv) = r.device(Role::Entertainment).cloned() {
             turns.push(turn(host, operate(tv.clone(), "power", Value::Bool(true))));
             turns.push(turn(
                 host,
                 operate(tv.clone(), "volume", Value::Int(p.tv_volume)),
             ));
-            if established || self.rng.random_bool(0.3) {
-                self.stated
+            if established || house.rng.random_bool(0.3) {
+                house
+                    .stated
                     .push(format!("{} likes the tv volume at {}", p.name, p.tv_volume));
                 let claim = preference(host, &tv, "volume", Value::Int(p.tv_volume));
                 turns.push(turn(
@@ -58,9 +67,9 @@ impl Scripted {
         }
         // The afternoon's strays go back, then everyone settles in for
         // the evening (and stays until bedtime).
-        self.put_back_strays(x, turns);
+        house.put_back_strays(x, turns);
         if !seats.is_empty() {
-            self.sit_down(x, &seats, turns);
+            house.sit_down(x, &seats, turns);
         }
         if let (Some(b), Some(sofa)) = (
             r.objects(Role::Comfort).first().cloned(),
@@ -86,7 +95,7 @@ impl Scripted {
             ));
         }
         if let Some(other) = humans.iter().find(|h| *h != host).cloned() {
-            let name = self.person(&other).name.clone();
+            let name = house.person(&other).name.clone();
             // Each question with the answers that fit it.
             let qa: &[(&str, &[&str])] = &[
                 (
@@ -110,9 +119,9 @@ impl Scripted {
                     &["Only for a bit, I'm worn out.", "Yes, save me a seat."],
                 ),
             ];
-            let (q, answers) = *pick(&mut self.rng, qa);
+            let (q, answers) = *pick(&mut house.rng, qa);
             let q = q.replace("{n}", &name);
-            let a = *pick(&mut self.rng, answers);
+            let a = *pick(&mut house.rng, answers);
             turns.push(turn(host, say(&[&other], q)));
             turns.push(turn(&other, say(&[host], a.to_string())));
         }
@@ -127,10 +136,10 @@ impl Scripted {
             .fixture(Role::LoungeTable)
             .or(r.fixture(Role::Seating))
             .cloned();
-        if let (Some(snack), Some(table)) = (snacks.choose(&mut self.rng).cloned(), table) {
-            let asker = humans.choose(&mut self.rng).expect("non-empty").clone();
+        if let (Some(snack), Some(table)) = (snacks.choose(&mut house.rng).cloned(), table) {
+            let asker = humans.choose(&mut house.rng).expect("non-empty").clone();
             let text = pick(
-                &mut self.rng,
+                &mut house.rng,
                 &[
                     "Robot, could you bring the {o} to the {t}?",
                     "Robot, the {o} please, on the {t}.",

@@ -1,7 +1,11 @@
 //! The goals and turns the scripted household's sessions are made of,
 //! and a goal in words for the director's notes.
 
-use super::*;
+use super::lookup::{describe, kind_name};
+use crate::generation::{Dest, Goal, Turn};
+use crate::ids::Id;
+use crate::scene::Indexed;
+use crate::trace::{Claim, ClaimMode, Location, Value};
 
 pub(super) fn say(to: &[&Id], text: String) -> Goal {
     say_claims(to, text, vec![])

@@ -2,7 +2,7 @@
 //! for a thing, alone or as one of several put away together (room
 //! already claimed by the others counted).
 
-use super::*;
+use super::prelude::*;
 
 impl Scripted {
     /// Things left where they do not belong (a laptop on the sofa, an

@@ -1,10 +1,17 @@
 //! A load of washing with the preferred programme, and the robot asked to
 //! empty the machine and put every piece away later.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn laundry(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct Laundry;
+
+impl Activity for Laundry {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             roles: r,
@@ -32,7 +39,7 @@ impl Scripted {
             .collect();
         if interrupted || load.len() < 2 {
             let text = pick(
-                &mut self.rng,
+                &mut house.rng,
                 &[
                     "The basket is nearly empty, the laundry can wait.",
                     "Not enough for a load yet.",
@@ -51,7 +58,7 @@ impl Scripted {
                 },
             ));
         }
-        let p = self.person(host).clone();
+        let p = house.person(host).clone();
         let (programme, temperature) = p.laundry.clone();
         for (field, value) in [
             ("power", Value::Bool(true)),
@@ -64,13 +71,13 @@ impl Scripted {
                 turns.push(turn(host, operate(washer.clone(), field, value)));
             }
         }
-        if established || self.rng.random_bool(0.3) {
-            self.stated.push(format!(
+        if established || house.rng.random_bool(0.3) {
+            house.stated.push(format!(
                 "{} washes on {programme} at {temperature} degrees",
                 p.name
             ));
             let text = pick(
-                &mut self.rng,
+                &mut house.rng,
                 &[
                     "{p} at {t} degrees, that's how I always wash.",
                     "Always {p} at {t}, nothing hotter.",
@@ -97,25 +104,18 @@ impl Scripted {
             let mut goals = vec![operate(washer.clone(), "power", Value::Bool(false))];
             goals.extend(load.iter().map(|o| Goal::Fetch {
                 object: o.clone(),
-                to: home_of_clothes(s, r, &self.belongs, o),
+                to: home_of_clothes(s, r, &house.belongs, o),
             }));
             let claims = goals.iter().filter_map(|g| request_claim(g, due)).collect();
             for goal in goals {
-                self.commitments.push(Commitment {
-                    id: format!("c{}", self.commitments.len() + 1),
-                    by: host.clone(),
-                    asked_in: session.id.clone(),
-                    due,
-                    goal,
-                    status: CommitmentStatus::Open,
-                });
+                house.commitments.ask(host, &session.id, due, goal);
             }
             let text = format!(
                 "Robot, the wash will be done by {}: please switch the machine off and put the clothes away.",
                 &crate::trace::clock_time(due)[..5]
             );
             turns.push(turn(host, say_claims(&[robot], text, claims)));
-            let ack = pick(&mut self.rng, &["Okay, I will.", "Will do.", "Noted."]);
+            let ack = pick(&mut house.rng, &["Okay, I will.", "Will do.", "Noted."]);
             turns.push(turn(robot, say(&[host], ack.to_string())));
         }
         Ok(())

@@ -4,7 +4,7 @@
 //! are moved, used and talked about like the originals rather than waiting
 //! in a cupboard (where they would confuse no reader).
 
-use super::*;
+use super::prelude::*;
 
 impl Scripted {
     /// Today's pick of each category a person owns more than one of, and

@@ -2,7 +2,12 @@
 //! someone, a device's fields and options, where clothes and things are
 //! kept, closed containers, surfaces, and the words for a thing.
 
-use super::*;
+use crate::catalogue::{Belongs, Roles};
+use crate::generation::Dest;
+use crate::ids::Id;
+use crate::scene::{FieldDef, Indexed, Openable, Placement, Role, Scene};
+use crate::sim::Simulation;
+use crate::trace::Location;
 
 /// Of `fixtures`, the one whose description names `name` ("Bob's desk").
 pub(super) fn named_for<'a>(s: Indexed<'_>, fixtures: &'a [Id], name: &str) -> Option<&'a Id> {

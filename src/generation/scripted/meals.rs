@@ -1,7 +1,7 @@
 //! Breakfast and lunch: the morning drink (stated as a preference), food from
 //! cold storage to the table, and the robot clearing up.
 
-use super::*;
+use super::prelude::*;
 
 impl Scripted {
     pub(super) fn meal(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
@@ -38,7 +38,7 @@ impl Scripted {
                 ));
                 if established || self.rng.random_bool(0.25) {
                     // Words for the moment: morning words only at breakfast.
-                    let (when, lines) = if x.session.kind == "breakfast" {
+                    let (when, lines) = if x.session.kind.is(SessionKind::Breakfast) {
                         (
                             "in the morning",
                             &[
@@ -135,7 +135,7 @@ impl Scripted {
                 break;
             }
         }
-        let (lo, hi) = if x.session.kind == "breakfast" {
+        let (lo, hi) = if x.session.kind.is(SessionKind::Breakfast) {
             (10, 30)
         } else {
             (15, 40)
@@ -202,5 +202,34 @@ impl Scripted {
             let seconds = self.rng.random_range(lo..=hi) * M;
             turns.push(turn(h, wait(seconds)));
         }
+    }
+}
+
+/// Breakfast: coffee, food from the fridge, the robot clears up.
+pub(super) struct Breakfast;
+
+impl Activity for Breakfast {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        house.meal(x, turns)
+    }
+}
+
+/// Lunch starts with things put back (strays of the morning).
+pub(super) struct Lunch;
+
+impl Activity for Lunch {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        house.put_back_strays(x, turns);
+        house.meal(x, turns)
     }
 }

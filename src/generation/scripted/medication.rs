@@ -1,9 +1,16 @@
 //! The morning medicine the robot brings, and where it is put back.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn medication(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct Medication;
+
+impl Activity for Medication {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             roles: r,
@@ -15,7 +22,7 @@ impl Scripted {
         let Some((owner, med)) = medication(&s, r, humans) else {
             return Ok(());
         };
-        let name = self.person(&owner).name.clone();
+        let name = house.person(&owner).name.clone();
         if interrupted {
             turns.push(turn(
                 &owner,
@@ -34,7 +41,7 @@ impl Scripted {
             },
         ));
         let text = pick(
-            &mut self.rng,
+            &mut house.rng,
             &[
                 "Here is your {m}, {n}.",
                 "{n}, time for your {m}.",
@@ -49,7 +56,7 @@ impl Scripted {
             say(
                 &[robot],
                 pick(
-                    &mut self.rng,
+                    &mut house.rng,
                     &["Thank you.", "Thanks, robot.", "Oh right, thanks!"],
                 )
                 .to_string(),
@@ -59,7 +66,7 @@ impl Scripted {
         // medicine is kept (a nightstand, a shelf), so where it is changes
         // from day to day.
         let tops = surfaces(&s);
-        let others: Vec<Id> = self
+        let others: Vec<Id> = house
             .belongs
             .homes(&med)
             .unwrap_or_default()
@@ -67,9 +74,9 @@ impl Scripted {
             .filter(|h| tops.contains(h) && x.sim.free_space(h, false) > 0)
             .cloned()
             .collect();
-        let home = match others.choose(&mut self.rng) {
-            Some(top) if self.rng.random_bool(0.3) => Dest::On(top.clone()),
-            _ => match self.home_of(x.sim, s, &med) {
+        let home = match others.choose(&mut house.rng) {
+            Some(top) if house.rng.random_bool(0.3) => Dest::On(top.clone()),
+            _ => match house.home_of(x.sim, s, &med) {
                 Some(d) => d,
                 None => return Ok(()),
             },

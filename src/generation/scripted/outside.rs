@@ -8,7 +8,7 @@
 //! at work, brought home the next time.
 
 use super::calendar::hhmm;
-use super::*;
+use super::prelude::*;
 use crate::trace::request::Destination;
 
 /// How often a work or school bag thing is left behind (an arrival in 25).
@@ -56,79 +56,6 @@ fn phrase(to: &str) -> &'static str {
 }
 
 impl Scripted {
-    pub(super) fn leave(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let p = &x.session.params;
-        let (Some(who), Some(to)) = (p.get("who"), p.get("to")) else {
-            return;
-        };
-        let who = Id::new(who);
-        let back = p.get("back").map_or("later", String::as_str);
-        // Just in (their arrival slipped behind the house's sessions):
-        // they stop at home a while first, and give up going out for
-        // anything but work or school.
-        let now = x.session.start.max(x.sim.now());
-        let settled = self
-            .came_in
-            .get(&who)
-            .map(|t| t + SETTLE_IN)
-            .filter(|t| *t > now);
-        if settled.is_some() && !matches!(to.as_str(), "work" | "school") {
-            return;
-        }
-        // Kept busy at home past the time they meant to be back (a long
-        // breakfast before a morning run): they do not go.
-        let free = now
-            .max(x.sim.busy_until(&who).unwrap_or(0))
-            .max(settled.unwrap_or(0));
-        let due =
-            crate::catalogue::schedules::clock_secs(back).map(|b| x.session.start / DAY * DAY + b);
-        if due.is_some_and(|b| b <= free + 15 * M) {
-            return;
-        }
-        // A short outing names no time: the house may keep them past it
-        // (a long breakfast before a run), and the words would be wrong.
-        let short = due.is_some_and(|b| b < x.session.start + 90 * M);
-        let text = if back == "later" {
-            format!("I'm off {}. Look after the house!", phrase(to))
-        } else if short {
-            format!("I'm off {}, not for long.", phrase(to))
-        } else {
-            pick(
-                &mut self.rng,
-                &[
-                    "I'm off {to}, back around {back}.",
-                    "Bye! Going {to}; I'll be back about {back}.",
-                    "Off {to} now. See you around {back}.",
-                ],
-            )
-            .replace("{to}", phrase(to))
-            .replace("{back}", back)
-        };
-        turns.push(Turn {
-            not_before: settled,
-            ..turn(&who, say(&[], text))
-        });
-        if back != "later" && !short && self.rng.random_bool(0.35) {
-            self.ask_while_out(x, &who, free, turns);
-        }
-        // The calendar's list, less what is not here to take (lost, lent,
-        // left at work).
-        let take: Vec<Id> = p
-            .get("take")
-            .map(|t| {
-                t.split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(Id::new)
-                    .filter(|o| !outside_now(x.sim, o))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let to = serde_json::from_value::<Destination>(serde_json::Value::String(to.clone()));
-        if let (Some(door), Ok(to)) = (front_door(x.s), to) {
-            turns.push(turn(&who, Goal::Leave { door, to, take }));
-        }
-    }
-
     /// On the way out (free at `from`), an errand for the robot while the
     /// house is empty: one of their desk things brought to their desk
     /// before they are back (a commitment, with its request claim).
@@ -149,12 +76,11 @@ impl Scripted {
             return;
         };
         // Due before they are back (a run of an hour leaves little time).
-        let back = x
-            .session
-            .params
-            .get("back")
-            .and_then(|b| crate::catalogue::schedules::clock_secs(b))
-            .map_or(u64::MAX, |b| x.session.start / DAY * DAY + b);
+        let back = match x.session.params.back {
+            Some(Back::At(c)) => c.secs(),
+            _ => None,
+        }
+        .map_or(u64::MAX, |b| x.session.start / DAY * DAY + b);
         // From when they are free to go, not when the session was planned
         // (a departure that slipped would ask for a time already past).
         let due = (from + 2 * H).min(back.saturating_sub(15 * M));
@@ -172,14 +98,7 @@ impl Scripted {
             hhmm(due % DAY)
         );
         let claims = request_claim(&goal, due).into_iter().collect();
-        self.commitments.push(Commitment {
-            id: format!("c{}", self.commitments.len() + 1),
-            by: who.clone(),
-            asked_in: x.session.id.clone(),
-            due,
-            goal,
-            status: CommitmentStatus::Open,
-        });
+        self.commitments.ask(who, &x.session.id, due, goal);
         turns.push(turn(
             who,
             Goal::GoTo {
@@ -190,120 +109,32 @@ impl Scripted {
         turns.push(turn(x.robot, say(&[who], "Okay, I'll see to it.".into())));
     }
 
-    /// Home again: the person says so, and the robot (if about) tells
-    /// them what it did while the house was empty, with claims.
-    pub(super) fn arrive(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let Some(who) = x.session.params.get("who").map(|w| Id::new(w)) else {
-            return;
-        };
-        // They never went (kept busy past their time).
-        if !x.sim.is_out(&who) {
-            return;
-        }
-        if let Some(door) = front_door(x.s) {
-            self.come_in(x, &who, door, turns);
-        }
-        let text = pick(
-            &mut self.rng,
-            &["I'm home!", "Hello, I'm back.", "Home at last."],
-        );
-        turns.push(turn(&who, say(&[], text.to_string())));
-        if (self.report.is_empty() && self.news.is_empty()) || self.is_away(x.session.start) {
-            return;
-        }
-        let report = std::mem::take(&mut self.report);
-        let mut said: Vec<(u64, String)> = std::mem::take(&mut self.news);
-        let mut claims = vec![];
-        for (t, object, dest) in &report {
-            let (rel, at, loc) = match dest {
-                Dest::On(r) => ("on", r, Location::On(r.clone())),
-                Dest::In(r) => ("in", r, Location::In(r.clone())),
-                Dest::Actor(_) => continue,
-            };
-            // A parcel the robot took in is news; a thing put back is not.
-            let whose = || {
-                let owner = x.s.object(object)?.owner.clone()?;
-                Some(if owner == who {
-                    " for you".to_string()
-                } else {
-                    format!(" for {}", self.person(&owner).name)
-                })
-            };
-            said.push((
-                *t,
-                if x.roles.has(object, Role::Delivery) {
-                    format!(
-                        "at {} the courier brought a {}{} and I put it {rel} the {}",
-                        hhmm(t % DAY),
-                        describe(x.s, object),
-                        whose().unwrap_or_default(),
-                        kind_name(x.s, at)
-                    )
-                } else {
-                    format!(
-                        "at {} I put the {} {rel} the {}",
-                        hhmm(t % DAY),
-                        describe(x.s, object),
-                        kind_name(x.s, at)
-                    )
-                },
-            ));
-            claims.push(Claim::fact(
-                object.clone(),
-                Id::new("location"),
-                Value::Location(loc),
-            ));
-        }
-        if said.is_empty() {
-            return;
-        }
-        said.sort_by_key(|(t, _)| *t);
-        let said: Vec<String> = said.into_iter().map(|(_, w)| w).collect();
-        turns.push(turn(
-            x.robot,
-            Goal::GoTo {
-                target: who.clone(),
-            },
-        ));
-        turns.push(turn(
-            x.robot,
-            say_claims(
-                &[&who],
-                format!("Welcome back. While nobody was home, {}.", said.join("; ")),
-                claims,
-            ),
-        ));
-    }
-
     /// Through the door with what they carry and what they left out
     /// before (a laptop left at work comes home next time), now and then
     /// leaving a work thing behind; then the new things and what lives by
     /// the door put where they belong.
     fn come_in(&mut self, x: &Stage, who: &Id, door: Id, turns: &mut Vec<Turn>) {
-        let from = x.session.params.get("from").map(String::as_str);
+        let from = x.session.params.from.map(Destination::name);
         let from_work = matches!(from, Some("work" | "school"));
-        self.came_in
-            .insert(who.clone(), x.session.start.max(x.sim.now()));
+        self.doorstep.came_in(who, x.session.start.max(x.sim.now()));
         let mut bring = x.sim.carried_by(who);
-        let left: Vec<Id> = self
-            .left_out
-            .iter()
-            .filter(|(_, by)| *by == who)
-            .map(|(o, _)| o.clone())
-            .collect();
-        for o in &left {
-            self.left_out.remove(o);
-        }
+        let left = self.doorstep.bring_back(who);
         if from_work && self.rng.random_bool(LEFT_BEHIND) {
             let work_thing = |o: &Id| matches!(category_of(x.s, o), "laptop" | "book" | "charger");
             if let Some(i) = bring.iter().position(work_thing) {
-                self.left_out.insert(bring.remove(i), who.clone());
+                self.doorstep.leave_out(bring.remove(i), who);
             }
         }
         // Now and then something is lost while out, for good (`rare.lost_item`
         // times in 28 days for the household): not brought in, and no
         // longer theirs to use.
-        let arrivals = self.today.outs.iter().filter(|o| o.back < DAY).count();
+        let arrivals = self
+            .calendar
+            .today
+            .outs
+            .iter()
+            .filter(|o| o.back < DAY)
+            .count();
         let lost_p = crate::catalogue::schedules().rare.lost_item / (28.0 * arrivals.max(1) as f64);
         let losable = |o: &Id| LOSABLE.contains(&category_of(x.s, o));
         let lost = if self.rng.random_bool(lost_p.min(1.0)) {
@@ -314,17 +145,10 @@ impl Scripted {
         bring.extend(left);
         // A parcel left on the doorstep since, and the shopping.
         let now = x.session.start;
-        let parcels: Vec<Id> = self
-            .doorstep
-            .iter()
-            .filter(|(t, _)| *t <= now)
-            .map(|(_, p)| p.clone())
-            .collect();
-        self.doorstep.retain(|(t, _)| *t > now);
+        let parcels = self.doorstep.take_in(now);
         let shopped = matches!(from, Some("shopping" | "errand"));
         let food: Vec<Id> = if shopped {
-            let n = self.groceries.len().min(self.rng.random_range(2..=3));
-            self.groceries.drain(..n).collect()
+            self.doorstep.shop(&mut self.rng)
         } else {
             vec![]
         };
@@ -445,6 +269,7 @@ impl Scripted {
     /// in, else the robot unless it is docked away; `None` if nobody can.
     pub(super) fn at_the_door(&self, x: &Stage, now: u64) -> Option<Id> {
         let home = self
+            .calendar
             .members
             .iter()
             .map(|m| &m.id)
@@ -454,31 +279,451 @@ impl Scripted {
             None => (!self.is_away(now)).then(|| x.robot.clone()),
         }
     }
+}
 
-    /// The courier rings with a parcel: whoever of the household is home
-    /// takes it in, the robot when nobody is (and tells the first one
-    /// home); with the robot docked away too, it is left on the doorstep.
-    pub(super) fn deliver(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+pub(super) struct Leave;
+
+impl Activity for Leave {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let p = &x.session.params;
-        let (Some(courier), Some(parcel), Some(door)) = (
-            p.get("who").map(|w| Id::new(w)),
-            p.get("parcel").map(|w| Id::new(w)),
-            front_door(x.s),
-        ) else {
-            return;
+        let (Some(who), Some(dest)) = (p.who.clone(), p.to) else {
+            return Ok(());
+        };
+        let to = dest.name();
+        let back = p
+            .back
+            .map_or_else(|| "later".to_string(), |b| b.to_string());
+        let back = back.as_str();
+        // Just in (their arrival slipped behind the house's sessions):
+        // they stop at home a while first, and give up going out for
+        // anything but work or school.
+        let now = x.session.start.max(x.sim.now());
+        let settled = house
+            .doorstep
+            .last_in(&who)
+            .map(|t| t + SETTLE_IN)
+            .filter(|t| *t > now);
+        if settled.is_some() && !matches!(to, "work" | "school") {
+            return Ok(());
+        }
+        // Kept busy at home past the time they meant to be back (a long
+        // breakfast before a morning run): they do not go.
+        let free = now
+            .max(x.sim.busy_until(&who).unwrap_or(0))
+            .max(settled.unwrap_or(0));
+        let due = match p.back {
+            Some(Back::At(c)) => c.secs(),
+            _ => None,
+        }
+        .map(|b| x.session.start / DAY * DAY + b);
+        if due.is_some_and(|b| b <= free + 15 * M) {
+            return Ok(());
+        }
+        // A short outing names no time: the house may keep them past it
+        // (a long breakfast before a run), and the words would be wrong.
+        let short = due.is_some_and(|b| b < x.session.start + 90 * M);
+        let text = if back == "later" {
+            format!("I'm off {}. Look after the house!", phrase(to))
+        } else if short {
+            format!("I'm off {}, not for long.", phrase(to))
+        } else {
+            pick(
+                &mut house.rng,
+                &[
+                    "I'm off {to}, back around {back}.",
+                    "Bye! Going {to}; I'll be back about {back}.",
+                    "Off {to} now. See you around {back}.",
+                ],
+            )
+            .replace("{to}", phrase(to))
+            .replace("{back}", back)
+        };
+        turns.push(Turn {
+            not_before: settled,
+            ..turn(&who, say(&[], text))
+        });
+        if back != "later" && !short && house.rng.random_bool(0.35) {
+            house.ask_while_out(x, &who, free, turns);
+        }
+        // The calendar's list, less what is not here to take (lost, lent,
+        // left at work).
+        let take: Vec<Id> = p
+            .take
+            .iter()
+            .flatten()
+            .filter(|o| !outside_now(x.sim, o))
+            .cloned()
+            .collect();
+        if let Some(door) = front_door(x.s) {
+            turns.push(turn(
+                &who,
+                Goal::Leave {
+                    door,
+                    to: dest,
+                    take,
+                },
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Home again: the person says so, and the robot (if about) tells
+/// them what it did while the house was empty, with claims.
+pub(super) struct Arrive;
+
+impl Activity for Arrive {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let Some(who) = x.session.params.who.clone() else {
+            return Ok(());
+        };
+        // They never went (kept busy past their time).
+        if !x.sim.is_out(&who) {
+            return Ok(());
+        }
+        if let Some(door) = front_door(x.s) {
+            house.come_in(x, &who, door, turns);
+        }
+        let text = pick(
+            &mut house.rng,
+            &["I'm home!", "Hello, I'm back.", "Home at last."],
+        );
+        turns.push(turn(&who, say(&[], text.to_string())));
+        if house.news.is_empty() || house.is_away(x.session.start) {
+            return Ok(());
+        }
+        let (report, mut said) = house.news.take();
+        let mut claims = vec![];
+        for (t, object, dest) in &report {
+            let (rel, at, loc) = match dest {
+                Dest::On(r) => ("on", r, Location::On(r.clone())),
+                Dest::In(r) => ("in", r, Location::In(r.clone())),
+                Dest::Actor(_) => continue,
+            };
+            // A parcel the robot took in is news; a thing put back is not.
+            let whose = || {
+                let owner = x.s.object(object)?.owner.clone()?;
+                Some(if owner == who {
+                    " for you".to_string()
+                } else {
+                    format!(" for {}", house.person(&owner).name)
+                })
+            };
+            said.push((
+                *t,
+                if x.roles.has(object, Role::Delivery) {
+                    format!(
+                        "at {} the courier brought a {}{} and I put it {rel} the {}",
+                        hhmm(t % DAY),
+                        describe(x.s, object),
+                        whose().unwrap_or_default(),
+                        kind_name(x.s, at)
+                    )
+                } else {
+                    format!(
+                        "at {} I put the {} {rel} the {}",
+                        hhmm(t % DAY),
+                        describe(x.s, object),
+                        kind_name(x.s, at)
+                    )
+                },
+            ));
+            claims.push(Claim::fact(
+                object.clone(),
+                Id::new("location"),
+                Value::Location(loc),
+            ));
+        }
+        if said.is_empty() {
+            return Ok(());
+        }
+        said.sort_by_key(|(t, _)| *t);
+        let said: Vec<String> = said.into_iter().map(|(_, w)| w).collect();
+        turns.push(turn(
+            x.robot,
+            Goal::GoTo {
+                target: who.clone(),
+            },
+        ));
+        turns.push(turn(
+            x.robot,
+            say_claims(
+                &[&who],
+                format!("Welcome back. While nobody was home, {}.", said.join("; ")),
+                claims,
+            ),
+        ));
+        Ok(())
+    }
+}
+
+/// Nobody home: the robot puts back what was left out.
+pub(super) struct RobotTidy;
+
+impl Activity for RobotTidy {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let mut mine = vec![];
+        house.put_back_strays(x, &mut mine);
+        for mut t in mine {
+            t.actor = x.robot.clone();
+            turns.push(t);
+        }
+        Ok(())
+    }
+}
+
+/// The weekly clean: the floor cleaner runs, then goes back to its dock.
+pub(super) struct Vacuum;
+
+impl Activity for Vacuum {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let r = x.roles;
+        let Some(v) = r.device(Role::FloorCleaning) else {
+            return Ok(());
+        };
+        if !has_option(x.s, v, "mode", "cleaning") {
+            return Ok(());
+        }
+        let who = &x.host;
+        turns.push(turn(who, say(&[], "Time for the weekly clean.".into())));
+        turns.push(turn(
+            who,
+            operate(v.clone(), "mode", Value::Text("cleaning".into())),
+        ));
+        turns.push(turn(who, wait(25 * M + house.jitter(20))));
+        if has_option(x.s, v, "mode", "docked") {
+            turns.push(turn(
+                who,
+                operate(v.clone(), "mode", Value::Text("docked".into())),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A visitor calls: in through the front door, greeted by whoever is
+/// home, and sits down with them until it is time to go.
+pub(super) struct Visit;
+
+impl Activity for Visit {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let p = &x.session.params;
+        let (Some(who), Some(door)) = (p.who.clone(), front_door(x.s)) else {
+            return Ok(());
+        };
+        if !x.sim.is_out(&who) {
+            return Ok(());
+        }
+        let until = p
+            .until_clock()
+            .map_or(x.session.start + H, |u| x.session.start / DAY * DAY + u);
+        let name = house.person(&who).name.clone();
+        let host = x.host.clone();
+        let host_name = house.person(&host).name.clone();
+        // What was lent them comes back (it left with them last time).
+        let back = house
+            .loans
+            .lent_to(&who)
+            .filter(|b| x.sim.location(b).and_then(|l| l.holder().cloned()) == Some(who.clone()))
+            .cloned();
+        turns.push(turn(
+            &who,
+            Goal::Arrive {
+                door: door.clone(),
+                bring: back.iter().cloned().collect(),
+            },
+        ));
+        let hello = pick(
+            &mut house.rng,
+            &[
+                "Hello, anyone home? It's {me}.",
+                "Hi {host}! Only me, {me}.",
+                "Hello! {me} here, I let myself in.",
+            ],
+        )
+        .replace("{me}", &name)
+        .replace("{host}", &host_name);
+        turns.push(turn(&who, say(&[], hello)));
+        turns.push(turn(
+            &host,
+            Goal::GoTo {
+                target: who.clone(),
+            },
+        ));
+        let welcome = pick(
+            &mut house.rng,
+            &[
+                "Come in, {me}! Lovely to see you.",
+                "{me}! Come in, sit down.",
+                "Hello {me}, you're just in time.",
+            ],
+        )
+        .replace("{me}", &name);
+        turns.push(turn(&host, say(&[&who], welcome)));
+        if let Some(book) = back {
+            house.loans.returned(&who);
+            let whose = match x.s.object(&book).and_then(|o| o.owner.clone()) {
+                Some(o) if o != host => format!("{}'s", house.person(&o).name),
+                _ => "your".into(),
+            };
+            let text = format!(
+                "I brought {whose} {} back. Thank you for lending it to me!",
+                describe(x.s, &book)
+            );
+            turns.push(turn(&who, say(&[&host], text)));
+            turns.push(turn(
+                &who,
+                Goal::Fetch {
+                    object: book.clone(),
+                    to: Dest::Actor(host.clone()),
+                },
+            ));
+            let hall = x.s.door(&door).and_then(|d| d.inside_room()).cloned();
+            if let Some(to) = house.put_away(x, &book, true, hall.as_ref(), &mut BTreeMap::new()) {
+                turns.push(turn(&host, Goal::Fetch { object: book, to }));
+            }
+        }
+        if let Some(seat) = x.roles.fixture(Role::Seating) {
+            turns.push(turn(
+                &who,
+                Goal::GoTo {
+                    target: seat.clone(),
+                },
+            ));
+        }
+        // The call lasts until a few minutes before they go.
+        let stay = until.saturating_sub(x.session.start + 10 * M);
+        if stay > 0 {
+            turns.push(turn(&who, wait(stay)));
+        }
+        Ok(())
+    }
+}
+
+/// The visitor goes home.
+pub(super) struct VisitEnd;
+
+impl Activity for VisitEnd {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let p = &x.session.params;
+        let (Some(who), Some(door)) = (p.who.clone(), front_door(x.s)) else {
+            return Ok(());
+        };
+        if x.sim.is_out(&who) {
+            return Ok(());
+        }
+        let bye = pick(
+            &mut house.rng,
+            &[
+                "I'd better be going. Thank you, it was lovely.",
+                "Right, I'm off home. See you soon!",
+                "Time I went. Bye, everyone!",
+            ],
+        );
+        turns.push(turn(&who, say(&[], bye.to_string())));
+        // Now and then the host lends them a book of theirs, which leaves
+        // the house with them until their next call.
+        let host = x.host.clone();
+        let lend = house
+            .person(&host)
+            .owned
+            .get("book")
+            .and_then(|b| b.first())
+            .filter(|b| set_down(x.sim, b) && !outside_now(x.sim, b))
+            .cloned();
+        if let Some(book) = lend.filter(|_| !house.loans.has(&who) && house.rng.random_bool(LEND)) {
+            let name = house.person(&who).name.clone();
+            let text = format!(
+                "Wait, {name}: take my {} with you, you'll love it.",
+                describe(x.s, &book)
+            );
+            turns.push(turn(&host, say(&[&who], text)));
+            turns.push(turn(
+                &host,
+                Goal::Fetch {
+                    object: book.clone(),
+                    to: Dest::Actor(who.clone()),
+                },
+            ));
+            turns.push(turn(
+                &who,
+                say(&[&host], "Thank you! I'll bring it back next time.".into()),
+            ));
+            house.loans.lend(&who, book);
+        }
+        let take = house.loans.lent_to(&who).cloned().into_iter().collect();
+        turns.push(turn(
+            &who,
+            Goal::Leave {
+                door,
+                to: Destination::Home,
+                take,
+            },
+        ));
+        Ok(())
+    }
+}
+
+/// The courier rings with a parcel: whoever of the household is home
+/// takes it in, the robot when nobody is (and tells the first one
+/// home); with the robot docked away too, it is left on the doorstep.
+pub(super) struct Delivery;
+
+impl Activity for Delivery {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        let p = &x.session.params;
+        let (Some(courier), Some(parcel), Some(door)) =
+            (p.who.clone(), p.parcel.clone(), front_door(x.s))
+        else {
+            return Ok(());
         };
         let now = x.session.start.max(x.sim.now());
-        let Some(by) = self.at_the_door(x, now) else {
-            self.doorstep.push((x.session.start, parcel));
-            return;
+        let Some(by) = house.at_the_door(x, now) else {
+            house.doorstep.leave(x.session.start, parcel);
+            return Ok(());
         };
         if !x.sim.is_out(&courier) || x.sim.location(&parcel) != Some(Location::Outside) {
-            return;
+            return Ok(());
         }
         let owner =
             x.s.object(&parcel)
                 .and_then(|o| o.owner.clone())
-                .map(|o| self.person(&o).name.clone());
+                .map(|o| house.person(&o).name.clone());
         turns.push(turn(
             &courier,
             Goal::Arrive {
@@ -508,7 +753,7 @@ impl Scripted {
         let thanks = if &by == x.robot {
             "Thank you. I'll take it in."
         } else {
-            pick(&mut self.rng, &["Thanks!", "Thank you, that's great."])
+            pick(&mut house.rng, &["Thanks!", "Thank you, that's great."])
         };
         turns.push(turn(&by, say(&[&courier], thanks.to_string())));
         turns.push(turn(
@@ -520,202 +765,13 @@ impl Scripted {
             },
         ));
         let hall = x.s.door(&door).and_then(|d| d.inside_room()).cloned();
-        let Some(to) = self.put_away(x, &parcel, true, hall.as_ref(), &mut BTreeMap::new()) else {
-            return;
+        let Some(to) = house.put_away(x, &parcel, true, hall.as_ref(), &mut BTreeMap::new()) else {
+            return Ok(());
         };
         if &by == x.robot {
-            self.report.push((now, parcel.clone(), to.clone()));
+            house.news.put(now, parcel.clone(), to.clone());
         }
         turns.push(turn(&by, Goal::Fetch { object: parcel, to }));
-    }
-
-    /// A visitor calls: in through the front door, greeted by whoever is
-    /// home, and sits down with them until it is time to go.
-    pub(super) fn visit(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let p = &x.session.params;
-        let (Some(who), Some(door)) = (p.get("who").map(|w| Id::new(w)), front_door(x.s)) else {
-            return;
-        };
-        if !x.sim.is_out(&who) {
-            return;
-        }
-        let until = p
-            .get("until")
-            .and_then(|u| crate::catalogue::schedules::clock_secs(u))
-            .map_or(x.session.start + H, |u| x.session.start / DAY * DAY + u);
-        let name = self.person(&who).name.clone();
-        let host = x.host.clone();
-        let host_name = self.person(&host).name.clone();
-        // What was lent them comes back (it left with them last time).
-        let back = self
-            .lent
-            .get(&who)
-            .filter(|b| x.sim.location(b).and_then(|l| l.holder().cloned()) == Some(who.clone()))
-            .cloned();
-        turns.push(turn(
-            &who,
-            Goal::Arrive {
-                door: door.clone(),
-                bring: back.iter().cloned().collect(),
-            },
-        ));
-        let hello = pick(
-            &mut self.rng,
-            &[
-                "Hello, anyone home? It's {me}.",
-                "Hi {host}! Only me, {me}.",
-                "Hello! {me} here, I let myself in.",
-            ],
-        )
-        .replace("{me}", &name)
-        .replace("{host}", &host_name);
-        turns.push(turn(&who, say(&[], hello)));
-        turns.push(turn(
-            &host,
-            Goal::GoTo {
-                target: who.clone(),
-            },
-        ));
-        let welcome = pick(
-            &mut self.rng,
-            &[
-                "Come in, {me}! Lovely to see you.",
-                "{me}! Come in, sit down.",
-                "Hello {me}, you're just in time.",
-            ],
-        )
-        .replace("{me}", &name);
-        turns.push(turn(&host, say(&[&who], welcome)));
-        if let Some(book) = back {
-            self.lent.remove(&who);
-            let whose = match x.s.object(&book).and_then(|o| o.owner.clone()) {
-                Some(o) if o != host => format!("{}'s", self.person(&o).name),
-                _ => "your".into(),
-            };
-            let text = format!(
-                "I brought {whose} {} back. Thank you for lending it to me!",
-                describe(x.s, &book)
-            );
-            turns.push(turn(&who, say(&[&host], text)));
-            turns.push(turn(
-                &who,
-                Goal::Fetch {
-                    object: book.clone(),
-                    to: Dest::Actor(host.clone()),
-                },
-            ));
-            let hall = x.s.door(&door).and_then(|d| d.inside_room()).cloned();
-            if let Some(to) = self.put_away(x, &book, true, hall.as_ref(), &mut BTreeMap::new()) {
-                turns.push(turn(&host, Goal::Fetch { object: book, to }));
-            }
-        }
-        if let Some(seat) = x.roles.fixture(Role::Seating) {
-            turns.push(turn(
-                &who,
-                Goal::GoTo {
-                    target: seat.clone(),
-                },
-            ));
-        }
-        // The call lasts until a few minutes before they go.
-        let stay = until.saturating_sub(x.session.start + 10 * M);
-        if stay > 0 {
-            turns.push(turn(&who, wait(stay)));
-        }
-    }
-
-    /// The visitor goes home.
-    pub(super) fn visit_end(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let p = &x.session.params;
-        let (Some(who), Some(door)) = (p.get("who").map(|w| Id::new(w)), front_door(x.s)) else {
-            return;
-        };
-        if x.sim.is_out(&who) {
-            return;
-        }
-        let bye = pick(
-            &mut self.rng,
-            &[
-                "I'd better be going. Thank you, it was lovely.",
-                "Right, I'm off home. See you soon!",
-                "Time I went. Bye, everyone!",
-            ],
-        );
-        turns.push(turn(&who, say(&[], bye.to_string())));
-        // Now and then the host lends them a book of theirs, which leaves
-        // the house with them until their next call.
-        let host = x.host.clone();
-        let lend = self
-            .person(&host)
-            .owned
-            .get("book")
-            .and_then(|b| b.first())
-            .filter(|b| set_down(x.sim, b) && !outside_now(x.sim, b))
-            .cloned();
-        if let Some(book) =
-            lend.filter(|_| !self.lent.contains_key(&who) && self.rng.random_bool(LEND))
-        {
-            let name = self.person(&who).name.clone();
-            let text = format!(
-                "Wait, {name}: take my {} with you, you'll love it.",
-                describe(x.s, &book)
-            );
-            turns.push(turn(&host, say(&[&who], text)));
-            turns.push(turn(
-                &host,
-                Goal::Fetch {
-                    object: book.clone(),
-                    to: Dest::Actor(who.clone()),
-                },
-            ));
-            turns.push(turn(
-                &who,
-                say(&[&host], "Thank you! I'll bring it back next time.".into()),
-            ));
-            self.lent.insert(who.clone(), book);
-        }
-        let take = self.lent.get(&who).cloned().into_iter().collect();
-        turns.push(turn(
-            &who,
-            Goal::Leave {
-                door,
-                to: Destination::Home,
-                take,
-            },
-        ));
-    }
-
-    /// Nobody home: the robot puts back what was left out.
-    pub(super) fn robot_tidy(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let mut mine = vec![];
-        self.put_back_strays(x, &mut mine);
-        for mut t in mine {
-            t.actor = x.robot.clone();
-            turns.push(t);
-        }
-    }
-
-    /// The weekly clean: the floor cleaner runs, then goes back to its dock.
-    pub(super) fn vacuum(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let r = x.roles;
-        let Some(v) = r.device(Role::FloorCleaning) else {
-            return;
-        };
-        if !has_option(x.s, v, "mode", "cleaning") {
-            return;
-        }
-        let who = &x.host;
-        turns.push(turn(who, say(&[], "Time for the weekly clean.".into())));
-        turns.push(turn(
-            who,
-            operate(v.clone(), "mode", Value::Text("cleaning".into())),
-        ));
-        turns.push(turn(who, wait(25 * M + self.jitter(20))));
-        if has_option(x.s, v, "mode", "docked") {
-            turns.push(turn(
-                who,
-                operate(v.clone(), "mode", Value::Text("docked".into())),
-            ));
-        }
+        Ok(())
     }
 }

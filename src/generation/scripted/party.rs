@@ -2,21 +2,23 @@
 //! guests come and off once they have gone; each guest's call is a visit
 //! (`outside.rs`).
 
-use super::*;
+use super::prelude::*;
 
 /// How loud a party is (the speaker's volume, where it has one).
 const PARTY_VOLUME: i64 = 45;
 
-impl Scripted {
-    /// Music on, said aloud: who is coming, and when.
-    pub(super) fn party(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+/// Music on, said aloud: who is coming, and when.
+pub(super) struct Party;
+
+impl Activity for Party {
+    fn direct(&self, _: &mut Scripted, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
         let who = &x.host;
         let Some(speaker) = x.roles.device(Role::Audio).cloned() else {
             turns.push(turn(
                 who,
                 say(&[], "People are coming over tonight!".into()),
             ));
-            return;
+            return Ok(());
         };
         if has_field(x.s, &speaker, "power") {
             turns.push(turn(
@@ -43,10 +45,15 @@ impl Scripted {
                 "Party tonight! Music on, everyone's on their way.".into(),
             ),
         ));
+        Ok(())
     }
+}
 
-    /// The guests have gone: music off.
-    pub(super) fn party_end(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+/// The guests have gone: music off.
+pub(super) struct PartyEnd;
+
+impl Activity for PartyEnd {
+    fn direct(&self, _: &mut Scripted, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
         let who = &x.host;
         if let Some(speaker) = x.roles.device(Role::Audio).cloned()
             && x.sim.field(speaker.as_str(), "power") == Some(Value::Bool(true))
@@ -60,5 +67,6 @@ impl Scripted {
                 "What a lovely party. The rest can wait until tomorrow.".into(),
             ),
         ));
+        Ok(())
     }
 }

@@ -3,7 +3,7 @@
 //! around its dock's room. The household goes on without it: its turns,
 //! and what is said or handed to it, are left out.
 
-use super::*;
+use super::prelude::*;
 
 /// The waking day the blocks fall in (07:00 to 22:00).
 const FROM: u64 = 7 * H;
@@ -35,41 +35,6 @@ impl Scripted {
     /// Whether `t` (trace seconds) falls in one of today's blocks away.
     pub(super) fn is_away(&self, t: u64) -> bool {
         self.away.iter().any(|(s, e)| (*s..*e).contains(&t))
-    }
-
-    /// The robot says it docks, goes to its dock and waits there in standby
-    /// until the block ends (its own session then says it is back: were that a turn
-    /// here, the clock would jump past everything the block is for).
-    pub(super) fn robot_away(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let robot = x.robot;
-        let Some(until) = x
-            .session
-            .params
-            .get("until")
-            .and_then(|u| u.parse::<u64>().ok())
-        else {
-            return;
-        };
-        let Some(dock) = x.roles.fixture(Role::RobotDock) else {
-            return;
-        };
-        turns.push(turn(
-            robot,
-            say(
-                &[],
-                format!(
-                    "I'm going to my dock until {}.",
-                    &crate::trace::clock_time(until)[..5]
-                ),
-            ),
-        ));
-        turns.push(turn(
-            robot,
-            Goal::GoTo {
-                target: dock.clone(),
-            },
-        ));
-        turns.push(turn(robot, Goal::Standby { until }));
     }
 }
 
@@ -103,5 +68,50 @@ pub(super) fn without_robot(turns: &mut Vec<Turn>, robot: &Id) {
                 to.retain(|a| a != robot);
             }
         }
+    }
+}
+
+/// The robot says it docks, goes to its dock and waits there in standby
+/// until the block ends (its own session then says it is back: were that a turn
+/// here, the clock would jump past everything the block is for).
+pub(super) struct RobotAway;
+
+impl Activity for RobotAway {
+    fn direct(&self, _: &mut Scripted, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        let robot = x.robot;
+        let Some(until) = x.session.params.until_at() else {
+            return Ok(());
+        };
+        let Some(dock) = x.roles.fixture(Role::RobotDock) else {
+            return Ok(());
+        };
+        turns.push(turn(
+            robot,
+            say(
+                &[],
+                format!(
+                    "I'm going to my dock until {}.",
+                    &crate::trace::clock_time(until)[..5]
+                ),
+            ),
+        ));
+        turns.push(turn(
+            robot,
+            Goal::GoTo {
+                target: dock.clone(),
+            },
+        ));
+        turns.push(turn(robot, Goal::Standby { until }));
+        Ok(())
+    }
+}
+
+/// The robot is back from its dock: see [`robot_back`].
+pub(super) struct RobotBack;
+
+impl Activity for RobotBack {
+    fn direct(&self, _: &mut Scripted, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+        robot_back(x, turns);
+        Ok(())
     }
 }

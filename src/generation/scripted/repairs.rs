@@ -5,7 +5,7 @@
 
 use super::calendar::hhmm;
 use super::outside::front_door;
-use super::*;
+use super::prelude::*;
 use crate::trace::request::Destination;
 
 /// What the technician finds, one drawn per repair.
@@ -16,15 +16,22 @@ const FAULTS: [&str; 4] = [
     "a stuck relay, now replaced",
 ];
 
-impl Scripted {
-    /// A grown-up finds the device dead: it is switched off if it was on,
-    /// looked at, and the repair booked, said aloud.
-    pub(super) fn breakdown(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+/// A grown-up finds the device dead: it is switched off if it was on,
+/// looked at, and the repair booked, said aloud.
+pub(super) struct Breakdown;
+
+impl Activity for Breakdown {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let p = &x.session.params;
-        let Some(device) = p.get("device").map(|d| Id::new(d)) else {
-            return;
+        let Some(device) = p.device.clone() else {
+            return Ok(());
         };
-        let when = p.get("repair").cloned().unwrap_or_else(|| "soon".into());
+        let when = p.repair.map_or("soon", Weekday::name);
         let kind = kind_name(x.s, &device);
         let who = &x.host;
         turns.push(turn(
@@ -49,31 +56,39 @@ impl Scripted {
             "The {kind} has stopped working: it won't switch on at all. I've booked the repair technician for {when}."
         );
         turns.push(turn(who, say(&[], text)));
-        self.out_of_order = Some(device);
+        house.repairs.broke(device);
+        Ok(())
     }
+}
 
-    /// The technician calls: let in, shown the device, at it until a few
-    /// minutes before they go, then a test run and the fault in words.
-    pub(super) fn repair(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+/// The technician calls: let in, shown the device, at it until a few
+/// minutes before they go, then a test run and the fault in words.
+pub(super) struct Repair;
+
+impl Activity for Repair {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let p = &x.session.params;
-        let (Some(tech), Some(device), Some(door)) = (
-            p.get("who").map(|w| Id::new(w)),
-            p.get("device").map(|d| Id::new(d)),
-            front_door(x.s),
-        ) else {
-            return;
+        let (Some(tech), Some(device), Some(door)) =
+            (p.who.clone(), p.device.clone(), front_door(x.s))
+        else {
+            return Ok(());
         };
-        if self.out_of_order.as_ref() != Some(&device) || !x.sim.is_out(&tech) {
-            return;
+        if house.repairs.out_of_order() != Some(&device) || !x.sim.is_out(&tech) {
+            return Ok(());
         }
         let now = x.session.start.max(x.sim.now());
-        let Some(by) = self.at_the_door(x, now) else {
+        let Some(by) = house.at_the_door(x, now) else {
             // Nobody to let them in: booked again for the next day.
-            self.repair_booked = Some((x.session.day + 1, device));
-            return;
+            house.repairs.book(x.session.day + 1, device);
+            return Ok(());
         };
         let kind = kind_name(x.s, &device);
-        let name = self.person(&tech).name.clone();
+        let name = house.person(&tech).name.clone();
         turns.push(turn(
             &tech,
             Goal::Arrive {
@@ -113,8 +128,7 @@ impl Scripted {
             },
         ));
         let until = p
-            .get("until")
-            .and_then(|u| crate::catalogue::schedules::clock_secs(u))
+            .until_clock()
             .map_or(x.session.start + H, |u| x.session.start / DAY * DAY + u);
         let work = until.saturating_sub(x.session.start + 10 * M).max(15 * M);
         turns.push(turn(&tech, wait(work)));
@@ -128,7 +142,7 @@ impl Scripted {
                 operate(device.clone(), "power", Value::Bool(false)),
             ));
         }
-        let fault = *pick(&mut self.rng, &FAULTS);
+        let fault = *pick(&mut house.rng, &FAULTS);
         turns.push(turn(
             &tech,
             say(
@@ -145,14 +159,15 @@ impl Scripted {
             },
         ));
         if &by == x.robot {
-            self.news.push((
+            house.news.tell(
                 now,
                 format!(
                     "at {} the repair technician came and fixed the {kind} ({fault})",
                     hhmm(now % DAY)
                 ),
-            ));
+            );
         }
-        self.out_of_order = None;
+        house.repairs.fixed();
+        Ok(())
     }
 }

@@ -1,10 +1,13 @@
 //! Someone asks the robot to bring them something of theirs.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn find_request(
-        &mut self,
+pub(super) struct FindRequest;
+
+impl Activity for FindRequest {
+    fn direct(
+        &self,
+        house: &mut Scripted,
         x: &Stage,
         turns: &mut Vec<Turn>,
     ) -> Result<(), GenError> {
@@ -17,7 +20,7 @@ impl Scripted {
             ..
         } = x;
         let asker = host.clone();
-        let owned: Vec<Id> = self
+        let owned: Vec<Id> = house
             .person(&asker)
             .owned
             .values()
@@ -25,7 +28,7 @@ impl Scripted {
             .filter(|o| !r.has(o, Role::Medicine) && !r.has(o, Role::Clothes))
             .cloned()
             .collect();
-        let Some(obj) = owned.choose(&mut self.rng).cloned() else {
+        let Some(obj) = owned.choose(&mut house.rng).cloned() else {
             return Ok(());
         };
         // Only what is put down in the house: not in someone's hands or
@@ -34,7 +37,7 @@ impl Scripted {
             return Ok(());
         }
         let text = pick(
-            &mut self.rng,
+            &mut house.rng,
             &[
                 "Robot, could you bring me my {o}?",
                 "Robot, I need my {o}, please.",
@@ -62,13 +65,17 @@ impl Scripted {
             &asker,
             say(
                 &[robot],
-                pick(&mut self.rng, &["Thanks!", "Perfect, thank you.", "Great."]).to_string(),
+                pick(
+                    &mut house.rng,
+                    &["Thanks!", "Perfect, thank you.", "Great."],
+                )
+                .to_string(),
             ),
         ));
         // Food is eaten, and what is left goes back to the fridge.
         if let (true, Some(fridge)) = (r.has(&obj, Role::Perishable), r.fixture(Role::ColdStorage))
         {
-            let seconds = self.rng.random_range(10..=20) * M;
+            let seconds = house.rng.random_range(10..=20) * M;
             turns.push(turn(&asker, wait(seconds)));
             turns.push(turn(
                 &asker,
@@ -85,16 +92,16 @@ impl Scripted {
             .into_iter()
             .filter(|f| {
                 sim.room_of(f) == sim.room_of(&asker)
-                    && self.belongs.fits(&obj, f)
+                    && house.belongs.fits(&obj, f)
                     && sim.free_space(f, false) > 0
             })
             .collect::<Vec<_>>();
-        let to = match back.choose(&mut self.rng) {
+        let to = match back.choose(&mut house.rng) {
             Some(b) => Some(Dest::On(b.clone())),
             None => {
-                let seconds = self.rng.random_range(10..=20) * M;
+                let seconds = house.rng.random_range(10..=20) * M;
                 turns.push(turn(&asker, wait(seconds)));
-                self.home_of(sim, s, &obj)
+                house.home_of(sim, s, &obj)
             }
         };
         if let Some(to) = to {

@@ -1,10 +1,17 @@
 //! Tidying while the robot charges: things go into closed containers out of
 //! its sight, and are reported in dialogue (sometimes wrongly).
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn tidy(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct Tidy;
+
+impl Activity for Tidy {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             roles: r,
@@ -27,7 +34,7 @@ impl Scripted {
                 },
             ));
         }
-        self.put_back_strays(x, turns);
+        house.put_back_strays(x, turns);
         let candidates: Vec<&crate::scene::ObjectDef> = s
             .objects
             .iter()
@@ -49,25 +56,25 @@ impl Scripted {
         let n = if interrupted {
             1
         } else {
-            2 + self.rng.random_range(0..2)
+            2 + house.rng.random_range(0..2)
         };
         // The moves axis scales the round; the default draws and moves as ever.
-        let n = if self.difficulty.moves == 1.0 {
+        let n = if house.difficulty.moves == 1.0 {
             n
         } else {
-            (n as f64 * self.difficulty.moves).round() as i32
+            (n as f64 * house.difficulty.moves).round() as i32
         };
         let mut for_robot = vec![];
         let mut misplaced: Option<(Id, Id)> = None;
         for _ in 0..n {
-            let Some(o) = candidates.choose(&mut self.rng) else {
+            let Some(o) = candidates.choose(&mut house.rng) else {
                 break;
             };
             // Things go where their kind belongs (the catalogue's places,
             // or where they started); now and then one goes somewhere odd
             // on purpose, which the plan records so a question can be
             // about it. A household without room for it does not tidy it.
-            let homes: Vec<Id> = self
+            let homes: Vec<Id> = house
                 .belongs
                 .homes(&o.id)
                 .unwrap_or_default()
@@ -87,8 +94,8 @@ impl Scripted {
                 .iter()
                 .filter(|c| !homes.contains(c) && x.sim.free_space(c, true) > 0)
                 .collect();
-            let dest = if !interrupted && misplaced.is_none() && self.rng.random_bool(0.1) {
-                odd.choose(&mut self.rng).map(|c| {
+            let dest = if !interrupted && misplaced.is_none() && house.rng.random_bool(0.1) {
+                odd.choose(&mut house.rng).map(|c| {
                     misplaced = Some(((*c).clone(), o.id.clone()));
                     Dest::In((*c).clone())
                 })
@@ -97,10 +104,10 @@ impl Scripted {
             };
             let dest = match dest {
                 Some(d) => d,
-                None if !inside.is_empty() && (on.is_empty() || self.rng.random_bool(0.6)) => {
-                    Dest::In((*inside.choose(&mut self.rng).expect("not empty")).clone())
+                None if !inside.is_empty() && (on.is_empty() || house.rng.random_bool(0.6)) => {
+                    Dest::In((*inside.choose(&mut house.rng).expect("not empty")).clone())
                 }
-                None => match on.choose(&mut self.rng) {
+                None => match on.choose(&mut house.rng) {
                     Some(top) => Dest::On((*top).clone()),
                     None => continue,
                 },
@@ -117,13 +124,13 @@ impl Scripted {
                 Dest::In(r) | Dest::On(r) => (r.clone(), r.clone()),
                 Dest::Actor(a) => (a.clone(), a.clone()),
             };
-            let told = if self.rng.random_bool(0.25) {
+            let told = if house.rng.random_bool(0.25) {
                 containers
                     .iter()
                     .chain(tops.iter())
                     .filter(|c| **c != actual)
                     .collect::<Vec<_>>()
-                    .choose(&mut self.rng)
+                    .choose(&mut house.rng)
                     .map(|c| (*c).clone())
                     .unwrap_or(told)
             } else {
@@ -136,7 +143,7 @@ impl Scripted {
             };
             let listener = humans.iter().find(|h| *h != host).cloned();
             let text = pick(
-                &mut self.rng,
+                &mut house.rng,
                 &[
                     "I put the {o} {r} the {c}.",
                     "If anyone needs the {o}, it's {r} the {c}.",
@@ -156,7 +163,7 @@ impl Scripted {
             let claim = Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
             // Told to whoever is about now, or kept for the robot.
             match listener {
-                Some(l) if self.rng.random_bool(0.5) => turns.push(turn(
+                Some(l) if house.rng.random_bool(0.5) => turns.push(turn(
                     host,
                     Goal::Say {
                         to: vec![l],
@@ -168,7 +175,7 @@ impl Scripted {
             }
         }
         if let Some((at, object)) = misplaced {
-            self.misplacements.push(Misplacement {
+            house.misplacements.push(Misplacement {
                 session: x.session.id.clone(),
                 actor: host.clone(),
                 object,
@@ -196,15 +203,15 @@ impl Scripted {
         }
         // The morning's housework of those at home all day: after the tidy,
         // one dusts and wipes down, another does the ironing.
-        if x.session.params.contains_key("dust") {
+        if x.session.params.dust {
             let retired: Vec<Id> = x
                 .humans
                 .iter()
-                .filter(|h| self.retired(h))
+                .filter(|h| house.retired(h))
                 .cloned()
                 .collect();
             for (i, who) in retired.iter().enumerate() {
-                let minutes = 40 + self.rng.random_range(0..4) * 5;
+                let minutes = 40 + house.rng.random_range(0..4) * 5;
                 let what = if i == 0 {
                     "Now for the dusting."
                 } else {

@@ -1,9 +1,16 @@
 //! Waking up: washing, the kitchen, the lights.
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn wake_up(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct WakeUp;
+
+impl Activity for WakeUp {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             roles: r,
             ref humans,
@@ -25,8 +32,8 @@ impl Scripted {
             t.not_before = Some(
                 session
                     .start
-                    .max(u64::from(session.day - 1) * DAY + self.person(h).wake)
-                    + self.jitter(15),
+                    .max(u64::from(session.day - 1) * DAY + house.person(h).wake)
+                    + house.jitter(15),
             );
             turns.push(t);
             // A shower and getting ready behind closed doors: 12 to 20 minutes.
@@ -59,7 +66,7 @@ impl Scripted {
                     },
                 ));
             }
-            turns.push(turn(h, wait(12 * M + self.jitter(8))));
+            turns.push(turn(h, wait(12 * M + house.jitter(8))));
             // Bathrooms are shut only while in use.
             for d in &doors {
                 turns.push(turn(
@@ -73,7 +80,7 @@ impl Scripted {
             // Then to the counter, to make their breakfast: 5 to 10 minutes.
             if let Some(c) = r.fixture(Role::PrepSurface) {
                 turns.push(turn(h, Goal::GoTo { target: c.clone() }));
-                turns.push(turn(h, wait(5 * M + self.jitter(5))));
+                turns.push(turn(h, wait(5 * M + house.jitter(5))));
             }
         }
         if let Some(light) = r.device(Role::Light) {

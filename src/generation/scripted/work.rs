@@ -1,9 +1,16 @@
 //! Work or homework at the desk, and a request for later (a commitment).
 
-use super::*;
+use super::prelude::*;
 
-impl Scripted {
-    pub(super) fn work(&mut self, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+pub(super) struct Work;
+
+impl Activity for Work {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let &Stage {
             s,
             roles: r,
@@ -16,11 +23,11 @@ impl Scripted {
         // The one the calendar sat at the desk, else the last at home.
         let worker = session
             .params
-            .get("who")
-            .map(|w| Id::new(w))
+            .who
+            .clone()
             .filter(|w| humans.contains(w))
             .unwrap_or_else(|| humans.last().expect("non-empty").clone());
-        let p = self.person(&worker).clone();
+        let p = house.person(&worker).clone();
         let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
             .or_else(|| r.fixture(Role::WorkDesk))
             .cloned();
@@ -48,7 +55,7 @@ impl Scripted {
                 target: desk.clone(),
             },
         ));
-        turns.push(turn(&worker, wait(30 * M + self.jitter(30))));
+        turns.push(turn(&worker, wait(30 * M + house.jitter(30))));
         // Some days the work moves to the sofa, laptop and all.
         let laptop = p.first_of_each(r, Role::WorkGear).first().cloned();
         let couch = r
@@ -56,10 +63,10 @@ impl Scripted {
             .or(r.fixture(Role::DiningSurface))
             .cloned();
         if let (Some(laptop), Some(couch)) = (laptop, couch)
-            && self.rng.random_bool(0.4)
+            && house.rng.random_bool(0.4)
         {
             let text = pick(
-                &mut self.rng,
+                &mut house.rng,
                 &[
                     "I'll finish this on the {c}.",
                     "My back hurts, moving to the {c}.",
@@ -75,7 +82,7 @@ impl Scripted {
                 },
             ));
             // Done there, it goes back to the desk.
-            turns.push(turn(&worker, wait(20 * M + self.jitter(20))));
+            turns.push(turn(&worker, wait(20 * M + house.jitter(20))));
             turns.push(turn(
                 &worker,
                 Goal::Fetch {
@@ -92,8 +99,8 @@ impl Scripted {
             .filter(|o| r.has(o, Role::DeskExtra))
             .cloned()
             .collect();
-        if let Some(thing) = things.choose(&mut self.rng).cloned() {
-            let tomorrow = self.rng.random_bool(0.5) && session.day < cx.days;
+        if let Some(thing) = things.choose(&mut house.rng).cloned() {
+            let tomorrow = house.rng.random_bool(0.5) && session.day < cx.days;
             let due = if tomorrow {
                 u64::from(session.day) * DAY + 7 * H + 45 * M
             } else {
@@ -114,21 +121,14 @@ impl Scripted {
                 to: Dest::On(desk.clone()),
             };
             let claims = request_claim(&goal, due).into_iter().collect();
-            self.commitments.push(Commitment {
-                id: format!("c{}", self.commitments.len() + 1),
-                by: worker.clone(),
-                asked_in: session.id.clone(),
-                due,
-                goal,
-                status: CommitmentStatus::Open,
-            });
+            house.commitments.ask(&worker, &session.id, due, goal);
             turns.push(turn(&worker, say_claims(&[robot], text, claims)));
             turns.push(turn(
                 robot,
                 say(
                     &[&worker],
                     pick(
-                        &mut self.rng,
+                        &mut house.rng,
                         &[
                             "Okay, I will.",
                             "Noted, I'll do it.",

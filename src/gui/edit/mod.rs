@@ -6,6 +6,7 @@
 //! the same code runs in the Bevy window ([`EditorPlugin`]) and in
 //! `egui_kittest` tests.
 
+pub mod bench;
 mod canvas;
 mod inspector;
 mod panels;

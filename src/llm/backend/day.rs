@@ -13,7 +13,7 @@ use serde_json::json;
 
 use crate::generation::frame::{self, Frame, anchored};
 use crate::generation::{
-    Backend, Context, DayBeat, DayNotes, Dest, GenError, Goal, Project, Session, SessionKind, Turn,
+    Backend, Context, DayBeat, DayNotes, Dest, GenError, Goal, Kind, Project, Session, Turn,
 };
 use crate::ids::Id;
 use crate::llm::reply;
@@ -192,13 +192,13 @@ impl LlmBackend {
             for (i, s) in r.sessions.into_iter().enumerate() {
                 let mut problems = session_problems(i, &s);
                 if out.iter().any(|o: &Session| {
-                    o.kind == s.kind
+                    o.kind == s.kind.as_str()
                         && o.intent == s.intent
                         && clock(&s.start) == Some(o.start - base)
                 }) {
                     problems.push(format!("sessions[{i}] repeats an earlier one"));
                 }
-                if SessionKind::parse(&s.kind).is_some() {
+                if Kind::of_name(&s.kind).known().is_some() {
                     problems.push(format!(
                         "sessions[{i}].kind {} is the calendar's, which has its own; name a kind of your own",
                         s.kind
@@ -216,7 +216,7 @@ impl LlmBackend {
                         id: String::new(),
                         day,
                         start: base + at,
-                        kind: s.kind,
+                        kind: Kind::from(s.kind),
                         project: s.project,
                         intent: s.intent,
                         participants: ids_in(&s.participants),
@@ -293,11 +293,14 @@ impl LlmBackend {
     /// calendar has in it, what it is about, and what stays as it is.
     fn slot(session: &Session, calendar: &[Turn]) -> String {
         let mut out = String::new();
-        let intent =
-            SessionKind::parse(&session.kind).map_or(session.intent.as_str(), |k| k.intent());
+        let intent = session
+            .kind
+            .known()
+            .map_or(session.intent.as_str(), |k| k.intent());
         let _ = write!(out, "It is on the household's calendar: {intent}.");
         let params: Vec<String> = session
             .params
+            .entries()
             .iter()
             .filter(|(k, _)| {
                 !matches!(k.as_str(), "beat" | "take" | "dust" | "asked_in" | "parcel")
@@ -397,7 +400,9 @@ impl LlmBackend {
         let schema = names.schema("director", &[], cx.days, TURNS);
         // The slot's own words back are not the model's: what the
         // calendar has in the session, or the session's intent.
-        let slot_words = SessionKind::parse(&session.kind)
+        let slot_words = session
+            .kind
+            .known()
             .filter(|_| calendar.is_some())
             .map_or(session.intent.clone(), |k| k.intent().to_string());
         let echoes = std::cell::Cell::new(0u64);

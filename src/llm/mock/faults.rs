@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{MockReply, MockRequest};
+use super::messages::{MockReply, MockRequest};
 
 /// A stand-in for a model that never answers usably: prose, whatever it
 /// is asked.

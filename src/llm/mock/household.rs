@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::decode::decode;
-use super::{MockReply, MockRequest};
+use super::messages::{MockReply, MockRequest};
 
 /// How the stand-in household LLM plays the actors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

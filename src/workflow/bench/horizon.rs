@@ -4,10 +4,14 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use anyhow::Result;
-
-use hearth::generation::{self, scripted::Scripted};
-use hearth::scene;
+use super::options::{Lines, failed};
+use crate::eval::agents::{BuiltIn, Strategy};
+use crate::eval::{self, Agent};
+use crate::generation::{self, scripted::Scripted};
+use crate::samples::export::{Haystack, locomo_records, longmemeval_records};
+use crate::samples::{self, Asking, Index, QaSample, Sample};
+use crate::scene;
+use crate::workflow::error::WorkflowError;
 
 /// The agents `hearth eval` is timed with in the horizon benchmark: the
 /// built-ins that remember something.
@@ -17,16 +21,13 @@ const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
 /// five built-in agents and the LongMemEval `s` and `m` and LoCoMo exports
 /// (serialized, not written) of the family apartment, seed 1, at each horizon, and each
 /// one's fitted exponent: the slope of log time against log days.
-pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
-    use hearth::eval::agents::{BuiltIn, Strategy};
-    use hearth::samples::export::{Haystack, longmemeval_records};
-    use hearth::samples::{Index, Sample};
-    let s = scene::parse("family_apartment", scene::default_source())?;
-    println!(
+pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
+    let s = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
+    out(format!(
         "cost against horizon, family apartment seed 1, one thread (s; agents: {}):",
         HORIZON_AGENTS.join(", ")
-    );
-    println!(
+    ));
+    out(format!(
         "  {:>5} {:>7} {:>7} {:>9} {:>8} {:>8} {:>9} {:>9} {:>9} {:>11}",
         "days",
         "events",
@@ -38,7 +39,7 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
         "export-m",
         "locomo-s",
         "locomo-full"
-    );
+    ));
     let mut rows: Vec<[f64; 8]> = Vec::new();
     for &days in horizons {
         let t0 = Instant::now();
@@ -47,27 +48,27 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
         generation::generate(&s, days, &mut backend, &mut |e| {
             events.push(e.clone());
             Ok(())
-        })?;
+        })
+        .map_err(failed)?;
         let generate = t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
         // As `hearth mine` and `hearth eval` do it.
         let ix = Index::new(&s, &events);
-        let (mined, invalid) =
-            hearth::samples::mine_checked(&ix, 0, hearth::samples::Asking::Robot);
+        let (mined, invalid) = samples::mine_checked(&ix, 0, Asking::Robot);
         let mine = t0.elapsed().as_secs_f64();
-        anyhow::ensure!(invalid.is_empty(), "{} invalid samples", invalid.len());
+        if !invalid.is_empty() {
+            return Err(failed(format!("{} invalid samples", invalid.len())));
+        }
         let t0 = Instant::now();
         let mut agents: Vec<BuiltIn> = HORIZON_AGENTS
             .iter()
             .map(|name| BuiltIn::new(Strategy::parse(name).expect("built in")))
             .collect();
-        let mut each: Vec<&mut dyn hearth::eval::Agent> = agents
-            .iter_mut()
-            .map(|a| a as &mut dyn hearth::eval::Agent)
-            .collect();
-        black_box(hearth::eval::evaluate_all(&ix, &mined, &mut each));
+        let mut each: Vec<&mut dyn Agent> =
+            agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
+        black_box(eval::evaluate_all(&ix, &mined, &mut each));
         let eval = t0.elapsed().as_secs_f64();
-        let qa: Vec<&hearth::samples::QaSample> = mined
+        let qa: Vec<&QaSample> = mined
             .iter()
             .filter_map(|x| match x {
                 Sample::Qa(q) => Some(q),
@@ -76,27 +77,27 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
             .collect();
         // Serialized, not written: the cost of making them.
         let mut sink = std::io::sink();
-        let mut lme = |size| -> Result<f64> {
+        let mut lme = |size| -> Result<f64, WorkflowError> {
             let t0 = Instant::now();
             for r in longmemeval_records(&ix, "bench", &qa, size, 0) {
-                serde_json::to_writer(&mut sink, &r)?;
+                serde_json::to_writer(&mut sink, &r).map_err(failed)?;
             }
             Ok(t0.elapsed().as_secs_f64())
         };
         let (export_s, export_m) = (lme(Haystack::S)?, lme(Haystack::M)?);
-        let mut locomo = |size| -> Result<f64> {
+        let mut locomo = |size| -> Result<f64, WorkflowError> {
             let t0 = Instant::now();
-            for r in hearth::samples::export::locomo_records(&ix, "bench", &qa, size, 0) {
-                serde_json::to_writer(&mut sink, &r)?;
+            for r in locomo_records(&ix, "bench", &qa, size, 0) {
+                serde_json::to_writer(&mut sink, &r).map_err(failed)?;
             }
             Ok(t0.elapsed().as_secs_f64())
         };
         let (locomo_s, locomo_full) = (locomo(Haystack::S)?, locomo(Haystack::Full)?);
-        println!(
+        out(format!(
             "  {days:>5} {:>7} {:>7} {generate:>9.3} {mine:>8.3} {eval:>8.3} {export_s:>9.3} {export_m:>9.3} {locomo_s:>9.3} {locomo_full:>11.3}",
             events.len(),
             mined.len()
-        );
+        ));
         rows.push([
             f64::from(days),
             generate,
@@ -113,7 +114,7 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
             let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r[0].ln(), r[col].ln())).collect();
             fitted_exponent(&pts)
         };
-        println!(
+        out(format!(
             "  exponent (target <= 1.1): generate {:.2}, mine {:.2}, eval {:.2}, export-s {:.2}, export-m {:.2}, locomo-s {:.2}, locomo-full {:.2}",
             slope(1),
             slope(2),
@@ -122,16 +123,14 @@ pub(super) fn bench_horizon(horizons: &[u32]) -> Result<()> {
             slope(5),
             slope(6),
             slope(7)
-        );
-        println!(
-            "  (`locomo-full` repeats the whole past at every cutoff, and `m` up to 500 sessions per question: their output, and so their cost, grows faster than the days; the `s` forms, the default, hold at most 45 sessions a record)"
-        );
+        ));
+        out("  (`locomo-full` repeats the whole past at every cutoff, and `m` up to 500 sessions per question: their output, and so their cost, grows faster than the days; the `s` forms, the default, hold at most 45 sessions a record)".into());
     }
     Ok(())
 }
 
 /// The least-squares slope of `y` against `x`.
-pub(super) fn fitted_exponent(pts: &[(f64, f64)]) -> f64 {
+fn fitted_exponent(pts: &[(f64, f64)]) -> f64 {
     let n = pts.len() as f64;
     let (mx, my) = (
         pts.iter().map(|p| p.0).sum::<f64>() / n,

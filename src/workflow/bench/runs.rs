@@ -3,29 +3,32 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
-
-use hearth::generation::{self, scripted::Scripted};
-use hearth::jobs::batch::{self, BatchSpec};
-use hearth::procgen::{self, SceneSpec};
-use hearth::scene;
-
-use super::args::{BenchArgs, ms};
+use super::options::{BenchOptions, Lines, failed, ms};
+use crate::catalogue;
+use crate::eval::agents::{BUILT_IN, BuiltIn, Strategy};
+use crate::eval::{Agent, evaluate, observations};
+use crate::generation::{self, scripted::Scripted};
+use crate::jobs::batch::{self as jobs_batch, BatchSpec};
+use crate::playback::Playback;
+use crate::procgen::{self as scenes, SceneSpec};
+use crate::samples::{self, Index, Sample};
+use crate::scene;
+use crate::workflow::error::WorkflowError;
 
 /// Opening a 30-day trace for playback (one checked replay, keyframes) and
 /// seeking to random events.
-pub(super) fn bench_playback() -> Result<()> {
-    use hearth::playback::Playback;
-    let s = scene::parse("family_apartment", scene::default_source())?;
+pub fn playback(out: Lines) -> Result<(), WorkflowError> {
+    let s = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
     let mut events = Vec::new();
     let mut backend = Scripted::new(&s, 0);
     generation::generate(&s, 30, &mut backend, &mut |e| {
         events.push(e.clone());
         Ok(())
-    })?;
+    })
+    .map_err(failed)?;
     let n = events.len();
     let t0 = Instant::now();
-    let pb = Playback::new(s, events).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let pb = Playback::new(s, events).map_err(failed)?;
     let open = t0.elapsed();
     // A fixed pseudo-random walk over the trace (no RNG needed for timing).
     let seeks = 2000u64;
@@ -39,65 +42,63 @@ pub(super) fn bench_playback() -> Result<()> {
         worst = worst.max(d);
         total += d;
     }
-    println!(
+    out(format!(
         "playback of a 30-day family-apartment trace ({n} events):\n  open {:>8.1} ms   seek (state + robot's view) mean {:.3} ms, worst {:.3} ms",
         ms(open),
         ms(total) / seeks as f64,
         ms(worst)
-    );
+    ));
     Ok(())
 }
 
 /// Each built-in agent on a 7-day family-apartment trace: events ingested
 /// per second, and questions answered per second (each at its cutoff).
-pub(super) fn bench_eval(args: &BenchArgs) -> Result<()> {
-    use hearth::eval::agents::{BUILT_IN, BuiltIn, Strategy};
-    use hearth::eval::{Agent, evaluate, observations};
-    use hearth::samples::{Index, Sample};
-    let s = scene::parse("family_apartment", scene::default_source())?;
+pub fn eval(args: &BenchOptions, out: Lines) -> Result<(), WorkflowError> {
+    let s = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
     let mut events = Vec::new();
     let mut backend = Scripted::new(&s, 0);
     generation::generate(&s, args.days, &mut backend, &mut |e| {
         events.push(e.clone());
         Ok(())
-    })?;
+    })
+    .map_err(failed)?;
     let ix = Index::new(&s, &events);
-    let qa: Vec<Sample> = hearth::samples::mine(&s, &events, 0)
+    let qa: Vec<Sample> = samples::mine(&s, &events, 0)
         .into_iter()
         .filter(|x| matches!(x, Sample::Qa(_)))
         .collect();
     let seen = observations(&ix, 1, u64::MAX);
-    println!(
+    out(format!(
         "agents on a {}-day family-apartment trace ({} perceived events, {} questions):",
         args.days,
         seen.len(),
         qa.len()
-    );
+    ));
     for name in BUILT_IN {
         let mut agent = BuiltIn::new(Strategy::parse(name).expect("built in"));
         let t0 = Instant::now();
-        agent.reset(&s).map_err(|e| anyhow::anyhow!("{e}"))?;
+        agent.reset(&s).map_err(failed)?;
         for o in &seen {
-            agent.observe(o).map_err(|e| anyhow::anyhow!("{e}"))?;
+            agent.observe(o).map_err(failed)?;
         }
         let ingest = t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
         let (results, _) = evaluate(&ix, &qa, &mut agent);
         // evaluate() ingests again; answering is what is left.
         let answering = (t0.elapsed().as_secs_f64() - ingest).max(1e-9);
-        println!(
+        out(format!(
             "  {name:<8} {:>12.0} events/s ingested  {:>10.0} answers/s  ({} answered)",
             seen.len() as f64 / ingest.max(1e-9),
             results.len() as f64 / answering,
             results.len()
-        );
+        ));
     }
     Ok(())
 }
 
 /// The scripted pipeline in memory, each event serialized as JSON.
-pub(super) fn bench_generation(args: &BenchArgs) -> Result<()> {
-    let s = scene::parse("family_apartment", scene::default_source())?;
+pub fn generation(args: &BenchOptions, out: Lines) -> Result<(), WorkflowError> {
+    let s = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
     let (mut events, mut bytes) = (0u64, 0usize);
     let mut line = Vec::with_capacity(4096);
     let t0 = Instant::now();
@@ -109,10 +110,11 @@ pub(super) fn bench_generation(args: &BenchArgs) -> Result<()> {
             bytes += line.len() + 1;
             events += 1;
             Ok(())
-        })?;
+        })
+        .map_err(failed)?;
     }
     let spent = t0.elapsed().as_secs_f64();
-    println!(
+    out(format!(
         "generation, scripted backend on family_apartment ({} traces x {} days, {} events, {:.1} MB of JSON):\n  {:>10.0} events/s  {:>8.2} ms/trace",
         args.traces,
         args.days,
@@ -120,20 +122,22 @@ pub(super) fn bench_generation(args: &BenchArgs) -> Result<()> {
         bytes as f64 / 1e6,
         events as f64 / spent,
         spent * 1e3 / args.traces as f64,
-    );
+    ));
     Ok(())
 }
 
 /// Procedural households: time per scene (generation including its
 /// validation) and the sizes they come in, over `seeds` seeds per kind.
-pub(super) fn bench_procgen(seeds: u64) -> Result<()> {
-    let cat = hearth::catalogue::builtin();
-    println!("scene generate ({seeds} seeds per kind, validation included):");
+pub fn procgen(seeds: u64, out: Lines) -> Result<(), WorkflowError> {
+    let cat = catalogue::builtin();
+    out(format!(
+        "scene generate ({seeds} seeds per kind, validation included):"
+    ));
     for kind in cat.household_kinds() {
         let mut stats = Vec::new();
         let t0 = Instant::now();
         for seed in 0..seeds {
-            let s = procgen::generate(&SceneSpec::new(kind, seed), cat)?;
+            let s = scenes::generate(&SceneSpec::new(kind, seed), cat).map_err(failed)?;
             stats.push(scene::stats(&s));
         }
         let per = t0.elapsed() / seeds as u32;
@@ -146,7 +150,7 @@ pub(super) fn bench_procgen(seeds: u64) -> Result<()> {
                 v.iter().max().unwrap_or(&0)
             )
         };
-        println!(
+        out(format!(
             "  {kind:<10} {:>7.3} ms/scene; rooms {}, objects {}, people {}, look-alike groups {}, closed doors {}",
             ms(per),
             range(&|s| s.rooms),
@@ -154,13 +158,13 @@ pub(super) fn bench_procgen(seeds: u64) -> Result<()> {
             range(&|s| s.people),
             range(&|s| s.look_alike_groups),
             range(&|s| s.closed_doors),
-        );
+        ));
     }
     Ok(())
 }
 
 /// `batch` to a temporary directory with one and with two jobs.
-pub(super) fn bench_batch(args: &BenchArgs) -> Result<()> {
+pub fn batch(args: &BenchOptions, out: Lines) -> Result<(), WorkflowError> {
     let root = std::env::temp_dir().join(format!("hearth-bench-{}", std::process::id()));
     let mut times = Vec::new();
     for jobs in [1, 2] {
@@ -172,15 +176,19 @@ pub(super) fn bench_batch(args: &BenchArgs) -> Result<()> {
             jobs,
             ..BatchSpec::new(&out)
         };
-        let o = batch::execute(&spec, &|_| ());
+        let o = jobs_batch::execute(&spec, &|_| ());
         times.push(t0.elapsed().as_secs_f64());
-        let o = o.inspect_err(|_| {
-            let _ = std::fs::remove_dir_all(&root);
-        })?;
-        anyhow::ensure!(o.failures.is_empty(), "batch failed: {:?}", o.failures);
+        let o = o
+            .inspect_err(|_| {
+                let _ = std::fs::remove_dir_all(&root);
+            })
+            .map_err(failed)?;
+        if !o.failures.is_empty() {
+            return Err(failed(format!("batch failed: {:?}", o.failures)));
+        }
     }
-    std::fs::remove_dir_all(&root)?;
-    println!(
+    std::fs::remove_dir_all(&root).map_err(failed)?;
+    out(format!(
         "batch to disk ({} traces x {} days, {} cores):\n  --jobs 1 {:>7.2} s  --jobs 2 {:>7.2} s  speed-up {:.2}x",
         args.traces,
         args.days,
@@ -188,6 +196,6 @@ pub(super) fn bench_batch(args: &BenchArgs) -> Result<()> {
         times[0],
         times[1],
         times[0] / times[1],
-    );
+    ));
     Ok(())
 }
