@@ -12,6 +12,7 @@ use std::time::Duration;
 use common::hand_built::*;
 use common::*;
 use hearth::eval::agents::{BuiltIn, Strategy};
+use hearth::eval::blind;
 use hearth::eval::external::External;
 use hearth::eval::words::WordsOnly;
 use hearth::eval::*;
@@ -877,4 +878,57 @@ fn calibrated_scoring_wants_the_value_said_as_surely_as_it_is_known() {
     );
     assert_eq!(marks(q, None, &trap), (false, Some(true)));
     assert_eq!(marks(q, None, "I could not say."), (false, None));
+}
+
+/// A household answered blind (the questions without their answers, the
+/// robot's observations), the answers written as a predictions file keeps
+/// them and given back: scored exactly as the agent is in process, for an
+/// agent given the parsed query and one that reads words only.
+#[test]
+fn answers_made_blind_and_given_back_score_as_in_process() {
+    let (scene, events) = generated("family_apartment", 3, 2);
+    let samples = samples::mine(&scene, &events, 3);
+    let ix = Index::new(&scene, &events);
+    let asked = blind::asked(&ix, &samples);
+    assert_eq!(asked.len(), samples.len());
+    // What an agent receives names no sample id (u0003_abs says it has no answer).
+    let text = serde_json::to_string(&asked).unwrap();
+    for s in &samples {
+        if let Sample::Qa(q) = s {
+            assert!(!text.contains(&format!("\"{}\"", q.id)), "{} leaks", q.id);
+        }
+    }
+    assert!(!text.contains("\"answer\""));
+    let seen = observations(&ix, 0, u64::MAX);
+    for name in ["obsmem", "bm25-words"] {
+        let live = run(name, &scene, &events, &samples);
+        let mut agent: Box<dyn Agent> = match WordsOnly::named(name) {
+            Some(w) => Box::new(w),
+            None => Box::new(BuiltIn::new(Strategy::parse(name).unwrap())),
+        };
+        let answered = blind::answer_blind(&scene, &seen, &asked, agent.as_mut());
+        let line = serde_json::to_string(&answered).unwrap();
+        let back: Vec<blind::Answered> = serde_json::from_str(&line).unwrap();
+        let mut replayed = blind::Replayed::new(name, vec![("h".into(), back)]);
+        let (qa, plans) = evaluate(&ix, &samples, &mut replayed);
+        let given = Report::new(name.into(), vec![], qa, plans);
+        assert_eq!(
+            serde_json::to_string(&given).unwrap(),
+            serde_json::to_string(&live).unwrap(),
+            "{name}"
+        );
+    }
+    // A question left out of the predictions fails alone, saying so.
+    let mut agent = BuiltIn::new(Strategy::parse("obsmem").unwrap());
+    let mut answered = blind::answer_blind(&scene, &seen, &asked, &mut agent);
+    let gone = answered.remove(0);
+    let mut replayed = blind::Replayed::new("obsmem", vec![("h".into(), answered)]);
+    let (qa, plans) = evaluate(&ix, &samples, &mut replayed);
+    let failed: Vec<&String> = qa
+        .iter()
+        .filter_map(|r| r.error.as_ref())
+        .chain(plans.iter().filter_map(|p| p.error.as_ref()))
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].contains(&gone.id), "{}", failed[0]);
 }

@@ -54,6 +54,11 @@ pub enum DatasetCommand {
         #[arg(long, default_value = "samples.jsonl")]
         samples: String,
     },
+    /// Freeze a batch into a release others can cite: dev and test splits
+    /// by household, the SHA-256 of every file in release.json, the test
+    /// split's traces and answers in a key file kept apart; then `hearth
+    /// answer` and `hearth score`.
+    Release(super::release::ReleaseArgs),
     /// Read a filled audit sheet: the share of wrong gold answers and of
     /// ill-formed questions, each with its 95% (Wilson) interval.
     Tally {
@@ -98,6 +103,7 @@ pub fn dataset(c: DatasetCommand) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        DatasetCommand::Release(a) => super::release::release(a),
         DatasetCommand::Tally { sheet } => {
             let t = read_sheet(&sheet)?;
             let pct = |r: &hearth::workflow::audit::Rate| {

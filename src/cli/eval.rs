@@ -296,7 +296,7 @@ impl<'a> PassBar<'a> {
 }
 
 /// The table: per family and agent the mean and its interval.
-fn print_summary(s: &Summary, costs: &[Cost]) {
+pub(crate) fn print_summary(s: &Summary, costs: &[Cost]) {
     let w = 19;
     let cell = |st: Option<&Stat>| {
         st.map_or("-".into(), |st| {
@@ -466,9 +466,20 @@ fn cost_rows<'a>(agents: impl Iterator<Item = &'a str>, costs: &[Cost], w: usize
                 .map_or("-".into(), |s| format!("{s:.1}"))
         });
     }
+    row("seconds/question", &|c| {
+        format!("{:.4}", c.seconds_per_question)
+    });
+    row("seconds/correct", &|c| {
+        c.seconds_per_correct
+            .map_or("-".into(), |s| format!("{s:.4}"))
+    });
     if costs.iter().any(|c| c.tokens_per_question.is_some()) {
         row("tokens/question", &|c| {
             c.tokens_per_question
+                .map_or("-".into(), |t| format!("{t:.0}"))
+        });
+        row("tokens/correct", &|c| {
+            c.tokens_per_correct
                 .map_or("-".into(), |t| format!("{t:.0}"))
         });
     }

@@ -15,6 +15,7 @@ mod edit;
 mod eval;
 mod generate;
 mod llm_args;
+mod release;
 mod samples;
 mod scene;
 mod trace;
@@ -54,6 +55,10 @@ enum Command {
     /// Score memory agents on a trace's samples (QA and planning), or on a
     /// whole batch with intervals and plots (--batch).
     Eval(eval::EvalArgs),
+    /// Run agents over a release's split into predictions files.
+    Answer(release::AnswerArgs),
+    /// Score predictions against a release's key: the table and files of `eval --batch`.
+    Score(release::ScoreArgs),
     /// Describe a batch as a dataset: `hearth dataset card DIR`.
     #[command(subcommand)]
     Dataset(dataset::DatasetCommand),
@@ -142,6 +147,8 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Export(args) => samples::export(args),
         Command::Eval(args) => eval::run(args),
         Command::Dataset(c) => dataset::dataset(c),
+        Command::Answer(a) => release::answer(a),
+        Command::Score(a) => release::score(a),
         Command::Trace(c) => trace::run(c),
         #[cfg(feature = "gui")]
         Command::View(args) => view::run(args),

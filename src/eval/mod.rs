@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod agents;
 mod audit;
+pub mod blind;
 pub mod bm25;
 pub mod external;
 pub mod kg;

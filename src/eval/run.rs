@@ -14,7 +14,7 @@ use super::score::{PlanResult, QaResult, execute_plan, score};
 
 /// The key of a trace's opaque question ids: its scene and length, so the
 /// ids differ from trace to trace and stay the same on a rerun.
-fn opaque_salt(ix: &Index) -> u64 {
+pub(super) fn opaque_salt(ix: &Index) -> u64 {
     crate::ids::fnv1a(format!("{}#{}", ix.scene.id, ix.events.len()).as_bytes())
 }
 
@@ -27,7 +27,7 @@ pub fn asked_id(ix: &Index, id: &str) -> String {
 /// The id an agent is asked a question by: a keyed hash of the sample id,
 /// which says nothing of the question's family or answerability (sample
 /// ids do: `u0003_abs`). Reports carry the sample ids.
-fn opaque_id(salt: u64, id: &str) -> String {
+pub(super) fn opaque_id(salt: u64, id: &str) -> String {
     // FNV-1a mixes its last bytes poorly into its high bits (and "_abs"
     // ends an id), so the hash goes through a finalizer (MurmurHash3's).
     let mut h = crate::ids::fnv1a(id.as_bytes()) ^ salt;
@@ -35,6 +35,24 @@ fn opaque_id(salt: u64, id: &str) -> String {
         h = (h ^ (h >> shift)).wrapping_mul(mul);
     }
     format!("q{:016x}", h ^ (h >> 33))
+}
+
+/// The samples of a trace by cutoff, in the order they are asked there:
+/// questions in the order of their opaque ids (the order mining made them
+/// in, unanswerable ones last, says nothing), then tasks.
+pub(super) fn schedule<'a>(ix: &Index, samples: &'a [Sample]) -> BTreeMap<u64, Vec<&'a Sample>> {
+    let salt = opaque_salt(ix);
+    let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        by_cutoff.entry(s.cutoff().event).or_default().push(s);
+    }
+    for group in by_cutoff.values_mut() {
+        group.sort_by_cached_key(|s| match s {
+            Sample::Qa(q) => (0, opaque_id(salt, &q.id)),
+            Sample::Plan(t) => (1, t.id.clone()),
+        });
+    }
+    by_cutoff
 }
 
 /// Runs `agent` over the samples of one trace: observations in order, the
@@ -58,18 +76,7 @@ pub fn evaluate_all(
     agents: &mut [&mut dyn Agent],
 ) -> Vec<(Vec<QaResult>, Vec<PlanResult>)> {
     let salt = opaque_salt(ix);
-    let mut by_cutoff: BTreeMap<u64, Vec<&Sample>> = BTreeMap::new();
-    for s in samples {
-        by_cutoff.entry(s.cutoff().event).or_default().push(s);
-    }
-    // Within a cutoff, questions go in the order of their opaque ids: the
-    // order mining made them in (unanswerable ones last) says nothing.
-    for group in by_cutoff.values_mut() {
-        group.sort_by_cached_key(|s| match s {
-            Sample::Qa(q) => (0, opaque_id(salt, &q.id)),
-            Sample::Plan(t) => (1, t.id.clone()),
-        });
-    }
+    let by_cutoff = schedule(ix, samples);
     let mut out: Vec<(Vec<QaResult>, Vec<PlanResult>)> =
         agents.iter().map(|_| (Vec::new(), Vec::new())).collect();
     let mut broken: Vec<Option<AgentError>> =

@@ -66,6 +66,22 @@ pub fn read_json<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// A JSON Lines file of `T`s, blank lines skipped; a bad line is named.
+pub fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, StoreError> {
+    read_text(path)?
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| StoreError::Line {
+                path: path.into(),
+                line: i + 1,
+                message: e.to_string(),
+            })
+        })
+        .collect()
+}
+
 /// Writes a file atomically (see [`atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     atomic::write(path, bytes).map_err(|source| StoreError::Write {

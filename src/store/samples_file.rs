@@ -23,7 +23,12 @@ pub fn write_samples(
 
 /// Reads a samples file, checking its header.
 pub fn read_samples(path: &Path) -> Result<(SamplesHeader, Vec<Sample>), StoreError> {
-    let text = read_text(path)?;
+    parse_samples(path, &read_text(path)?)
+}
+
+/// A samples file's header and samples from its text; `path` is where
+/// errors say they are.
+pub fn parse_samples(path: &Path, text: &str) -> Result<(SamplesHeader, Vec<Sample>), StoreError> {
     let line_err = |line: usize, message: String| StoreError::Line {
         path: path.into(),
         line,

@@ -275,18 +275,39 @@ pub fn read_plan(dir: &Path) -> Result<Option<crate::generation::Plan>, StoreErr
 
 /// Reads a finished trace directory.
 pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
+    let mpath = dir.join(MANIFEST);
+    if !mpath.exists() {
+        return Err(StoreError::NotATrace {
+            path: dir.into(),
+            why: format!("no {MANIFEST} (unfinished or not a trace directory)"),
+        });
+    }
+    let manifest = read_text(&mpath)?;
+    let scene = read_text(&dir.join(SCENE))?;
+    let epath = events_path(dir).unwrap_or_else(|| dir.join(EVENTS));
+    let events = read_events(&epath)?;
+    parse_trace(dir, &manifest, &scene, &events)
+}
+
+/// The text of the events file of the trace in `dir`, decompressed.
+pub fn events_text(dir: &Path) -> Result<String, StoreError> {
+    read_events(&events_path(dir).unwrap_or_else(|| dir.join(EVENTS)))
+}
+
+/// A trace from its files' text (a release's key keeps them so); `dir`
+/// is where errors say they are.
+pub fn parse_trace(
+    dir: &Path,
+    manifest: &str,
+    scene: &str,
+    events: &str,
+) -> Result<Trace, StoreError> {
     let not = |why: String| StoreError::NotATrace {
         path: dir.into(),
         why,
     };
-    let mpath = dir.join(MANIFEST);
-    if !mpath.exists() {
-        return Err(not(format!(
-            "no {MANIFEST} (unfinished or not a trace directory)"
-        )));
-    }
     let manifest: Manifest =
-        serde_json::from_str(&read_text(&mpath)?).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        serde_json::from_str(manifest).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
     // Older versions are subsets of the current one: they read as they are.
     if !crate::trace::READABLE_SCHEMA_VERSIONS.contains(&manifest.schema_version) {
         return Err(not(format!(
@@ -296,10 +317,9 @@ pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
         )));
     }
     let spath = dir.join(SCENE);
-    let scene = scene::parse(&spath.display().to_string(), &read_text(&spath)?)?;
+    let scene = scene::parse(&spath.display().to_string(), scene)?;
     let epath = events_path(dir).unwrap_or_else(|| dir.join(EVENTS));
-    let text = read_events(&epath)?;
-    let mut lines = text.lines().enumerate();
+    let mut lines = events.lines().enumerate();
     let line_err = |line: usize, message: String| StoreError::Line {
         path: epath.clone(),
         line,

@@ -68,6 +68,16 @@ pub struct Cost {
     /// Seconds each LLM pass (`answer`, `judge`) took, over every trace.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub llm_seconds: BTreeMap<String, f64>,
+    /// Questions answered right (calibrated), and what each cost: seconds
+    /// (answering and the LLM passes) and tokens. None where none is right.
+    #[serde(default)]
+    pub correct: usize,
+    #[serde(default)]
+    pub seconds_per_question: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds_per_correct: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_per_correct: Option<f64>,
 }
 
 impl Cost {
@@ -90,7 +100,26 @@ impl Cost {
             mean_ms: ms.iter().sum::<f64>() / n.max(1) as f64,
             tokens_per_question: tokens.map(|t| t as f64 / n.max(1) as f64),
             llm_seconds: BTreeMap::new(),
+            correct: 0,
+            seconds_per_question: ms.iter().sum::<f64>() / 1e3 / n.max(1) as f64,
+            seconds_per_correct: None,
+            tokens_per_correct: None,
         }
+    }
+
+    /// The same, with `correct` of its questions answered right: what a
+    /// right answer cost, in seconds and tokens.
+    pub fn with_correct(mut self, correct: usize) -> Self {
+        let seconds =
+            self.mean_ms * self.questions as f64 / 1e3 + self.llm_seconds.values().sum::<f64>();
+        self.correct = correct;
+        self.seconds_per_question = seconds / self.questions.max(1) as f64;
+        self.seconds_per_correct = (correct > 0).then(|| seconds / correct as f64);
+        self.tokens_per_correct = self
+            .tokens_per_question
+            .filter(|_| correct > 0)
+            .map(|t| t * self.questions as f64 / correct as f64);
+        self
     }
 
     /// The same, with the time each LLM pass took.
@@ -116,6 +145,17 @@ mod tests {
         assert_eq!(c.tokens_per_question, Some(10.0));
         let one = Cost::new("b", &[Duration::from_millis(7)], None);
         assert_eq!((one.p50_ms, one.p95_ms), (7.0, 7.0));
+        // What a right answer costs: 10 s and 1000 tokens over 4 right.
+        let c = c.with_correct(4);
+        assert!((c.seconds_per_question - 0.0505).abs() < 1e-9, "{c:?}");
+        assert!((c.seconds_per_correct.unwrap() - 5.05 / 4.0).abs() < 1e-9);
+        assert_eq!(c.tokens_per_correct, Some(250.0));
+        assert_eq!(
+            Cost::new("d", &ms, None)
+                .with_correct(0)
+                .seconds_per_correct,
+            None
+        );
         let none = Cost::new("c", &[], None);
         assert_eq!((none.questions, none.p50_ms, none.mean_ms), (0, 0.0, 0.0));
         assert!(

@@ -111,4 +111,28 @@ pub enum WorkflowError {
         /// Never empty.
         unread: Vec<crate::study::audit::Unread>,
     },
+    #[error("{} is not empty: a release is frozen once made; give a new directory", dir.display())]
+    ReleaseExists { dir: PathBuf },
+    #[error("the key {} would be inside the release it hides the answers of: write it elsewhere", key.display())]
+    KeyInRelease { key: PathBuf },
+    #[error("{} is not the file the release's card names (SHA-256 {got}, the card says {want}): fetch the release again", path.display())]
+    Tampered {
+        path: PathBuf,
+        want: String,
+        got: String,
+    },
+    #[error(
+        "{what} was made by hearth {made}, this is {running}: score with the version that made it, as its scoring rules are the release's"
+    )]
+    Version {
+        what: &'static str,
+        made: String,
+        running: String,
+    },
+    #[error("{} answers {theirs}, the key is of {ours}: answer the release the key belongs to", path.display())]
+    OtherRelease {
+        path: PathBuf,
+        theirs: String,
+        ours: String,
+    },
 }

@@ -341,7 +341,11 @@ impl Tally {
             .zip(&self.latencies)
             .zip(&self.tokens)
             .zip(&self.pass_time)
-            .map(|(((a, l), t), p)| Cost::new(a, l, *t).with_passes(p))
+            .zip(&self.qa)
+            .map(|((((a, l), t), p), qa)| {
+                let correct = qa.iter().flatten().filter(|r| r.calibrated).count();
+                Cost::new(a, l, *t).with_passes(p).with_correct(correct)
+            })
             .collect()
     }
 

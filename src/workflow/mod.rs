@@ -24,6 +24,7 @@ pub mod llm;
 pub mod mine;
 pub mod predictions;
 pub mod protocol;
+pub mod release;
 pub mod replay;
 pub mod scenes;
 pub mod study;

@@ -74,15 +74,43 @@ pub fn evaluate_batch_agents(
     progress: &mut dyn FnMut(Step),
 ) -> Result<BatchResults, WorkflowError> {
     let traces = batch_traces(req.dir)?;
+    let loaded = traces
+        .iter()
+        .map(|t| load_or_mine(t, req.samples, req.ask).map(|l| (t.clone(), l)));
+    evaluate_loaded(
+        loaded,
+        agents,
+        llm,
+        &req.opts,
+        req.resamples,
+        req.bootstrap_seed,
+        progress,
+    )
+}
+
+/// Evaluates `agents` over households read one at a time (each trace's
+/// directory, where it says it is, and the trace with its samples):
+/// reports name each by its name, not by the path it was read from.
+pub fn evaluate_loaded(
+    loaded: impl ExactSizeIterator<Item = Result<(PathBuf, Loaded), WorkflowError>>,
+    agents: &mut [Box<dyn Agent>],
+    llm: Option<&Arc<LlmClient>>,
+    opts: &EvalOptions,
+    resamples: usize,
+    bootstrap_seed: u64,
+    progress: &mut dyn FnMut(Step),
+) -> Result<BatchResults, WorkflowError> {
     let mut tally = Tally::new(agents.iter().map(|a| a.name()).collect());
     let mut runs = Vec::new();
-    for (index, t) in traces.iter().enumerate() {
+    let mut names = Vec::new();
+    let total = loaded.len();
+    for (index, l) in loaded.enumerate() {
+        let (dir, l) = l?;
         progress(Step::Trace {
-            dir: t,
+            dir: &dir,
             index,
-            total: traces.len(),
+            total,
         });
-        let l = load_or_mine(t, req.samples, req.ask)?;
         if let Some(path) = &l.mined {
             progress(Step::Mined {
                 path,
@@ -91,20 +119,15 @@ pub fn evaluate_batch_agents(
         }
         let ix = Index::new(&l.trace.scene, &l.trace.events);
         let facts = st::question_facts(&ix, &l.samples);
-        tally.add(run_agents(
-            agents,
-            &ix,
-            &l.samples,
-            llm,
-            &req.opts,
-            &mut |s| progress(Step::Llm(s)),
-        )?);
-        tally.audit(&l.samples, llm, &req.opts, &mut |s| progress(Step::Llm(s)))?;
+        tally.add(run_agents(agents, &ix, &l.samples, llm, opts, &mut |s| {
+            progress(Step::Llm(s))
+        })?);
+        tally.audit(&l.samples, llm, opts, &mut |s| progress(Step::Llm(s)))?;
         let household = Household::new(l.name.clone(), &ix, &l.trace.manifest, facts.len());
         runs.push(Run::new(household, facts, &tally.last()));
+        names.push(l.name);
     }
-    let summary = st::summarize(&tally.agents, &runs, req.resamples, req.bootstrap_seed);
-    let names: Vec<String> = traces.iter().map(|t| t.display().to_string()).collect();
+    let summary = st::summarize(&tally.agents, &runs, resamples, bootstrap_seed);
     Ok(BatchResults {
         summary,
         reports: tally.reports(&names),
