@@ -1,7 +1,10 @@
 //! Grounding a model's steps before the executor sees them, so the model
 //! is spared the walking and its day is not a string of refusals: a step
 //! about something out of reach is preceded by the walk there (a door
-//! opened on the way, as the script's errands do); a step that would
+//! opened on the way, as the script's errands do); putting down what the
+//! actor does not hold by picking it up first, and taking from or putting
+//! into what is shut by opening it first (with the walk each needs); a
+//! step that would
 //! change nothing is left out with its hint, not asked about again, and
 //! so is one a household would not take (a device field an actor already
 //! set in the session, a switch loop; a program set on a machine that is
@@ -18,16 +21,18 @@ use crate::trace::{Location, RejectionCode, Value};
 
 use super::LlmBackend;
 
-/// Walks put before one step at most: past them, the step goes to the
-/// executor as it is and `not_colocated` says what cannot be reached.
-const WALKS: u32 = 3;
+/// Steps put before one step at most (walks, doors, the pick before a
+/// place): past them, the step goes to the executor as it is and its
+/// rejection says what cannot be done.
+const WALKS: u32 = 5;
 
 /// What to do with the next step of a model's reply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ground {
     /// Propose it.
     Ready,
-    /// Propose this first (a walk, or a door opened on the way).
+    /// Propose this first (a walk, a door opened on the way, or the pick
+    /// of what is to be put down).
     Walk(Request),
     /// Leave it out, for this reason.
     Skip(String),
@@ -133,6 +138,32 @@ impl LlmBackend {
             C::NoChange | C::AlreadyThere | C::AlreadyOpen | C::AlreadyClosed => {
                 Ground::Skip(format!("{} ({})", r.message, r.hint))
             }
+            // Putting down what one never picked up: pick it up first, as a
+            // person would (opening what it is in, walking to it).
+            C::NotHolding if self.turn.walks < WALKS => match &req.action {
+                Action::Place { object, .. } => {
+                    let pick = Action::Pick {
+                        object: object.clone(),
+                    };
+                    self.first(sim, req, pick, robot)
+                }
+                _ => Ground::Ready,
+            },
+            // Taking from, or putting into, what is shut: open it first.
+            C::InsideClosedContainer | C::ContainerClosed if self.turn.walks < WALKS => {
+                let shut = match &req.action {
+                    Action::Place { target, .. } => Some(target.clone()),
+                    Action::Pick { object } => match sim.location(object) {
+                        Some(Location::In(c)) => Some(c),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match shut {
+                    Some(target) => self.first(sim, req, Action::Open { target }, robot),
+                    None => Ground::Ready,
+                }
+            }
             C::NotColocated | C::PartnerNotColocated | C::DoorClosed | C::NotInEarshot
                 if self.turn.walks < WALKS =>
             {
@@ -146,6 +177,32 @@ impl LlmBackend {
                 }
             }
             _ => Ground::Ready,
+        }
+    }
+
+    /// `step` put before `req` (its actor's): proposed if it can be done,
+    /// the walk or the opening it needs first if that is all that stands
+    /// in its way; otherwise `req` goes as it is.
+    fn first(&mut self, sim: &Simulation, req: &Request, step: Action, robot: bool) -> Ground {
+        let step = Request {
+            actor: req.actor.clone(),
+            action: step,
+            at: None,
+        };
+        if self.turn.refused.contains(&key(&step)) {
+            return Ground::Ready;
+        }
+        let tried = sim.fork_into(&mut self.spare).execute(step.clone());
+        use RejectionCode as C;
+        match tried.outcome.rejection().map(|r| r.code) {
+            None => Ground::Walk(step),
+            Some(
+                C::NotColocated | C::DoorClosed | C::InsideClosedContainer | C::ContainerClosed,
+            ) => match self.ground(sim, &step, robot) {
+                Ground::Walk(w) => Ground::Walk(w),
+                _ => Ground::Ready,
+            },
+            Some(_) => Ground::Ready,
         }
     }
 }
