@@ -88,7 +88,7 @@ pub struct Hypothesis {
 /// The LongMemEval question id of sample `id` of trace `trace` (as the
 /// export writes it).
 pub fn question_id(trace: &str, id: &str) -> String {
-    format!("{trace}-{id}")
+    format!("{}-{id}", crate::samples::export::lme_name(trace))
 }
 
 /// An agent's answers to one trace's questions as LongMemEval hypotheses.

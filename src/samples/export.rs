@@ -537,6 +537,13 @@ fn fnv(id: &str) -> u64 {
 }
 
 /// LongMemEval: one instance per question.
+/// A trace's name as LongMemEval's ids carry it: its retrieval takes any
+/// session id holding `answer` for evidence and any question id holding
+/// `_abs` for an abstention, so a trace named so would be misread whole.
+pub fn lme_name(name: &str) -> String {
+    name.replace("answer", "ans-wer").replace("_abs", "-abs")
+}
+
 pub fn longmemeval(ix: &Index, name: &str, samples: &[&QaSample]) -> Vec<LongMemEvalInstance> {
     longmemeval_records(ix, name, samples, Haystack::Full, 0).collect()
 }
@@ -552,6 +559,7 @@ pub fn longmemeval_records<'a>(
 ) -> impl Iterator<Item = LongMemEvalInstance> + 'a {
     let n = Namer::new(ix.scene);
     let history = History::new(ix, &n);
+    let name = lme_name(name);
     // The iterator outlives the borrow of the slice (not of the samples).
     #[allow(clippy::unnecessary_to_owned)]
     samples.to_vec().into_iter().map(move |q| {
@@ -638,6 +646,17 @@ pub fn longmemeval_records<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trace_name_never_reads_as_evidence_or_abstention_to_longmemeval() {
+        assert_eq!(lme_name("family_apartment-s0"), "family_apartment-s0");
+        let odd = lme_name("answer_probe_abs");
+        assert!(!odd.contains("answer") && !odd.contains("_abs"), "{odd}");
+        assert_eq!(
+            crate::eval::predictions::question_id("answer_probe_abs", "q0001"),
+            format!("{odd}-q0001")
+        );
+    }
 
     #[test]
     fn dates_follow_the_calendar() {

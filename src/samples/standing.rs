@@ -265,7 +265,7 @@ impl<'c> Standing<'c> {
                     if new.remove(&(k, j)).is_none() {
                         self.before.remove(&(k, j));
                     }
-                } else if i > 0 {
+                } else if i > 0 && overwritten_state::asks(&place.value) {
                     let c = overwritten_state::candidate(ix, self.n, &key.0, &key.1, p, i);
                     new.insert((k, i), c);
                 }
@@ -469,7 +469,9 @@ mod tests {
             }
         }
         for ((entity, attr), p) in ix.all_places(c) {
-            for i in (1..p.len()).filter(|&i| only_once(p, i)) {
+            for i in
+                (1..p.len()).filter(|&i| only_once(p, i) && overwritten_state::asks(&p[i].value))
+            {
                 all.push(overwritten_state::candidate(ix, n, entity, attr, p, i));
             }
         }

@@ -25,6 +25,12 @@ pub struct OverwrittenState;
 /// The kinds of query it asks.
 pub const QUERIES: &[&str] = &["before"];
 
+/// Whether a change to `value` is asked about: not a two-way state's
+/// (open or closed, on or off), whose change to open says it was closed.
+pub fn asks(value: &Value) -> bool {
+    !matches!(value, Value::Bool(_))
+}
+
 /// "What was it before?": the value of `entity.attr` before the change
 /// the robot saw at `p[i]`, a value the attribute took only once.
 pub fn candidate<'c>(
