@@ -1,9 +1,8 @@
 //! Grounding a model's steps before the executor sees them, so the model
 //! is spared the walking and its day is not a string of refusals: a step
 //! about something out of reach is preceded by the walk there (a door
-//! opened on the way, as the script's errands do); putting down what the
-//! actor does not hold by picking it up first, and taking from or putting
-//! into what is shut by opening it first (with the walk each needs); a
+//! opened on the way, as the script's errands do), and putting down what
+//! the actor does not hold by picking it up first (with the walk to it); a
 //! step that would
 //! change nothing is left out with its hint, not asked about again, and
 //! so is one a household would not take (a device field an actor already
@@ -15,8 +14,9 @@
 
 use crate::generation::{Goal, Proposal, TurnProgress, errand};
 use crate::ids::Id;
+use crate::scene::Surface;
 use crate::sim::Simulation;
-use crate::trace::request::{Action, Request};
+use crate::trace::request::{Action, Relation, Request};
 use crate::trace::{Location, RejectionCode, Value};
 
 use super::LlmBackend;
@@ -63,6 +63,20 @@ fn reach(sim: &Simulation, req: &Request) -> Option<Id> {
         Action::Say { to, .. } => to.iter().find(|l| !sim.in_earshot(&req.actor, l)).cloned(),
         _ => None,
     }
+}
+
+/// Whether `target` has a surface for things put `relation` it.
+fn takes(sim: &Simulation, target: &Id, relation: Relation) -> bool {
+    let scene = sim.scene();
+    let index = crate::scene::SceneIndex::new(scene);
+    index.over(scene).fixture(target.as_str()).is_some_and(|f| {
+        f.surfaces.iter().any(|s| {
+            matches!(
+                (s, relation),
+                (Surface::On(_), Relation::On) | (Surface::In(_), Relation::In)
+            )
+        })
+    })
 }
 
 /// What a household would not do, though the executor allows it: why,
@@ -139,9 +153,15 @@ impl LlmBackend {
                 Ground::Skip(format!("{} ({})", r.message, r.hint))
             }
             // Putting down what one never picked up: pick it up first, as a
-            // person would (opening what it is in, walking to it).
+            // person would (walking to it), where it can go where it is put
+            // (else the pick leaves it out of place) and nothing needs
+            // opening (which is left open).
             C::NotHolding if self.turn.walks < WALKS => match &req.action {
-                Action::Place { object, .. } => {
+                Action::Place {
+                    object,
+                    target,
+                    relation,
+                } if takes(sim, target, *relation) => {
                     let pick = Action::Pick {
                         object: object.clone(),
                     };
@@ -149,21 +169,6 @@ impl LlmBackend {
                 }
                 _ => Ground::Ready,
             },
-            // Taking from, or putting into, what is shut: open it first.
-            C::InsideClosedContainer | C::ContainerClosed if self.turn.walks < WALKS => {
-                let shut = match &req.action {
-                    Action::Place { target, .. } => Some(target.clone()),
-                    Action::Pick { object } => match sim.location(object) {
-                        Some(Location::In(c)) => Some(c),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match shut {
-                    Some(target) => self.first(sim, req, Action::Open { target }, robot),
-                    None => Ground::Ready,
-                }
-            }
             C::NotColocated | C::PartnerNotColocated | C::DoorClosed | C::NotInEarshot
                 if self.turn.walks < WALKS =>
             {
@@ -196,9 +201,7 @@ impl LlmBackend {
         use RejectionCode as C;
         match tried.outcome.rejection().map(|r| r.code) {
             None => Ground::Walk(step),
-            Some(
-                C::NotColocated | C::DoorClosed | C::InsideClosedContainer | C::ContainerClosed,
-            ) => match self.ground(sim, &step, robot) {
+            Some(C::NotColocated | C::DoorClosed) => match self.ground(sim, &step, robot) {
                 Ground::Walk(w) => Ground::Walk(w),
                 _ => Ground::Ready,
             },
