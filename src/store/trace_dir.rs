@@ -283,10 +283,31 @@ pub fn read_trace(dir: &Path) -> Result<Trace, StoreError> {
         });
     }
     let manifest = read_text(&mpath)?;
+    // A damaged manifest is what is said first, before the other files.
+    manifest_of(dir, &manifest)?;
     let scene = read_text(&dir.join(SCENE))?;
     let epath = events_path(dir).unwrap_or_else(|| dir.join(EVENTS));
     let events = read_events(&epath)?;
     parse_trace(dir, &manifest, &scene, &events)
+}
+
+/// A trace's manifest from its text, of a schema version this reads.
+fn manifest_of(dir: &Path, text: &str) -> Result<Manifest, StoreError> {
+    let not = |why: String| StoreError::NotATrace {
+        path: dir.into(),
+        why,
+    };
+    let manifest: Manifest =
+        serde_json::from_str(text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+    // Older versions are subsets of the current one: they read as they are.
+    if !crate::trace::READABLE_SCHEMA_VERSIONS.contains(&manifest.schema_version) {
+        return Err(not(format!(
+            "schema version {} is not one of {:?}",
+            manifest.schema_version,
+            crate::trace::READABLE_SCHEMA_VERSIONS
+        )));
+    }
+    Ok(manifest)
 }
 
 /// The text of the events file of the trace in `dir`, decompressed.
@@ -306,16 +327,7 @@ pub fn parse_trace(
         path: dir.into(),
         why,
     };
-    let manifest: Manifest =
-        serde_json::from_str(manifest).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
-    // Older versions are subsets of the current one: they read as they are.
-    if !crate::trace::READABLE_SCHEMA_VERSIONS.contains(&manifest.schema_version) {
-        return Err(not(format!(
-            "schema version {} is not one of {:?}",
-            manifest.schema_version,
-            crate::trace::READABLE_SCHEMA_VERSIONS
-        )));
-    }
+    let manifest = manifest_of(dir, manifest)?;
     let spath = dir.join(SCENE);
     let scene = scene::parse(&spath.display().to_string(), scene)?;
     let epath = events_path(dir).unwrap_or_else(|| dir.join(EVENTS));
@@ -358,4 +370,19 @@ pub fn parse_trace(
         scene,
         events,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_damaged_manifest_is_said_before_a_missing_scene() {
+        let t = tempfile::tempdir().unwrap();
+        let err = read_trace(t.path()).unwrap_err().to_string();
+        assert!(err.contains("no manifest.json"), "{err}");
+        std::fs::write(t.path().join(MANIFEST), "{").unwrap();
+        let err = read_trace(t.path()).unwrap_err().to_string();
+        assert!(err.contains("manifest.json:"), "{err}");
+    }
 }
