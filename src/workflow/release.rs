@@ -213,10 +213,8 @@ fn jsonl<T: Serialize>(items: impl IntoIterator<Item = T>) -> String {
 /// lists in batch order.
 pub fn split(names: &[String], share: f64, seed: u64) -> (Vec<String>, Vec<String>) {
     let n = names.len();
-    let k = ((share * n as f64).round() as usize).clamp(
-        usize::from(n >= 2),
-        n.saturating_sub(1).max(usize::from(n == 1)),
-    );
+    let k = (share * n as f64).round() as usize;
+    let k = if n >= 2 { k.clamp(1, n - 1) } else { k.min(n) };
     let mut order: Vec<usize> = (0..n).collect();
     order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let test: std::collections::BTreeSet<usize> = order[..k].iter().copied().collect();
@@ -274,7 +272,6 @@ pub fn release(
         *questions.entry(split).or_insert(0) += l.samples.len() - plans;
         *tasks.entry(split).or_insert(0) += plans;
         let at = format!("{}/{}", split.name(), l.name);
-        let scene_text = std::fs::read(dir.join(store::SCENE)).map_err(read_error(dir))?;
         match split {
             Split::Dev => {
                 for f in [store::MANIFEST, store::SCENE, store::PLAN] {
@@ -296,7 +293,8 @@ pub fn release(
                 let asked = blind::asked(&ix, &l.samples);
                 // The robot's observations up to the last question: nothing after it is asked.
                 let last = asked.iter().map(Asked::cutoff).max().unwrap_or(0);
-                files.insert(format!("{at}/{}", store::SCENE), scene_text);
+                let scene = store::read_text(&dir.join(store::SCENE))?;
+                files.insert(format!("{at}/{}", store::SCENE), scene.clone().into_bytes());
                 files.insert(
                     format!("{at}/{OBSERVATIONS}"),
                     jsonl(observations(&ix, 0, last)).into_bytes(),
@@ -305,7 +303,7 @@ pub fn release(
                 key_households.push(KeyHousehold {
                     name: l.name.clone(),
                     manifest: store::read_text(&dir.join(store::MANIFEST))?,
-                    scene: store::read_text(&dir.join(store::SCENE))?,
+                    scene,
                     events: store::events_text(dir)?,
                     samples: store::read_text(&dir.join(opts.samples))?,
                 });
