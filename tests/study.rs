@@ -823,6 +823,13 @@ fn an_audit_sheet_is_drawn_filled_and_tallied() {
         r.iter()
             .all(|row| !row["evidence"].is_empty() || row["gold"].starts_with("No information"))
     );
+    // Where the robot was, from the first evidence to the question: rooms
+    // of the flat, the first with when it got there.
+    assert!(
+        r.iter().all(|row| row["robot"].contains(" (since day ")),
+        "{:?}",
+        r.iter().map(|row| &row["robot"]).collect::<Vec<_>>()
+    );
     // Unfilled: an error naming the line.
     hearth(&["dataset", "tally", s(&sheet)])
         .fails()
@@ -870,7 +877,7 @@ fn csv_rows(path: &std::path::Path) -> Vec<std::collections::BTreeMap<String, St
 }
 
 fn write_csv(path: &std::path::Path, rows: &[std::collections::BTreeMap<String, String>]) {
-    const HEAD: [&str; 12] = [
+    const HEAD: [&str; 13] = [
         "trace",
         "id",
         "family",
@@ -881,6 +888,7 @@ fn write_csv(path: &std::path::Path, rows: &[std::collections::BTreeMap<String, 
         "certainty",
         "evidence",
         "history",
+        "robot",
         "verdict",
         "note",
     ];

@@ -33,6 +33,12 @@ pub struct AuditRow {
     pub certainty: String,
     pub evidence: String,
     pub history: String,
+    /// Where the robot was from the first evidence to the question: a
+    /// state called known hours after it was seen is right when the robot
+    /// stayed in that room since (the freshness rule). Sheets drawn before
+    /// this column still tally.
+    #[serde(default)]
+    pub robot: String,
     /// `right`, `wrong` (the gold answer is not what a careful reader of
     /// the evidence would say) or `ill-formed` (a question nobody would
     /// ask, or words a household would not say).
@@ -177,9 +183,39 @@ fn row(t: &Drawn, q: &QaSample) -> AuditRow {
         } else {
             history.join("\n")
         },
+        robot: whereabouts(t.events, &robot, &n, q),
         verdict: String::new(),
         note: String::new(),
     }
+}
+
+/// The rooms the robot was in from `q`'s first evidence (or the question,
+/// where there is none) to its cutoff, each with when it got there:
+/// "kitchen (since day 1 07:23), living room from day 1 09:10".
+fn whereabouts(events: &[Event], robot: &crate::ids::Id, n: &Namer, q: &QaSample) -> String {
+    let from = q.evidence.iter().min().copied().unwrap_or(q.cutoff.event);
+    let mut stays: Vec<(u64, crate::ids::Id)> = Vec::new();
+    for e in events.iter().take_while(|e| e.id < q.cutoff.event) {
+        for c in e.changes.iter().filter(|c| &c.entity == robot) {
+            if let crate::trace::Value::Position(p) = &c.new
+                && stays.last().is_none_or(|(_, r)| *r != p.room)
+            {
+                if e.id <= from {
+                    stays.clear();
+                }
+                stays.push((e.t, p.room.clone()));
+            }
+        }
+    }
+    stays
+        .iter()
+        .enumerate()
+        .map(|(i, (t, room))| match i {
+            0 => format!("{} (since {})", n.name(room), at(*t)),
+            _ => format!("{} from {}", n.name(room), at(*t)),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A share with its 95% Wilson interval.
@@ -290,6 +326,7 @@ mod tests {
                 certainty: String::new(),
                 evidence: String::new(),
                 history: String::new(),
+                robot: String::new(),
                 verdict: v.to_string(),
                 note: String::new(),
             })

@@ -207,14 +207,15 @@ impl<'a> Reference<'a> {
             .into_iter()
             .map(|e| {
                 let minute = (e.t % 86_400 / 60) as i64;
-                // Half past rounds up: 07:30 is "around 08:00".
-                (((minute + 30) / 60) % 24, e)
+                // To the nearest half hour; a quarter past rounds up:
+                // 07:15 is "around 07:30".
+                ((minute + 15) / 30 % 48 * 30, e)
             })
             .collect();
-        let (hour, events) = habit(&items)?;
+        let (minute, events) = habit(&items)?;
         Ok(Got::new(
             Answer::Value {
-                value: Value::Int(hour),
+                value: Value::Int(minute),
             },
             events,
         ))

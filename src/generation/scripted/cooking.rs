@@ -3,7 +3,8 @@
 use super::prelude::*;
 
 impl Scripted {
-    /// "Robot, after dinner run the dishwasher", as a commitment.
+    /// "Robot, after dinner set the dishwasher to eco", as a commitment: the
+    /// program is what is asked for, not the run.
     fn dishwasher_request(
         &mut self,
         x: &Stage,
@@ -18,14 +19,22 @@ impl Scripted {
             ..
         } = x;
         if let Some(dw) = r.device(Role::DishWashing).cloned() {
-            let programs = match s.device(&dw).and_then(|d| d.fields.get("program")) {
-                Some(FieldDef::Enum { options, .. }) => options.clone(),
-                _ => vec![],
-            };
+            // A program it is not on: asked for what already holds, the
+            // request would be done before anyone did it.
+            let now = x.sim.field(dw.as_str(), "program");
+            let programs: Vec<String> =
+                match s.device(&dw).and_then(|d| d.fields.get("program")) {
+                    Some(FieldDef::Enum { options, .. }) => options
+                        .iter()
+                        .filter(|o| now.as_ref() != Some(&Value::Text((*o).clone())))
+                        .cloned()
+                        .collect(),
+                    _ => vec![],
+                };
             if let Some(program) = programs.choose(&mut self.rng).cloned() {
                 let due = session.start + 2 * H + 30 * M;
                 let text = format!(
-                    "Robot, after dinner run the {} on {program}, please.",
+                    "Robot, after dinner set the {} to {program}, please.",
                     kind_name(s, &dw)
                 );
                 let goal = operate(dw.clone(), "program", Value::Text(program));

@@ -302,12 +302,13 @@ impl QuestionFamily for Routine {
             Query::UsualHour { actor, act } => {
                 let items: Vec<(u64, u64)> = ix
                     .doing(Some(actor), act, c)
-                    // The nearest hour, not the one it floors to: 07:35
-                    // is "around 08:00".
-                    .map(|e| ((e.t % crate::trace::DAY + 1800) / 3600 % 24, e.id))
+                    // The nearest half hour, as a minute of the day:
+                    // 07:35 is "around 07:30", 07:50 "around 08:00", so
+                    // never more than 15 minutes from a time it stands for.
+                    .map(|e| ((e.t % crate::trace::DAY + 900) / 1800 % 48 * 30, e.id))
                     .collect();
-                let (hour, events) = habit(ix, &items)?;
-                let value = Value::Int(hour as i64);
+                let (minute, events) = habit(ix, &items)?;
+                let value = Value::Int(minute as i64);
                 answered(Answer::Value { value }, events)
             }
             Query::UsualValue {
@@ -367,15 +368,15 @@ impl QuestionFamily for Routine {
         })
     }
 
-    /// An hour is said as a time of day.
+    /// A usual time is said as a time of day.
     fn answer_text(&self, n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
         match (q, a) {
             (
                 Query::UsualHour { .. },
                 Answer::Value {
-                    value: Value::Int(h),
+                    value: Value::Int(m),
                 },
-            ) => format!("Around {h:02}:00."),
+            ) => format!("Around {:02}:{:02}.", m / 60, m % 60),
             _ => answer_words(n, q.attr().map_or("location", |a| a.as_str()), a, options),
         }
     }

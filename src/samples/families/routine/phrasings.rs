@@ -37,10 +37,10 @@ pub const PHRASINGS: Phrasings = &[
     (
         "usual_hour",
         &[
-            "At about what hour of the day does {who} usually {act}?",
+            "At about what time of day does {who} usually {act}?",
             "Around what time does {who} normally {act}?",
             "When in the day does {who} tend to {act}?",
-            "At what hour does {who} typically {act}?",
+            "At what time does {who} typically {act}?",
             "Roughly what time of day does {who} {act}, as a rule?",
         ],
     ),
