@@ -156,6 +156,7 @@ fn family_of(q: &QaSample) -> Family {
         Query::Asked { .. } | Query::Due { .. } | Query::Status { .. } => Family::Commitment,
         Query::Count { .. } => Family::Counting,
         Query::WhoHome { .. } | Query::WhileOut { .. } => Family::Presence,
+        Query::Thinks { .. } => Family::Beliefs,
     }
 }
 

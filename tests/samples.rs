@@ -1336,3 +1336,65 @@ fn a_view_is_current_while_the_robot_watches_and_possibly_changed_after() {
     let a = state("door_kitchen_laundry", "open", "s4");
     assert!(possibly(&a), "{a:?}");
 }
+
+/// What a person thinks, as far as the robot can tell (docs/samples.md,
+/// "What the people of the house believe"): Alice sees the glass on the
+/// counter with the robot there and goes to the living room; Bob moves it
+/// to the table while the robot watches. Alice's belief is then false and
+/// settled while the robot stays; once it leaves the kitchen, it is the
+/// last known, possibly changed. Bob, who moved it, thinks it is on the
+/// table; the robot, never with Lily when she saw it, knows nothing of
+/// what she thinks.
+#[test]
+fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
+    const MOVED: &str = r#"
+{"session": "s1"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 25200}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 25300}
+{"session": "s2"}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "sofa_1"}, "at": 26000}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 26100}
+{"actor": "bob", "skill": "pick", "args": {"object": "cup_2"}}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "dining_table_1"}}
+{"actor": "bob", "skill": "place", "args": {"object": "cup_2", "target": "dining_table_1", "relation": "on"}}
+{"session": "s3"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "sofa_1"}, "at": 27000}
+{"session": "s4"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 28000}
+"#;
+    let t = tmp();
+    let script = write(t.path(), "moved.jsonl", MOVED);
+    let out = t.path().join("trace");
+    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
+    let trace = read_trace(&out).unwrap();
+    let refused: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
+    assert!(refused.is_empty(), "{refused:#?}");
+    let ix = Index::new(&trace.scene, &trace.events);
+    let thinks = |person: &str, session: &str| {
+        let q = Query::Thinks {
+            person: id(person),
+            entity: id("cup_2"),
+            attr: id("location"),
+        };
+        answer(&ix, &at_session(&trace.events, session), &q).map(|a| a.answer)
+    };
+    let settled = |v: Value| Some(Answer::Value { value: v });
+    // Seen together on the counter.
+    assert_eq!(thinks("alice", "s2"), settled(loc_on("counter_1")));
+    // Moved while she was in the living room, the robot watching: she
+    // still thinks the counter, and the robot can be sure of it.
+    assert_eq!(thinks("alice", "s3"), settled(loc_on("counter_1")));
+    assert_eq!(thinks("bob", "s3"), settled(loc_on("dining_table_1")));
+    // The robot went to the living room: anyone may have seen the glass
+    // since, Alice too.
+    let a = thinks("alice", "s4").unwrap();
+    assert!(
+        matches!(&a, Answer::LastSeen { value, stale: true, .. } if *value == loc_on("counter_1")),
+        "{a:?}"
+    );
+    assert_eq!(thinks("lily", "s3"), None);
+    // Mined, the checks hold every answer to what the simulator says each
+    // person believes.
+    let samples = mine(&trace.scene, &trace.events, 7);
+    assert_eq!(check(&ix, &samples), vec![]);
+}

@@ -28,7 +28,7 @@ use super::model::*;
 use super::phrasing::Phrase;
 use super::standing::Standing;
 use super::text::Namer;
-use super::wording::{MISSED, hedge};
+use super::wording::MISSED;
 use super::world;
 
 /// Mixed into the seed for the phrasing stream.
@@ -285,7 +285,7 @@ fn sample(
         phrasing,
         cutoff: cutoff.clone(),
         answer_text: answer_text(namer, &c.query, &a.answer, &c.options),
-        hedge: hedge(namer, &a.answer),
+        hedge: owner(&c.query).entry.hedge(namer, &c.query, &a.answer),
         answer_time: answer_time(ix, &c.query, &a.answer),
         adversarial_answer: None,
         question: c.phrase.render(phrasing),

@@ -29,6 +29,9 @@ pub enum Family {
     /// Who was home when something happened, and what happened while
     /// someone was out.
     Presence,
+    /// What a person of the house thinks: where they would look for a
+    /// thing, as far as the robot can tell.
+    Beliefs,
     /// Looks like another family's question, but nothing the robot could
     /// see or hear settles it: the answer is "not known". Samples mined
     /// before false premises were filed under the families they look like
@@ -37,7 +40,7 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 11] = [
+    pub const ALL: [Family; 12] = [
         Family::CurrentState,
         Family::OverwrittenState,
         Family::Temporal,
@@ -48,6 +51,7 @@ impl Family {
         Family::Commitment,
         Family::Counting,
         Family::Presence,
+        Family::Beliefs,
         Family::Unanswerable,
     ];
 
@@ -63,6 +67,7 @@ impl Family {
             Family::Commitment => "commitment",
             Family::Counting => "counting",
             Family::Presence => "presence",
+            Family::Beliefs => "beliefs",
             Family::Unanswerable => "unanswerable",
         }
     }
@@ -150,6 +155,9 @@ pub enum Query {
         entity: Id,
         attr: Id,
     },
+    /// What `person` thinks `entity.attr` is (where they would look for
+    /// it), as far as the robot can tell.
+    Thinks { person: Id, entity: Id, attr: Id },
 }
 
 impl Query {
@@ -178,6 +186,7 @@ impl Query {
             Query::WhoHome { .. } => "who_home",
             Query::OutDays { .. } => "out_days",
             Query::WhileOut { .. } => "while_out",
+            Query::Thinks { .. } => "thinks",
         }
     }
 
@@ -191,7 +200,8 @@ impl Query {
             | Query::WhoPrefers { attr, .. }
             | Query::WhoSaid { attr, .. }
             | Query::AccordingTo { attr, .. }
-            | Query::WhileOut { attr, .. } => Some(attr),
+            | Query::WhileOut { attr, .. }
+            | Query::Thinks { attr, .. } => Some(attr),
             Query::UsualValue { field, .. } | Query::UsualActor { field, .. } => Some(field),
             _ => None,
         }

@@ -20,6 +20,7 @@
 //! have asked it).
 
 mod acts;
+mod beliefs;
 mod presence;
 mod said;
 
@@ -294,6 +295,11 @@ impl<'a> Reference<'a> {
                 entity,
                 attr,
             } => self.while_out(eyes, person, *leave, *back, entity, attr, c),
+            Query::Thinks {
+                person,
+                entity,
+                attr,
+            } => self.thinks(eyes, person, entity, attr, c),
         }
     }
 

@@ -22,15 +22,14 @@ impl Scripted {
             // A program it is not on: asked for what already holds, the
             // request would be done before anyone did it.
             let now = x.sim.field(dw.as_str(), "program");
-            let programs: Vec<String> =
-                match s.device(&dw).and_then(|d| d.fields.get("program")) {
-                    Some(FieldDef::Enum { options, .. }) => options
-                        .iter()
-                        .filter(|o| now.as_ref() != Some(&Value::Text((*o).clone())))
-                        .cloned()
-                        .collect(),
-                    _ => vec![],
-                };
+            let programs: Vec<String> = match s.device(&dw).and_then(|d| d.fields.get("program")) {
+                Some(FieldDef::Enum { options, .. }) => options
+                    .iter()
+                    .filter(|o| now.as_ref() != Some(&Value::Text((*o).clone())))
+                    .cloned()
+                    .collect(),
+                _ => vec![],
+            };
             if let Some(program) = programs.choose(&mut self.rng).cloned() {
                 let due = session.start + 2 * H + 30 * M;
                 let text = format!(

@@ -105,6 +105,12 @@ pub trait QuestionFamily: Sync {
         answer_words(n, attr, a, options)
     }
 
+    /// What qualifies an answer to `q`, apart from its words (when a
+    /// stale state was last seen).
+    fn hedge(&self, n: &Namer, _q: &Query, a: &Answer) -> Option<String> {
+        crate::samples::wording::hedge(n, a)
+    }
+
     /// The moment an answer to `q` refers to besides itself (when a
     /// request is due), in trace seconds.
     fn answer_time(&self, _ix: &Index, _q: &Query) -> Option<u64> {

@@ -12,6 +12,7 @@ mod family;
 mod reader;
 mod table;
 
+pub mod beliefs;
 pub mod commitment;
 pub mod counting;
 pub mod current_state;

@@ -13,6 +13,7 @@ use crate::samples::model::{Answer, Family, Query};
 use crate::samples::phrasing::Phrasings;
 use crate::samples::text::Namer;
 
+use super::beliefs::{self, Beliefs};
 use super::commitment::{self, Commitment};
 use super::counting::{self, Counting};
 use super::current_state::{self, CurrentState};
@@ -58,7 +59,7 @@ pub struct Row {
 
 /// The table. Mining draws the families' candidates, and asks for one
 /// question of each, in this order.
-pub static FAMILIES: [Row; 11] = [
+pub static FAMILIES: [Row; 12] = [
     Row {
         family: Family::CurrentState,
         entry: &CurrentState,
@@ -187,6 +188,19 @@ pub static FAMILIES: [Row; 11] = [
         world: true,
         memory_target: TemporalState,
         locomo_category: 4,
+        lme_type: "multi-session",
+    },
+    Row {
+        family: Family::Beliefs,
+        entry: &Beliefs,
+        queries: beliefs::QUERIES,
+        phrasings: beliefs::PHRASINGS,
+        readings: beliefs::READINGS,
+        standing: false,
+        lasting: false,
+        world: true,
+        memory_target: SocialContext,
+        locomo_category: 1,
         lme_type: "multi-session",
     },
     Row {
@@ -384,6 +398,11 @@ mod tests {
                 person: e.clone(),
                 leave: 3,
                 back: 4,
+                entity: e.clone(),
+                attr: a.clone(),
+            },
+            Query::Thinks {
+                person: e.clone(),
                 entity: e,
                 attr: a,
             },
@@ -410,7 +429,8 @@ mod tests {
                 | Query::Count { .. }
                 | Query::WhoHome { .. }
                 | Query::OutDays { .. }
-                | Query::WhileOut { .. } => {}
+                | Query::WhileOut { .. }
+                | Query::Thinks { .. } => {}
             }
         }
         all

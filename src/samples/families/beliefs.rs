@@ -1,0 +1,249 @@
+//! Beliefs: what a person of the house thinks, as far as the robot can
+//! tell ("Where does Alice think her glasses are?"). The robot knows what
+//! a person perceived only through what it perceived itself: an event it
+//! perceived with them there (by the visibility rules, a move or a view
+//! of a room is perceived by everyone in that room, so the robot saw them
+//! there). Their belief is the last value the robot saw them see; it is
+//! settled where the robot has watched the thing without a break since
+//! (the freshness rule from each sight to the next, and to the cutoff):
+//! then the thing was always in the robot's room, and nobody could have
+//! seen it there without the robot seeing them see it. Otherwise it is the
+//! last known, possibly changed since. The truth beside it (the world
+//! answer) is the last value the person perceived, which the checks hold
+//! to the simulator's own record of their beliefs.
+
+mod phrasings;
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::generation::MemoryTarget;
+use crate::ids::Id;
+use crate::trace::{Key, Location, Value};
+
+use crate::samples::answered::{Answered, answered};
+use crate::samples::candidates::{At, Candidate};
+use crate::samples::index::{Index, Seen};
+use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
+use crate::samples::phrasing::Phrase;
+use crate::samples::text::Namer;
+
+use super::family::{CheckAt, QuestionFamily, Track};
+use super::reader::{Read, Reading};
+
+pub use phrasings::PHRASINGS;
+
+pub struct Beliefs;
+
+/// The kinds of query it asks.
+pub const QUERIES: &[&str] = &["thinks"];
+
+pub const READINGS: &[Reading] = &[Reading {
+    rank: 5,
+    cue: |r| {
+        r.has(&[" think ", " believe ", " expect to find ", " look first "])
+            && !r.has(&[" think of "])
+    },
+    parse: |r: &Read| {
+        Some(Query::Thinks {
+            person: r.person.clone()?,
+            entity: r.thing.clone()?,
+            attr: Id::new("location"),
+        })
+    },
+}];
+
+/// How recently a person must have watched a thing put where it is for a
+/// question of what they think (a belief that is true) to be asked; three
+/// times as long if they put it there themselves.
+const WATCHED_LATELY: u64 = 3600;
+
+/// Whether a place is on or in something (not someone's hands).
+fn placed(v: &Value) -> bool {
+    matches!(v, Value::Location(Location::On(_) | Location::In(_)))
+}
+
+/// The key a beliefs question is about, and whose belief.
+fn of(q: &Query) -> Option<(&Id, Key)> {
+    match q {
+        Query::Thinks {
+            person,
+            entity,
+            attr,
+        } => Some((person, (entity.clone(), attr.clone()))),
+        _ => None,
+    }
+}
+
+/// Whether `person` perceived `key`'s value in event `event`: a change of
+/// it they observed, or a view that showed it to them.
+fn perceived_by(ix: &Index, event: u64, person: &Id, key: &Key) -> bool {
+    let Some(e) = ix.event(event) else {
+        return false;
+    };
+    let is = |entity: &Id, attr: &Id| *entity == key.0 && *attr == key.1;
+    (e.outcome.is_ok()
+        && e.observers.contains(person)
+        && e.changes.iter().any(|c| is(&c.entity, &c.attr)))
+        || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
+}
+
+/// The last of `seen` (the index's sights of `key` before a cutoff) that
+/// `person` perceived too: what they last saw it be, as far as the index
+/// can tell.
+fn last_shared(ix: &Index, seen: &[Seen], person: &Id, key: &Key) -> Option<usize> {
+    seen.iter()
+        .rposition(|s| perceived_by(ix, s.event, person, key))
+}
+
+impl QuestionFamily for Beliefs {
+    /// Where each person of the house thinks a thing is: one the robot
+    /// saw moved since the person last saw it (where a belief may be
+    /// false), or one the person watched being put where it is lately
+    /// (where it is true).
+    fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
+        let (ix, n) = (at.ix, at.n);
+        let mut out = Vec::new();
+        for person in at.humans {
+            for thing in ix.scene.objects.iter().map(|o| &o.id) {
+                let key = (thing.clone(), Id::new("location"));
+                let seen = ix.seen_before(&key, at.cutoff.event);
+                let Some(k) = last_shared(ix, seen, person, &key) else {
+                    continue;
+                };
+                let shared = &seen[k];
+                if !placed(&shared.value) {
+                    continue;
+                }
+                let moved = seen[k + 1..]
+                    .iter()
+                    .rfind(|s| placed(&s.value))
+                    .is_some_and(|s| s.value != shared.value);
+                let watched = ix.event(shared.event).is_some_and(|e| {
+                    let lately = if e.actor == **person { 3 } else { 1 } * WATCHED_LATELY;
+                    e.t + lately >= at.cutoff.t
+                        && e.changes
+                            .iter()
+                            .any(|c| c.entity == key.0 && c.attr == key.1)
+                });
+                if !(moved || watched) {
+                    continue;
+                }
+                let (who, what) = ((*person).clone(), thing.clone());
+                let query = Query::Thinks {
+                    person: who.clone(),
+                    entity: what.clone(),
+                    attr: key.1,
+                };
+                let phrase = Box::new(move || thinks_where(n, &who, &what));
+                out.push(Candidate::new(
+                    Family::Beliefs,
+                    "thinks_where",
+                    query,
+                    phrase,
+                ));
+            }
+        }
+        out
+    }
+
+    fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
+        let (person, key) = of(q)?;
+        let c = cutoff.event;
+        let seen = ix.seen_before(&key, c);
+        let k = last_shared(ix, seen, person, &key)?;
+        // Asked of a place: not "where does Alice think the mug is" of the
+        // mug in someone's hands.
+        if !placed(&seen[k].value) {
+            return None;
+        }
+        // Watched without a break from that sight on: each sight still
+        // current at the next, the last at the cutoff.
+        let watched = seen[k..]
+            .windows(2)
+            .all(|w| ix.current(&key, &w[0], w[1].event))
+            && ix.current(&key, seen.last()?, c);
+        let value = seen[k].value.clone();
+        let answer = if watched {
+            Answer::Value { value }
+        } else {
+            Answer::LastSeen {
+                value,
+                seen_at: ix.event(seen[k].event)?.t,
+                stale: true,
+            }
+        };
+        answered(answer, [seen[k].event])
+    }
+
+    /// What they really think: the last value they perceived.
+    fn world(&self, all: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answer> {
+        let (person, key) = of(q)?;
+        let seen = all.seen_before(&key, cutoff.event);
+        let k = last_shared(all, seen, person, &key)?;
+        Some(Answer::Value {
+            value: seen[k].value.clone(),
+        })
+    }
+
+    /// Where they last saw it, and when, as far as the robot knows.
+    fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+        let (person, _) = of(q)?;
+        match a {
+            Answer::LastSeen { seen_at, .. } => Some(format!(
+                "Where {} last saw it, as far as the robot knows ({}); {} may have seen it since.",
+                n.name(person),
+                n.when(*seen_at),
+                n.name(person)
+            )),
+            _ => None,
+        }
+    }
+
+    /// The sights of the thing and where the robot was between them.
+    fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
+        match q {
+            Query::Thinks { entity, attr, .. } => {
+                vec![Track::State(entity, attr), Track::Whereabouts]
+            }
+            _ => vec![],
+        }
+    }
+
+    fn memory_target(&self, _q: &Query) -> Option<MemoryTarget> {
+        Some(MemoryTarget::SocialContext)
+    }
+
+    /// A settled answer is what the person believes in the simulator (the
+    /// rule is sound), and so is the world answer.
+    fn check(&self, q: &QaSample, at: &CheckAt, fail: &mut dyn FnMut(String)) -> bool {
+        let Some((person, key)) = of(&q.query) else {
+            return false;
+        };
+        let believed = at
+            .sim
+            .beliefs(person.as_str())
+            .and_then(|b| b.get(&key))
+            .map(|b| b.value.clone());
+        let world = match (&q.world, &q.answer) {
+            (Some(Answer::Value { value }), _) => Some(value.clone()),
+            (None, Answer::Value { value } | Answer::LastSeen { value, .. }) => Some(value.clone()),
+            _ => None,
+        };
+        if world != believed {
+            fail(format!(
+                "{person} believes {believed:?} in the simulator, the world answer says {world:?}"
+            ));
+        }
+        true
+    }
+}
+
+/// "Where does Alice think the glasses are?"
+fn thinks_where(n: &Namer, person: &Id, thing: &Id) -> Phrase {
+    let (who, thing) = (n.name(person), n.name(thing));
+    Phrase::new(
+        PHRASINGS,
+        "thinks_where",
+        &[("who", &who), ("thing", &thing)],
+    )
+}

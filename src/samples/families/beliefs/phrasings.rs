@@ -1,0 +1,15 @@
+//! The beliefs family's question templates, each said five ways or more.
+
+use crate::samples::phrasing::Phrasings;
+
+/// Its question templates.
+pub const PHRASINGS: Phrasings = &[(
+    "thinks_where",
+    &[
+        "Where does {who} think {thing} is?",
+        "Where would {who} expect to find {thing}?",
+        "If {who} went looking for {thing} now, where would {who} look first?",
+        "Where does {who} believe {thing} is right now?",
+        "As {who} would have it, where is {thing}? Where does {who} think?",
+    ],
+)];
