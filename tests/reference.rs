@@ -436,7 +436,7 @@ impl Findings {
 
 /// Every query kind but the weekly one is asked in a few days; the
 /// weekly one (`out_days`) from day 15.
-const KINDS_ASKED: [&str; 20] = [
+const KINDS_ASKED: [&str; 21] = [
     "state",
     "before",
     "last_time",
@@ -457,6 +457,7 @@ const KINDS_ASKED: [&str; 20] = [
     "count",
     "who_home",
     "while_out",
+    "thinks",
 ];
 
 #[test]
@@ -471,8 +472,11 @@ fn an_independent_derivation_agrees_with_every_mined_answer() {
         f.check(&lived(kind, seed + 10, 3, away(0.5, 1)));
     }
     for kind in KINDS_ASKED {
+        // A usual setting is rare in days this short: a two-way switch is
+        // no such question ("what power do they usually pick?").
+        let least = if kind == "usual_value" { 1 } else { 10 };
         assert!(
-            f.kinds.get(kind).is_some_and(|n| *n >= 10),
+            f.kinds.get(kind).is_some_and(|n| *n >= least),
             "{kind}: {:?}",
             f.kinds
         );
@@ -485,8 +489,10 @@ fn an_independent_derivation_agrees_with_every_mined_answer() {
 fn the_weekly_routine_agrees_too() {
     let mut f = Findings::default();
     f.check(&lived("family_apartment", 7, 16, Difficulty::default()));
+    // Each person's days are asked once an answer (it does not change in
+    // two days), against every other habit the routine family draws.
     assert!(
-        f.kinds.get("out_days").is_some_and(|n| *n >= 2),
+        f.kinds.get("out_days").is_some_and(|n| *n >= 1),
         "{:?}",
         f.kinds
     );
@@ -526,6 +532,7 @@ fn wrong(a: &Answer) -> Answer {
         Answer::Action { target, .. } => Answer::Action {
             skill: "wait".into(),
             target,
+            setting: None,
         },
         Answer::Choice { option } => Answer::Choice {
             option: if option == "A" { "B" } else { "A" }.into(),

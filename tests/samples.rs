@@ -279,7 +279,8 @@ fn every_family_has_the_known_answer_on_a_hand_built_trace() {
         ask(&s5, Query::Next { event: alice_day1 }).map(|a| a.0),
         Some(Answer::Action {
             skill: "navigate_to".into(),
-            target: Some(id("counter_1"))
+            target: Some(id("counter_1")),
+            setting: None,
         })
     );
     // Counting, per day.
@@ -1171,6 +1172,7 @@ fn household_questions_include_what_the_robot_missed() {
         robot_away: 0.5,
         ..Default::default()
     };
+    let mut dressed_up = 0;
     for scene_id in ["family_apartment", "studio"] {
         let (scene, events) = generated_with(scene_id, 1, 2, d);
         let ix = Index::new(&scene, &events);
@@ -1217,26 +1219,26 @@ fn household_questions_include_what_the_robot_missed() {
             !broken(&|q| q.family = Family::SourceAware).is_empty(),
             "where the robot learnt it cannot be missed"
         );
-        // A missed question the robot could not have missed: a value it saw.
-        let seen = asked
-            .iter()
-            .find_map(|s| match s {
-                Sample::Qa(q) if q.answer != Answer::Unknown && q.world.is_some() => Some(q),
-                _ => None,
-            })
-            .expect("a question with a world answer");
-        let mut dressed = seen.clone();
-        dressed.answer = Answer::Unknown;
-        dressed.evidence.clear();
-        dressed.evidence_age = None;
-        dressed.id.push_str("_abs");
-        dressed.hedge = Some(wording::MISSED.into());
-        dressed.adversarial_answer = Some("Somewhere.".into());
-        assert!(
-            !check(&ix, &[Sample::Qa(dressed)]).is_empty(),
-            "{}",
-            seen.id
-        );
+        // A missed question the robot could not have missed: a value it saw
+        // (the studio, one person, may have none in two days).
+        if let Some(seen) = asked.iter().find_map(|s| match s {
+            Sample::Qa(q) if q.answer != Answer::Unknown && q.world.is_some() => Some(q),
+            _ => None,
+        }) {
+            let mut dressed = seen.clone();
+            dressed.answer = Answer::Unknown;
+            dressed.evidence.clear();
+            dressed.evidence_age = None;
+            dressed.id.push_str("_abs");
+            dressed.hedge = Some(wording::MISSED.into());
+            dressed.adversarial_answer = Some("Somewhere.".into());
+            assert!(
+                !check(&ix, &[Sample::Qa(dressed)]).is_empty(),
+                "{}",
+                seen.id
+            );
+            dressed_up += 1;
+        }
         // A missed act with the wrong world answer.
         let temporal = missed
             .iter()
@@ -1254,6 +1256,7 @@ fn household_questions_include_what_the_robot_missed() {
             "no _abs id"
         );
     }
+    assert!(dressed_up > 0, "no seen value dressed up as missed");
 }
 
 /// The freshness rule on a scripted morning: a view stays current while

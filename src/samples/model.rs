@@ -298,6 +298,10 @@ pub enum Answer {
         skill: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<Id>,
+        /// What a device was set to (`set_device_state`): "switched the
+        /// light off", not "operated the light".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        setting: Option<(Id, Value)>,
     },
     /// One of the options the question lists.
     Choice {

@@ -127,12 +127,24 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
         Answer::LastSeen { value, .. } => capital(&n.value(attr, value)) + ".",
         Answer::Time { t, .. } => capital(&n.when(*t)) + ".",
         Answer::Actor { actor } => format!("{}.", capital(&n.name(actor))),
-        Answer::Action { skill, target } => {
+        Answer::Action {
+            skill,
+            target,
+            setting,
+        } => {
             let t = target.as_ref().map(|t| n.name(t)).unwrap_or_default();
-            match skill.as_str() {
-                "navigate_to" => format!("Went to {t}."),
-                "inspect" => format!("Looked at {t}."),
-                s => capital(&format!("{} {t}.", s.replace('_', " "))),
+            match (skill.as_str(), setting) {
+                (_, Some((f, Value::Bool(on)))) if f.as_str() == "power" => {
+                    format!("Switched {t} {}.", if *on { "on" } else { "off" })
+                }
+                (_, Some((f, v))) => capital(&format!(
+                    "set the {} of {t} to {}.",
+                    f.replace('_', " "),
+                    n.value(f.as_str(), v)
+                )),
+                ("navigate_to", _) => format!("Went to {t}."),
+                ("inspect", _) => format!("Looked at {t}."),
+                (s, _) => capital(&format!("{} {t}.", s.replace('_', " "))),
             }
         }
         Answer::Choice { option } => {

@@ -88,7 +88,18 @@ impl<'a> Reference<'a> {
             Action::Say { .. } | Action::Wait { .. } => None,
         };
         let skill = next.action.skill_name().to_string();
-        Ok(Got::new(Answer::Action { skill, target }, [x, next.id]))
+        let setting = match &next.action {
+            Action::SetDeviceState { field, value, .. } => {
+                Some((Id::new(field.as_str()), value.clone()))
+            }
+            _ => None,
+        };
+        let a = Answer::Action {
+            skill,
+            target,
+            setting,
+        };
+        Ok(Got::new(a, [x, next.id]))
     }
 
     /// How many times `act` was seen done on `day` before `c`, by `actor`
@@ -202,22 +213,46 @@ impl<'a> Reference<'a> {
     /// The hour nearest to the times `actor` usually does `act` (07:35 is
     /// 8, never more than half an hour away).
     pub fn usual_hour(&self, eyes: Eyes, actor: &Id, act: &Act, c: u64) -> Result<Got, Unsettled> {
-        let items: Vec<(i64, &Event)> = self
+        let mut times: Vec<(u64, &Event)> = self
             .doing(eyes, actor, act, c)
             .into_iter()
-            .map(|e| {
-                let minute = (e.t % 86_400 / 60) as i64;
-                // To the nearest half hour; a quarter past rounds up:
-                // 07:15 is "around 07:30".
-                ((minute + 15) / 30 % 48 * 30, e)
+            .map(|e| (e.t % 86_400, e))
+            .collect();
+        times.sort_by_key(|(t, e)| (*t, e.id));
+        // Every run of times within half an hour of its first.
+        let runs: Vec<&[(u64, &Event)]> = (0..times.len())
+            .map(|i| {
+                let n = times[i..]
+                    .iter()
+                    .take_while(|(t, _)| *t <= times[i].0 + 1800)
+                    .count();
+                &times[i..i + n]
             })
             .collect();
-        let (minute, events) = habit(&items)?;
+        let most = runs.iter().map(|r| r.len()).max().ok_or("nothing seen")?;
+        let width = |r: &[(u64, &Event)]| r[r.len() - 1].0 - r[0].0;
+        let full: Vec<&[(u64, &Event)]> = runs.into_iter().filter(|r| r.len() == most).collect();
+        let tight = full.iter().map(|r| width(r)).min().expect("one run");
+        let best: Vec<&[(u64, &Event)]> = full.into_iter().filter(|r| width(r) == tight).collect();
+        if best.len() != 1 {
+            return Err(format!("{} half hours hold {most} times", best.len()));
+        }
+        let run = best[0];
+        let days: BTreeSet<u32> = run.iter().map(|(_, e)| e.day).collect();
+        if days.len() < 2 {
+            return Err("a usual time on one day".into());
+        }
+        if most * 3 < times.len() * 2 {
+            return Err(format!("{most} of {}: under two thirds", times.len()));
+        }
+        // The middle of the run, to the nearest five minutes.
+        let middle = (run[0].0 + run[run.len() - 1].0) / 2;
+        let minute = ((middle + 150) / 300 * 5 % 1440) as i64;
         Ok(Got::new(
             Answer::Value {
                 value: Value::Int(minute),
             },
-            events,
+            run.iter().map(|(_, e)| e.id),
         ))
     }
 

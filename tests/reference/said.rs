@@ -233,8 +233,15 @@ impl<'a> Reference<'a> {
         let c = cutoff.event;
         let h = self.request(eyes, request, entity, c)?;
         let due = h.claim.due.ok_or("no time kept")?;
-        let done: Vec<u64> = self
-            .sightings(eyes, entity, &h.claim.attr, c)
+        let seen = self.sightings(eyes, entity, &h.claim.attr, c);
+        if seen
+            .iter()
+            .rfind(|(e, _)| *e < request)
+            .is_some_and(|(_, v)| *v == h.claim.value)
+        {
+            return Err("asked for what was last seen so already".into());
+        }
+        let done: Vec<u64> = seen
             .into_iter()
             .filter(|(e, v)| *e > request && *v == h.claim.value)
             .map(|(e, _)| e)

@@ -190,6 +190,11 @@ impl Reference<'_> {
             return Err(format!("the new value was seen {times} times"));
         }
         let (old, at) = runs.get(i.wrapping_sub(1)).ok_or("nothing seen before")?;
+        if let Value::Location(Location::CarriedBy(a) | Location::HeldBy(a)) = old
+            && self.event(change).is_some_and(|e| e.actor == *a)
+        {
+            return Err("it was with the one who moved it: it answers itself".into());
+        }
         let last_seen = *at.last().expect("a run has events");
         for e in &self.events[last_seen as usize..change as usize - 1] {
             if !e.outcome.is_ok() {

@@ -18,6 +18,44 @@ pub(super) fn named_for<'a>(s: Indexed<'_>, fixtures: &'a [Id], name: &str) -> O
     })
 }
 
+/// Of `desks`, the one that is `person`'s (called `name`): named for
+/// them, else one in the room they wake up in, else one named for nobody
+/// of the house; none where every desk is someone else's (then it is not
+/// "my desk").
+pub(super) fn desk_of<'a>(
+    s: Indexed<'_>,
+    desks: &'a [Id],
+    person: &Id,
+    name: &str,
+) -> Option<&'a Id> {
+    let scene = s.scene();
+    let humans: Vec<String> = scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == crate::scene::ActorKind::Human)
+        .map(|a| a.name.to_lowercase())
+        .collect();
+    let room = scene
+        .actors
+        .iter()
+        .find(|a| a.id == *person)
+        .map(|a| &a.room);
+    named_for(s, desks, name)
+        .or_else(|| {
+            desks
+                .iter()
+                .find(|d| s.furniture(d).is_some_and(|f| Some(&f.room) == room))
+        })
+        .or_else(|| {
+            desks.iter().find(|d| {
+                s.furniture(d).is_some_and(|f| {
+                    let words = f.description.to_lowercase();
+                    !humans.iter().any(|h| words.contains(h.as_str()))
+                })
+            })
+        })
+}
+
 /// Whether a device's enum field offers `value` (a vacuum's `mode` may not
 /// say "docked"): an activity asks only for what the schema allows.
 pub(super) fn has_field(s: Indexed<'_>, device: &Id, field: &str) -> bool {
@@ -207,6 +245,19 @@ pub(super) fn describe(scene: Indexed<'_>, id: &Id) -> String {
     scene
         .object(id)
         .map_or_else(|| id.to_string(), |o| o.description.clone())
+}
+
+/// A desk as its user says it: "my desk" when it is theirs, else by its
+/// description ("Bob's work desk", "the oak desk by the window").
+pub(super) fn desk_words(scene: Indexed<'_>, desk: &Id, theirs: bool) -> String {
+    if theirs {
+        return format!("my {}", kind_name(scene, desk));
+    }
+    match scene.furniture(desk) {
+        Some(f) if f.description.contains("'s ") => f.description.clone(),
+        Some(f) => format!("the {}", f.description),
+        None => format!("the {}", kind_name(scene, desk)),
+    }
 }
 
 /// What a fixture is called in speech ("the sofa"); its id if none.

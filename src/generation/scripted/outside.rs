@@ -61,9 +61,10 @@ impl Scripted {
     /// before they are back (a commitment, with its request claim).
     fn ask_while_out(&mut self, x: &Stage, who: &Id, from: u64, turns: &mut Vec<Turn>) {
         let p = self.person(who).clone();
-        let desk = named_for(x.s, x.roles.fixtures(Role::WorkDesk), &p.name)
-            .or_else(|| x.roles.fixture(Role::WorkDesk))
-            .cloned();
+        let own = desk_of(x.s, x.roles.fixtures(Role::WorkDesk), who, &p.name).cloned();
+        let desk = own
+            .clone()
+            .or_else(|| x.roles.fixture(Role::WorkDesk).cloned());
         let things: Vec<Id> = p
             .owned
             .values()
@@ -92,9 +93,9 @@ impl Scripted {
             to: Dest::On(desk.clone()),
         };
         let text = format!(
-            "Robot, while I'm out, please put my {} on my {} by {}.",
+            "Robot, while I'm out, please put my {} on {} by {}.",
             describe(x.s, &thing),
-            kind_name(x.s, &desk),
+            desk_words(x.s, &desk, own.is_some()),
             hhmm(due % DAY)
         );
         let claims = request_claim(&goal, due).into_iter().collect();

@@ -28,9 +28,9 @@ impl Activity for Work {
             .filter(|w| humans.contains(w))
             .unwrap_or_else(|| humans.last().expect("non-empty").clone());
         let p = house.person(&worker).clone();
-        let desk = named_for(s, r.fixtures(Role::WorkDesk), &p.name)
-            .or_else(|| r.fixture(Role::WorkDesk))
-            .cloned();
+        // Their own desk, else any to work at (then not called "my desk").
+        let own = desk_of(s, r.fixtures(Role::WorkDesk), &worker, &p.name).cloned();
+        let desk = own.clone().or_else(|| r.fixture(Role::WorkDesk).cloned());
         let Some(desk) = desk else { return Ok(()) };
         for o in p.first_of_each(r, Role::WorkGear) {
             {
@@ -97,6 +97,9 @@ impl Activity for Work {
             .values()
             .flatten()
             .filter(|o| r.has(o, Role::DeskExtra))
+            // Not one on the desk already: asked for, it would be done
+            // before anyone did it.
+            .filter(|o| x.sim.location(o) != Some(Location::On(desk.clone())))
             .cloned()
             .collect();
         if let Some(thing) = things.choose(&mut house.rng).cloned() {
@@ -112,9 +115,9 @@ impl Activity for Work {
                 format!("at {}", &crate::trace::clock_time(due)[..5])
             };
             let text = format!(
-                "Robot, please bring my {} to my {} {when}.",
+                "Robot, please bring my {} to {} {when}.",
                 describe(s, &thing),
-                kind_name(s, &desk)
+                desk_words(s, &desk, own.is_some())
             );
             let goal = Goal::Fetch {
                 object: thing,

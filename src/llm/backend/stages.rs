@@ -354,7 +354,10 @@ impl Backend for LlmBackend {
     ) -> Result<DayNotes, GenError> {
         let lines: Vec<String> = events.iter().map(event_line).collect();
         let skeleton = self.prompt("notes", &[("day", &day.to_string())]);
-        let room = self.room(cx, &skeleton, 600);
+        // A day's event lines are ids and clock times, denser in tokens
+        // than the 3 characters a token `room` assumes (about 2.5 with
+        // SmolLM2's tokenizer: a 2-day house overflowed 8,192 by 9%).
+        let room = self.room(cx, &skeleton, 600) * 5 / 6;
         let prompt = skeleton.replace("{{events}}", &recent(&lines, room));
         let schema = self.names(cx).schema("notes", &[], cx.days, 0);
         // What repeats the example is another home's, not this day's.

@@ -199,7 +199,15 @@ impl Household {
                         .to_lowercase()
                 };
                 let (reference, answer) = (field("Reference answer:"), field("Answer to grade:"));
-                let score = if !reference.is_empty() && answer.contains(&reference) {
+                // The reference as whole words: "on" is not in "i don't know".
+                let has = |hay: &str, needle: &str| {
+                    hay.match_indices(needle).any(|(i, _)| {
+                        let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+                        !word(hay[..i].chars().next_back())
+                            && !word(hay[i + needle.len()..].chars().next())
+                    })
+                };
+                let score = if !reference.is_empty() && has(&answer, &reference) {
                     3
                 } else if answer.is_empty() {
                     0

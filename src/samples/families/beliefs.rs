@@ -103,7 +103,14 @@ impl QuestionFamily for Beliefs {
     fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, n) = (at.ix, at.n);
         let mut out = Vec::new();
-        for person in at.humans {
+        // The people who live there: not what the courier thinks.
+        let household = at.humans.iter().filter(|p| {
+            ix.scene
+                .actors
+                .iter()
+                .any(|a| a.id == ***p && !a.is_visitor())
+        });
+        for person in household {
             for thing in ix.scene.objects.iter().map(|o| &o.id) {
                 let key = (thing.clone(), Id::new("location"));
                 let seen = ix.seen_before(&key, at.cutoff.event);

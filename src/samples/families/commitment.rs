@@ -141,8 +141,15 @@ impl QuestionFamily for Commitment {
             Query::Due { .. } if said_time(ix, h.event, due) => answered(time(due), [h.event]),
             Query::Due { .. } => None,
             _ => {
-                let done = ix
-                    .seen_before(&(entity.clone(), h.claim.attr.clone()), c)
+                let key = (entity.clone(), h.claim.attr.clone());
+                let seen = ix.seen_before(&key, c);
+                // Asked for what the robot last saw hold already: done
+                // before anyone did anything, which no one would call done.
+                let before = seen.partition_point(|s| s.event < h.event);
+                if before > 0 && seen[before - 1].value == h.claim.value {
+                    return None;
+                }
+                let done = seen[before..]
                     .iter()
                     .find(|s| s.event > h.event && s.value == h.claim.value);
                 let (status, evidence) = match done {

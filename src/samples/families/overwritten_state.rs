@@ -137,6 +137,13 @@ impl QuestionFamily for OverwrittenState {
             return None;
         }
         let (was_at, was) = (p[i - 1].event, &p[i - 1].value);
+        // Nobody is their own place: "before Noah put the purse down" is
+        // not asked when it was with Noah (it answers itself).
+        if let Value::Location(Location::CarriedBy(a) | Location::HeldBy(a)) = was
+            && ix.event(*change).is_some_and(|e| e.actor == *a)
+        {
+            return None;
+        }
         // Unseen changes in between would make the last seen value the
         // wrong answer ("before Alice moved it" = where she took it from).
         let changes = ix.changes_of(&k);

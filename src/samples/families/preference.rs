@@ -78,7 +78,7 @@ pub const READINGS: &[Reading] = &[Reading {
 
 impl QuestionFamily for Preference {
     /// Who holds a preference heard, and how its holder likes it.
-    fn heard<'c>(&self, _ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
+    fn heard<'c>(&self, ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
         let (entity, attr) = (&h.claim.entity, &h.claim.attr);
         let Some(holder) = h
             .claim
@@ -94,9 +94,14 @@ impl QuestionFamily for Preference {
             value: h.claim.value.clone(),
         };
         let who_phrase = move || {
+            // A drink is named, not called the value of a field.
+            let key = match attr.as_str() {
+                "drink" => "who_prefers_drink",
+                _ => "who_prefers",
+            };
             Phrase::new(
                 PHRASINGS,
-                "who_prefers",
+                key,
                 &[
                     ("attr", &attr.replace('_', " ")),
                     ("thing", &n.name(entity)),
@@ -106,10 +111,24 @@ impl QuestionFamily for Preference {
         };
         let how = how_likes(holder, entity, attr);
         let how_phrase = move || question(n, holder, entity, attr);
-        vec![
-            Candidate::new(Family::Preference, "who_prefers", who, Box::new(who_phrase)),
-            Candidate::new(Family::Preference, "how_likes", how, Box::new(how_phrase)),
-        ]
+        let mut out = vec![Candidate::new(
+            Family::Preference,
+            "how_likes",
+            how,
+            Box::new(how_phrase),
+        )];
+        // "Who likes ...?" of a home of one answers itself.
+        let people = ix
+            .scene
+            .actors
+            .iter()
+            .filter(|a| a.kind == crate::scene::ActorKind::Human && !a.is_visitor())
+            .count();
+        if people > 1 {
+            let c = Candidate::new(Family::Preference, "who_prefers", who, Box::new(who_phrase));
+            out.insert(0, c);
+        }
+        out
     }
 
     fn reads(&self, _q: &Query) -> Reads {

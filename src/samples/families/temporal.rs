@@ -209,7 +209,18 @@ impl QuestionFamily for Temporal {
                 }
                 let skill = next.action.skill_name().into();
                 let target = main_target(&next.action);
-                answered(Answer::Action { skill, target }, [e.id, next.id])
+                let setting = match &next.action {
+                    Action::SetDeviceState { field, value, .. } => {
+                        Some((Id::new(field), value.clone()))
+                    }
+                    _ => None,
+                };
+                let a = Answer::Action {
+                    skill,
+                    target,
+                    setting,
+                };
+                answered(a, [e.id, next.id])
             }
             _ => None,
         }

@@ -15,6 +15,16 @@ pub const PHRASINGS: Phrasings = &[
         ],
     ),
     (
+        "who_prefers_drink",
+        &[
+            "Who in the household likes to drink a {value} from {thing}?",
+            "Which member of the household prefers a {value} as their drink from {thing}?",
+            "Who wants a {value} to drink when they use {thing}?",
+            "Someone's favourite drink from {thing} is a {value}. Who is it?",
+            "Whose drink of choice from {thing} is a {value}?",
+        ],
+    ),
+    (
         "likes_drink",
         &[
             "What does {who} like to drink from {thing}?",

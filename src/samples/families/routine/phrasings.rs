@@ -15,6 +15,16 @@ pub const PHRASINGS: Phrasings = &[
         ],
     ),
     (
+        "usual_drink",
+        &[
+            "What drink does {who} usually make with {thing}?",
+            "Which drink does {who} normally have from {thing}?",
+            "When {who} uses {thing}, what drink do they usually pick?",
+            "What's {who}'s usual drink from {thing}?",
+            "Typically, what drink does {who} choose on {thing}?",
+        ],
+    ),
+    (
         "who_usually",
         &[
             "Who usually {does}?",
@@ -28,10 +38,10 @@ pub const PHRASINGS: Phrasings = &[
         "usual_place",
         &[
             "Where does {thing} usually go?",
-            "Where is {thing} normally kept?",
-            "Where does {thing} belong?",
-            "When someone puts {thing} away, where does it usually end up?",
-            "What is the usual place for {thing}?",
+            "Where is {thing} usually put down?",
+            "Where do people usually put {thing}?",
+            "When someone sets {thing} down, where does it usually end up?",
+            "What is the usual place {thing} gets put?",
         ],
     ),
     (
