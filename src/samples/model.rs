@@ -301,7 +301,7 @@ pub enum Answer {
         /// What a device was set to (`set_device_state`): "switched the
         /// light off", not "operated the light".
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        setting: Option<(Id, Value)>,
+        setting: Option<Box<(Id, Value)>>,
     },
     /// One of the options the question lists.
     Choice {

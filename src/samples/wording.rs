@@ -133,7 +133,7 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
             setting,
         } => {
             let t = target.as_ref().map(|t| n.name(t)).unwrap_or_default();
-            match (skill.as_str(), setting) {
+            match (skill.as_str(), setting.as_deref()) {
                 (_, Some((f, Value::Bool(on)))) if f.as_str() == "power" => {
                     format!("Switched {t} {}.", if *on { "on" } else { "off" })
                 }

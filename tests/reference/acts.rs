@@ -90,7 +90,7 @@ impl<'a> Reference<'a> {
         let skill = next.action.skill_name().to_string();
         let setting = match &next.action {
             Action::SetDeviceState { field, value, .. } => {
-                Some((Id::new(field.as_str()), value.clone()))
+                Some(Box::new((Id::new(field.as_str()), value.clone())))
             }
             _ => None,
         };

@@ -211,7 +211,7 @@ impl QuestionFamily for Temporal {
                 let target = main_target(&next.action);
                 let setting = match &next.action {
                     Action::SetDeviceState { field, value, .. } => {
-                        Some((Id::new(field), value.clone()))
+                        Some(Box::new((Id::new(field), value.clone())))
                     }
                     _ => None,
                 };
