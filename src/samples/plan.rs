@@ -415,6 +415,80 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             evidence: a.evidence,
         });
     }
+    // A person about to look for a thing in the wrong place: they last
+    // saw it elsewhere than where the robot knows it is now. Bringing it
+    // to them succeeds; going to where they think it is finds nothing.
+    for person in ix
+        .scene
+        .actors
+        .iter()
+        .filter(|a| a.kind == crate::scene::ActorKind::Human && !a.is_visitor())
+    {
+        for o in &ix.scene.objects {
+            let location = Id::new("location");
+            let thinks = Query::Thinks {
+                person: person.id.clone(),
+                entity: o.id.clone(),
+                attr: location.clone(),
+            };
+            let Some(belief) = memo.answer(ix, cutoff, &thinks) else {
+                continue;
+            };
+            let (Answer::Value { value: there } | Answer::LastSeen { value: there, .. }) =
+                belief.answer.clone()
+            else {
+                continue;
+            };
+            let now = current_state::state(&o.id, "location");
+            let Some(a) = answer(ix, cutoff, &now) else {
+                continue;
+            };
+            // Where the robot last saw it (the task is kept only where that
+            // is true: `knowable`).
+            let (Answer::Value { value: here } | Answer::LastSeen { value: here, .. }) = &a.answer
+            else {
+                continue;
+            };
+            if *here == there || !matches!(here, Value::Location(Location::On(_) | Location::In(_)))
+            {
+                continue;
+            }
+            let (who, here) = (&person.id, here.clone());
+            let mut evidence = belief.evidence.clone();
+            evidence.extend(&a.evidence);
+            evidence.sort_unstable();
+            evidence.dedup();
+            out.push(Draft {
+                family: Family::Beliefs,
+                target: MemoryTarget::SocialContext,
+                template: "wrong_place",
+                words: Box::new(move || {
+                    [
+                        format!(
+                            "{who} is about to look for {thing}, which {who} last saw {there}; it is {here} now. Please bring it to {who}.",
+                            who = n.name(who),
+                            thing = n.name(&o.id),
+                            there = n.value("location", &there),
+                            here = n.value("location", &here),
+                        ),
+                        format!(
+                            "{who} is about to look for {thing}. Please bring it to {who} first.",
+                            who = n.name(who),
+                            thing = n.name(&o.id)
+                        ),
+                    ]
+                }),
+                goals: vec![Prop::HeldBy {
+                    object: o.id.clone(),
+                    actor: who.clone(),
+                }],
+                // Where it is now is what the plan needs (as bringing an
+                // owner their thing); what they think is why it is asked.
+                remember: None,
+                evidence,
+            });
+        }
+    }
     // Where something is: bring its owner their thing.
     for o in &ix.scene.objects {
         let Some(owner) = o.owner.clone() else {
