@@ -527,7 +527,7 @@ fn wait_for_users(sim: &Simulation, me: &Id, room: &Id) -> Option<u64> {
         .scene()
         .actors
         .iter()
-        .filter(|a| a.kind == crate::scene::ActorKind::Human && !a.is_visitor() && &a.id != me)
+        .filter(|a| a.lives_here() && &a.id != me)
         .filter(|a| sim.position(&a.id).is_some_and(|p| &p.room == room))
         .filter_map(|a| sim.busy_until(&a.id))
         .max()?;

@@ -137,6 +137,16 @@ impl<'a> Firsts<'a> {
     }
 }
 
+/// One of the household: a false premise puts what it asks of someone who
+/// lives here (the courier putting the brie in the fridge, or the
+/// technician's word on where the keys are, is a question no one asks).
+pub fn resident(ix: &Index, who: &Id) -> bool {
+    ix.scene
+        .actors
+        .iter()
+        .any(|a| a.id == *who && a.lives_here())
+}
+
 pub fn humans<'a>(ix: &'a Index) -> BTreeSet<&'a Id> {
     ix.scene
         .actors

@@ -18,7 +18,7 @@ use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{GRACE, Memo, answer};
 use super::cutoff::cutoffs;
-use super::families::{commitment, current_state, preference, routine};
+use super::families::{beliefs, commitment, current_state, preference, routine};
 use super::index::{Index, Key};
 use super::model::*;
 use super::replay::Replay;
@@ -418,13 +418,15 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
     // A person about to look for a thing in the wrong place: they last
     // saw it elsewhere than where the robot knows it is now. Bringing it
     // to them succeeds; going to where they think it is finds nothing.
-    for person in ix
+    // Where the robot last saw each thing, asked once whoever looks for it.
+    let seen_at: Vec<std::cell::OnceCell<Option<_>>> = ix
         .scene
-        .actors
+        .objects
         .iter()
-        .filter(|a| a.kind == crate::scene::ActorKind::Human && !a.is_visitor())
-    {
-        for o in &ix.scene.objects {
+        .map(|_| Default::default())
+        .collect();
+    for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
+        for (o, seen_at) in ix.scene.objects.iter().zip(&seen_at) {
             let location = Id::new("location");
             let thinks = Query::Thinks {
                 person: person.id.clone(),
@@ -439,8 +441,9 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             else {
                 continue;
             };
-            let now = current_state::state(&o.id, "location");
-            let Some(a) = answer(ix, cutoff, &now) else {
+            let Some(a) = seen_at
+                .get_or_init(|| answer(ix, cutoff, &current_state::state(&o.id, "location")))
+            else {
                 continue;
             };
             // Where the robot last saw it (the task is kept only where that
@@ -449,8 +452,7 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             else {
                 continue;
             };
-            if *here == there || !matches!(here, Value::Location(Location::On(_) | Location::In(_)))
-            {
+            if *here == there || !beliefs::placed(here) {
                 continue;
             }
             let (who, here) = (&person.id, here.clone());

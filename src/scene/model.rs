@@ -292,6 +292,11 @@ impl ActorDef {
     pub fn is_visitor(&self) -> bool {
         self.kind == ActorKind::Human && self.room.as_str() == OUTSIDE
     }
+
+    /// One of the household: a human who starts in the house.
+    pub fn lives_here(&self) -> bool {
+        self.kind == ActorKind::Human && !self.is_visitor()
+    }
 }
 
 fn default_hands() -> u32 {

@@ -20,7 +20,7 @@ use crate::catalogue::schedules::{
 };
 use crate::generation::{Context, SessionKind, SessionParams};
 use crate::ids::Id;
-use crate::scene::{ActorKind, Scene};
+use crate::scene::Scene;
 use crate::trace::DAY;
 
 const H: u64 = 3600;
@@ -204,7 +204,7 @@ impl Calendar {
         let members = scene
             .actors
             .iter()
-            .filter(|a| a.kind == ActorKind::Human && !a.is_visitor())
+            .filter(|a| a.lives_here())
             .map(|a| Member {
                 id: a.id.clone(),
                 role: sched.role_of(scene, a).clone(),

@@ -21,7 +21,7 @@ use crate::ids::Id;
 use crate::trace::{Key, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
-use crate::samples::candidates::{At, Candidate};
+use crate::samples::candidates::{At, Candidate, resident};
 use crate::samples::index::{Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
@@ -58,7 +58,7 @@ pub const READINGS: &[Reading] = &[Reading {
 const WATCHED_LATELY: u64 = 3600;
 
 /// Whether a place is on or in something (not someone's hands).
-fn placed(v: &Value) -> bool {
+pub fn placed(v: &Value) -> bool {
     matches!(v, Value::Location(Location::On(_) | Location::In(_)))
 }
 
@@ -104,13 +104,7 @@ impl QuestionFamily for Beliefs {
         let (ix, n) = (at.ix, at.n);
         let mut out = Vec::new();
         // The people who live there: not what the courier thinks.
-        let household = at.humans.iter().filter(|p| {
-            ix.scene
-                .actors
-                .iter()
-                .any(|a| a.id == ***p && !a.is_visitor())
-        });
-        for person in household {
+        for person in at.humans.iter().filter(|p| resident(ix, p)) {
             for thing in ix.scene.objects.iter().map(|o| &o.id) {
                 let key = (thing.clone(), Id::new("location"));
                 let seen = ix.seen_before(&key, at.cutoff.event);

@@ -118,12 +118,7 @@ impl QuestionFamily for Preference {
             Box::new(how_phrase),
         )];
         // "Who likes ...?" of a home of one answers itself.
-        let people = ix
-            .scene
-            .actors
-            .iter()
-            .filter(|a| a.kind == crate::scene::ActorKind::Human && !a.is_visitor())
-            .count();
+        let people = ix.scene.actors.iter().filter(|a| a.lives_here()).count();
         if people > 1 {
             let c = Candidate::new(Family::Preference, "who_prefers", who, Box::new(who_phrase));
             out.insert(0, c);

@@ -190,7 +190,8 @@ fn usual_time(ix: &Index, items: &[(u64, u64)]) -> Option<(u64, Vec<u64>)> {
     let [&&(i, j)] = top[..] else {
         return None;
     };
-    let events: Vec<u64> = v[i..j].iter().map(|x| x.1).collect();
+    let mut events: Vec<u64> = v[i..j].iter().map(|x| x.1).collect();
+    events.sort_unstable();
     let days: BTreeSet<u32> = events
         .iter()
         .filter_map(|e| ix.event(*e).map(|e| e.day))
@@ -200,8 +201,6 @@ fn usual_time(ix: &Index, items: &[(u64, u64)]) -> Option<(u64, Vec<u64>)> {
     }
     let middle = (v[i].0 + v[j - 1].0) / 2;
     let minute = (middle + 150) / 300 * 5 % (24 * 60);
-    let mut events = events;
-    events.sort_unstable();
     Some((minute, events))
 }
 

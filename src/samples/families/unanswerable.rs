@@ -31,6 +31,7 @@ use crate::ids::Id;
 use crate::scene::Scene;
 use crate::trace::{ClaimMode, Key, Location, Value};
 
+use crate::samples::candidates::resident;
 use crate::samples::index::Index;
 use crate::samples::model::{Act, Family, Query};
 use crate::samples::phrasing::{Phrase, Phrasings};
@@ -221,16 +222,6 @@ pub struct Worded {
     pub phrase: Phrase,
     pub adversarial: String,
     pub why: String,
-}
-
-/// One of the household: a false premise puts what it asks of someone who
-/// lives here (the courier putting the brie in the fridge, or the
-/// technician's word on where the keys are, is a question no one asks).
-fn resident(ix: &Index, who: &Id) -> bool {
-    ix.scene
-        .actors
-        .iter()
-        .any(|a| a.id == *who && !a.is_visitor())
 }
 
 /// What the candidates of one cutoff are drawn from, fixed per trace.
