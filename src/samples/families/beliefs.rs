@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::trace::{Key, Location, Value};
+use crate::trace::{Event, Key, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate, resident};
@@ -74,17 +74,20 @@ fn of(q: &Query) -> Option<(&Id, Key)> {
     }
 }
 
-/// Whether `person` perceived `key`'s value in event `event`: a change of
-/// it they observed, or a view that showed it to them.
-fn perceived_by(ix: &Index, event: u64, person: &Id, key: &Key) -> bool {
-    let Some(e) = ix.event(event) else {
-        return false;
-    };
+/// Whether `person` perceived `key`'s value in `e`: a change of it they
+/// observed, or a view that showed it to them.
+fn perceived_in(e: &Event, person: &Id, key: &Key) -> bool {
     let is = |entity: &Id, attr: &Id| *entity == key.0 && *attr == key.1;
     (e.outcome.is_ok()
         && e.observers.contains(person)
         && e.changes.iter().any(|c| is(&c.entity, &c.attr)))
         || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
+}
+
+/// Whether `person` perceived `key`'s value in event `event`.
+fn perceived_by(ix: &Index, event: u64, person: &Id, key: &Key) -> bool {
+    ix.event(event)
+        .is_some_and(|e| perceived_in(e, person, key))
 }
 
 /// The last of `seen` (the index's sights of `key` before a cutoff) that
@@ -104,11 +107,40 @@ impl QuestionFamily for Beliefs {
         let (ix, n) = (at.ix, at.n);
         let mut out = Vec::new();
         // The people who live there: not what the courier thinks.
-        for person in at.humans.iter().filter(|p| resident(ix, p)) {
-            for thing in ix.scene.objects.iter().map(|o| &o.id) {
-                let key = (thing.clone(), Id::new("location"));
+        let people: Vec<&Id> = at
+            .humans
+            .iter()
+            .copied()
+            .filter(|p| resident(ix, p))
+            .collect();
+        // Each thing's sights, and the last of them each person shared,
+        // found in one walk back.
+        let things: Vec<_> = ix
+            .scene
+            .objects
+            .iter()
+            .map(|o| {
+                let key = (o.id.clone(), Id::new("location"));
                 let seen = ix.seen_before(&key, at.cutoff.event);
-                let Some(k) = last_shared(ix, seen, person, &key) else {
+                let mut last = vec![None; people.len()];
+                let mut left = people.len();
+                for (k, s) in seen.iter().enumerate().rev() {
+                    let Some(e) = ix.event(s.event).filter(|_| left > 0) else {
+                        break;
+                    };
+                    for (p, l) in people.iter().zip(&mut last) {
+                        if l.is_none() && perceived_in(e, p, &key) {
+                            *l = Some(k);
+                            left -= 1;
+                        }
+                    }
+                }
+                (key, seen, last)
+            })
+            .collect();
+        for (i, person) in people.iter().enumerate() {
+            for (key, seen, last) in &things {
+                let Some(k) = last[i] else {
                     continue;
                 };
                 let shared = &seen[k];
@@ -129,11 +161,11 @@ impl QuestionFamily for Beliefs {
                 if !(moved || watched) {
                     continue;
                 }
-                let (who, what) = ((*person).clone(), thing.clone());
+                let (who, what) = ((*person).clone(), key.0.clone());
                 let query = Query::Thinks {
                     person: who.clone(),
                     entity: what.clone(),
-                    attr: key.1,
+                    attr: key.1.clone(),
                 };
                 let phrase = Box::new(move || thinks_where(n, &who, &what));
                 out.push(Candidate::new(
