@@ -23,6 +23,8 @@ Messages in (one JSON object per line):
 Replies:
   {"answer": {"type": "value", "value": ...} or null, "text": "...", "evidence": [event ids]}
   ({"type": "last_seen", "value": ..., "seen_at": t, "stale": true}: possibly changed;
+   {"type": "time", "t": t, "day": d, "time": "HH:MM", "stale": true}: the latest
+   seen, maybe done since;
    {"type": "unknown"}: not known)
   {"plan": [{"actor": "robot", "skill": "...", "args": {...}}, ...]}
 """

@@ -102,6 +102,7 @@ fn same(a: &Answer, b: &Answer) -> bool {
                 day: d2, time: t2, ..
             },
         ) => d1 == d2 && t1 == t2,
+        (Answer::Actor { actor: x, .. }, Answer::Actor { actor: y, .. }) => x == y,
         _ => match (value(a), value(b)) {
             (Some(Value::Int(i)), Some(Value::Float(f)))
             | (Some(Value::Float(f)), Some(Value::Int(i))) => (i as f64 - f).abs() < 1e-9,
@@ -528,7 +529,10 @@ fn wrong(a: &Answer) -> Answer {
         },
         Answer::LastSeen { value, .. } => Answer::Value { value },
         Answer::Time { t, .. } => reference::time_answer(t + 60),
-        Answer::Actor { .. } => Answer::Actor { actor: nobody() },
+        Answer::Actor { .. } => Answer::Actor {
+            actor: nobody(),
+            stale: false,
+        },
         Answer::Action { target, .. } => Answer::Action {
             skill: "wait".into(),
             target,

@@ -119,7 +119,10 @@ fn every_family_has_the_known_answer_on_a_hand_built_trace() {
             }
         )
         .map(|a| a.0),
-        Some(Answer::Actor { actor: id("alice") })
+        Some(Answer::Actor {
+            actor: id("alice"),
+            stale: false
+        })
     );
     // Source-aware: Alice said the pantry shelf; told only, then contradicted.
     let told = Query::SeenOrTold {
@@ -153,7 +156,13 @@ fn every_family_has_the_known_answer_on_a_hand_built_trace() {
                 value: loc_on("pantry_shelf_1")
             }
         ),
-        Some((Answer::Actor { actor: id("alice") }, vec![report]))
+        Some((
+            Answer::Actor {
+                actor: id("alice"),
+                stale: false
+            },
+            vec![report]
+        ))
     );
     // Commitments: pending before, done after; the remote is overdue.
     let status = |c: &Cutoff, request, entity: &str| {
@@ -234,7 +243,10 @@ fn every_family_has_the_known_answer_on_a_hand_built_trace() {
             }
         )
         .map(|a| a.0),
-        Some(Answer::Actor { actor: id("alice") })
+        Some(Answer::Actor {
+            actor: id("alice"),
+            stale: false
+        })
     );
     // Not a habit before the second day.
     assert_eq!(
@@ -1338,6 +1350,39 @@ fn a_view_is_current_while_the_robot_watches_and_possibly_changed_after() {
     assert!(matches!(a, Answer::Value { .. }), "{a:?}");
     let a = state("door_kitchen_laundry", "open", "s4");
     assert!(possibly(&a), "{a:?}");
+    // When Alice last picked the glass up: surely then while the robot
+    // still watches the glass, the latest it saw once she walked off with
+    // it (she could have put it down and picked it up again).
+    let picked = Query::LastTime {
+        actor: id("alice"),
+        act: Act {
+            skill: "pick".into(),
+            object: Some(id("cup_2")),
+            target: None,
+            field: None,
+            value: None,
+        },
+    };
+    let last = |session: &str| {
+        answer(&ix, &at_session(&trace.events, session), &picked)
+            .unwrap()
+            .answer
+    };
+    let sure = last("s5");
+    assert!(
+        matches!(sure, Answer::Time { stale: false, .. }),
+        "{sure:?}"
+    );
+    let later = last("s6");
+    assert!(
+        matches!(later, Answer::Time { stale: true, .. }),
+        "{later:?}"
+    );
+    assert!(hearth::eval::same_answer(&sure, &later));
+    assert_eq!(
+        hearth::eval::certainty(&later),
+        hearth::eval::Certainty::PossiblyChanged
+    );
 }
 
 /// What a person thinks, as far as the robot can tell (docs/samples.md,

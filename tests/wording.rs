@@ -86,6 +86,14 @@ fn faults(scene: &Scene, events: &[Event], q: &QaSample) -> Vec<String> {
                 out.push(format!("agreement: {right} {name:?} with {w:?}"));
             }
         }
+        // A plural thing that "gets put" or "goes".
+        if right == "plural" {
+            for w in ["gets", "goes", "belongs", "sits", "ends"] {
+                if text.contains(&format!("{name} {w} ")) {
+                    out.push(format!("agreement: plural {name:?} with {w:?}"));
+                }
+            }
+        }
     }
     // False premises are asked of the people who live there.
     if q.template.starts_with("unanswerable/") {

@@ -244,6 +244,7 @@ impl BuiltIn {
             Track::States => t.state.values().map(Vec::as_slice).collect(),
             Track::Whereabouts => vec![t.whereabouts.as_slice()],
             Track::State(e, a) => vec![list(t.state.get(&key(e, a)))],
+            Track::Place(e) => vec![list(t.state.get(&key(e, &Id::new("location"))))],
             Track::Act(a) => vec![list(t.acts.get(&act_key(a)))],
             Track::Claims(e, a) => vec![list(t.claims.get(&key(e, a)))],
             Track::Device(d, f) => vec![list(t.devices.get(&key(d, f)))],

@@ -72,7 +72,9 @@ pub enum Certainty {
 
 pub fn certainty(a: &Answer) -> Certainty {
     match a {
-        Answer::LastSeen { stale: true, .. } => Certainty::PossiblyChanged,
+        Answer::LastSeen { stale: true, .. }
+        | Answer::Time { stale: true, .. }
+        | Answer::Actor { stale: true, .. } => Certainty::PossiblyChanged,
         Answer::Unknown => Certainty::NotKnown,
         _ => Certainty::Sure,
     }
@@ -84,8 +86,8 @@ pub fn calibrated(a: &Answer, reference: &Answer) -> bool {
     same_answer(a, reference) && certainty(a) == certainty(reference)
 }
 
-/// Whether two answers agree as scored: state values regardless of the
-/// staleness flag, times to the minute, everything else exactly.
+/// Whether two answers agree as scored, whatever their staleness: state
+/// values, times to the minute, people; everything else exactly.
 pub fn same_answer(a: &Answer, b: &Answer) -> bool {
     let value = |x: &Answer| match x {
         Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value.clone()),
@@ -100,6 +102,7 @@ pub fn same_answer(a: &Answer, b: &Answer) -> bool {
                 day: d2, time: t2, ..
             },
         ) => d1 == d2 && t1 == t2,
+        (Answer::Actor { actor: x, .. }, Answer::Actor { actor: y, .. }) => x == y,
         _ => match (value(a), value(b)) {
             (Some(x), Some(y)) => same_value(&x, &y),
             (None, None) => a == b,

@@ -31,7 +31,12 @@ pub fn answered(answer: Answer, evidence: impl IntoIterator<Item = u64>) -> Opti
 
 pub fn time(t: u64) -> Answer {
     let Moment { t, day, time } = moment(t);
-    Answer::Time { t, day, time }
+    Answer::Time {
+        t,
+        day,
+        time,
+        stale: false,
+    }
 }
 
 /// `t` with its day and clock time to the minute.

@@ -147,6 +147,12 @@ pub fn resident(ix: &Index, who: &Id) -> bool {
         .any(|a| a.id == *who && a.lives_here())
 }
 
+/// Whether more than one person lives here: "who likes ...?" or "who
+/// usually ...?" of a home of one answers itself.
+pub fn shared_home(ix: &Index) -> bool {
+    ix.scene.actors.iter().filter(|a| a.lives_here()).count() > 1
+}
+
 pub fn humans<'a>(ix: &'a Index) -> BTreeSet<&'a Id> {
     ix.scene
         .actors

@@ -8,6 +8,7 @@ use crate::ids::Id;
 use crate::trace::{Location, Value};
 
 use super::index::{Index, Key, Seen};
+use super::model::Act;
 
 impl Index<'_> {
     /// The freshness rule (docs/samples.md, "What the robot could know,
@@ -99,6 +100,49 @@ impl Index<'_> {
     }
 
     /// The room of the furniture or device `id`.
+    /// Whether the robot watched `key` without a break through `seen`
+    /// (its sights of it, in order) to `cutoff`: each sight still current
+    /// at the next, the last at the cutoff.
+    pub fn watched(&self, key: &Key, seen: &[Seen], cutoff: u64) -> bool {
+        seen.windows(2)
+            .all(|w| self.current(key, &w[0], w[1].event))
+            && seen.last().is_some_and(|l| self.current(key, l, cutoff))
+    }
+
+    /// Whether the robot watched `key` without a break from event `from`
+    /// to `to`, so that no change of it escaped it: a door, a device or
+    /// furniture by the freshness rule from `from` (they stay in their
+    /// rooms); anything else from its last sight at or before `from`, each
+    /// sight current at the next and the last at `to`.
+    pub fn watched_over(&self, key: &Key, from: u64, to: u64) -> bool {
+        let fixed =
+            self.scene.doors.iter().any(|d| d.id == key.0) || self.fixture_room(&key.0).is_some();
+        if fixed && key.1.as_str() != "location" {
+            let seen = Seen {
+                event: from,
+                value: Value::Bool(true),
+            };
+            return self.current(key, &seen, to);
+        }
+        let seen = self.seen_before(key, to);
+        let k = seen.partition_point(|s| s.event <= from);
+        k > 0 && self.watched(key, &seen[k - 1..], to)
+    }
+
+    /// Whether the robot could have missed nobody's doing `act` again
+    /// after event `e`: it watched what the act is done to without a break
+    /// since (every act on a thing is perceived by everyone in its room).
+    /// Else the last time it saw is only the latest it saw.
+    pub fn watched_since(&self, act: &Act, e: u64, cutoff: u64) -> bool {
+        let Some(thing) = act.object.as_ref().or(act.target.as_ref()) else {
+            return false;
+        };
+        let fixed =
+            self.scene.doors.iter().any(|d| d.id == *thing) || self.fixture_room(thing).is_some();
+        let attr = if fixed { "open" } else { "location" };
+        self.watched_over(&(thing.clone(), Id::new(attr)), e, cutoff)
+    }
+
     fn fixture_room(&self, id: &Id) -> Option<&Id> {
         let sc = self.scene;
         sc.furniture

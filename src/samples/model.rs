@@ -289,9 +289,17 @@ pub enum Answer {
         t: u64,
         day: u32,
         time: String,
+        /// The latest the robot saw, where it could have missed a later
+        /// one (a last time said as possibly later).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stale: bool,
     },
     Actor {
         actor: Id,
+        /// The only one the robot saw, where it could have missed others
+        /// (who changed a thing while it was out of its sight).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stale: bool,
     },
     /// An action: the skill and its main argument.
     Action {
@@ -327,6 +335,26 @@ pub enum Answer {
     /// Nothing the robot perceived before the cutoff settles the question:
     /// the right answer is to say so.
     Unknown,
+}
+
+impl Answer {
+    /// Said as surely as an observer who missed nothing would say it: a
+    /// latest time or person seen is the time or person.
+    pub fn surely(self) -> Answer {
+        match self {
+            Answer::Time { t, day, time, .. } => Answer::Time {
+                t,
+                day,
+                time,
+                stale: false,
+            },
+            Answer::Actor { actor, .. } => Answer::Actor {
+                actor,
+                stale: false,
+            },
+            a => a,
+        }
+    }
 }
 
 impl QaSample {

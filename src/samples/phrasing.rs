@@ -58,8 +58,9 @@ impl Phrase {
 /// the slot, and the pronouns the templates use for it. "Whose word is it"
 /// and "Who was it?" are about no thing and stay.
 pub fn agree(template: &str, plural: bool) -> Cow<'_, str> {
-    const NEXT_TO: [(&str, &str); 12] = [
+    const NEXT_TO: [(&str, &str); 13] = [
         ("{thing} is", "{thing} are"),
+        ("{thing} gets", "{thing} get"),
         ("{thing} was", "{thing} were"),
         ("{thing} has", "{thing} have"),
         ("is {thing}", "are {thing}"),

@@ -152,6 +152,13 @@ pub fn capital(s: &str) -> String {
 fn article(common: &str, proper: &str) -> String {
     if proper.contains("'s ") {
         proper.to_string()
+    } else if proper
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+    {
+        // A numbered room is named like one: "in hallway 2".
+        common.to_string()
     } else {
         format!("the {common}")
     }
@@ -275,7 +282,15 @@ pub fn says_time(text: &str, t: u64) -> bool {
 
 #[cfg(test)]
 mod said_times {
-    use super::{plural, says_time};
+    use super::{article, plural, says_time};
+
+    #[test]
+    fn a_numbered_room_takes_no_article() {
+        assert_eq!(article("hallway 2", "Hallway 2"), "hallway 2");
+        assert_eq!(article("kitchen", "Kitchen"), "the kitchen");
+        assert_eq!(article("bob's room", "Bob's room"), "Bob's room");
+        assert_eq!(article("room 2b", "Room 2b"), "the room 2b");
+    }
 
     #[test]
     fn plural_names_are_told_by_their_head_noun() {

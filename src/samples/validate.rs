@@ -265,7 +265,7 @@ fn check_world<'a>(
     fail: &mut impl FnMut(&Sample, String),
 ) {
     let all = all.get_or_init(|| Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone()));
-    let world = answer(all, &q.cutoff, &q.query).map(|a| a.answer);
+    let world = owner(&q.query).entry.world(all, &q.cutoff, &q.query);
     if world != q.world {
         fail(
             &Sample::Qa(q.clone()),

@@ -126,7 +126,7 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
         // the hedge's, not the answer's.
         Answer::LastSeen { value, .. } => capital(&n.value(attr, value)) + ".",
         Answer::Time { t, .. } => capital(&n.when(*t)) + ".",
-        Answer::Actor { actor } => format!("{}.", capital(&n.name(actor))),
+        Answer::Actor { actor, .. } => format!("{}.", capital(&n.name(actor))),
         Answer::Action {
             skill,
             target,

@@ -162,6 +162,12 @@ fn row(t: &Drawn, q: &QaSample) -> AuditRow {
         Answer::Unknown => "not known to the robot".to_string(),
         Answer::LastSeen { stale: true, .. } => "last seen; possibly changed since".to_string(),
         Answer::LastSeen { .. } => "last seen".to_string(),
+        Answer::Time { stale: true, .. } => {
+            "the latest the robot saw; possibly done since".to_string()
+        }
+        Answer::Actor { stale: true, .. } => {
+            "the only one the robot saw; possibly others".to_string()
+        }
         _ => "known from what the robot perceived".to_string(),
     };
     let gold = match &q.hedge {

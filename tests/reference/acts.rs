@@ -25,9 +25,31 @@ impl<'a> Reference<'a> {
     /// When `actor` last did `act`; not known if never seen doing it.
     pub fn last_time(&self, eyes: Eyes, actor: &Id, act: &Act, c: u64) -> Result<Got, Unsettled> {
         Ok(match self.doing(eyes, actor, act, c).last() {
-            Some(e) => Got::new(time_answer(e.t), [e.id]),
+            Some(e) => {
+                let mut at = time_answer(e.t);
+                if let Answer::Time { stale, .. } = &mut at {
+                    *stale = eyes == Eyes::Robot
+                        && *actor != self.robot
+                        && !self.watched_since(act, e.id, c);
+                }
+                Got::new(at, [e.id])
+            }
             None => Got::unknown(),
         })
+    }
+
+    /// Whether the robot watched what `act` is done to without a break
+    /// from event `s` to `c`, so that it would have seen it done again.
+    fn watched_since(&self, act: &Act, s: u64, c: u64) -> bool {
+        let Some(thing) = act.object.as_ref().or(act.target.as_ref()) else {
+            return false;
+        };
+        let attr = if self.fixed(thing) {
+            "open"
+        } else {
+            "location"
+        };
+        self.watched_over(thing, &Id::new(attr), s, c)
     }
 
     /// Which of two acts, each seen done once, came first ("A" or "B").
@@ -181,7 +203,13 @@ impl<'a> Reference<'a> {
             .map(|(e, _)| (e.actor.clone(), e))
             .collect();
         let (actor, events) = habit(&items)?;
-        Ok(Got::new(Answer::Actor { actor }, events))
+        Ok(Got::new(
+            Answer::Actor {
+                actor,
+                stale: false,
+            },
+            events,
+        ))
     }
 
     /// Where `object` is usually put.
@@ -189,7 +217,7 @@ impl<'a> Reference<'a> {
         let items: Vec<(Location, &Event)> = self
             .before(c)
             .iter()
-            .filter(|e| e.outcome.is_ok() && self.perceived(eyes, e))
+            .filter(|e| e.outcome.is_ok() && e.actor != self.robot && self.perceived(eyes, e))
             .filter_map(|e| match &e.action {
                 Action::Place {
                     object: o,

@@ -381,6 +381,7 @@ pub fn time_answer(t: u64) -> Answer {
         t,
         day: (t / 86_400) as u32 + 1,
         time: format!("{:02}:{:02}", s / 3600, s / 60 % 60),
+        stale: false,
     }
 }
 

@@ -104,8 +104,9 @@ impl Reference<'_> {
     }
 
     /// Who changed `entity.attr` while `person` was out (from their
-    /// departure `leave` to their return `back`): the one actor of every
-    /// change in between, when every one was perceived.
+    /// departure `leave` to their return `back`): the one actor of the
+    /// changes in between `eyes` perceived, said as the only one seen
+    /// where the robot could have missed others.
     #[allow(clippy::too_many_arguments)]
     pub fn while_out(
         &self,
@@ -133,28 +134,31 @@ impl Reference<'_> {
         if came.map(|e| e.id) != Some(back) {
             return Err(format!("event {back} is not {person}'s return"));
         }
+        // The changes it perceived in the meantime, by one person.
         let mut actors: Vec<&Id> = Vec::new();
         let mut evidence = Vec::new();
         for e in &self.events[leave as usize..back as usize - 1] {
-            if !e.outcome.is_ok()
-                || !e
-                    .changes
-                    .iter()
-                    .any(|ch| ch.entity == *entity && ch.attr == *attr)
-            {
+            let changed = e
+                .changes
+                .iter()
+                .any(|ch| ch.entity == *entity && ch.attr == *attr);
+            if !e.outcome.is_ok() || !changed || !self.perceived(eyes, e) {
                 continue;
-            }
-            if !self.perceived(eyes, e) {
-                return Err(format!("the change in event {} was not perceived", e.id));
             }
             if !actors.contains(&&e.actor) {
                 actors.push(&e.actor);
             }
             evidence.push(e.id);
         }
-        match actors[..] {
-            [who] => Ok(Got::new(Answer::Actor { actor: who.clone() }, evidence)),
-            _ => Err(format!("{} people changed it", actors.len())),
-        }
+        let [who] = actors[..] else {
+            return Err(format!("{} people seen changing it", actors.len()));
+        };
+        // Sure where the robot heard them go and come back and watched the
+        // thing throughout; else the one it saw may not be the only one.
+        let heard = |x: u64| self.event(x).is_some_and(|e| self.perceived(eyes, e));
+        let stale = eyes == Eyes::Robot
+            && !(heard(leave) && heard(back) && self.watched_over(entity, attr, leave, back));
+        let actor = who.clone();
+        Ok(Got::new(Answer::Actor { actor, stale }, evidence))
     }
 }

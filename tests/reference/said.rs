@@ -75,6 +75,7 @@ impl<'a> Reference<'a> {
             [(holder, h)] => Ok(Got::new(
                 Answer::Actor {
                     actor: (*holder).clone(),
+                    stale: false,
                 },
                 [h.event.id],
             )),
@@ -102,7 +103,10 @@ impl<'a> Reference<'a> {
         speakers.dedup();
         match speakers[..] {
             [who] => Ok(Got::new(
-                Answer::Actor { actor: who.clone() },
+                Answer::Actor {
+                    actor: who.clone(),
+                    stale: false,
+                },
                 said.iter().map(|h| h.event.id),
             )),
             _ => Err(format!("{} people said it", speakers.len())),
@@ -139,11 +143,15 @@ impl<'a> Reference<'a> {
         if h.claim.mode != ClaimMode::Fact {
             return Err("not a report".into());
         }
-        let since: Vec<(u64, Value)> = self
-            .sightings(eyes, entity, &h.claim.attr, c)
-            .into_iter()
-            .filter(|(e, _)| *e > claim)
-            .collect();
+        let seen = self.sightings(eyes, entity, &h.claim.attr, c);
+        // Seen so by the robot itself, still in view when told.
+        if let Some((s, v)) = seen.iter().rfind(|(e, _)| *e < claim)
+            && *v == h.claim.value
+            && self.current(entity, &h.claim.attr, *s, v, claim)
+        {
+            return Err("the robot saw it so itself when told".into());
+        }
+        let since: Vec<(u64, Value)> = seen.into_iter().filter(|(e, _)| *e > claim).collect();
         let so = since.iter().filter(|(_, v)| *v == h.claim.value).count();
         let source = match (so, since.len()) {
             (_, 0) => Source::Told,

@@ -94,6 +94,31 @@ impl Reference<'_> {
         rooms.contains(&here) && self.robot_moves(s + 1, c).iter().all(|r| rooms.contains(r))
     }
 
+    /// A door, a device or furniture: what stays in its room(s).
+    pub fn fixed(&self, id: &Id) -> bool {
+        self.scene.doors.iter().any(|d| d.id == *id) || self.fixture_room(id).is_some()
+    }
+
+    /// Whether the robot watched `entity.attr` without a break from event
+    /// `from` to `to`: a fixed thing's state by the freshness rule from
+    /// `from`; anything else from its last sight at or before `from`, each
+    /// sight current at the next and the last at `to`.
+    pub fn watched_over(&self, entity: &Id, attr: &Id, from: u64, to: u64) -> bool {
+        if self.fixed(entity) && attr.as_str() != "location" {
+            return self.current(entity, attr, from, &Value::Bool(true), to);
+        }
+        let seen = self.sightings(Eyes::Robot, entity, attr, to);
+        let Some(k) = seen.iter().rposition(|(e, _)| *e <= from) else {
+            return false;
+        };
+        seen[k..]
+            .windows(2)
+            .all(|w| self.current(entity, attr, w[0].0, &w[0].1, w[1].0))
+            && seen
+                .last()
+                .is_some_and(|(e, v)| self.current(entity, attr, *e, v, to))
+    }
+
     /// The rooms the robot moved into in events `from..to` (ids).
     fn robot_moves(&self, from: u64, to: u64) -> Vec<Id> {
         let mut out = Vec::new();

@@ -25,7 +25,7 @@ use crate::samples::candidates::{At, Candidate, resident};
 use crate::samples::index::{Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
-use crate::samples::text::Namer;
+use crate::samples::text::{Namer, plural};
 
 use super::family::{CheckAt, QuestionFamily, Track};
 use super::reader::{Read, Reading};
@@ -101,11 +101,12 @@ fn last_shared(ix: &Index, seen: &[Seen], person: &Id, key: &Key) -> Option<usiz
 impl QuestionFamily for Beliefs {
     /// Where each person of the house thinks a thing is: one the robot
     /// saw moved since the person last saw it (where a belief may be
-    /// false), or one the person watched being put where it is lately
-    /// (where it is true).
+    /// false), asked first; else one the person watched being put where
+    /// it is lately, or one of their own things, whenever they last saw
+    /// it (where it is true, and may be long ago).
     fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, n) = (at.ix, at.n);
-        let mut out = Vec::new();
+        let (mut out, mut held) = (Vec::new(), Vec::new());
         // The people who live there: not what the courier thinks.
         let people: Vec<&Id> = at
             .humans
@@ -135,11 +136,11 @@ impl QuestionFamily for Beliefs {
                         }
                     }
                 }
-                (key, seen, last)
+                (key, seen, last, o.owner.as_ref())
             })
             .collect();
         for (i, person) in people.iter().enumerate() {
-            for (key, seen, last) in &things {
+            for (key, seen, last, owner) in &things {
                 let Some(k) = last[i] else {
                     continue;
                 };
@@ -158,7 +159,7 @@ impl QuestionFamily for Beliefs {
                             .iter()
                             .any(|c| c.entity == key.0 && c.attr == key.1)
                 });
-                if !(moved || watched) {
+                if !(moved || watched || *owner == Some(*person)) {
                     continue;
                 }
                 let (who, what) = ((*person).clone(), key.0.clone());
@@ -168,15 +169,11 @@ impl QuestionFamily for Beliefs {
                     attr: key.1.clone(),
                 };
                 let phrase = Box::new(move || thinks_where(n, &who, &what));
-                out.push(Candidate::new(
-                    Family::Beliefs,
-                    "thinks_where",
-                    query,
-                    phrase,
-                ));
+                let c = Candidate::new(Family::Beliefs, "thinks_where", query, phrase);
+                if moved { &mut out } else { &mut held }.push(c);
             }
         }
-        out
+        if out.is_empty() { held } else { out }
     }
 
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
@@ -191,12 +188,8 @@ impl QuestionFamily for Beliefs {
         }
         // Watched without a break from that sight on: each sight still
         // current at the next, the last at the cutoff.
-        let watched = seen[k..]
-            .windows(2)
-            .all(|w| ix.current(&key, &w[0], w[1].event))
-            && ix.current(&key, seen.last()?, c);
         let value = seen[k].value.clone();
-        let answer = if watched {
+        let answer = if ix.watched(&key, &seen[k..], c) {
             Answer::Value { value }
         } else {
             Answer::LastSeen {
@@ -220,13 +213,17 @@ impl QuestionFamily for Beliefs {
 
     /// Where they last saw it, and when, as far as the robot knows.
     fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
-        let (person, _) = of(q)?;
+        let (person, (thing, _)) = of(q)?;
+        let it = if plural(&n.name(&thing)) {
+            "them"
+        } else {
+            "it"
+        };
         match a {
             Answer::LastSeen { seen_at, .. } => Some(format!(
-                "Where {} last saw it, as far as the robot knows ({}); {} may have seen it since.",
-                n.name(person),
+                "Where {who} last saw {it}, as far as the robot knows ({}); {who} may have seen {it} since.",
                 n.when(*seen_at),
-                n.name(person)
+                who = n.name(person),
             )),
             _ => None,
         }

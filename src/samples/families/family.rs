@@ -95,7 +95,7 @@ pub trait QuestionFamily: Sync {
     /// What was true: the answer `all`, the index of an observer of every
     /// event, gives.
     fn world(&self, all: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answer> {
-        self.reference(all, cutoff, q).map(|a| a.answer)
+        self.reference(all, cutoff, q).map(|a| a.answer.surely())
     }
 
     /// An answer to `q` in words: what every built-in reader says (a value
@@ -181,6 +181,8 @@ pub enum Track<'q> {
     Whereabouts,
     /// The observations of one attribute.
     State(&'q Id, &'q Id),
+    /// The observations of a thing's place.
+    Place(&'q Id),
     /// The events of an act.
     Act(&'q Act),
     /// The claims heard about an attribute: reports and preferences.

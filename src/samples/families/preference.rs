@@ -10,7 +10,7 @@ use crate::ids::Id;
 use crate::trace::{ClaimMode, Value};
 
 use crate::samples::answered::{Answered, answered, last_said};
-use crate::samples::candidates::Candidate;
+use crate::samples::candidates::{Candidate, shared_home};
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Query};
 use crate::samples::phrasing::Phrase;
@@ -117,9 +117,7 @@ impl QuestionFamily for Preference {
             how,
             Box::new(how_phrase),
         )];
-        // "Who likes ...?" of a home of one answers itself.
-        let people = ix.scene.actors.iter().filter(|a| a.lives_here()).count();
-        if people > 1 {
+        if shared_home(ix) {
             let c = Candidate::new(Family::Preference, "who_prefers", who, Box::new(who_phrase));
             out.insert(0, c);
         }
@@ -174,7 +172,13 @@ impl QuestionFamily for Preference {
                     return None;
                 }
                 let actor = (*holder).clone();
-                answered(Answer::Actor { actor }, [*event])
+                answered(
+                    Answer::Actor {
+                        actor,
+                        stale: false,
+                    },
+                    [*event],
+                )
             }
             _ => None,
         }

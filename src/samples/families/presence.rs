@@ -13,16 +13,18 @@ use rand_chacha::ChaCha8Rng;
 use crate::catalogue::schedules::VisitorKind;
 use crate::ids::Id;
 use crate::scene::{ActorDef, ActorKind};
+use crate::trace::Event;
 use crate::trace::request::Action;
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
-use crate::samples::model::{Answer, Cutoff, Family, Query};
+use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
+use crate::samples::text::Namer;
 use crate::samples::wording::act_phrase;
 
-use super::family::{QuestionFamily, Track};
+use super::family::{CheckAt, QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
 pub use phrasings::PHRASINGS;
@@ -218,21 +220,50 @@ impl QuestionFamily for Presence {
                 if back >= &c || leave >= back {
                     return None;
                 }
-                let changes = ix.changes_of(&(entity.clone(), attr.clone()));
-                let during = &changes[changes.partition_point(|(e, _)| e <= leave)
-                    ..changes.partition_point(|(e, _)| e < back)];
-                let mut by = BTreeSet::new();
-                for (e, _) in during {
-                    // Every change in the meantime seen, by one person.
-                    let e = ix.event(*e).filter(|e| ix.robot_saw(e))?;
-                    by.insert(&e.actor);
-                }
+                let key = (entity.clone(), attr.clone());
+                let changes = ix.changes_of(&key);
+                let during: Vec<&Event> = changes[changes.partition_point(|(e, _)| e <= leave)
+                    ..changes.partition_point(|(e, _)| e < back)]
+                    .iter()
+                    .filter_map(|(e, _)| ix.event(*e))
+                    .filter(|e| ix.robot_saw(e))
+                    .collect();
+                // The changes the robot saw in the meantime, by one person.
+                let by: BTreeSet<&Id> = during.iter().map(|e| &e.actor).collect();
                 (by.len() == 1).then_some(())?;
                 let actor = (*by.first()?).clone();
-                answered(Answer::Actor { actor }, during.iter().map(|(e, _)| *e))
+                // Sure only where the robot heard them go and come back,
+                // and watched the thing the whole time: no change of it
+                // escaped it. Else the one it saw may not be the only one.
+                let heard = |e: &u64| ix.event(*e).is_some_and(|e| ix.robot_saw(e));
+                let watched = heard(leave) && heard(back) && ix.watched_over(&key, *leave, *back);
+                let stale = !watched;
+                answered(Answer::Actor { actor, stale }, during.iter().map(|e| e.id))
             }
             _ => None,
         }
+    }
+
+    /// Someone seen changing a thing while a person was out, where the
+    /// robot could have missed others.
+    fn hedge(&self, _n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+        match (q, a) {
+            (Query::WhileOut { .. }, Answer::Actor { stale: true, .. }) => Some(
+                "The only one the robot saw change it; someone else may have too, out of its sight."
+                    .into(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// A person said surely is the only one who changed it.
+    fn check(&self, q: &QaSample, _at: &CheckAt, fail: &mut dyn FnMut(String)) -> bool {
+        if let (Query::WhileOut { .. }, Answer::Actor { stale: false, .. }, Some(w)) =
+            (&q.query, &q.answer, &q.world)
+        {
+            fail(format!("said surely, but {w:?} changed it too"));
+        }
+        false
     }
 
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
@@ -240,8 +271,20 @@ impl QuestionFamily for Presence {
             // The last sign of each person up to the moment (one is
             // enough: going out or coming in is itself one).
             Query::WhoHome { event } => vec![Track::Event(*event), Track::PresenceAt(*event)],
-            // What changed in the window the question gives.
-            Query::WhileOut { entity, attr, .. } => vec![Track::State(entity, attr)],
+            // What changed in the window the question gives, and whether the
+            // robot watched it throughout.
+            Query::WhileOut {
+                entity,
+                attr,
+                leave,
+                back,
+                ..
+            } => vec![
+                Track::State(entity, attr),
+                Track::Whereabouts,
+                Track::Event(*leave),
+                Track::Event(*back),
+            ],
             _ => vec![],
         }
     }

@@ -18,7 +18,7 @@ use crate::trace::{Location, Value};
 
 use crate::samples::act::{act_of, placed_at};
 use crate::samples::answered::{Answered, answered, habit};
-use crate::samples::candidates::{At, Candidate};
+use crate::samples::candidates::{At, Candidate, shared_home};
 use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, Query};
 use crate::samples::phrasing::Phrase;
@@ -216,6 +216,7 @@ impl QuestionFamily for Routine {
             out.push(Candidate::new(Family::Routine, template, query, phrase));
         };
         let mut routine_keys = BTreeSet::new();
+        let shared = shared_home(ix);
         for e in at.firsts.routine.iter().take_while(|e| e.id < c) {
             match &e.action {
                 Action::SetDeviceState {
@@ -256,7 +257,7 @@ impl QuestionFamily for Routine {
                             }),
                         );
                     }
-                    if routine_keys.insert(format!("a|{device}|{field}|{value}")) {
+                    if shared && routine_keys.insert(format!("a|{device}|{field}|{value}")) {
                         let act = act_of(&e.action).expect("a device action");
                         let query = Query::UsualActor {
                             device: device.clone(),
@@ -365,8 +366,11 @@ impl QuestionFamily for Routine {
                 answered(Answer::Value { value }, events)
             }
             Query::UsualPlace { object } => {
+                // Where people put it: the robot's own tidying is not
+                // what the household does with it.
                 let items: Vec<(Location, u64)> = ix
                     .placements(object, c)
+                    .filter(|e| e.actor != ix.robot)
                     .filter_map(|e| Some((placed_at(&e.action)?, e.id)))
                     .collect();
                 let (l, events) = habit(ix, &items)?;
@@ -383,7 +387,13 @@ impl QuestionFamily for Routine {
                     .map(|(who, _, id)| (who.clone(), id))
                     .collect();
                 let (actor, events) = habit(ix, &items)?;
-                answered(Answer::Actor { actor }, events)
+                answered(
+                    Answer::Actor {
+                        actor,
+                        stale: false,
+                    },
+                    events,
+                )
             }
             Query::OutDays { actor, to } => {
                 let (days, evidence) = usual_days(ix, cutoff, actor, *to, true)?;

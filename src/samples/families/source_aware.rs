@@ -175,18 +175,28 @@ impl QuestionFamily for SourceAware {
                     return None;
                 }
                 let actor = said[0].speaker.clone();
-                answered(Answer::Actor { actor }, said.iter().map(|h| h.event))
+                answered(
+                    Answer::Actor {
+                        actor,
+                        stale: false,
+                    },
+                    said.iter().map(|h| h.event),
+                )
             }
             Query::SeenOrTold { claim, entity } => {
                 let h = unique_claim(ix, c, *claim, entity)?;
                 if h.claim.mode != ClaimMode::Fact {
                     return None;
                 }
-                let since: Vec<_> = ix
-                    .seen_before(&(entity.clone(), h.claim.attr.clone()), c)
-                    .iter()
-                    .filter(|s| s.event > *claim)
-                    .collect();
+                let key = (entity.clone(), h.claim.attr.clone());
+                let seen = ix.seen_before(&key, c);
+                // Not asked where the robot saw it so itself, still in
+                // view when told: "only told" would be false.
+                let before = seen[..seen.partition_point(|s| s.event < *claim)].last();
+                if before.is_some_and(|s| s.value == h.claim.value && ix.current(&key, s, *claim)) {
+                    return None;
+                }
+                let since: Vec<_> = seen.iter().filter(|s| s.event > *claim).collect();
                 let so = |s: &&Seen| s.value == h.claim.value;
                 let (source, evidence) = match since.last() {
                     None => (Source::Told, vec![*claim]),

@@ -19,12 +19,12 @@ use crate::samples::act::{act_of, main_target};
 use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
-use crate::samples::model::{Act, Answer, Cutoff, Family, Query};
+use crate::samples::model::{Act, Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 use crate::samples::wording::{Tense, act_phrase, verb_phrase};
 
-use super::family::{QuestionFamily, Track};
+use super::family::{CheckAt, QuestionFamily, Track};
 use super::reader::{Read, Reading};
 
 pub use phrasings::PHRASINGS;
@@ -172,7 +172,12 @@ impl QuestionFamily for Temporal {
         match q {
             Query::LastTime { actor, act } => {
                 let e = ix.doing(Some(actor), act, c).next_back()?;
-                answered(time(e.t), [e.id])
+                let mut at = time(e.t);
+                if let Answer::Time { stale, .. } = &mut at {
+                    // The robot misses none of its own acts.
+                    *stale = *actor != ix.robot && !ix.watched_since(act, e.id, c);
+                }
+                answered(at, [e.id])
             }
             Query::First {
                 a_actor,
@@ -226,9 +231,38 @@ impl QuestionFamily for Temporal {
         }
     }
 
+    /// A last time the robot could have missed a later one of.
+    fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+        match (q, a) {
+            (Query::LastTime { actor, .. }, Answer::Time { stale: true, .. }) => Some(format!(
+                "The latest the robot saw; {} may have done it again since, out of its sight.",
+                n.name(actor)
+            )),
+            _ => None,
+        }
+    }
+
+    /// A last time said surely is the last there was.
+    fn check(&self, q: &QaSample, _at: &CheckAt, fail: &mut dyn FnMut(String)) -> bool {
+        if let (Query::LastTime { .. }, Answer::Time { stale: false, .. }, Some(w)) =
+            (&q.query, &q.answer, &q.world)
+        {
+            fail(format!("said surely, but it was done again at {w:?}"));
+        }
+        false
+    }
+
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
-            Query::LastTime { act, .. } => vec![Track::Act(act)],
+            Query::LastTime { act, .. } => {
+                // What tells whether a later one could have been missed.
+                let thing = act.object.as_ref().or(act.target.as_ref());
+                let place = thing.map(Track::Place);
+                [Track::Act(act), Track::Whereabouts]
+                    .into_iter()
+                    .chain(place)
+                    .collect()
+            }
             Query::First { a, b, .. } => vec![Track::Act(a), Track::Act(b)],
             Query::Next { event } => vec![Track::ActorFrom(*event)],
             _ => vec![],
