@@ -330,7 +330,7 @@ fn mined_as_written(qa: &[QaSample]) -> Vec<String> {
     for q in qa {
         let lasting = matches!(
             q.family,
-            Family::Preference | Family::Routine | Family::OverwrittenState
+            Family::Preference | Family::Routine | Family::OverwrittenState | Family::Beliefs
         ) && !q.is_unanswerable();
         let day = if lasting { q.cutoff.day } else { 0 };
         let key = (js(&q.query), js(&q.answer), day);

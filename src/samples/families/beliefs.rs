@@ -52,11 +52,6 @@ pub const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// How recently a person must have watched a thing put where it is for a
-/// question of what they think (a belief that is true) to be asked; three
-/// times as long if they put it there themselves.
-const WATCHED_LATELY: u64 = 3600;
-
 /// Whether a place is on or in something (not someone's hands).
 pub fn placed(v: &Value) -> bool {
     matches!(v, Value::Location(Location::On(_) | Location::In(_)))
@@ -101,9 +96,9 @@ fn last_shared(ix: &Index, seen: &[Seen], person: &Id, key: &Key) -> Option<usiz
 impl QuestionFamily for Beliefs {
     /// Where each person of the house thinks a thing is: one the robot
     /// saw moved since the person last saw it (where a belief may be
-    /// false), asked first; else one the person watched being put where
-    /// it is lately, or one of their own things, whenever they last saw
-    /// it (where it is true, and may be long ago).
+    /// false), asked first; else one of their own, or one they put where
+    /// it is themselves, that they last saw on an earlier day (where they
+    /// will look for it).
     fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, n) = (at.ix, at.n);
         let (mut out, mut held) = (Vec::new(), Vec::new());
@@ -152,14 +147,13 @@ impl QuestionFamily for Beliefs {
                     .iter()
                     .rfind(|s| placed(&s.value))
                     .is_some_and(|s| s.value != shared.value);
-                let watched = ix.event(shared.event).is_some_and(|e| {
-                    let lately = if e.actor == **person { 3 } else { 1 } * WATCHED_LATELY;
-                    e.t + lately >= at.cutoff.t
-                        && e.changes
-                            .iter()
-                            .any(|c| c.entity == key.0 && c.attr == key.1)
+                // One of their own things, or one they put where it is
+                // themselves, that they have not seen today: where they
+                // will look for it.
+                let left = ix.event(shared.event).is_some_and(|e| {
+                    (*owner == Some(*person) || e.actor == **person) && e.day < at.cutoff.day
                 });
-                if !(moved || watched || *owner == Some(*person)) {
+                if !(moved || left) {
                     continue;
                 }
                 let (who, what) = ((*person).clone(), key.0.clone());

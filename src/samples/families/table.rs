@@ -197,7 +197,7 @@ pub static FAMILIES: [Row; 12] = [
         phrasings: beliefs::PHRASINGS,
         readings: beliefs::READINGS,
         standing: false,
-        lasting: false,
+        lasting: true,
         world: true,
         memory_target: SocialContext,
         locomo_category: 1,
