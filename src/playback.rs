@@ -95,7 +95,13 @@ impl Playback {
         let mut view = self.beliefs[k].clone();
         for e in &self.events[k * KEYFRAME_EVERY..n] {
             if e.outcome.is_ok() && e.observers.contains(&self.robot) {
-                for c in &e.changes {
+                // Heard through a wall: who went, not what was carried.
+                let by_ear = e.heard_by.contains(&self.robot);
+                for c in e
+                    .changes
+                    .iter()
+                    .filter(|c| !by_ear || c.attr.as_str() != "location")
+                {
                     view.insert((c.entity.clone(), c.attr.clone()), (c.new.clone(), e.id));
                 }
             }

@@ -2086,3 +2086,37 @@ fn unknown_actor_hint_lists_every_actor() {
         assert_eq!(listed, ACTORS, "{:?}", r.hint);
     }
 }
+
+/// The front door is heard through the wall: the robot in the kitchen
+/// knows Bob went out, not that he took his keys (docs/visibility.md).
+#[test]
+fn a_departure_heard_through_a_wall_shows_who_went_not_what_they_took() {
+    let mut sim = new_sim();
+    ok(
+        &mut sim,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#,
+    );
+    let e = ok(
+        &mut sim,
+        r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work","take":["keys_2"]}}"#,
+    );
+    assert!(e.heard_by.contains(&id("robot")), "{e:?}");
+    assert!(e.heard_by.iter().all(|h| e.observers.contains(h)) && !e.heard_by.contains(&id("bob")));
+    let keys = (id("keys_2"), id("location"));
+    let carried = Value::Location(Location::CarriedBy(id("bob")));
+    for o in &e.observers {
+        let believed = sim
+            .beliefs(o.as_str())
+            .unwrap()
+            .get(&keys)
+            .map(|b| b.value.clone());
+        if e.heard_by.contains(o) {
+            assert_ne!(believed, Some(carried.clone()), "{o} only heard it");
+        } else {
+            assert_eq!(believed, Some(carried.clone()), "{o} saw it");
+        }
+    }
+    // Who went out is known all the same.
+    let bob = &sim.beliefs("robot").unwrap()[&(id("bob"), id("position"))];
+    assert!(matches!(&bob.value, Value::Position(p) if p.room.as_str() == "outside"));
+}

@@ -157,7 +157,7 @@ fn family_of(q: &QaSample) -> Family {
         Query::Asked { .. } | Query::Due { .. } | Query::Status { .. } => Family::Commitment,
         Query::Count { .. } => Family::Counting,
         Query::WhoHome { .. } | Query::WhileOut { .. } => Family::Presence,
-        Query::Thinks { .. } => Family::Beliefs,
+        Query::Thinks { .. } | Query::WhoSaw { .. } => Family::Beliefs,
     }
 }
 
@@ -437,7 +437,7 @@ impl Findings {
 
 /// Every query kind but the weekly one is asked in a few days; the
 /// weekly one (`out_days`) from day 15.
-const KINDS_ASKED: [&str; 21] = [
+const KINDS_ASKED: [&str; 22] = [
     "state",
     "before",
     "last_time",
@@ -459,6 +459,7 @@ const KINDS_ASKED: [&str; 21] = [
     "who_home",
     "while_out",
     "thinks",
+    "who_saw",
 ];
 
 #[test]

@@ -1409,6 +1409,14 @@ fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
 {"actor": "robot", "skill": "navigate_to", "args": {"target": "sofa_1"}, "at": 27000}
 {"session": "s4"}
 {"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 28000}
+{"session": "s5"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 29000}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "counter_1"}}
+{"actor": "bob", "skill": "pick", "args": {"object": "cup_2"}}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "counter_1"}}
+{"actor": "bob", "skill": "place", "args": {"object": "cup_2", "target": "counter_1", "relation": "on"}}
+{"session": "s6"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 30000}
 "#;
     let t = tmp();
     let script = write(t.path(), "moved.jsonl", MOVED);
@@ -1441,6 +1449,30 @@ fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
         "{a:?}"
     );
     assert_eq!(thinks("lily", "s3"), None);
+    // Who saw the glass put down: nobody of the house but Bob, who put it
+    // on the table; Alice, back in the kitchen, when he put it back.
+    let places: Vec<&Event> = (trace.events.iter())
+        .filter(|e| matches!(e.action, Action::Place { .. }))
+        .collect();
+    let who_saw = |e: &Event, session: &str| {
+        let q = Query::WhoSaw { event: e.id };
+        answer(&ix, &at_session(&trace.events, session), &q).map(|a| a.answer)
+    };
+    let people = |p: &[&str]| {
+        Some(Answer::People {
+            people: p.iter().map(|x| id(x)).collect(),
+        })
+    };
+    assert_eq!(who_saw(places[0], "s3"), people(&[]));
+    assert_eq!(who_saw(places[1], "s6"), people(&["alice"]));
+    // Not asked of what is not a move, nor before it happened.
+    let pick = trace
+        .events
+        .iter()
+        .find(|e| matches!(e.action, Action::Pick { .. }))
+        .unwrap();
+    assert_eq!(who_saw(pick, "s3"), None);
+    assert_eq!(who_saw(places[1], "s5"), None);
     // Mined, the checks hold every answer to what the simulator says each
     // person believes.
     let samples = mine(&trace.scene, &trace.events, 7);

@@ -31,6 +31,10 @@ pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
         .filter(|e| ix.robot_saw(e))
         .map(|e| {
             let mut event = e.clone();
+            // Heard through a wall: who went, not what they carried.
+            if e.heard_by.contains(&ix.robot) {
+                event.changes.retain(|c| c.attr.as_str() != "location");
+            }
             if !e.revealed_to.contains(&ix.robot) {
                 event.reveals.clear();
                 event.revealed_to.clear();

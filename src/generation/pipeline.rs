@@ -198,6 +198,7 @@ fn for_notes(e: &Event) -> Event {
         outcome: e.outcome.clone(),
         changes: e.changes.clone(),
         observers: e.observers.clone(),
+        heard_by: e.heard_by.clone(),
         via: e.via.clone(),
         reveals: vec![],
         revealed_to: vec![],

@@ -146,6 +146,8 @@ impl Tables {
         self.len += 1;
         let observed = self.all_seeing || e.observers.contains(robot);
         let revealed = self.all_seeing || e.revealed_to.contains(robot);
+        // Heard through a wall: who went, not what they carried.
+        let saw_moves = observed && (self.all_seeing || !e.heard_by.contains(robot));
         if e.outcome.is_ok() {
             let mut unsettled = false;
             for c in e.changes.iter().filter(|c| c.attr.as_str() == "position") {
@@ -199,7 +201,7 @@ impl Tables {
                     .entry(key.clone())
                     .or_default()
                     .push((e.id, c.new.clone()));
-                if observed {
+                if saw_moves || (observed && c.attr.as_str() != "location") {
                     self.see(key, e.id, &c.new);
                 }
             }
@@ -395,6 +397,13 @@ impl<'a> Index<'a> {
     /// Events after `id`, in order.
     pub fn after(&self, id: u64) -> &'a [Event] {
         &self.events[self.events.partition_point(|e| e.id <= id)..]
+    }
+
+    /// Whether the robot saw what `e` moved: it perceived it, and not
+    /// only by ear (a departure heard through a wall says who went, not
+    /// what they took).
+    pub fn saw_moves(&self, e: &Event) -> bool {
+        self.robot_saw(e) && (self.tables.all_seeing || !e.heard_by.contains(&self.robot))
     }
 
     /// Whether the robot perceived event `e` (saw or heard it, or saw what

@@ -158,6 +158,9 @@ pub enum Query {
     /// What `person` thinks `entity.attr` is (where they would look for
     /// it), as far as the robot can tell.
     Thinks { person: Id, entity: Id, attr: Id },
+    /// Who of the household saw the move `event` (where they would know
+    /// to look).
+    WhoSaw { event: u64 },
 }
 
 impl Query {
@@ -187,6 +190,7 @@ impl Query {
             Query::OutDays { .. } => "out_days",
             Query::WhileOut { .. } => "while_out",
             Query::Thinks { .. } => "thinks",
+            Query::WhoSaw { .. } => "who_saw",
         }
     }
 

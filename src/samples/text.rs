@@ -57,6 +57,17 @@ impl<'a> Namer<'a> {
         }
     }
 
+    /// Whether `id` is furniture or a device whose room holds another of
+    /// its kind: "the nightstand" said in that room does not say which.
+    pub fn shares_kind_in_room(&self, id: &Id) -> bool {
+        let nth = match self.names.index.get(id) {
+            Some((Kind::Furniture, i)) => i,
+            Some((Kind::Device, i)) => self.scene.furniture.len() + i,
+            _ => return false,
+        };
+        self.names.same[nth].1 > 1
+    }
+
     /// Whether `id` is a room.
     pub fn is_room(&self, id: &Id) -> bool {
         matches!(self.names.index.get(id), Some((Kind::Room, _)))

@@ -214,12 +214,13 @@ impl WorldView<'_, '_> {
         }
     }
 
-    /// Rooms from which an event is perceived.
-    fn event_rooms(&self, step: &Step, actor: Entity) -> Vec<Entity> {
+    /// Rooms from which an event is perceived: those it is seen from, and
+    /// those it is only heard from (the front door through a wall).
+    fn event_rooms(&self, step: &Step, actor: Entity) -> (Vec<Entity>, Vec<Entity>) {
         let here = self.actors.get(actor).expect("resolved actor").1.room;
         let action = &step.request.as_ref().expect("a pending request").action;
         if step.rejection.is_some() {
-            return vec![here];
+            return (vec![here], vec![]);
         }
         let mut rooms = vec![here];
         for op in &step.ops {
@@ -244,17 +245,24 @@ impl WorldView<'_, '_> {
         }
         // The front door is heard: who goes out or comes in is perceived
         // from every room within earshot of the door's room, as a spoken
-        // line is (so a robot in the next room knows who is home).
+        // line is (so a robot in the next room knows who is home), but
+        // what they carried only where they were seen.
         // (Nothing is within earshot of the outside.)
+        let mut heard = Vec::new();
         if matches!(action, Action::Leave { .. } | Action::Arrive { .. }) {
-            rooms = rooms.iter().flat_map(|r| self.earshot(*r)).collect();
+            heard = rooms.iter().flat_map(|r| self.earshot(*r)).collect();
         }
         // Nobody perceives anything from outside (leaving and arriving
         // are seen from the rooms inside).
-        rooms.retain(|r| !self.registry.is_outside(*r));
-        rooms.sort();
-        rooms.dedup();
-        rooms
+        let inside = |v: &mut Vec<Entity>| {
+            v.retain(|r| !self.registry.is_outside(*r));
+            v.sort();
+            v.dedup();
+        };
+        inside(&mut rooms);
+        inside(&mut heard);
+        heard.retain(|r| !rooms.contains(r));
+        (rooms, heard)
     }
 }
 
@@ -294,14 +302,21 @@ pub fn perceive_step(
     let event = view.clock.last_event;
     let t = step.t;
     step.observers.clear();
+    step.heard_by.clear();
     step.revealed_to.clear();
     step.reveals.clear();
     step.changes.clear();
     let Some(actor) = step.actor else { return };
     // Actors in standby perceive nothing but what they do themselves.
     let awake = |a: &Entity| standby.get(*a).is_ok_and(|s| s.perceives(t));
+    let (seen_from, heard_from) = view.event_rooms(&step, actor);
     let present: Vec<Entity> = view
-        .actors_in(&view.event_rooms(&step, actor))
+        .actors_in(&seen_from)
+        .into_iter()
+        .filter(awake)
+        .collect();
+    let heard: Vec<Entity> = view
+        .actors_in(&heard_from)
         .into_iter()
         .filter(awake)
         .collect();
@@ -310,7 +325,10 @@ pub fn perceive_step(
         .actors
         .iter()
         .copied()
-        .filter(|a| *a == actor || present.contains(a))
+        .filter(|a| *a == actor || present.contains(a) || heard.contains(a))
+        .collect();
+    step.heard_by = (step.observers.iter().copied())
+        .filter(|a| *a != actor && heard.contains(a))
         .collect();
     if step.rejection.is_some() {
         return;
@@ -320,7 +338,12 @@ pub fn perceive_step(
         let Ok(mut b) = beliefs.get_mut(o) else {
             continue;
         };
+        let by_ear = step.heard_by.contains(&o);
         for (op, c) in step.ops.iter().zip(&step.changes) {
+            // Heard through a wall: not what moved.
+            if by_ear && matches!(op, Op::Move { .. }) {
+                continue;
+            }
             let (slot, holder) = view.op_mark(op);
             b.believe(slot, &c.new, holder, t, event);
         }

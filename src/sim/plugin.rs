@@ -109,6 +109,7 @@ pub fn record_event(view: WorldView, mut step: ResMut<Step>, session: Res<Curren
         outcome,
         changes: std::mem::take(&mut step.changes),
         observers: ids(&step.observers),
+        heard_by: ids(&step.heard_by),
         via: ids(&step.via),
         reveals: std::mem::take(&mut step.reveals),
         revealed_to: ids(&step.revealed_to),

@@ -89,6 +89,10 @@ pub struct Event {
     pub changes: Vec<Change>,
     /// Actors who perceived the event (always including the actor).
     pub observers: Vec<Id>,
+    /// Those of the observers who only heard it through a wall (the front
+    /// door): they know who went out or came in, not what was carried.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heard_by: Vec<Id>,
     /// Rooms walked through, for navigation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<Id>,

@@ -5,6 +5,7 @@
 
 use hearth::ids::Id;
 use hearth::samples::Answer;
+use hearth::trace::request::Action;
 use hearth::trace::{Event, Location, Value};
 
 use super::{Eyes, Got, Reference, Unsettled};
@@ -14,8 +15,10 @@ impl Reference<'_> {
     /// change of it, or were shown it.
     fn person_saw(&self, person: &Id, e: &Event, entity: &Id, attr: &Id) -> bool {
         let is = |en: &Id, at: &Id| en == entity && at == attr;
+        let by_ear = e.heard_by.contains(person) && attr.as_str() == "location";
         (e.outcome.is_ok()
             && e.observers.contains(person)
+            && !by_ear
             && e.changes.iter().any(|c| is(&c.entity, &c.attr)))
             || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
     }
@@ -61,5 +64,21 @@ impl Reference<'_> {
             }
         };
         Ok(Got::new(answer, [s]))
+    }
+
+    /// Who of the household saw the move `x`: everyone of them in the room
+    /// (its observers), but its actor.
+    pub fn who_saw(&self, eyes: Eyes, x: u64, c: u64) -> Result<Got, Unsettled> {
+        let e = self.event(x).ok_or("no such event")?;
+        let moved = e.outcome.is_ok() && matches!(e.action, Action::Place { .. });
+        if x >= c || !moved || !self.perceived(eyes, e) {
+            return Err("not a move perceived before the cutoff".into());
+        }
+        let people = self
+            .people()
+            .filter(|a| a.lives_here() && a.id != e.actor && e.observers.contains(&a.id))
+            .map(|a| a.id.clone())
+            .collect();
+        Ok(Got::new(Answer::People { people }, [x]))
     }
 }

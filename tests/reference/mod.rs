@@ -156,7 +156,12 @@ impl<'a> Reference<'a> {
         for e in self.before(cutoff) {
             if e.outcome.is_ok() && self.observed(eyes, e) {
                 for c in &e.changes {
-                    if c.entity == *entity && c.attr == *attr {
+                    // A departure heard through a wall shows nothing moved.
+                    let by_ear = eyes == Eyes::Robot && e.heard_by.contains(&self.robot);
+                    if c.entity == *entity
+                        && c.attr == *attr
+                        && !(by_ear && attr.as_str() == "location")
+                    {
                         out.push((e.id, c.new.clone()));
                     }
                 }
@@ -300,6 +305,7 @@ impl<'a> Reference<'a> {
                 entity,
                 attr,
             } => self.thinks(eyes, person, entity, attr, c),
+            Query::WhoSaw { event } => self.who_saw(eyes, *event, c),
         }
     }
 

@@ -142,7 +142,8 @@ impl Reference<'_> {
                 .changes
                 .iter()
                 .any(|ch| ch.entity == *entity && ch.attr == *attr);
-            if !e.outcome.is_ok() || !changed || !self.perceived(eyes, e) {
+            let by_ear = eyes == Eyes::Robot && e.heard_by.contains(&self.robot);
+            if !e.outcome.is_ok() || !changed || !self.perceived(eyes, e) || by_ear {
                 continue;
             }
             if !actors.contains(&&e.actor) {

@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
+use crate::trace::request::Action;
 use crate::trace::{Event, Key, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
@@ -26,6 +27,7 @@ use crate::samples::index::{Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::{Namer, plural};
+use crate::samples::wording::{Tense, act_phrase, verb_phrase};
 
 use super::family::{CheckAt, QuestionFamily, Track};
 use super::reader::{Read, Reading};
@@ -35,22 +37,41 @@ pub use phrasings::PHRASINGS;
 pub struct Beliefs;
 
 /// The kinds of query it asks.
-pub const QUERIES: &[&str] = &["thinks"];
+pub const QUERIES: &[&str] = &["thinks", "who_saw"];
 
-pub const READINGS: &[Reading] = &[Reading {
-    rank: 5,
-    cue: |r| {
-        r.has(&[" think ", " believe ", " expect to find ", " look first "])
-            && !r.has(&[" think of "])
+pub const READINGS: &[Reading] = &[
+    Reading {
+        rank: 4,
+        cue: |r| {
+            r.has(&[
+                "who saw",
+                "who watched",
+                "anyone see",
+                "who of the household saw",
+            ])
+        },
+        // The move is the act at the moment the question gives.
+        parse: |r: &Read| {
+            Some(Query::WhoSaw {
+                event: r.at_moment()?.id,
+            })
+        },
     },
-    parse: |r: &Read| {
-        Some(Query::Thinks {
-            person: r.person.clone()?,
-            entity: r.thing.clone()?,
-            attr: Id::new("location"),
-        })
+    Reading {
+        rank: 5,
+        cue: |r| {
+            r.has(&[" think ", " believe ", " expect to find ", " look first "])
+                && !r.has(&[" think of "])
+        },
+        parse: |r: &Read| {
+            Some(Query::Thinks {
+                person: r.person.clone()?,
+                entity: r.thing.clone()?,
+                attr: Id::new("location"),
+            })
+        },
     },
-}];
+];
 
 /// Whether a place is on or in something (not someone's hands).
 pub fn placed(v: &Value) -> bool {
@@ -73,8 +94,11 @@ fn of(q: &Query) -> Option<(&Id, Key)> {
 /// observed, or a view that showed it to them.
 fn perceived_in(e: &Event, person: &Id, key: &Key) -> bool {
     let is = |entity: &Id, attr: &Id| *entity == key.0 && *attr == key.1;
+    // Heard through a wall, a departure shows nothing moved.
+    let by_ear = e.heard_by.contains(person) && key.1.as_str() == "location";
     (e.outcome.is_ok()
         && e.observers.contains(person)
+        && !by_ear
         && e.changes.iter().any(|c| is(&c.entity, &c.attr)))
         || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
 }
@@ -143,6 +167,11 @@ impl QuestionFamily for Beliefs {
                 if !placed(&shared.value) {
                     continue;
                 }
+                // Not while the robot last saw it carried about: whoever
+                // it was carried past may have seen it.
+                if seen.last().is_some_and(|s| !placed(&s.value)) {
+                    continue;
+                }
                 let moved = seen[k + 1..]
                     .iter()
                     .rfind(|s| placed(&s.value))
@@ -167,10 +196,49 @@ impl QuestionFamily for Beliefs {
                 if moved { &mut out } else { &mut held }.push(c);
             }
         }
+        // Who saw a thing put where it is, today or yesterday.
+        for (e, act) in at.acts.acts.iter().rev().take(40) {
+            if e.day + 1 < at.cutoff.day {
+                break;
+            }
+            if act.skill != "place" || !ix.robot_saw(e) {
+                continue;
+            }
+            let (actor, act, t) = (e.actor.clone(), (*act).clone(), e.t);
+            let phrase = Box::new(move || {
+                let slots = [
+                    ("who", n.name(&actor)),
+                    ("act", verb_phrase(n, &act, Tense::Base)),
+                    ("acted", verb_phrase(n, &act, Tense::Past)),
+                    ("done", act_phrase(n, &actor, &act)),
+                    ("when", n.when(t)),
+                ];
+                let slots: Vec<(&str, &str)> =
+                    slots.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                Phrase::new(PHRASINGS, "who_saw", &slots)
+            });
+            let query = Query::WhoSaw { event: e.id };
+            held.push(Candidate::new(Family::Beliefs, "who_saw", query, phrase));
+        }
         if out.is_empty() { held } else { out }
     }
 
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
+        if let Query::WhoSaw { event } = q {
+            // The people of the house in the room: by the visibility
+            // rules, everyone there saw it, and the robot, there too, saw
+            // them (the event's observers).
+            let e = ix.event(*event)?;
+            let moved = matches!(e.action, Action::Place { .. }) && e.outcome.is_ok();
+            if e.id >= cutoff.event || !moved || !ix.robot_saw(e) {
+                return None;
+            }
+            let people = (ix.scene.actors.iter())
+                .filter(|a| a.lives_here() && a.id != e.actor && e.observers.contains(&a.id))
+                .map(|a| a.id.clone())
+                .collect();
+            return answered(Answer::People { people }, [e.id]);
+        }
         let (person, key) = of(q)?;
         let c = cutoff.event;
         let seen = ix.seen_before(&key, c);
@@ -229,6 +297,7 @@ impl QuestionFamily for Beliefs {
             Query::Thinks { entity, attr, .. } => {
                 vec![Track::State(entity, attr), Track::Whereabouts]
             }
+            Query::WhoSaw { event } => vec![Track::Event(*event)],
             _ => vec![],
         }
     }

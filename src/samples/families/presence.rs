@@ -226,7 +226,7 @@ impl QuestionFamily for Presence {
                     ..changes.partition_point(|(e, _)| e < back)]
                     .iter()
                     .filter_map(|(e, _)| ix.event(*e))
-                    .filter(|e| ix.robot_saw(e))
+                    .filter(|e| ix.saw_moves(e))
                     .collect();
                 // The changes the robot saw in the meantime, by one person.
                 let by: BTreeSet<&Id> = during.iter().map(|e| &e.actor).collect();

@@ -9,7 +9,7 @@ mod phrasings;
 use std::collections::BTreeSet;
 
 use crate::ids::Id;
-use crate::trace::ClaimMode;
+use crate::trace::{ClaimMode, Location, Value};
 
 use crate::samples::answered::{Answered, answered, last_said, unique_claim};
 use crate::samples::candidates::Candidate;
@@ -83,6 +83,13 @@ impl QuestionFamily for SourceAware {
     fn heard<'c>(&self, ix: &'c Index, n: &'c Namer, h: &'c Heard) -> Vec<Candidate<'c>> {
         // The robot's own words are not something it was told.
         if h.claim.mode != ClaimMode::Fact || h.speaker == ix.robot {
+            return vec![];
+        }
+        // "In the nightstand", of a room with two: the words do not say
+        // which, so neither can an answer.
+        if let Value::Location(Location::On(f) | Location::In(f)) = &h.claim.value
+            && n.shares_kind_in_room(f)
+        {
             return vec![];
         }
         let (entity, attr) = (&h.claim.entity, &h.claim.attr);

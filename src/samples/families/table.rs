@@ -333,6 +333,7 @@ mod tests {
                 b: act.clone(),
             },
             Query::Next { event: 3 },
+            Query::WhoSaw { event: 3 },
             Query::Preference {
                 holder: e.clone(),
                 entity: e.clone(),
@@ -430,7 +431,8 @@ mod tests {
                 | Query::WhoHome { .. }
                 | Query::OutDays { .. }
                 | Query::WhileOut { .. }
-                | Query::Thinks { .. } => {}
+                | Query::Thinks { .. }
+                | Query::WhoSaw { .. } => {}
             }
         }
         all

@@ -61,6 +61,8 @@ pub struct Step {
     pub reveal: Reveal,
     /// Filled by perception.
     pub observers: Vec<Entity>,
+    /// Observers who only heard it (see `trace::Event::heard_by`).
+    pub heard_by: Vec<Entity>,
     pub revealed_to: Vec<Entity>,
     pub reveals: Vec<Fact>,
     pub changes: Vec<Change>,
