@@ -111,6 +111,26 @@ fn faults(scene: &Scene, events: &[Event], q: &QaSample) -> Vec<String> {
             Action::Say { text, .. } => out.push(format!("deadline nobody said: {text:?}")),
             a => out.push(format!("deadline from {a:?}")),
         },
+        // What someone did, said as a person would: "Picked up the mug.",
+        // not "Pick the mug." or "Handoff the box.".
+        ("temporal/what_next", Answer::Action { .. }) => {
+            const DID: [&str; 11] = [
+                "Went ",
+                "Looked ",
+                "Picked ",
+                "Put ",
+                "Opened ",
+                "Closed ",
+                "Handed ",
+                "Came ",
+                "Switched ",
+                "Set ",
+                "Went out",
+            ];
+            if !DID.iter().any(|d| q.answer_text.starts_with(d)) {
+                out.push(format!("not a past tense: {:?}", q.answer_text));
+            }
+        }
         ("routine/usual_hour", Answer::Value { value }) => {
             let hour = serde_json::to_value(value).unwrap().as_i64().unwrap() * 60;
             for id in &q.evidence {
@@ -207,6 +227,13 @@ fn the_checks_find_each_fault_planted() {
     });
     assert!(
         found.iter().any(|f| f.starts_with("agreement")),
+        "{found:?}"
+    );
+    let found = plant("temporal/what_next", &|q| {
+        q.answer_text = "Handoff the large box.".into()
+    });
+    assert!(
+        found.iter().any(|f| f.starts_with("not a past tense")),
         "{found:?}"
     );
     let found = plant("unanswerable/when_last", &|q| {

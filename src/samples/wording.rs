@@ -144,6 +144,13 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
                 )),
                 ("navigate_to", _) => format!("Went to {t}."),
                 ("inspect", _) => format!("Looked at {t}."),
+                ("pick", _) => format!("Picked up {t}."),
+                ("place", _) => format!("Put {t} down."),
+                ("open", _) => format!("Opened {t}."),
+                ("close", _) => format!("Closed {t}."),
+                ("handoff", _) => format!("Handed {t} over."),
+                ("leave", _) => "Went out.".into(),
+                ("arrive", _) => "Came in.".into(),
                 (s, _) => capital(&format!("{} {t}.", s.replace('_', " "))),
             }
         }

@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::request::Action;
-use crate::trace::{Event, Key, Location, Value};
+use crate::trace::{ClaimMode, Event, Key, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate, resident};
@@ -180,9 +180,26 @@ impl QuestionFamily for Beliefs {
                 // themselves, that they have not seen today: where they
                 // will look for it.
                 let left = ix.event(shared.event).is_some_and(|e| {
-                    (*owner == Some(*person) || e.actor == **person) && e.day < at.cutoff.day
+                    let put = e.actor == **person
+                        && e.changes
+                            .iter()
+                            .any(|c| c.entity == key.0 && c.attr == key.1);
+                    (*owner == Some(*person) || put) && e.day < at.cutoff.day
                 });
                 if !(moved || left) {
+                    continue;
+                }
+                // Not where they have since heard, in the robot's hearing,
+                // where it is: words the robot cannot weigh against sight.
+                let told = ix
+                    .claims(ClaimMode::Fact, &key.0, &key.1, at.cutoff.event)
+                    .any(|h| {
+                        h.event > shared.event
+                            && ix
+                                .event(h.event)
+                                .is_some_and(|e| e.observers.contains(*person))
+                    });
+                if told {
                     continue;
                 }
                 let (who, what) = ((*person).clone(), key.0.clone());
