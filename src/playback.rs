@@ -96,12 +96,7 @@ impl Playback {
         for e in &self.events[k * KEYFRAME_EVERY..n] {
             if e.outcome.is_ok() && e.observers.contains(&self.robot) {
                 // Heard through a wall: who went, not what was carried.
-                let by_ear = e.heard_by.contains(&self.robot);
-                for c in e
-                    .changes
-                    .iter()
-                    .filter(|c| !by_ear || c.attr.as_str() != "location")
-                {
+                for c in e.changes.iter().filter(|c| !e.heard_only(&self.robot, c)) {
                     view.insert((c.entity.clone(), c.attr.clone()), (c.new.clone(), e.id));
                 }
             }

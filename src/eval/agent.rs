@@ -32,9 +32,7 @@ pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
         .map(|e| {
             let mut event = e.clone();
             // Heard through a wall: who went, not what they carried.
-            if e.heard_by.contains(&ix.robot) {
-                event.changes.retain(|c| c.attr.as_str() != "location");
-            }
+            event.changes.retain(|c| !e.heard_only(&ix.robot, c));
             if !e.revealed_to.contains(&ix.robot) {
                 event.reveals.clear();
                 event.revealed_to.clear();

@@ -99,7 +99,6 @@ impl Index<'_> {
         }
     }
 
-    /// The room of the furniture or device `id`.
     /// Whether the robot watched `key` without a break through `seen`
     /// (its sights of it, in order) to `cutoff`: each sight still current
     /// at the next, the last at the cutoff.
@@ -115,9 +114,7 @@ impl Index<'_> {
     /// rooms); anything else from its last sight at or before `from`, each
     /// sight current at the next and the last at `to`.
     pub fn watched_over(&self, key: &Key, from: u64, to: u64) -> bool {
-        let fixed =
-            self.scene.doors.iter().any(|d| d.id == key.0) || self.fixture_room(&key.0).is_some();
-        if fixed && key.1.as_str() != "location" {
+        if self.fixed(&key.0) && key.1.as_str() != "location" {
             let seen = Seen {
                 event: from,
                 value: Value::Bool(true),
@@ -137,12 +134,20 @@ impl Index<'_> {
         let Some(thing) = act.object.as_ref().or(act.target.as_ref()) else {
             return false;
         };
-        let fixed =
-            self.scene.doors.iter().any(|d| d.id == *thing) || self.fixture_room(thing).is_some();
-        let attr = if fixed { "open" } else { "location" };
+        let attr = if self.fixed(thing) {
+            "open"
+        } else {
+            "location"
+        };
         self.watched_over(&(thing.clone(), Id::new(attr)), e, cutoff)
     }
 
+    /// Whether `id` stays in its room(s): a door, furniture or a device.
+    fn fixed(&self, id: &Id) -> bool {
+        self.scene.doors.iter().any(|d| d.id == *id) || self.fixture_room(id).is_some()
+    }
+
+    /// The room of the furniture or device `id`.
     fn fixture_room(&self, id: &Id) -> Option<&Id> {
         let sc = self.scene;
         sc.furniture

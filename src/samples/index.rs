@@ -146,8 +146,6 @@ impl Tables {
         self.len += 1;
         let observed = self.all_seeing || e.observers.contains(robot);
         let revealed = self.all_seeing || e.revealed_to.contains(robot);
-        // Heard through a wall: who went, not what they carried.
-        let saw_moves = observed && (self.all_seeing || !e.heard_by.contains(robot));
         if e.outcome.is_ok() {
             let mut unsettled = false;
             for c in e.changes.iter().filter(|c| c.attr.as_str() == "position") {
@@ -201,7 +199,7 @@ impl Tables {
                     .entry(key.clone())
                     .or_default()
                     .push((e.id, c.new.clone()));
-                if saw_moves || (observed && c.attr.as_str() != "location") {
+                if observed && (self.all_seeing || !e.heard_only(robot, c)) {
                     self.see(key, e.id, &c.new);
                 }
             }

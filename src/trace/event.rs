@@ -112,6 +112,15 @@ pub struct Event {
     pub source: Option<Source>,
 }
 
+impl Event {
+    /// Whether `who` only heard change `c` happen, not saw it: a thing
+    /// carried in a departure or an arrival they heard through a wall
+    /// (`heard_by`).
+    pub fn heard_only(&self, who: &Id, c: &Change) -> bool {
+        c.attr.as_str() == "location" && self.heard_by.contains(who)
+    }
+}
+
 /// Who authored a session or an event of an LLM trace: the model, or the
 /// offline script that filled in where the model gave nothing usable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

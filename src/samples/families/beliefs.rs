@@ -94,12 +94,9 @@ fn of(q: &Query) -> Option<(&Id, Key)> {
 /// observed, or a view that showed it to them.
 fn perceived_in(e: &Event, person: &Id, key: &Key) -> bool {
     let is = |entity: &Id, attr: &Id| *entity == key.0 && *attr == key.1;
-    // Heard through a wall, a departure shows nothing moved.
-    let by_ear = e.heard_by.contains(person) && key.1.as_str() == "location";
     (e.outcome.is_ok()
         && e.observers.contains(person)
-        && !by_ear
-        && e.changes.iter().any(|c| is(&c.entity, &c.attr)))
+        && (e.changes.iter()).any(|c| is(&c.entity, &c.attr) && !e.heard_only(person, c)))
         || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
 }
 

@@ -12,6 +12,7 @@ use crate::ids::Id;
 use crate::sim::Simulation;
 use crate::trace::{Key, State};
 
+use crate::samples::answer::{Certainty, certainty};
 use crate::samples::answered::Answered;
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::{Heard, Index};
@@ -143,6 +144,17 @@ pub trait QuestionFamily: Sync {
     /// checked against the all-seeing index).
     fn check(&self, _q: &QaSample, _at: &CheckAt, _fail: &mut dyn FnMut(String)) -> bool {
         false
+    }
+}
+
+/// The check of a question whose answer is hedged wherever the robot could
+/// have missed something (a last time, who changed a thing while someone
+/// was out): said surely, it is the truth, so no world answer differs.
+pub fn sure_is_true(q: &QaSample, fail: &mut dyn FnMut(String)) {
+    if certainty(&q.answer) == Certainty::Sure
+        && let Some(w) = &q.world
+    {
+        fail(format!("said surely, but every event gives {w:?}"));
     }
 }
 
