@@ -13,6 +13,7 @@ use crate::trace::Value;
 use super::families::owner;
 use super::index::Index;
 use super::model::{Answer, Cutoff, Query};
+pub use super::model::{Certainty, certainty};
 
 pub use super::answered::{Answered, GRACE, habit, moment, time};
 
@@ -56,28 +57,6 @@ pub fn unsupported(ix: &Index, cutoff: u64, q: &Query) -> bool {
 /// settle it.
 pub fn answer(ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
     owner(q).entry.reference(ix, cutoff, q)
-}
-
-/// How sure an answer is: what calibrated scoring compares beside the
-/// answer itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Certainty {
-    /// Said as so: a current value, a time, a name.
-    Sure,
-    /// The last value seen, said to be possibly out of date.
-    PossiblyChanged,
-    /// "Not known".
-    NotKnown,
-}
-
-pub fn certainty(a: &Answer) -> Certainty {
-    match a {
-        Answer::LastSeen { stale: true, .. }
-        | Answer::Time { stale: true, .. }
-        | Answer::Actor { stale: true, .. } => Certainty::PossiblyChanged,
-        Answer::Unknown => Certainty::NotKnown,
-        _ => Certainty::Sure,
-    }
 }
 
 /// Whether `a` is the calibrated `reference`: the same answer

@@ -341,6 +341,28 @@ pub enum Answer {
     Unknown,
 }
 
+/// How sure an answer is: what calibrated scoring compares beside the
+/// answer itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Certainty {
+    /// Said as so: a current value, a time, a name.
+    Sure,
+    /// The last value seen, said to be possibly out of date.
+    PossiblyChanged,
+    /// "Not known".
+    NotKnown,
+}
+
+pub fn certainty(a: &Answer) -> Certainty {
+    match a {
+        Answer::LastSeen { stale: true, .. }
+        | Answer::Time { stale: true, .. }
+        | Answer::Actor { stale: true, .. } => Certainty::PossiblyChanged,
+        Answer::Unknown => Certainty::NotKnown,
+        _ => Certainty::Sure,
+    }
+}
+
 impl Answer {
     /// Said as surely as an observer who missed nothing would say it: a
     /// latest time or person seen is the time or person.

@@ -12,11 +12,10 @@ use crate::ids::Id;
 use crate::sim::Simulation;
 use crate::trace::{Key, State};
 
-use crate::samples::answer::{Certainty, certainty};
 use crate::samples::answered::Answered;
 use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::{Heard, Index};
-use crate::samples::model::{Act, Answer, Cutoff, Family, QaSample, Query};
+use crate::samples::model::{Act, Answer, Certainty, Cutoff, Family, QaSample, Query, certainty};
 use crate::samples::text::Namer;
 use crate::samples::wording::answer_words;
 
