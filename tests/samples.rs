@@ -1385,6 +1385,73 @@ fn a_view_is_current_while_the_robot_watches_and_possibly_changed_after() {
     );
 }
 
+/// Where a person's belief may be false, the beliefs family asks of that
+/// first: Alice and Lily see the glass on the counter; Alice goes to the
+/// living room and Bob moves it to the table, Lily and the robot watching.
+/// From then on every beliefs question is where Alice thinks it is, or who
+/// saw Bob move it (Lily did, Alice missed it); nothing of what Lily or
+/// Bob, who know, think.
+#[test]
+fn beliefs_ask_first_where_someone_missed_a_move() {
+    const MISSED: &str = r#"
+{"session": "s1"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 25200}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 25300}
+{"actor": "lily", "skill": "open", "args": {"target": "door_lily"}, "at": 25300}
+{"actor": "lily", "skill": "navigate_to", "args": {"target": "counter_1"}}
+{"session": "s2"}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "sofa_1"}, "at": 26000}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 26100}
+{"actor": "bob", "skill": "pick", "args": {"object": "cup_2"}}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "dining_table_1"}}
+{"actor": "bob", "skill": "place", "args": {"object": "cup_2", "target": "dining_table_1", "relation": "on"}}
+{"session": "s3"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 27000}
+{"session": "s4"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 28000}
+{"session": "s5"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 29000}
+"#;
+    let t = tmp();
+    let script = write(t.path(), "missed.jsonl", MISSED);
+    let out = t.path().join("trace");
+    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
+    let trace = read_trace(&out).unwrap();
+    let refused: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
+    assert!(refused.is_empty(), "{refused:#?}");
+    let moved = (trace.events.iter())
+        .find(|e| matches!(e.action, Action::Place { .. }))
+        .unwrap();
+    assert!(moved.observers.contains(&id("lily")) && !moved.observers.contains(&id("alice")));
+    let ix = Index::new(&trace.scene, &trace.events);
+    let mut asked = Vec::new();
+    for seed in 0..4 {
+        for sample in mine(&trace.scene, &trace.events, seed) {
+            let Sample::Qa(q) = sample else { continue };
+            if q.family != Family::Beliefs || q.cutoff.event <= moved.id {
+                continue;
+            }
+            asked.push(q.query.clone());
+            match &q.query {
+                Query::Thinks { person, entity, .. } => {
+                    assert_eq!((person.as_str(), entity.as_str()), ("alice", "cup_2"))
+                }
+                Query::WhoSaw { event } => assert_eq!(*event, moved.id),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    let who_saw = Query::WhoSaw { event: moved.id };
+    assert!(asked.contains(&who_saw), "{asked:?}");
+    let a = answer(&ix, &at_session(&trace.events, "s3"), &who_saw).unwrap();
+    assert_eq!(
+        a.answer,
+        Answer::People {
+            people: vec![id("lily")]
+        }
+    );
+}
+
 /// What a person thinks, as far as the robot can tell (docs/samples.md,
 /// "What the people of the house believe"): Alice sees the glass on the
 /// counter with the robot there and goes to the living room; Bob moves it

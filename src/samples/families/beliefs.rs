@@ -210,7 +210,11 @@ impl QuestionFamily for Beliefs {
                 if moved { &mut out } else { &mut held }.push(c);
             }
         }
-        // Who saw a thing put where it is, today or yesterday.
+        // Who saw a thing put where it is, today or yesterday: first of a
+        // move one of the house saw and another missed who, as far as the
+        // robot knows, last saw the thing elsewhere (they will look in the
+        // wrong place).
+        let mut missed = Vec::new();
         for (e, act) in at.acts.acts.iter().rev().take(40) {
             if e.day + 1 < at.cutoff.day {
                 break;
@@ -218,6 +222,18 @@ impl QuestionFamily for Beliefs {
             if act.skill != "place" || !ix.robot_saw(e) {
                 continue;
             }
+            let missed_by = (e.changes.iter())
+                .find(|c| c.attr.as_str() == "location")
+                .is_some_and(|c| {
+                    let key = (c.entity.clone(), c.attr.clone());
+                    let seen = ix.seen_before(&key, e.id);
+                    people.iter().any(|p| {
+                        **p != e.actor
+                            && !e.observers.contains(*p)
+                            && last_shared(ix, seen, p, &key)
+                                .is_some_and(|k| placed(&seen[k].value) && seen[k].value != c.new)
+                    })
+                });
             let (actor, act, t) = (e.actor.clone(), (*act).clone(), e.t);
             let phrase = Box::new(move || {
                 let slots = [
@@ -232,8 +248,18 @@ impl QuestionFamily for Beliefs {
                 Phrase::new(PHRASINGS, "who_saw", &slots)
             });
             let query = Query::WhoSaw { event: e.id };
-            held.push(Candidate::new(Family::Beliefs, "who_saw", query, phrase));
+            let c = Candidate::new(Family::Beliefs, "who_saw", query, phrase);
+            // Asked first where someone saw it and someone missed it: a
+            // move nobody saw is "Nobody." too often to lead.
+            let someone = (e.observers.iter()).any(|o| *o != e.actor && people.contains(&o));
+            if missed_by && someone {
+                &mut missed
+            } else {
+                &mut held
+            }
+            .push(c);
         }
+        out.append(&mut missed);
         if out.is_empty() { held } else { out }
     }
 
