@@ -721,6 +721,42 @@ const CASES: &[Case] = &[
             r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"power","value":true}}"#,
         ]),
     },
+    // --- a device's health: found broken, refused, repaired
+    Case {
+        code: RejectionCode::NotSettable,
+        setup: &[],
+        bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"broken","value":true}}"#,
+        message: &["tv_1.broken", "not set by hand"],
+        hint: &["find_broken", "repair"],
+        fix: None,
+    },
+    Case {
+        code: RejectionCode::DeviceBroken,
+        setup: &[
+            r#"{"actor":"robot","skill":"navigate_to","args":{"target":"tv_1"}}"#,
+            r#"{"actor":"robot","skill":"find_broken","args":{"device":"tv_1"}}"#,
+        ],
+        bad: r#"{"actor":"robot","skill":"set_device_state","args":{"device":"tv_1","field":"power","value":true}}"#,
+        message: &["tv_1", "broken"],
+        hint: &["repair tv_1"],
+        fix: Some(&[r#"{"actor":"robot","skill":"repair","args":{"device":"tv_1"}}"#]),
+    },
+    Case {
+        code: RejectionCode::NoChange,
+        setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"tv_1"}}"#],
+        bad: r#"{"actor":"robot","skill":"repair","args":{"device":"tv_1"}}"#,
+        message: &["tv_1", "not broken"],
+        hint: &["nothing to do"],
+        fix: Some(&[r#"{"actor":"robot","skill":"find_broken","args":{"device":"tv_1"}}"#]),
+    },
+    Case {
+        code: RejectionCode::NotColocated,
+        setup: &[],
+        bad: r#"{"actor":"robot","skill":"find_broken","args":{"device":"tv_1"}}"#,
+        message: &["tv_1"],
+        hint: &["tv_1"],
+        fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"tv_1"}}"#]),
+    },
     Case {
         // 21 as an integer is the float field's current 21.0.
         code: RejectionCode::NoChange,

@@ -158,6 +158,7 @@ fn family_of(q: &QaSample) -> Family {
         Query::Count { .. } => Family::Counting,
         Query::WhoHome { .. } | Query::WhileOut { .. } => Family::Presence,
         Query::Thinks { .. } | Query::WhoSaw { .. } => Family::Beliefs,
+        Query::BrokenSince { .. } => Family::Upkeep,
     }
 }
 

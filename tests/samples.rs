@@ -1385,6 +1385,87 @@ fn a_view_is_current_while_the_robot_watches_and_possibly_changed_after() {
     );
 }
 
+/// A device's health (docs/samples.md, "Upkeep"): Alice finds the tv
+/// broken with the robot there, and it refuses to switch on; while the
+/// robot stays, "is the tv working?" and "since when has it been out of
+/// order?" are sure; once it has been away, both are the latest it saw;
+/// Bob repairs it in its sight and the tv works again.
+#[test]
+fn a_broken_device_is_known_broken_since_the_robot_saw_it_break() {
+    const BROKE: &str = r#"
+{"session": "s1"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "tv_1"}, "at": 25200}
+{"actor": "alice", "skill": "navigate_to", "args": {"target": "tv_1"}, "at": 25300}
+{"actor": "alice", "skill": "find_broken", "args": {"device": "tv_1"}}
+{"actor": "alice", "skill": "set_device_state", "args": {"device": "tv_1", "field": "power", "value": true}}
+{"session": "s2"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 26000}
+{"session": "s3"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "counter_1"}, "at": 27000}
+{"session": "s4"}
+{"actor": "robot", "skill": "navigate_to", "args": {"target": "tv_1"}, "at": 28000}
+{"actor": "bob", "skill": "navigate_to", "args": {"target": "tv_1"}, "at": 28100}
+{"actor": "bob", "skill": "repair", "args": {"device": "tv_1"}}
+{"session": "s5"}
+{"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 29000}
+"#;
+    let t = tmp();
+    let script = write(t.path(), "broke.jsonl", BROKE);
+    let out = t.path().join("trace");
+    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
+    let trace = read_trace(&out).unwrap();
+    let refused: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert_eq!(
+        refused[0].outcome.rejection().unwrap().code.code(),
+        "device_broken"
+    );
+    let broke = (trace.events.iter())
+        .find(|e| e.action.skill_name() == "find_broken")
+        .unwrap();
+    let ix = Index::new(&trace.scene, &trace.events);
+    let ask = |q: &Query, session: &str| {
+        answer(&ix, &at_session(&trace.events, session), q).map(|a| a.answer)
+    };
+    let working = Query::State {
+        entity: id("tv_1"),
+        attr: id("broken"),
+    };
+    let since = Query::BrokenSince { device: id("tv_1") };
+    let broken = Value::Bool(true);
+    assert_eq!(
+        ask(&working, "s2"),
+        Some(Answer::Value {
+            value: broken.clone()
+        })
+    );
+    let sure = ask(&since, "s2").unwrap();
+    assert!(
+        matches!(sure, Answer::Time { t, stale: false, .. } if t == broke.t),
+        "{sure:?}"
+    );
+    // Back from the kitchen: it may have been repaired meanwhile.
+    assert!(matches!(
+        ask(&working, "s4"),
+        Some(Answer::LastSeen { stale: true, .. })
+    ));
+    let hedged = ask(&since, "s4").unwrap();
+    assert!(
+        matches!(hedged, Answer::Time { t, stale: true, .. } if t == broke.t),
+        "{hedged:?}"
+    );
+    // Repaired in its sight: working, and broken since nothing.
+    assert_eq!(
+        ask(&working, "s5"),
+        Some(Answer::Value {
+            value: Value::Bool(false)
+        })
+    );
+    assert_eq!(ask(&since, "s5"), None);
+    let samples = mine(&trace.scene, &trace.events, 7);
+    assert_eq!(check(&ix, &samples), vec![]);
+}
+
 /// Where a person's belief may be false, the beliefs family asks of that
 /// first: Alice and Lily see the glass on the counter; Alice goes to the
 /// living room and Bob moves it to the table, Lily and the robot watching.

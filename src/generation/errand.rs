@@ -6,6 +6,7 @@
 use crate::catalogue::Belongs;
 use crate::ids::Id;
 use crate::sim::Simulation;
+use crate::sim::world::BROKEN;
 use crate::trace::request::{Action, Relation, Request};
 use crate::trace::{Location, RejectionCode, Value};
 
@@ -160,7 +161,9 @@ pub fn next_in(
             if sim.field(device, field).as_ref() == Some(value) {
                 return Proposal::Done;
             }
-            let remote = sim.lookup().device(device).is_some_and(|d| d.remote);
+            // A device's health is found out and mended at it.
+            let health = field.as_str() == BROKEN;
+            let remote = !health && sim.lookup().device(device).is_some_and(|d| d.remote);
             if !remote && !near(device) && !sloppy {
                 return act(Action::NavigateTo {
                     target: device.clone(),
@@ -173,10 +176,15 @@ pub fn next_in(
             } else {
                 (field.to_string(), value.clone())
             };
-            act(Action::SetDeviceState {
-                device: device.clone(),
-                field,
-                value,
+            let device = device.clone();
+            act(match (health, &value) {
+                (true, Value::Bool(true)) => Action::FindBroken { device },
+                (true, _) => Action::Repair { device },
+                _ => Action::SetDeviceState {
+                    device,
+                    field,
+                    value,
+                },
             })
         }
         Goal::SetOpen { target, open } => {

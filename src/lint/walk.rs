@@ -376,7 +376,7 @@ impl<'a> Walk<'a> {
         self.habits_event(e);
         for c in &e.changes {
             let key = (c.entity.clone(), c.attr.clone());
-            if self.state.get(&key) != Some(&c.old) {
+            if self.state.value(&key) != Some(&c.old) {
                 let was = self
                     .state
                     .get(&key)

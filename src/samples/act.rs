@@ -42,6 +42,7 @@ pub fn act_of(a: &Action) -> Option<Act> {
             ..act(None, Some(door))
         },
         Action::Arrive { door, .. } => act(None, Some(door)),
+        Action::FindBroken { device } | Action::Repair { device } => act(None, Some(device)),
         _ => return None,
     })
 }
@@ -69,7 +70,9 @@ pub fn main_target(a: &Action) -> Option<Id> {
         Action::Pick { object } | Action::Place { object, .. } | Action::Handoff { object, .. } => {
             Some(object.clone())
         }
-        Action::SetDeviceState { device, .. } => Some(device.clone()),
+        Action::SetDeviceState { device, .. }
+        | Action::FindBroken { device }
+        | Action::Repair { device } => Some(device.clone()),
         Action::Leave { door, .. } | Action::Arrive { door, .. } => Some(door.clone()),
         Action::Say { .. } | Action::Wait { .. } => None,
     }

@@ -32,6 +32,9 @@ pub enum Family {
     /// What a person of the house thinks: where they would look for a
     /// thing, as far as the robot can tell.
     Beliefs,
+    /// How the house's things hold up: since when a device has been out
+    /// of order.
+    Upkeep,
     /// Looks like another family's question, but nothing the robot could
     /// see or hear settles it: the answer is "not known". Samples mined
     /// before false premises were filed under the families they look like
@@ -40,7 +43,7 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 12] = [
+    pub const ALL: [Family; 13] = [
         Family::CurrentState,
         Family::OverwrittenState,
         Family::Temporal,
@@ -52,6 +55,7 @@ impl Family {
         Family::Counting,
         Family::Presence,
         Family::Beliefs,
+        Family::Upkeep,
         Family::Unanswerable,
     ];
 
@@ -68,6 +72,7 @@ impl Family {
             Family::Counting => "counting",
             Family::Presence => "presence",
             Family::Beliefs => "beliefs",
+            Family::Upkeep => "upkeep",
             Family::Unanswerable => "unanswerable",
         }
     }
@@ -161,6 +166,8 @@ pub enum Query {
     /// Who of the household saw the move `event` (where they would know
     /// to look).
     WhoSaw { event: u64 },
+    /// Since when `device` has been out of order.
+    BrokenSince { device: Id },
 }
 
 impl Query {
@@ -191,6 +198,7 @@ impl Query {
             Query::WhileOut { .. } => "while_out",
             Query::Thinks { .. } => "thinks",
             Query::WhoSaw { .. } => "who_saw",
+            Query::BrokenSince { .. } => "broken_since",
         }
     }
 

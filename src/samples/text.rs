@@ -131,6 +131,7 @@ impl<'a> Namer<'a> {
         match (attr, v) {
             (_, Value::Location(l)) => self.location(l),
             ("open", Value::Bool(b)) => (if *b { "open" } else { "closed" }).into(),
+            ("broken", Value::Bool(b)) => (if *b { "broken" } else { "working" }).into(),
             (_, Value::Bool(b)) => (if *b { "on" } else { "off" }).into(),
             (_, v) => v.to_string(),
         }
@@ -146,6 +147,7 @@ impl<'a> Namer<'a> {
         match attr {
             "open" => format!("{} (open or closed)", self.name(entity)),
             "power" => format!("{} (on or off)", self.name(entity)),
+            "broken" => format!("{} (working or broken)", self.name(entity)),
             field => format!("{} {}", self.name(entity), field.replace('_', " ")),
         }
     }

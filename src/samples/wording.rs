@@ -46,6 +46,8 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
         }
         // Neutral between the household coming home and a visitor coming in.
         ("arrive", _) => v("come in", "came in", "comes in"),
+        ("find_broken", _) => format!("{} {t} broken", v("find", "found", "finds")),
+        ("repair", _) => format!("{} {t}", v("repair", "repaired", "repairs")),
         ("set_device_state", value) => {
             let field = act.field.as_ref().map(|f| f.as_str()).unwrap_or("");
             match (field, value) {
@@ -151,6 +153,8 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
                 ("handoff", _) => format!("Handed {t} over."),
                 ("leave", _) => "Went out.".into(),
                 ("arrive", _) => "Came in.".into(),
+                ("find_broken", _) => format!("Found {t} broken."),
+                ("repair", _) => format!("Repaired {t}."),
                 (s, _) => capital(&format!("{} {t}.", s.replace('_', " "))),
             }
         }

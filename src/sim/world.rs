@@ -375,7 +375,12 @@ pub struct Attrs {
     pub location: Id,
     pub position: Id,
     pub open: Id,
+    /// A device's health: a field only once it first breaks (so that a
+    /// device that never does reads as before), true until repaired.
+    pub broken: Id,
 }
+
+pub use crate::trace::BROKEN;
 
 impl Registry {
     pub fn get(&self, id: &str) -> Option<Entity> {
@@ -597,6 +602,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         location: Id::new("location"),
         position: Id::new("position"),
         open: Id::new("open"),
+        broken: Id::new(BROKEN),
     };
     let mut keyed = Vec::new();
     let mut q = world.query::<(
@@ -620,6 +626,9 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         }
         for field in device.into_iter().flat_map(|d| d.fields.keys()) {
             keyed.push((id.clone(), field.clone(), e));
+        }
+        if device.is_some_and(|d| !d.fields.contains_key(BROKEN)) {
+            keyed.push((id.clone(), attrs.broken.clone(), e));
         }
     }
     let belief_keys = Arc::new(BeliefKeys::new(keyed));

@@ -84,6 +84,11 @@ rejection_codes! {
     ValueOutOfSchema => "value_out_of_schema",
     /// The field already has the value.
     NoChange => "no_change",
+    /// `set_device_state` of `broken`, which only `find_broken` and
+    /// `repair` change.
+    NotSettable => "not_settable",
+    /// The device is broken: it does nothing until it is repaired.
+    DeviceBroken => "device_broken",
     /// Objects are handed, and words addressed, to actors only.
     NotAnActor => "not_an_actor",
     /// An actor cannot hand something to itself.

@@ -99,6 +99,16 @@ pub enum Action {
         #[serde(default)]
         bring: Vec<Id>,
     },
+    /// The actor, at `device`, finds it broken: it stops working (its
+    /// `broken` state becomes true) and refuses `set_device_state` until
+    /// a `repair`. Breakdowns come from the household's calendar.
+    FindBroken {
+        device: Id,
+    },
+    /// The actor, at `device`, repairs it: `broken` becomes false.
+    Repair {
+        device: Id,
+    },
 }
 
 /// Every skill name, in the order docs/requests.md lists them.
@@ -115,6 +125,8 @@ pub const SKILLS: &[&str] = &[
     "wait",
     "leave",
     "arrive",
+    "find_broken",
+    "repair",
 ];
 
 impl Action {
@@ -132,6 +144,8 @@ impl Action {
             Action::Wait { .. } => "wait",
             Action::Leave { .. } => "leave",
             Action::Arrive { .. } => "arrive",
+            Action::FindBroken { .. } => "find_broken",
+            Action::Repair { .. } => "repair",
         }
     }
 
@@ -144,7 +158,9 @@ impl Action {
             | Action::Close { target } => vec![target],
             Action::Pick { object } => vec![object],
             Action::Place { object, target, .. } => vec![object, target],
-            Action::SetDeviceState { device, .. } => vec![device],
+            Action::SetDeviceState { device, .. }
+            | Action::FindBroken { device }
+            | Action::Repair { device } => vec![device],
             Action::Handoff { object, to } => vec![object, to],
             Action::Say { to, claims, .. } => {
                 to.iter().chain(claims.iter().map(|c| &c.entity)).collect()

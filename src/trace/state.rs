@@ -14,6 +14,11 @@ use super::value::Value;
 /// An attribute of an entity: (entity, attribute), e.g. (mug_1, location).
 pub type Key = (Id, Id);
 
+/// A device's health: absent until the device first breaks (`find_broken`),
+/// so that a trace without a breakdown reads as it always did; absent reads
+/// as false (working).
+pub const BROKEN: &str = "broken";
+
 /// The value of every attribute at one moment, ordered by key.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct State(BTreeMap<Key, Value>);
@@ -28,6 +33,14 @@ impl State {
                     .insert((c.entity.clone(), c.attr.clone()), c.new.clone());
             }
         }
+    }
+
+    /// The value of `key`, an absent `broken` read as false.
+    pub fn value(&self, key: &Key) -> Option<&Value> {
+        const WORKING: Value = Value::Bool(false);
+        self.0
+            .get(key)
+            .or((key.1.as_str() == BROKEN).then_some(&WORKING))
     }
 
     /// The values, ordered by key.

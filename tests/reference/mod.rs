@@ -306,6 +306,7 @@ impl<'a> Reference<'a> {
                 attr,
             } => self.thinks(eyes, person, entity, attr, c),
             Query::WhoSaw { event } => self.who_saw(eyes, *event, c),
+            Query::BrokenSince { device } => self.broken_since(eyes, device, c),
         }
     }
 

@@ -99,6 +99,37 @@ impl Reference<'_> {
         self.scene.doors.iter().any(|d| d.id == *id) || self.fixture_room(id).is_some()
     }
 
+    /// Since when `device` has been broken, as `eyes` know: the change
+    /// that began their latest run of sights of it broken (none where that
+    /// run began with a view, which says nothing of when); as the latest
+    /// seen where the robot did not watch it since (it may have been
+    /// repaired and broken again).
+    pub fn broken_since(&self, eyes: Eyes, device: &Id, c: u64) -> Result<Got, Unsettled> {
+        let attr = Id::new("broken");
+        let broken = Value::Bool(true);
+        let seen = self.sightings(eyes, device, &attr, c);
+        let from = seen
+            .iter()
+            .rposition(|(_, v)| *v != broken)
+            .map_or(0, |k| k + 1);
+        let Some(&(s, _)) = seen.get(from) else {
+            return Ok(Got::unknown());
+        };
+        let e = self.event(s).expect("seen in an event");
+        if !e
+            .changes
+            .iter()
+            .any(|ch| ch.entity == *device && ch.attr == attr)
+        {
+            return Ok(Got::unknown());
+        }
+        let mut at = super::time_answer(e.t);
+        if let Answer::Time { stale, .. } = &mut at {
+            *stale = eyes == Eyes::Robot && !self.watched_over(device, &attr, s, c);
+        }
+        Ok(Got::new(at, [s]))
+    }
+
     /// Whether the robot watched `entity.attr` without a break from event
     /// `from` to `to`: a fixed thing's state by the freshness rule from
     /// `from`; anything else from its last sight at or before `from`, each

@@ -399,9 +399,10 @@ impl Backend for Scripted {
         if !matches!(kind, Some(K::Arrive | K::Delivery)) {
             turns.retain(|t| !matches!(&t.goal, Goal::Fetch { object, .. } if outside::outside_now(x.sim, object)));
         }
-        // A device out of order is left alone until it is repaired.
+        // A device out of order is left alone until it is repaired (but
+        // for finding it so).
         if let Some(broken) = self.repairs.out_of_order()
-            && kind != Some(K::Repair)
+            && !matches!(kind, Some(K::Repair | K::Breakdown))
         {
             turns.retain(|t| !matches!(&t.goal, Goal::Operate { device, .. } if device == broken));
         }

@@ -1,11 +1,14 @@
-//! Breakdowns and repairs (`rare.breakdown`): a device stops working and
-//! is left alone; the repair technician, booked for a working day, is let
-//! in by whoever is home (the robot if nobody is), finds the fault, tests
-//! the device and goes. The robot tells the first one home.
+//! Breakdowns and repairs (`rare.breakdown`): a device stops working
+//! (`find_broken`: the executor refuses it from then on) and is left
+//! alone; the repair technician, booked for a working day, is let in by
+//! whoever is home (the robot if nobody is), finds the fault, mends it
+//! (`repair`), tests the device and goes. The robot tells the first one
+//! home.
 
 use super::calendar::hhmm;
 use super::outside::front_door;
 use super::prelude::*;
+use crate::sim::world::BROKEN;
 use crate::trace::request::Destination;
 
 /// What the technician finds, one drawn per repair.
@@ -52,6 +55,10 @@ impl Activity for Breakdown {
                 operate(device.clone(), "power", Value::Bool(false)),
             ));
         }
+        turns.push(turn(
+            who,
+            operate(device.clone(), BROKEN, Value::Bool(true)),
+        ));
         let text = format!(
             "The {kind} has stopped working: it won't switch on at all. I've booked the repair technician for {when}."
         );
@@ -132,6 +139,10 @@ impl Activity for Repair {
             .map_or(x.session.start + H, |u| x.session.start / DAY * DAY + u);
         let work = until.saturating_sub(x.session.start + 10 * M).max(15 * M);
         turns.push(turn(&tech, wait(work)));
+        turns.push(turn(
+            &tech,
+            operate(device.clone(), BROKEN, Value::Bool(false)),
+        ));
         if has_field(x.s, &device, "power") {
             turns.push(turn(
                 &tech,

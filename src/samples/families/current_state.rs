@@ -52,6 +52,7 @@ pub fn template(attr: &str) -> &'static str {
         "location" => "where_is",
         "open" => "is_open",
         "power" => "is_on",
+        "broken" => "is_working",
         _ => "device_field",
     }
 }

@@ -24,6 +24,7 @@ pub mod routine;
 pub mod source_aware;
 pub mod temporal;
 pub mod unanswerable;
+pub mod upkeep;
 
 pub use family::{CheckAt, QuestionFamily, Reads, Track, Unseen};
 pub use reader::{Read, Reading};

@@ -27,6 +27,7 @@ use super::routine::{self, Routine};
 use super::source_aware::{self, SourceAware};
 use super::temporal::{self, Temporal};
 use super::unanswerable::{self, Unanswerable};
+use super::upkeep::{self, Upkeep};
 
 use MemoryTarget::*;
 
@@ -59,7 +60,7 @@ pub struct Row {
 
 /// The table. Mining draws the families' candidates, and asks for one
 /// question of each, in this order.
-pub static FAMILIES: [Row; 12] = [
+pub static FAMILIES: [Row; 13] = [
     Row {
         family: Family::CurrentState,
         entry: &CurrentState,
@@ -204,6 +205,19 @@ pub static FAMILIES: [Row; 12] = [
         lme_type: "multi-session",
     },
     Row {
+        family: Family::Upkeep,
+        entry: &Upkeep,
+        queries: upkeep::QUERIES,
+        phrasings: upkeep::PHRASINGS,
+        readings: upkeep::READINGS,
+        standing: false,
+        lasting: false,
+        world: true,
+        memory_target: DeviceState,
+        locomo_category: 2,
+        lme_type: "temporal-reasoning",
+    },
+    Row {
         family: Family::Unanswerable,
         entry: &Unanswerable,
         queries: unanswerable::QUERIES,
@@ -334,6 +348,9 @@ mod tests {
             },
             Query::Next { event: 3 },
             Query::WhoSaw { event: 3 },
+            Query::BrokenSince {
+                device: Id::new("tv_1"),
+            },
             Query::Preference {
                 holder: e.clone(),
                 entity: e.clone(),
@@ -432,7 +449,8 @@ mod tests {
                 | Query::OutDays { .. }
                 | Query::WhileOut { .. }
                 | Query::Thinks { .. }
-                | Query::WhoSaw { .. } => {}
+                | Query::WhoSaw { .. }
+                | Query::BrokenSince { .. } => {}
             }
         }
         all

@@ -82,12 +82,12 @@ pub fn apply_step(
             Op::SetField {
                 device, field, new, ..
             } => {
-                *devices
+                // `broken` is added the first time a device breaks.
+                devices
                     .get_mut(*device)
                     .expect("planned device")
                     .fields
-                    .get_mut(field)
-                    .expect("planned field") = new.clone();
+                    .insert(field.clone(), new.clone());
             }
         }
     }

@@ -102,6 +102,8 @@ impl WorldView<'_, '_> {
             Action::Wait { seconds, .. } => wait(*seconds),
             Action::Leave { door, take, .. } => self.leave(d, door, take),
             Action::Arrive { door, bring } => self.arrive(d, door, bring),
+            Action::FindBroken { device } => self.set_broken(d, device, true),
+            Action::Repair { device } => self.set_broken(d, device, false),
         }
     }
 }

@@ -35,6 +35,16 @@ pub const PHRASINGS: Phrasings = &[
         ],
     ),
     (
+        "is_working",
+        &[
+            "Is {thing} working, or is it out of order?",
+            "Does {thing} work at the moment, or is it broken?",
+            "Is {thing} fixed, or still broken?",
+            "Would {thing} work if I used it now, or is it out of order?",
+            "Working or broken: how is {thing} now?",
+        ],
+    ),
+    (
         "device_field",
         &[
             "What is the {field} of {thing} set to?",
