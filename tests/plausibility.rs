@@ -724,6 +724,29 @@ fn rule_door_without_passing() {
     };
     quiet(&s, &to_bed("alice"));
     assert_eq!(count(&s, &to_bed("lily"), Rule::DoorWithoutPassing), 1);
+    // Lily shuts herself in her own room for the night, long after anyone
+    // came through; shutting Bob and Alice's door from inside is not hers.
+    let own = steps(
+        &s,
+        21 * H,
+        &[
+            ("lily", "open", go("door_lily")),
+            ("lily", "wait", wait(2400)),
+            ("lily", "close", go("door_lily")),
+        ],
+    );
+    assert_eq!(count(&s, &own, Rule::DoorWithoutPassing), 0);
+    let theirs = steps(
+        &s,
+        21 * H,
+        &[
+            ("lily", "open", go("door_lily")),
+            ("lily", "navigate_to", go("master_bedroom")),
+            ("lily", "wait", wait(2400)),
+            ("lily", "close", go("door_master")),
+        ],
+    );
+    assert_eq!(count(&s, &theirs, Rule::DoorWithoutPassing), 1);
 }
 
 #[test]
@@ -922,6 +945,51 @@ fn rule_refused_again() {
         ],
     );
     assert_eq!(count(&s, &learns, Rule::RefusedAgain), 0);
+}
+
+/// Someone who saw the tv break and tries to switch it on anyway is a
+/// fault; someone who did not know (and finds out by trying) is none, nor
+/// is anyone once it is repaired.
+#[test]
+fn rule_broken_device_used() {
+    let s = builtin("family_apartment");
+    let on = r#"{"device":"tv_1","field":"power","value":true}"#;
+    let tv = r#"{"device":"tv_1"}"#;
+    // `who` tries it with the remote from the kitchen.
+    let broke = |who: &'static str| {
+        steps(
+            &s,
+            20 * H,
+            &[
+                (who, "navigate_to", go("counter_1")),
+                ("alice", "navigate_to", go("tv_1")),
+                ("alice", "find_broken", tv.into()),
+                ("alice", "navigate_to", go("counter_1")),
+                (who, "!set_device_state", on.into()),
+            ],
+        )
+    };
+    let knew = broke("alice");
+    let f = lint::lint(&s, &knew).unwrap();
+    let found: Vec<_> = (f.iter())
+        .filter(|f| f.rule == Rule::BrokenDeviceUsed.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, knew.last().map(|e| e.id));
+    // Bob, in the kitchen all along, has not seen it (a view of the
+    // living room would have shown it): he finds out by trying.
+    assert_eq!(count(&s, &broke("bob"), Rule::BrokenDeviceUsed), 0);
+    let repaired = steps(
+        &s,
+        20 * H,
+        &[
+            ("alice", "navigate_to", go("tv_1")),
+            ("alice", "find_broken", tv.into()),
+            ("alice", "repair", tv.into()),
+            ("alice", "set_device_state", on.into()),
+        ],
+    );
+    assert_eq!(count(&s, &repaired, Rule::BrokenDeviceUsed), 0);
 }
 
 /// Something left where it does not belong is no fault when every place

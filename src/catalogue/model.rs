@@ -167,6 +167,10 @@ pub struct DeviceKind {
     /// dishwasher cycle): how long the machine is left alone once started.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub cycles: BTreeMap<String, u32>,
+    /// Can break down (`rare.breakdown` in assets/schedules.ron): found
+    /// broken (`find_broken`) and repaired by the technician.
+    #[serde(default)]
+    pub breaks: bool,
 }
 
 impl DeviceKind {

@@ -371,13 +371,16 @@ fn fetch(
         return close_here().unwrap_or(Proposal::Done);
     }
     // The destination was full and the object went on a spare surface
-    // instead: that is as far as this errand goes.
-    if progress
-        .last_ok
-        .as_ref()
-        .is_some_and(|e| matches!(&e.action, Action::Place { object: o, .. } if o == object))
+    // instead: that is as far as this errand goes, and it is not what was
+    // asked (no "as you asked, it is on the desk" of the bed).
+    if let Some(Action::Place {
+        object: o, target, ..
+    }) = progress.last_ok.as_ref().map(|e| &e.action)
+        && o == object
     {
-        return close_here().unwrap_or(Proposal::Done);
+        return close_here().unwrap_or_else(|| {
+            Proposal::GiveUp(format!("no room where it goes: left on {target}"))
+        });
     }
     // Just took it out: close what it came out of before walking off.
     if let Some(c) = close_here().filter(|_| {
@@ -438,6 +441,15 @@ fn fetch(
                 }
             }
         };
+    }
+    // No room where it is to go, and it is where such a thing belongs:
+    // left there, rather than carried off to the bed.
+    if let Dest::On(r) | Dest::In(r) = to
+        && let Location::On(l) | Location::In(l) = &truth
+        && belongs.is_some_and(|b| b.fits(object, l))
+        && sim.free_space(r, matches!(to, Dest::In(_))) == 0
+    {
+        return Proposal::GiveUp(format!("no room on or in {r}"));
     }
     let hands = sim.lookup().actor(actor).map_or(1, |a| a.hands) as usize;
     let held = sim.held_by(actor);

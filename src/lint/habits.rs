@@ -87,6 +87,8 @@ impl Walk<'_> {
             Action::Open { target } | Action::Close { target } if self.is_door(target) => {
                 self.door_worked(e, target)
             }
+            // Walking up to someone to talk to them is something done.
+            Action::Say { to, .. } if !to.is_empty() && e.outcome.is_ok() => self.end_run(&e.actor),
             _ => {
                 let changes = e.changes.iter().any(|c| c.attr != self.position);
                 if changes {
@@ -222,7 +224,23 @@ impl Walk<'_> {
                     .get(&(who.clone(), door.clone()))
                     .is_some_and(|t| e.t <= t + BEHIND)
             });
-        if !behind && passed.is_none_or(|p| e.t > p + DOOR_PASS) {
+        // Shutting oneself in one's own bedroom (for the night) is no
+        // idle close either.
+        let here = match self.get(&e.actor, &self.position) {
+            Some(Value::Position(p)) => Some(p.room.clone()),
+            _ => None,
+        };
+        let own_room = here.is_some_and(|room| {
+            self.doors
+                .iter()
+                .any(|(d, a, b)| d == door && (*a == room || *b == room))
+                && self
+                    .habits
+                    .sleepers
+                    .get(&room)
+                    .is_some_and(|s| s.contains(&e.actor))
+        });
+        if !behind && !own_room && passed.is_none_or(|p| e.t > p + DOOR_PASS) {
             let since = passed.map_or("ever".into(), |p| format!("since {}", &clock_time(p)[..5]));
             self.find(
                 Rule::DoorWithoutPassing,

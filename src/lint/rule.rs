@@ -39,10 +39,11 @@ pub enum Rule {
     OpenCloseLoop,
     SwitchLoop,
     RefusedAgain,
+    BrokenDeviceUsed,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 28] = [
+    pub const ALL: [Rule; 29] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -71,6 +72,7 @@ impl Rule {
         Rule::OpenCloseLoop,
         Rule::SwitchLoop,
         Rule::RefusedAgain,
+        Rule::BrokenDeviceUsed,
     ];
 
     /// The stable snake_case code.
@@ -104,6 +106,7 @@ impl Rule {
             Rule::OpenCloseLoop => "open_close_loop",
             Rule::SwitchLoop => "switch_loop",
             Rule::RefusedAgain => "refused_again",
+            Rule::BrokenDeviceUsed => "broken_device_used",
         }
     }
 
@@ -161,6 +164,9 @@ impl Rule {
             }
             Rule::RefusedAgain => {
                 "an actor asks for the same thing three times or more in a row and is refused each time for the same reason"
+            }
+            Rule::BrokenDeviceUsed => {
+                "someone who saw a device broken (break, or broken since) tries to use it before it is repaired"
             }
         }
     }

@@ -9,7 +9,7 @@ use crate::ids::Id;
 use crate::scene::{Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
-use crate::trace::{DAY, Event, Location, RejectionCode, State, Value, clock_time};
+use crate::trace::{BROKEN, DAY, Event, Location, RejectionCode, State, Value, clock_time};
 
 use super::habit_log::Habits;
 use super::rule::{Finding, LintError, Rule};
@@ -83,6 +83,8 @@ pub(super) struct Walk<'a> {
     /// Each actor's run of refusals of one request: (the request and the
     /// reason, times, first event, reported).
     pub(super) refused: BTreeMap<Id, (String, usize, u64, bool)>,
+    /// Each broken device and who saw it broken.
+    pub(super) known_broken: BTreeMap<Id, BTreeSet<Id>>,
 }
 
 impl<'a> Walk<'a> {
@@ -154,6 +156,7 @@ impl<'a> Walk<'a> {
             left_for: BTreeMap::new(),
             came_in: BTreeMap::new(),
             refused: BTreeMap::new(),
+            known_broken: BTreeMap::new(),
         };
         for p in w.perishable.clone() {
             if !w.in_cold(&p) {
@@ -301,6 +304,7 @@ impl<'a> Walk<'a> {
     pub(super) fn event(&mut self, e: &Event) {
         self.nights_until(e.t);
         self.habits_until(e.t);
+        self.health(e);
         let Some(rej) = e.outcome.rejection() else {
             self.refused.remove(&e.actor);
             self.accepted(e);
@@ -318,6 +322,46 @@ impl<'a> Walk<'a> {
                     e.actor, rej.message
                 ),
             );
+        }
+    }
+
+    /// Who knows which device is broken (they saw it break, or saw it
+    /// broken since), and a use of it by one of them.
+    fn health(&mut self, e: &Event) {
+        let broken = |attr: &Id| attr.as_str() == BROKEN;
+        if let Some(rej) = e.outcome.rejection() {
+            if let (RejectionCode::DeviceBroken, Action::SetDeviceState { device, field, .. }) =
+                (rej.code, &e.action)
+                && self
+                    .known_broken
+                    .get(device)
+                    .is_some_and(|k| k.contains(&e.actor))
+            {
+                self.find(
+                    Rule::BrokenDeviceUsed,
+                    Some(e),
+                    e.t,
+                    vec![e.actor.clone(), device.clone()],
+                    format!(
+                        "{} tried to set {device}.{field}, which they knew was broken",
+                        e.actor
+                    ),
+                );
+            }
+            return;
+        }
+        for c in e.changes.iter().filter(|c| broken(&c.attr)) {
+            if c.new == Value::Bool(true) {
+                let knows = self.known_broken.entry(c.entity.clone()).or_default();
+                knows.extend(e.observers.iter().cloned());
+            } else {
+                self.known_broken.remove(&c.entity);
+            }
+        }
+        for f in (e.reveals.iter()).filter(|f| broken(&f.attr) && f.value == Value::Bool(true)) {
+            if let Some(knows) = self.known_broken.get_mut(&f.entity) {
+                knows.extend(e.revealed_to.iter().cloned());
+            }
         }
     }
 

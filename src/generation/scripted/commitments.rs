@@ -18,8 +18,15 @@ impl Activity for DueCommitments {
             session,
             ..
         } = x;
+        let mut pursued: Vec<Goal> = Vec::new();
         for i in house.commitments.due_by(session.start + EARLY) {
             let c = house.commitments.get(i).clone();
+            // The same thing asked again (by anyone) is done and reported
+            // once: its errand settles them all.
+            if pursued.contains(&c.goal) {
+                continue;
+            }
+            pursued.push(c.goal.clone());
             // Said to the one who asked if they are home (by the calendar
             // and in fact: a run can outlast its plan), else to the room.
             let home =
@@ -34,7 +41,7 @@ impl Activity for DueCommitments {
                 if matches!(sim.location(object), Some(Location::HeldBy(ref h)) if h != robot));
             if taken {
                 turns.push(turn(robot, sorry));
-                house.commitments.fail(i);
+                house.commitments.settle(&c.goal, session.start, false);
                 continue;
             }
             // The status follows the errand's outcome (`turn_done`).

@@ -58,7 +58,6 @@ pub(super) const H: u64 = 3600;
 pub(super) const M: u64 = 60;
 /// Kinds of device that break down now and then and are repaired (used
 /// by nothing but their own fields: nothing waits inside them).
-const BREAKABLE: [&str; 2] = ["tv", "coffee machine"];
 /// The stream of [`Scripted::kin`].
 const KIN_STREAM: u64 = 0x6b696e;
 
@@ -154,7 +153,11 @@ impl Scripted {
                 scene
                     .devices
                     .iter()
-                    .filter(|d| BREAKABLE.contains(&d.kind.as_str()))
+                    .filter(|d| {
+                        crate::catalogue::builtin()
+                            .device_kind(&d.kind)
+                            .is_some_and(|k| k.breaks)
+                    })
                     .map(|d| d.id.clone())
                     .collect(),
             ),

@@ -8,7 +8,7 @@ use crate::catalogue::schedules::Destination;
 use crate::ids::Id;
 use crate::scene::{Scene, SceneIndex};
 use crate::trace::request::Action;
-use crate::trace::{Claim, ClaimMode, Event, clock_time};
+use crate::trace::{BROKEN, Claim, ClaimMode, Event, clock_time};
 
 use crate::samples::act::act_of;
 use crate::samples::model::{Act, Cutoff, Query};
@@ -89,13 +89,17 @@ impl Read<'_> {
         if let Some(f) = field {
             return Id::new(&f);
         }
-        Id::new(if self.has(&[" open ", " closed ", " shut "]) {
-            "open"
-        } else if self.has(&[" on or off ", " switched ", " running ", " off "]) {
-            "power"
-        } else {
-            "location"
-        })
+        Id::new(
+            if self.has(&[" working", " broken", " out of order", " fixed"]) {
+                BROKEN
+            } else if self.has(&[" open ", " closed ", " shut "]) {
+                "open"
+            } else if self.has(&[" on or off ", " switched ", " running ", " off "]) {
+                "power"
+            } else {
+                "location"
+            },
+        )
     }
 
     /// Where the question says someone went, if it says.

@@ -34,14 +34,17 @@ pub const QUERIES: &[&str] = &["broken_since"];
 
 pub const READINGS: &[Reading] = &[Reading {
     rank: 6,
+    // Since when, not whether: "is the tv working, or is it out of
+    // order?" is a state.
     cue: |r| {
-        r.has(&[
-            "out of order",
-            "break down",
-            "stop working",
-            "been broken",
-            "not been working",
-        ])
+        r.has(&["since when", "when did", "since what time", "how long"])
+            && r.has(&[
+                "out of order",
+                "break down",
+                "stop working",
+                "broken",
+                "not been working",
+            ])
     },
     parse: |r: &Read| {
         Some(Query::BrokenSince {

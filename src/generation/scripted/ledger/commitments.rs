@@ -83,11 +83,6 @@ impl Commitments {
         &self.all[i]
     }
 
-    /// Commitment `i` could not be done.
-    pub fn fail(&mut self, i: usize) {
-        self.all[i].status = CommitmentStatus::Failed;
-    }
-
     /// Nothing asked in session `id` reached the robot (docked away):
     /// those are failed (and kept, for unique ids).
     pub fn unheard(&mut self, id: &str) {
@@ -96,10 +91,11 @@ impl Commitments {
         }
     }
 
-    /// The errand of a commitment session (started at `start`) ended: the
-    /// first open commitment of that goal due by then is done or failed.
+    /// The errand of a commitment session (started at `start`) ended:
+    /// every open commitment of that goal due by then is done or failed
+    /// (the same thing asked twice is done once).
     pub fn settle(&mut self, goal: &Goal, start: u64, ok: bool) {
-        if let Some(c) = self.all.iter_mut().find(|c| {
+        for c in self.all.iter_mut().filter(|c| {
             c.status == CommitmentStatus::Open && &c.goal == goal && c.due <= start + EARLY
         }) {
             c.status = if ok {
@@ -126,6 +122,23 @@ mod tests {
     }
 
     #[test]
+    fn the_same_thing_asked_twice_is_settled_once() {
+        let mut c = Commitments::default();
+        let alice = Id::new("alice");
+        c.ask(&alice, "s1", 9 * 3600, goto("sofa"));
+        c.ask(&alice, "s2", 10 * 3600, goto("sofa"));
+        c.ask(&alice, "s3", 10 * 3600, goto("desk"));
+        assert_eq!(c.due_by(11 * 3600), vec![0, 1, 2]);
+        c.settle(&goto("sofa"), 11 * 3600, true);
+        assert_eq!(c.due_by(11 * 3600), vec![2]);
+        assert!(
+            c.all()[..2]
+                .iter()
+                .all(|x| x.status == CommitmentStatus::Done)
+        );
+    }
+
+    #[test]
     fn commitments_fall_due_settle_and_are_numbered() {
         let mut c = Commitments::default();
         let bob = Id::new("bob");
@@ -138,8 +151,9 @@ mod tests {
         assert!(c.follow_ups(0, 2 * DAY).is_empty(), "all have a session");
         assert_eq!(c.due_by(9 * 3600), vec![0, 1]);
         c.settle(&goto("sofa"), 9 * 3600 - EARLY, true);
-        c.fail(0);
+        c.settle(&goto("desk"), 9 * 3600 - EARLY, false);
         assert!(c.due_by(9 * 3600).is_empty());
+        assert_eq!(c.get(0).status, CommitmentStatus::Failed);
         assert_eq!(c.get(1).status, CommitmentStatus::Done);
         c.unheard("d1s03");
         assert_eq!(c.all()[2].status, CommitmentStatus::Failed);
