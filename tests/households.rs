@@ -724,12 +724,17 @@ fn bars(scene: &Scene, seed: u64, days: u32) -> Bars {
 fn the_scripted_household_lives_in_generated_scenes() {
     let reference = bars(&scene::default_scene(), 0, 5);
     // Every family but the retired one (false premises are filed under the
-    // families they look like).
+    // families they look like) and upkeep, which needs a breakdown the
+    // robot saw happen (rare: `a_broken_device_is_known_broken_since_the_robot_saw_it_break`).
     let families: Vec<Family> = Family::ALL
         .into_iter()
-        .filter(|f| *f != Family::Unanswerable)
+        .filter(|f| !matches!(f, Family::Unanswerable | Family::Upkeep))
         .collect();
-    assert_eq!(reference.families.len(), families.len());
+    assert!(
+        families.iter().all(|f| reference.families.contains(f)),
+        "{:?}",
+        reference.families
+    );
     let (mut report, mut no_commitments) = (vec![], 0);
     for i in 0..50u64 {
         let kind = ["studio", "apartment", "house"][(i % 3) as usize];

@@ -715,13 +715,13 @@ fn parcels_breakdowns_losses_and_loans_come_and_go() {
                         }
                     }
                     (Action::Say { .. }, "breakdown") => {
-                        let Some(Action::Inspect { target }) = events[..i]
+                        let Some(Action::FindBroken { device: target }) = events[..i]
                             .iter()
                             .rev()
                             .find(|p| p.actor == e.actor)
                             .map(|p| &p.action)
                         else {
-                            panic!("{}: a breakdown said unseen", at(e))
+                            panic!("{}: a breakdown said, not found", at(e))
                         };
                         breakdowns += 1;
                         broken = Some((target.clone(), false));

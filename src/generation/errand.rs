@@ -98,6 +98,11 @@ pub fn next_in(
             // Find an addressee who would not hear from here before speaking
             // (unless already beside them: then speak).
             if let Some(far) = to.iter().find(|a| !beside && !sim.in_earshot(actor, a)) {
+                // The robot does not open a door on someone to tell them
+                // something (gone to bed, in the bath): it keeps.
+                if robot && sim.blocked_way(actor, far).is_some() {
+                    return Proposal::Done;
+                }
                 return act(Action::NavigateTo {
                     target: far.clone(),
                 });

@@ -105,7 +105,9 @@ impl<'a> Reference<'a> {
             Action::Pick { object }
             | Action::Place { object, .. }
             | Action::Handoff { object, .. } => Some(object.clone()),
-            Action::SetDeviceState { device, .. } => Some(device.clone()),
+            Action::SetDeviceState { device, .. }
+            | Action::FindBroken { device }
+            | Action::Repair { device } => Some(device.clone()),
             Action::Leave { door, .. } | Action::Arrive { door, .. } => Some(door.clone()),
             Action::Say { .. } | Action::Wait { .. } => None,
         };

@@ -371,6 +371,9 @@ pub fn act_of(a: &Action) -> Option<Act> {
             act.value = Some(Value::Text(to.name().to_string()));
         }
         Action::Arrive { door, .. } => act.target = Some(door.clone()),
+        Action::FindBroken { device } | Action::Repair { device } => {
+            act.target = Some(device.clone())
+        }
         Action::NavigateTo { .. }
         | Action::Inspect { .. }
         | Action::Say { .. }

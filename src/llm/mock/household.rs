@@ -280,7 +280,9 @@ impl Household {
             json!({"object": self.object, "target": place, "relation": "on"}),
         );
         if reask && !walked {
-            actor_reply(vec![go], "continue")
+            // Twice, as a small model does: the second walk, to where it
+            // then is, changes nothing (left out, not sent).
+            actor_reply(vec![go.clone(), go], "continue")
         } else if walked && me == robot && !history.contains(" say ") {
             actor_reply(vec![hello], "continue")
         } else if walked && me != robot {
