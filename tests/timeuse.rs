@@ -357,3 +357,78 @@ fn generated_weeks_fall_inside_the_time_use_bands() {
         .collect();
     assert!(outside.is_empty(), "{outside:?} over {seeds:?}");
 }
+
+#[test]
+fn weeks_count_new_things_things_gone_and_callers() {
+    let s = apartment();
+    let mut sim = Simulation::new(s.clone()).unwrap();
+    let mut run = |at: u64, reqs: &[&str]| -> Vec<Event> {
+        sim.advance_to(at);
+        reqs.iter()
+            .map(|r| {
+                let e = sim.execute(Request::from_json(r).unwrap());
+                assert!(e.outcome.is_ok(), "{r}: {:?}", e.outcome);
+                e
+            })
+            .collect()
+    };
+    let mut events = Vec::new();
+    // Week 1: the courier brings a parcel and leaves it on the console table.
+    events.extend(run(
+        DAY + 10 * 3600,
+        &[
+            r#"{"actor":"courier","skill":"arrive","args":{"door":"front_door","bring":["parcel_1"]}}"#,
+            r#"{"actor":"courier","skill":"navigate_to","args":{"target":"console_table_1"}}"#,
+            r#"{"actor":"courier","skill":"place","args":{"object":"parcel_1","target":"console_table_1","relation":"on"}}"#,
+            r#"{"actor":"courier","skill":"leave","args":{"door":"front_door","to":"errand"}}"#,
+        ],
+    ));
+    // Week 2: Bob takes his phone to work and comes back without it; the
+    // parcel moving again is not new.
+    events.extend(run(
+        8 * DAY + 8 * 3600,
+        &[
+            r#"{"actor":"bob","skill":"navigate_to","args":{"target":"desk_study"}}"#,
+            r#"{"actor":"bob","skill":"leave","args":{"door":"front_door","to":"work","take":["phone_2"]}}"#,
+        ],
+    ));
+    events.extend(run(
+        8 * DAY + 17 * 3600,
+        &[r#"{"actor":"bob","skill":"arrive","args":{"door":"front_door"}}"#],
+    ));
+    events.extend(run(
+        9 * DAY + 10 * 3600,
+        &[
+            r#"{"actor":"alice","skill":"navigate_to","args":{"target":"console_table_1"}}"#,
+            r#"{"actor":"alice","skill":"pick","args":{"object":"parcel_1"}}"#,
+            r#"{"actor":"alice","skill":"place","args":{"object":"parcel_1","target":"console_table_1","relation":"on"}}"#,
+        ],
+    ));
+    let weeks = timeuse::weeks(&s, &events, 14);
+    let got: Vec<(u32, u32, usize, usize, usize, usize)> = weeks
+        .iter()
+        .map(|w| {
+            (
+                w.week,
+                w.days,
+                w.new_things,
+                w.gone,
+                w.visits,
+                w.courier_calls,
+            )
+        })
+        .collect();
+    assert_eq!(got, [(1, 7, 1, 0, 1, 1), (2, 7, 0, 1, 0, 0)]);
+    assert_eq!(timeuse::week_ratio(&weeks, |w| w.new_things), Some(0.0));
+    // A short last week is no week to compare; nor is a week 1 with none.
+    let short = timeuse::weeks(&s, &events, 10);
+    assert_eq!(short[1].days, 3);
+    assert_eq!(timeuse::week_ratio(&short, |w| w.new_things), None);
+    assert_eq!(timeuse::week_ratio(&weeks, |w| w.gone), None);
+    // Bob's own arrival is no caller's.
+    assert!(
+        timeuse::weeks(&s, &events[4..], 14)
+            .iter()
+            .all(|w| w.visits == 0)
+    );
+}

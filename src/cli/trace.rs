@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use hearth::workflow::check::{
-    self, Activity, Comparison, PersonDay, Rule, compare, mean_minutes, timeuse_bands,
+    self, Activity, Comparison, PersonDay, Rule, Week, compare, mean_minutes, timeuse_bands,
+    week_ratio,
 };
 use hearth::workflow::{DAY, Id};
 
@@ -128,6 +129,25 @@ fn hours_row(
     row + &format!(" {:>11.1}\n", unscheduled / 60.0)
 }
 
+/// Per week: new things, things gone and the courier's calls, with week
+/// 1 beside the last whole week.
+fn weeks_line(weeks: &[Week]) -> String {
+    let list = |f: fn(&Week) -> usize| {
+        let v: Vec<String> = weeks.iter().map(|w| f(w).to_string()).collect();
+        let r = week_ratio(weeks, f).map_or(String::new(), |r| {
+            format!(" (week {} / week 1: {r:.2})", weeks.len())
+        });
+        format!("[{}]{r}", v.join(", "))
+    };
+    format!(
+        "  per week: new things {}, gone {}, callers {}, courier {}\n",
+        list(|w| w.new_things),
+        list(|w| w.gone),
+        list(|w| w.visits),
+        list(|w| w.courier_calls)
+    )
+}
+
 fn stats(args: StatsArgs) -> Result<ExitCode> {
     let t = timeuse_bands();
     let report = check::trace_stats(&args.dirs, t, args.compare)?;
@@ -220,6 +240,9 @@ fn stats(args: StatsArgs) -> Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join(", ");
             out += &format!("  per day: {skills}\n");
+            if s.weeks.len() > 1 {
+                out += &weeks_line(&s.weeks);
+            }
         }
         if report.traces.len() > 1 {
             let unscheduled =

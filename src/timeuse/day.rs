@@ -68,6 +68,8 @@ pub struct Stats {
     /// (session kind, hour) sets (1: every day the same). None for a trace
     /// of one day or without sessions.
     pub day_variety: Option<f64>,
+    /// What came into the house, went for good and who called, per week.
+    pub weeks: Vec<super::weeks::Week>,
 }
 
 impl Stats {
@@ -305,6 +307,7 @@ pub fn stats(
             doors as f64 / events.len() as f64
         },
         day_variety: day_variety(events, days, sessions),
+        weeks: super::weeks::weeks(scene, events, days),
     })
 }
 

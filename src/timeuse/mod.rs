@@ -1,8 +1,10 @@
 //! A day in numbers (`hearth trace stats`): per person per day the minutes
 //! asleep, eating, preparing food, on hygiene, out of the house and at
 //! leisure; the robot's busy and idle time; events per day by skill; the
-//! share of door events; and, against reference bands from the American
-//! Time Use Survey (`assets/timeuse.ron`), which figures fall outside.
+//! share of door events; per week, what came into the house for the
+//! first time, what left it for good and who called; and, against
+//! reference bands from the American Time Use Survey
+//! (`assets/timeuse.ron`), which figures fall outside.
 //!
 //! How a day is read (the rules are data, in `assets/timeuse.ron`):
 //! - Each action of a person takes its `dur`. It counts for the activity
@@ -23,6 +25,7 @@
 mod compare;
 mod day;
 mod reference;
+mod weeks;
 
 pub use compare::{Comparison, GroupComparison, compare, compare_groups};
 pub use day::{PersonDay, RobotDay, Stats, StatsError, day_variety, mean_minutes, stats};
@@ -30,3 +33,4 @@ pub use reference::{
     Activity, Band, DEFAULT_SOURCE, Overlay, TimeUse, TimeUseError, builtin, is_weekend, out_group,
     parse,
 };
+pub use weeks::{Week, ratio as week_ratio, weeks};

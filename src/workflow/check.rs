@@ -18,7 +18,8 @@ use crate::trace::{Event, Source};
 
 pub use crate::lint::Rule;
 pub use crate::timeuse::{
-    Activity, Comparison, PersonDay, builtin as timeuse_bands, compare, mean_minutes,
+    Activity, Comparison, PersonDay, Week, builtin as timeuse_bands, compare, mean_minutes,
+    week_ratio,
 };
 
 /// The findings of one trace.
