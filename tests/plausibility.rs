@@ -747,6 +747,37 @@ fn rule_door_without_passing() {
         ],
     );
     assert_eq!(count(&s, &theirs, Rule::DoorWithoutPassing), 1);
+    // Lily opens her door and goes out to school straight through it.
+    let out = steps(
+        &s,
+        8 * H,
+        &[
+            ("lily", "open", go("door_lily")),
+            (
+                "lily",
+                "leave",
+                r#"{"door":"front_door","to":"school"}"#.into(),
+            ),
+        ],
+    );
+    assert_eq!(count(&s, &out, Rule::DoorWithoutPassing), 0);
+    // ... but opening it and going out by another way is still idle: Bob
+    // opens Lily's door on his way past and leaves from the study.
+    let past = steps(
+        &s,
+        8 * H,
+        &[
+            ("bob", "navigate_to", go("hallway")),
+            ("bob", "open", go("door_lily")),
+            ("bob", "navigate_to", go("study")),
+            (
+                "bob",
+                "leave",
+                r#"{"door":"front_door","to":"work"}"#.into(),
+            ),
+        ],
+    );
+    assert_eq!(count(&s, &past, Rule::DoorWithoutPassing), 1);
 }
 
 #[test]

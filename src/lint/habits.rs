@@ -82,6 +82,9 @@ impl Walk<'_> {
             self.habits.fidget.remove(&e.actor);
         }
         self.fidgeted(e);
+        if matches!(e.action, Action::Leave { .. } | Action::Arrive { .. }) && e.outcome.is_ok() {
+            self.went_out_or_in(e);
+        }
         match &e.action {
             Action::NavigateTo { target } => self.walked(e, target),
             Action::Open { target } | Action::Close { target } if self.is_door(target) => {
@@ -255,12 +258,9 @@ impl Walk<'_> {
         }
     }
 
-    fn walked(&mut self, e: &Event, target: &Id) {
-        let Some(Value::Position(from)) = self.get(&e.actor, &self.position).cloned() else {
-            return;
-        };
-        let mut rooms = vec![from.room.clone()];
-        rooms.extend(e.via.iter().cloned());
+    /// The doors between consecutive `rooms` of `e`'s route, walked
+    /// through when it ends.
+    fn through_doors(&mut self, e: &Event, rooms: &[Id]) {
         let end = e.t + e.dur;
         let mut passed = vec![];
         for pair in rooms.windows(2) {
@@ -285,6 +285,31 @@ impl Walk<'_> {
                 *moved_on |= *who == e.actor;
             }
         }
+    }
+
+    /// Going out or coming in walks through the house's doors on the way
+    /// (`via`) and the front door.
+    fn went_out_or_in(&mut self, e: &Event) {
+        let Some(Value::Position(from)) = self.get(&e.actor, &self.position).cloned() else {
+            return;
+        };
+        let to = e.changes.iter().find_map(|c| match &c.new {
+            Value::Position(p) if c.entity == e.actor => Some(p.room.clone()),
+            _ => None,
+        });
+        let mut rooms = vec![from.room];
+        rooms.extend(e.via.iter().cloned());
+        rooms.extend(to);
+        self.through_doors(e, &rooms);
+    }
+
+    fn walked(&mut self, e: &Event, target: &Id) {
+        let Some(Value::Position(from)) = self.get(&e.actor, &self.position).cloned() else {
+            return;
+        };
+        let mut rooms = vec![from.room.clone()];
+        rooms.extend(e.via.iter().cloned());
+        self.through_doors(e, &rooms);
         let crossed = crate::catalogue::crossed_bedrooms(self.scene, &e.actor, &from.room, &e.via);
         for room in crossed {
             let owners: Vec<&str> = self.habits.sleepers[&room].iter().map(Id::as_str).collect();
