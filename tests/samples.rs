@@ -1296,11 +1296,7 @@ fn a_view_is_current_while_the_robot_watches_and_possibly_changed_after() {
 {"session": "s7"}
 {"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 31000}
 "#;
-    let t = tmp();
-    let script = write(t.path(), "morning.jsonl", MORNING);
-    let out = t.path().join("trace");
-    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
-    let trace = read_trace(&out).unwrap();
+    let (_t, trace) = run_script(MORNING);
     assert!(trace.events.iter().all(|e| e.outcome.is_ok()));
     let ix = Index::new(&trace.scene, &trace.events);
     let state = |entity: &str, attr: &str, session: &str| {
@@ -1410,11 +1406,7 @@ fn a_broken_device_is_known_broken_since_the_robot_saw_it_break() {
 {"session": "s5"}
 {"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 29000}
 "#;
-    let t = tmp();
-    let script = write(t.path(), "broke.jsonl", BROKE);
-    let out = t.path().join("trace");
-    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
-    let trace = read_trace(&out).unwrap();
+    let (_t, trace) = run_script(BROKE);
     let refused: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
     assert_eq!(refused.len(), 1, "{refused:#?}");
     assert_eq!(
@@ -1494,11 +1486,7 @@ fn beliefs_ask_first_where_someone_missed_a_move() {
 {"session": "s5"}
 {"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 29000}
 "#;
-    let t = tmp();
-    let script = write(t.path(), "missed.jsonl", MISSED);
-    let out = t.path().join("trace");
-    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
-    let trace = read_trace(&out).unwrap();
+    let (_t, trace) = run_script(MISSED);
     let refused: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
     assert!(refused.is_empty(), "{refused:#?}");
     let moved = (trace.events.iter())
@@ -1567,11 +1555,7 @@ fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
 {"session": "s6"}
 {"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 30000}
 "#;
-    let t = tmp();
-    let script = write(t.path(), "moved.jsonl", MOVED);
-    let out = t.path().join("trace");
-    hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
-    let trace = read_trace(&out).unwrap();
+    let (_t, trace) = run_script(MOVED);
     let refused: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
     assert!(refused.is_empty(), "{refused:#?}");
     let ix = Index::new(&trace.scene, &trace.events);

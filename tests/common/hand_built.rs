@@ -55,13 +55,20 @@ pub const SCRIPT: &str = r#"
 {"actor": "robot", "skill": "wait", "args": {"seconds": 60}, "at": 122400}
 "#;
 
-/// Runs the script through `hearth run` and reads the trace back.
-pub fn hand_built() -> (tempfile::TempDir, Trace) {
+/// Runs a request script (JSON lines) through `hearth run` and reads the
+/// trace back.
+pub fn run_script(text: &str) -> (tempfile::TempDir, Trace) {
     let t = tmp();
-    let script = write(t.path(), "day.jsonl", SCRIPT);
+    let script = write(t.path(), "script.jsonl", text);
     let out = t.path().join("trace");
     hearth(&["run", "--script", s(&script), "--out", s(&out)]).ok();
     let trace = read_trace(&out).unwrap();
+    (t, trace)
+}
+
+/// Runs the script through `hearth run` and reads the trace back.
+pub fn hand_built() -> (tempfile::TempDir, Trace) {
+    let (t, trace) = run_script(SCRIPT);
     let rejected: Vec<&Event> = trace.events.iter().filter(|e| !e.outcome.is_ok()).collect();
     assert!(rejected.is_empty(), "the script is valid: {rejected:#?}");
     (t, trace)
