@@ -11,7 +11,7 @@ use hearth::lint::{self, Rule};
 use hearth::scene::{self, Scene};
 use hearth::sim::Simulation;
 use hearth::trace::request::Request;
-use hearth::trace::{Event, Location, RejectionCode, Value};
+use hearth::trace::{DAY, Event, Location, RejectionCode, Value};
 
 const SCENES: [&str; 3] = ["family_apartment", "studio", "large_house"];
 const H: u64 = 3600;
@@ -1098,4 +1098,79 @@ fn rule_left_out_of_place_spares_a_thing_with_nowhere_to_go() {
     assert_eq!(keys_left(false), 1);
     // No room anywhere they belong: not a fault.
     assert_eq!(keys_left(true), 0);
+}
+
+/// Food bought over the months says its best-before day; put out to eat
+/// after it, it is found (issue 47); the day itself, the bin and the
+/// fridge are no fault.
+#[test]
+fn rule_food_past_best_before() {
+    let mut s = builtin("family_apartment");
+    let milk = s
+        .objects
+        .iter_mut()
+        .find(|o| o.id.as_str() == "milk_1")
+        .unwrap();
+    milk.description = hearth::catalogue::bought::with_best_before(&milk.description, 1);
+    let out_to = |day: u64, to: &str| {
+        steps(
+            &s,
+            (day - 1) * DAY + 8 * H,
+            &[
+                ("alice", "navigate_to", go("fridge_1")),
+                ("alice", "open", go("fridge_1")),
+                ("alice", "pick", obj("milk_1")),
+                ("alice", "close", go("fridge_1")),
+                ("alice", "navigate_to", go(to)),
+                (
+                    "alice",
+                    "place",
+                    put("milk_1", to, if to == "bin_1" { "in" } else { "on" }),
+                ),
+            ],
+        )
+    };
+    let late = out_to(2, "dining_table_1");
+    let f = lint::lint(&s, &late).unwrap();
+    let found: Vec<_> = (f.iter())
+        .filter(|f| f.rule == Rule::FoodPastBestBefore.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, late.last().map(|e| e.id));
+    assert_eq!(
+        count(&s, &out_to(1, "dining_table_1"), Rule::FoodPastBestBefore),
+        0
+    );
+    assert_eq!(count(&s, &out_to(2, "bin_1"), Rule::FoodPastBestBefore), 0);
+}
+
+/// A thing thrown in the bin and put back in the fridge is found; one
+/// left in the bin is not.
+#[test]
+fn rule_rubbish_reused() {
+    let s = builtin("family_apartment");
+    let mut binned = vec![
+        ("alice", "navigate_to", go("fridge_1")),
+        ("alice", "open", go("fridge_1")),
+        ("alice", "pick", obj("milk_1")),
+        ("alice", "close", go("fridge_1")),
+        ("alice", "navigate_to", go("bin_1")),
+        ("alice", "place", put("milk_1", "bin_1", "in")),
+    ];
+    assert_eq!(
+        count(&s, &steps(&s, 8 * H, &binned), Rule::RubbishReused),
+        0
+    );
+    binned.extend([
+        ("alice", "pick", obj("milk_1")),
+        ("alice", "navigate_to", go("dining_table_1")),
+        ("alice", "place", put("milk_1", "dining_table_1", "on")),
+    ]);
+    let again = steps(&s, 8 * H, &binned);
+    let f = lint::lint(&s, &again).unwrap();
+    let found: Vec<_> = (f.iter())
+        .filter(|f| f.rule == Rule::RubbishReused.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, again.last().map(|e| e.id));
 }

@@ -102,6 +102,7 @@ impl Belongs {
             .filter(|d| d.surfaces.iter().any(|s| matches!(s, Surface::In(_))))
             .map(|d| d.id.clone())
             .chain(roles.fixtures(Role::LaundryBasket).iter().cloned())
+            .chain(roles.fixtures(Role::Waste).iter().cloned())
             .collect();
         Belongs { homes, working }
     }

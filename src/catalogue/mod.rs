@@ -10,6 +10,7 @@
 //! reading another catalogue file is [`crate::store`]'s job.
 
 mod belongs;
+pub mod bought;
 mod lookalikes;
 mod model;
 mod parse;

@@ -218,6 +218,18 @@ pub struct ObjectCategory {
     /// How many a household has, inclusive (ignored with `each`).
     #[serde(default = "one_to_two")]
     pub count: (u32, u32),
+    /// Food and supplies that are used up: how many uses (a meal's
+    /// servings) one lasts before it is finished and thrown out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servings: Option<u32>,
+    /// Days a bought one keeps (its best-before, from the week bought).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keeps: Option<u32>,
+    /// What tells later ones of the kind apart when more come in over the
+    /// months (a parcel's sender); food bought is told apart by its
+    /// best-before day.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
     /// Descriptions telling look-alikes apart (colour, material, pattern,
     /// brand); objects of one category take different ones.
     pub variants: Vec<String>,

@@ -76,6 +76,15 @@ impl Roles {
         self.objects.get(&role).map_or(&[], Vec::as_slice)
     }
 
+    /// `id` plays no role any more: a thing used up and thrown out is
+    /// nobody's breakfast.
+    pub fn forget(&mut self, id: &Id) {
+        for ids in self.objects.values_mut() {
+            ids.retain(|o| o != id);
+        }
+        self.of.remove(id);
+    }
+
     /// Whether the entity plays `role`.
     pub fn has(&self, id: &Id, role: Role) -> bool {
         self.of.get(id).is_some_and(|r| r.contains(&role))

@@ -129,8 +129,8 @@ fn hours_row(
     row + &format!(" {:>11.1}\n", unscheduled / 60.0)
 }
 
-/// Per week: new things, things gone and the courier's calls, with week
-/// 1 beside the last whole week.
+/// Per week: new things, things thrown out, things gone and the
+/// courier's calls, with week 1 beside the last whole week.
 fn weeks_line(weeks: &[Week]) -> String {
     let list = |f: fn(&Week) -> usize| {
         let v: Vec<String> = weeks.iter().map(|w| f(w).to_string()).collect();
@@ -140,8 +140,9 @@ fn weeks_line(weeks: &[Week]) -> String {
         format!("[{}]{r}", v.join(", "))
     };
     format!(
-        "  per week: new things {}, gone {}, callers {}, courier {}\n",
+        "  per week: new things {}, thrown out {}, gone {}, callers {}, courier {}\n",
         list(|w| w.new_things),
+        list(|w| w.thrown_out),
         list(|w| w.gone),
         list(|w| w.visits),
         list(|w| w.courier_calls)

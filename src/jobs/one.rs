@@ -39,6 +39,16 @@ pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<
     } else {
         scene
     };
+    // The months the scripted household lives: the food it will buy and
+    // the parcels that will come wait outside from the start.
+    let provisioned;
+    let scene = if matches!(backend, BackendSpec::Scripted) {
+        provisioned =
+            crate::generation::scripted::provision(scene, days, crate::catalogue::builtin());
+        &provisioned
+    } else {
+        scene
+    };
     let scripted_only = Difficulty {
         lookalikes: 0,
         ..difficulty

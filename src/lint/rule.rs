@@ -40,10 +40,12 @@ pub enum Rule {
     SwitchLoop,
     RefusedAgain,
     BrokenDeviceUsed,
+    FoodPastBestBefore,
+    RubbishReused,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 29] = [
+    pub const ALL: [Rule; 31] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -73,6 +75,8 @@ impl Rule {
         Rule::SwitchLoop,
         Rule::RefusedAgain,
         Rule::BrokenDeviceUsed,
+        Rule::FoodPastBestBefore,
+        Rule::RubbishReused,
     ];
 
     /// The stable snake_case code.
@@ -107,6 +111,8 @@ impl Rule {
             Rule::SwitchLoop => "switch_loop",
             Rule::RefusedAgain => "refused_again",
             Rule::BrokenDeviceUsed => "broken_device_used",
+            Rule::FoodPastBestBefore => "food_past_best_before",
+            Rule::RubbishReused => "rubbish_reused",
         }
     }
 
@@ -167,6 +173,12 @@ impl Rule {
             }
             Rule::BrokenDeviceUsed => {
                 "someone who saw a device broken (break, or broken since) tries to use it before it is repaired"
+            }
+            Rule::FoodPastBestBefore => {
+                "food is put out to eat (anywhere but a bin or cold storage) after the best-before day its description gives"
+            }
+            Rule::RubbishReused => {
+                "a thing thrown in the bin is put somewhere in the house again instead of being taken out"
             }
         }
     }

@@ -54,6 +54,10 @@ pub(super) struct Walk<'a> {
     pub(super) doors: Vec<(Id, Id, Id)>,
     pub(super) cold: BTreeSet<Id>,
     pub(super) perishable: BTreeSet<Id>,
+    /// Bins: a perishable thrown out is not left out.
+    pub(super) waste: BTreeSet<Id>,
+    /// Things in a bin, until taken out of the house.
+    pub(super) binned: BTreeSet<Id>,
     /// Fixtures and devices that are normally kept closed.
     pub(super) kept_closed: BTreeSet<Id>,
     /// Devices with an inside and a power switch (oven, dishwasher, washer).
@@ -107,6 +111,8 @@ impl<'a> Walk<'a> {
                 .collect(),
             cold: roles.fixtures(Role::ColdStorage).iter().cloned().collect(),
             perishable: roles.objects(Role::Perishable).iter().cloned().collect(),
+            waste: roles.fixtures(Role::Waste).iter().cloned().collect(),
+            binned: BTreeSet::new(),
             kept_closed: scene
                 .furniture
                 .iter()
@@ -243,12 +249,11 @@ impl<'a> Walk<'a> {
                 .collect();
             for (o, ev) in out {
                 // Beyond the front door (not bought yet, or taken along)
-                // is not left out at home.
-                if matches!(
-                    self.loc(&o),
-                    Some(Location::Outside | Location::CarriedBy(_))
-                ) {
-                    continue;
+                // or in the bin (finished) is not left out at home.
+                match self.loc(&o) {
+                    Some(Location::Outside | Location::CarriedBy(_)) => continue,
+                    Some(Location::In(b)) if self.waste.contains(b) => continue,
+                    _ => {}
                 }
                 let where_ = self.loc(&o).map_or("?".into(), |l| l.to_string());
                 let day = at / DAY + 1;
@@ -365,8 +370,43 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Food put out after the best-before day its description gives; a
+    /// thing thrown in the bin put somewhere in the house again.
+    fn stock(&mut self, e: &Event) {
+        for c in e.changes.iter().filter(|c| c.attr.as_str() == "location") {
+            let Value::Location(to) = &c.new else {
+                continue;
+            };
+            let o = &c.entity;
+            match to {
+                Location::In(b) if self.waste.contains(b) => {
+                    self.binned.insert(o.clone());
+                }
+                Location::On(at) | Location::In(at) => {
+                    if self.binned.remove(o) {
+                        let why = format!("{} put {o}, thrown in the bin, {to}", e.actor);
+                        self.find(Rule::RubbishReused, Some(e), e.t, vec![o.clone()], why);
+                    }
+                    let best_before = self
+                        .scene
+                        .object(o)
+                        .and_then(|d| crate::catalogue::bought::best_before(&d.description));
+                    if let Some(b) = best_before.filter(|b| e.day > *b && !self.cold.contains(at)) {
+                        let why = format!("{o}, best before day {b}, put {to} on day {}", e.day);
+                        self.find(Rule::FoodPastBestBefore, Some(e), e.t, vec![o.clone()], why);
+                    }
+                }
+                Location::Outside => {
+                    self.binned.remove(o);
+                }
+                _ => {}
+            }
+        }
+    }
+
     pub(super) fn accepted(&mut self, e: &Event) {
         self.outings(e);
+        self.stock(e);
         let robot = self.robots.contains(&e.actor);
         let end = e.t + e.dur;
         if let Some(&(prev, _, prev_end)) = self.last.get(&e.actor)

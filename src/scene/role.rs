@@ -24,6 +24,8 @@ pub enum Role {
     Laundry,
     /// Where worn clothes wait for the wash.
     LaundryBasket,
+    /// Where what is used up or thrown out waits to be taken out.
+    Waste,
     /// Where meals are eaten.
     DiningSurface,
     /// Where food is prepared.

@@ -1,5 +1,6 @@
 //! A trace's weeks in numbers: what comes into the house for the first
-//! time, what leaves it for good, and who calls, per week. A household
+//! time, what is thrown in a bin, what leaves it for good, and who calls,
+//! per week. A household
 //! that keeps living brings things home every week; one whose world froze
 //! brings them in week 1 and never again.
 
@@ -9,7 +10,7 @@ use serde::Serialize;
 
 use crate::catalogue::schedules::VisitorKind;
 use crate::ids::Id;
-use crate::scene::{Placement, Scene};
+use crate::scene::{Placement, Role, Scene};
 use crate::trace::request::Action;
 use crate::trace::{DAY, Event, Location, Value};
 
@@ -23,8 +24,12 @@ pub struct Week {
     /// Things put down in the house for the first time that were not in
     /// it when the trace began (delivered, bought, brought as a gift).
     pub new_things: usize,
+    /// Things put in a bin (a `waste` fixture) for the first time: used
+    /// up, gone off, thrown out.
+    pub thrown_out: usize,
     /// Things that went out of the house this week and were outside it,
-    /// with no one, when the trace ended (lost, left for good).
+    /// with no one, when the trace ended (lost, taken out with the
+    /// rubbish, left for good).
     pub gone: usize,
     /// Arrivals of callers (anyone who does not live here).
     pub visits: usize,
@@ -61,6 +66,10 @@ pub fn weeks(scene: &Scene, events: &[Event], days: u32) -> Vec<Week> {
         .map(|o| &o.id)
         .filter(|id| !away.contains(id))
         .collect();
+    let mut inside_once = started_inside;
+    let bins = crate::catalogue::Roles::builtin(scene);
+    let bins = bins.fixtures(Role::Waste);
+    let mut binned: BTreeSet<&Id> = BTreeSet::new();
     // The week each thing last went outside with no one.
     let mut went_out: BTreeMap<&Id, Option<usize>> = BTreeMap::new();
     for e in events.iter().filter(|e| e.outcome.is_ok()) {
@@ -76,18 +85,24 @@ pub fn weeks(scene: &Scene, events: &[Event], days: u32) -> Vec<Week> {
         }
         for c in e.changes.iter().filter(|c| c.attr.as_str() == "location") {
             let Value::Location(l) = &c.new else { continue };
-            match l {
-                Location::On(_) | Location::In(_) if away.remove(&c.entity) => {
-                    out[w].new_things += 1
+            if let Location::On(_) | Location::In(_) = l {
+                if away.remove(&c.entity) {
+                    out[w].new_things += 1;
                 }
-                _ => {}
+                inside_once.insert(&c.entity);
+            }
+            if let Location::In(b) = l
+                && bins.contains(b)
+                && binned.insert(&c.entity)
+            {
+                out[w].thrown_out += 1;
             }
             went_out.insert(&c.entity, (*l == Location::Outside).then_some(w));
         }
     }
     for (id, w) in went_out {
         if let Some(w) = w
-            && started_inside.contains(id)
+            && inside_once.contains(id)
         {
             out[w].gone += 1;
         }

@@ -407,7 +407,9 @@ impl Backend for Scripted {
             turns.retain(|t| !matches!(&t.goal, Goal::Operate { device, .. } if device == broken));
         }
         if kind != Some(K::RobotAway) && self.is_away(session.start) {
-            presence::without_robot(&mut turns, robot);
+            // A meal's clearing up is the host's then.
+            let meal = matches!(kind, Some(K::Breakfast | K::Lunch | K::Cooking));
+            presence::without_robot(&mut turns, robot, meal.then_some(&x.host));
             // Nothing asked of it now reached it (kept, for unique ids, as failed).
             self.commitments.unheard(&session.id);
         }

@@ -26,7 +26,9 @@ impl Activity for Bedtime {
         // snack, wherever it ended up) goes back before bed.
         if let Some(fridge) = r.fixture(Role::ColdStorage) {
             for o in s.objects.iter().filter(|o| {
-                (r.has(&o.id, Role::Perishable) || matches!(&o.at, Placement::In(f) if f == fridge))
+                !house.pantry.finished(&o.id)
+                    && (r.has(&o.id, Role::Perishable)
+                        || matches!(&o.at, Placement::In(f) if f == fridge))
                     && matches!(sim.location(&o.id), Some(Location::On(_) | Location::In(_)))
                     && sim.location(&o.id) != Some(Location::In(fridge.clone()))
             }) {

@@ -66,6 +66,7 @@ impl Activity for Cooking {
             return Ok(());
         };
         let cook = host.clone();
+        house.throw_out_gone_off(x, turns);
         let counter = r.fixture(Role::PrepSurface).cloned();
         let fridge = r.fixture(Role::ColdStorage).cloned();
         let table = r.fixture(Role::DiningSurface).or(counter.as_ref()).cloned();
@@ -78,7 +79,7 @@ impl Activity for Cooking {
             (Some(fridge), Some(_)) => s
                 .objects
                 .iter()
-                .filter(|o| r.has(&o.id, Role::Ingredient))
+                .filter(|o| r.has(&o.id, Role::Ingredient) && house.edible(x, &o.id))
                 .filter(|o| x.sim.location(&o.id) == Some(Location::In(fridge.clone())))
                 .map(|o| o.id.clone())
                 .collect::<Vec<_>>()
@@ -144,13 +145,21 @@ impl Activity for Cooking {
             ));
         }
         house.sit_and_eat(x, &table, 15, 40, turns);
-        // Leftovers back to the fridge once everyone is done.
+        // Leftovers back to the fridge once everyone is done, what was
+        // finished to the bin (kept in the fridge where there is none).
+        let used: Vec<(Id, Id)> = food.iter().map(|o| (o.clone(), cook.clone())).collect();
+        let finished = house.finish(x, &used, turns);
+        let bin = r.fixture(Role::Waste);
         for o in &food {
+            let to = match bin {
+                Some(b) if finished.contains(o) => b.clone(),
+                _ => fridge.clone().expect("checked"),
+            };
             turns.push(turn(
                 robot,
                 Goal::Fetch {
                     object: o.clone(),
-                    to: Dest::In(fridge.clone().expect("checked")),
+                    to: Dest::In(to),
                 },
             ));
         }

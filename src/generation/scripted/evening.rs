@@ -68,6 +68,7 @@ impl Activity for Evening {
         // The afternoon's strays go back, then everyone settles in for
         // the evening (and stays until bedtime).
         house.put_back_strays(x, turns);
+        house.open_parcels(x, turns);
         if !seats.is_empty() {
             house.sit_down(x, &seats, turns);
         }
@@ -129,7 +130,7 @@ impl Activity for Evening {
         let snacks: Vec<Id> = r
             .objects(Role::Snack)
             .iter()
-            .filter(|&o| set_down(sim, o))
+            .filter(|&o| set_down(sim, o) && house.edible(x, o))
             .cloned()
             .collect();
         let table = r

@@ -13,8 +13,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::calendar::{self, Calendar, Day, Planned};
-use super::ledger::{Commitments, Doorstep, Loans, News, Repairs};
+use super::ledger::{Commitments, Doorstep, Loans, News, Pantry, Repairs};
 use super::people::{Person, person};
+use super::stock::Stocked;
 use crate::catalogue::{Belongs, Roles, Weekday};
 use crate::generation::{Context, Misplacement};
 use crate::ids::Id;
@@ -46,6 +47,8 @@ pub struct Scripted {
     pub(super) commitments: Commitments,
     /// Parcels, groceries, what is carried in and out.
     pub(super) doorstep: Doorstep,
+    /// Food used up, the shopping list, the rubbish.
+    pub(super) pantry: Pantry,
     /// Devices broken down and their repair.
     pub(super) repairs: Repairs,
     /// Books lent to visitors.
@@ -135,20 +138,25 @@ impl Scripted {
             .collect();
         let mut kin = ChaCha8Rng::seed_from_u64(seed);
         kin.set_stream(KIN_STREAM);
-        // What starts beyond the front door: parcels, and food to be bought.
+        // What starts beyond the front door: parcels, food to be bought,
+        // and the shop's stock for the months.
+        let stock = Stocked::of(scene);
         let outside = |parcel: bool| -> Vec<Id> {
             scene
                 .objects
                 .iter()
                 .filter(|o| {
-                    o.at == Placement::Outside && roles.has(&o.id, Role::Delivery) == parcel
+                    o.at == Placement::Outside
+                        && roles.has(&o.id, Role::Delivery) == parcel
+                        && !stock.iter().any(|s| s.id == o.id)
                 })
                 .map(|o| o.id.clone())
                 .collect()
         };
         Scripted {
             calendar: Calendar::new(scene, seed),
-            doorstep: Doorstep::new(outside(true), outside(false)),
+            doorstep: Doorstep::new(outside(true), outside(false), stock.clone()),
+            pantry: Pantry::default(),
             repairs: Repairs::new(
                 scene
                     .devices

@@ -75,6 +75,8 @@ impl Scripted {
             }
             turns.push(turn(host, operate(coffee, "power", Value::Bool(false))));
         }
+        // What went off goes in the bin first.
+        self.throw_out_gone_off(x, turns);
         // One of each kind of breakfast food, look-alikes (two milks)
         // being a choice someone states.
         let mut kinds: Vec<&str> = vec![];
@@ -90,13 +92,14 @@ impl Scripted {
             usize::from(r.device(Role::HotDrinks).is_some() && self.person(host).mug.is_some());
         kinds.truncate(room.saturating_sub(mugs).min(3));
         let mut back: Vec<(Id, Dest)> = vec![];
+        let mut used: Vec<(Id, Id)> = vec![];
         for (n, cat) in kinds.iter().enumerate() {
             // Of what is in the house (not food still to be bought).
             let items: Vec<Id> = r
                 .objects(Role::BreakfastFood)
                 .iter()
                 .filter(|o| category_of(s, o) == *cat)
-                .filter(|o| set_down(sim, o))
+                .filter(|o| set_down(sim, o) && self.edible(x, o))
                 .cloned()
                 .collect();
             let Some(item) = items.choose(&mut self.rng).cloned() else {
@@ -116,6 +119,7 @@ impl Scripted {
                     to: Dest::On(table.clone()),
                 },
             ));
+            used.push((item.clone(), who.clone()));
             if items.len() > 1 && self.rng.random_bool(0.4) {
                 let name = self.person(&who).name.clone();
                 self.stated
@@ -141,12 +145,26 @@ impl Scripted {
             (15, 40)
         };
         self.sit_and_eat(x, &table, lo, hi, turns);
-        // The robot clears up once everyone is done: food (every
-        // perishable, whatever came from the fridge) back to the fridge,
-        // the mug to the dishwasher.
+        // What was finished is said, and goes on the list.
+        let finished = self.finish(x, &used, turns);
+        // The robot clears up once everyone is done: what is finished to
+        // the bin, food (every perishable, whatever came from the fridge)
+        // back to the fridge, the mug to the dishwasher.
+        if let Some(bin) = r.fixture(Role::Waste) {
+            for o in &finished {
+                turns.push(turn(
+                    robot,
+                    Goal::Fetch {
+                        object: o.clone(),
+                        to: Dest::In(bin.clone()),
+                    },
+                ));
+            }
+        }
         let fridge = r.fixture(Role::ColdStorage).cloned();
         for o in s.objects.iter().filter(|o| {
             fridge.is_some()
+                && !self.pantry.finished(&o.id)
                 && (r.has(&o.id, Role::Perishable)
                     || matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
         }) {
@@ -164,7 +182,7 @@ impl Scripted {
                 ));
             }
         }
-        for (o, to) in back {
+        for (o, to) in back.into_iter().filter(|(o, _)| !finished.contains(o)) {
             let cold = matches!(&to, Dest::In(f) if Some(f) == fridge.as_ref());
             if !cold && !r.has(&o, Role::Perishable) {
                 turns.push(turn(robot, Goal::Fetch { object: o, to }));
@@ -180,6 +198,90 @@ impl Scripted {
             turns.push(turn(robot, Goal::Fetch { object: mug, to }));
         }
         Ok(())
+    }
+
+    /// Whether `o` may be eaten now: not finished, not past its
+    /// best-before day.
+    pub(super) fn edible(&self, x: &Stage, o: &Id) -> bool {
+        let today = crate::trace::day_of(x.session.start.max(x.sim.now()));
+        !self.pantry.finished(o)
+            && x.s.object(o).is_none_or(|d| {
+                crate::catalogue::bought::best_before(&d.description).is_none_or(|b| b >= today)
+            })
+    }
+
+    /// Food in the house past its best-before day (things bought over
+    /// the months say theirs) is found by the host and thrown out: said,
+    /// on the list, in the bin.
+    pub(super) fn throw_out_gone_off(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let today = crate::trace::day_of(x.session.start.max(x.sim.now()));
+        let bin = x.roles.fixture(Role::Waste).cloned();
+        for o in &x.s.objects {
+            let off =
+                crate::catalogue::bought::best_before(&o.description).is_some_and(|d| d < today);
+            if !off || self.pantry.finished(&o.id) || !set_down(x.sim, &o.id) {
+                continue;
+            }
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "The {o} has gone off. In the bin it goes; {c} on the list.",
+                    "Ugh, the {o} is past its best-before. We need more {c}.",
+                ],
+            )
+            .replace("{o}", crate::catalogue::bought::plain(&o.description))
+            .replace("{c}", &o.category);
+            turns.push(turn(&x.host, say(&[], text)));
+            self.pantry.spoil(&o.id, &o.category);
+            Arc::make_mut(&mut self.roles).forget(&o.id);
+            if let Some(bin) = &bin {
+                turns.push(turn(
+                    &x.host,
+                    Goal::Fetch {
+                        object: o.id.clone(),
+                        to: Dest::In(bin.clone()),
+                    },
+                ));
+            }
+        }
+    }
+
+    /// A serving of each thing of `used` (thing, who brought it) eaten:
+    /// those finished are said to be by whoever brought them, go on the
+    /// shopping list, and play no part in the house's meals again.
+    pub(super) fn finish(
+        &mut self,
+        x: &Stage,
+        used: &[(Id, Id)],
+        turns: &mut Vec<Turn>,
+    ) -> Vec<Id> {
+        let mut finished = vec![];
+        for (o, who) in used {
+            let category = category_of(x.s, o);
+            let Some(servings) = crate::catalogue::builtin()
+                .category(category)
+                .and_then(|c| c.servings)
+            else {
+                continue;
+            };
+            if !self.pantry.use_one(o, category, servings) {
+                continue;
+            }
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "That's the last of the {o}. I'll put {c} on the shopping list.",
+                    "The {o} is finished; {c} goes on the list.",
+                    "No more {o} after this one; we need {c}.",
+                ],
+            )
+            .replace("{o}", crate::catalogue::bought::plain(&describe(x.s, o)))
+            .replace("{c}", category);
+            turns.push(turn(who, say(&[], text)));
+            Arc::make_mut(&mut self.roles).forget(o);
+            finished.push(o.clone());
+        }
+        finished
     }
 
     /// Everyone sits down at `table` and eats for `lo` to `hi` minutes

@@ -38,9 +38,11 @@ mod presence;
 mod repairs;
 mod requests;
 mod stage;
+mod stock;
 mod table;
 mod tidying;
 mod wake_up;
 mod work;
 
 pub use household::Scripted;
+pub use stock::provision;

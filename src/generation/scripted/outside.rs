@@ -119,6 +119,8 @@ impl Scripted {
         let from_work = matches!(from, Some("work" | "school"));
         self.doorstep.came_in(who, x.session.start.max(x.sim.now()));
         let mut bring = x.sim.carried_by(who);
+        // The rubbish they took out stays out (in the bins outside).
+        bring.retain(|o| !self.pantry.taken_out(o));
         let left = self.doorstep.bring_back(who);
         if from_work && self.rng.random_bool(LEFT_BEHIND) {
             let work_thing = |o: &Id| matches!(category_of(x.s, o), "laptop" | "book" | "charger");
@@ -149,7 +151,21 @@ impl Scripted {
         let parcels = self.doorstep.take_in(now);
         let shopped = matches!(from, Some("shopping" | "errand"));
         let food: Vec<Id> = if shopped {
-            self.doorstep.shop(&mut self.rng)
+            let list = self.pantry.list().to_vec();
+            let keeps = |c: &str| {
+                crate::catalogue::builtin()
+                    .category(c)
+                    .and_then(|k| k.keeps)
+                    .unwrap_or(0)
+            };
+            let (mut food, listed) =
+                self.doorstep
+                    .shop(&mut self.rng, crate::trace::day_of(now), &list, keeps);
+            for (kind, thing) in listed {
+                self.pantry.bought(&kind);
+                food.push(thing);
+            }
+            food
         } else {
             vec![]
         };
@@ -192,7 +208,10 @@ impl Scripted {
             ));
         }
         if !food.is_empty() {
-            let list: Vec<String> = food.iter().map(|f| describe(x.s, f)).collect();
+            let list: Vec<String> = food
+                .iter()
+                .map(|f| crate::catalogue::bought::plain(&describe(x.s, f)).to_string())
+                .collect();
             turns.push(turn(
                 who,
                 say(&[], format!("I got the shopping: {}.", list.join(", "))),
@@ -238,6 +257,47 @@ impl Scripted {
         }
     }
 
+    /// Parcels in the house whose owner is at home now are opened: what
+    /// was inside is not followed, the box goes in the bin and out with
+    /// the rubbish, and it is nobody's to ask for any more.
+    pub(super) fn open_parcels(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
+        let Some(bin) = x.roles.fixture(Role::Waste).cloned() else {
+            return;
+        };
+        for p in self.doorstep.unopened().to_vec() {
+            let owner = x.s.object(&p).and_then(|o| o.owner.clone());
+            let Some(owner) = owner.filter(|o| x.humans.contains(o)) else {
+                continue;
+            };
+            if !set_down(x.sim, &p) {
+                continue;
+            }
+            let text = pick(
+                &mut self.rng,
+                &[
+                    "Let me open my {p}. Just what I ordered!",
+                    "Finally, my {p}. The box can go in the bin.",
+                    "I'll open my {p} now.",
+                ],
+            )
+            .replace("{p}", &describe(x.s, &p));
+            turns.push(turn(&owner, say(&[], text)));
+            turns.push(turn(
+                &owner,
+                Goal::Fetch {
+                    object: p.clone(),
+                    to: Dest::In(bin.clone()),
+                },
+            ));
+            self.doorstep.opened(&p);
+            self.pantry.throw(&p);
+            Arc::make_mut(&mut self.roles).forget(&p);
+            for v in self.person_mut(&owner).owned.values_mut() {
+                v.retain(|t| t != &p);
+            }
+        }
+    }
+
     /// Where a thing brought in goes: its place in the home, or, for a
     /// new thing with no place of its kind here (a studio without a hall
     /// table), down by the door rather than round in the bag.
@@ -255,13 +315,15 @@ impl Scripted {
         if !new {
             return None;
         }
-        let spot =
-            x.s.furniture
-                .iter()
-                .filter(|f| Some(&f.room) == hall)
-                .map(|f| (Dest::On(f.id.clone()), x.sim.free_space(&f.id, false)))
-                .find(|(d, free)| *free > taken.get(d).copied().unwrap_or(0))?
-                .0;
+        // By the door, else (the hall full: parcels waiting for their
+        // owner) on the first top with room, not kept in hand.
+        let room = |f: &&crate::scene::FurnitureDef| x.sim.free_space(&f.id, false) > 0;
+        let spot = (x.s.furniture.iter())
+            .filter(|f| Some(&f.room) == hall)
+            .chain(x.s.furniture.iter().filter(room))
+            .map(|f| (Dest::On(f.id.clone()), x.sim.free_space(&f.id, false)))
+            .find(|(d, free)| *free > taken.get(d).copied().unwrap_or(0))?
+            .0;
         *taken.entry(spot.clone()).or_default() += 1;
         Some(spot)
     }
@@ -353,13 +415,35 @@ impl Activity for Leave {
         }
         // The calendar's list, less what is not here to take (lost, lent,
         // left at work).
-        let take: Vec<Id> = p
+        let mut take: Vec<Id> = p
             .take
             .iter()
             .flatten()
             .filter(|o| !outside_now(x.sim, o))
             .cloned()
             .collect();
+        // The rubbish goes out with whoever leaves first: what two hands
+        // take of it.
+        let rubbish: Vec<Id> = house
+            .pantry
+            .rubbish()
+            .iter()
+            .filter(|o| set_down(x.sim, o))
+            .take(2)
+            .cloned()
+            .collect();
+        if !rubbish.is_empty() && front_door(x.s).is_some() {
+            let text = pick(
+                &mut house.rng,
+                &[
+                    "I'll take the rubbish out on my way.",
+                    "I'm taking the rubbish out as I go.",
+                    "The bin's got rubbish in it; I'll take it out.",
+                ],
+            );
+            turns.push(turn(&who, say(&[], text.to_string())));
+            take.extend(rubbish);
+        }
         if let Some(door) = front_door(x.s) {
             turns.push(turn(
                 &who,
@@ -772,6 +856,7 @@ impl Activity for Delivery {
         if &by == x.robot {
             house.news.put(now, parcel.clone(), to.clone());
         }
+        house.doorstep.received(parcel.clone());
         turns.push(turn(&by, Goal::Fetch { object: parcel, to }));
         Ok(())
     }

@@ -49,7 +49,19 @@ pub(super) fn robot_back(x: &Stage, turns: &mut Vec<Turn>) {
 
 /// `turns` without the robot: its own turns, walks to it, things brought
 /// to it, and it as an addressee (a turn said only to it is dropped).
-pub(super) fn without_robot(turns: &mut Vec<Turn>, robot: &Id) {
+/// What it would have put away (a meal's clearing up) is `clearer`'s.
+pub(super) fn without_robot(turns: &mut Vec<Turn>, robot: &Id, clearer: Option<&Id>) {
+    if let Some(c) = clearer {
+        for t in turns.iter_mut().filter(|t| &t.actor == robot) {
+            if let Goal::Fetch {
+                to: Dest::On(_) | Dest::In(_),
+                ..
+            } = t.goal
+            {
+                t.actor = c.clone();
+            }
+        }
+    }
     let involves = |g: &Goal| match g {
         Goal::GoTo { target } | Goal::Inspect { target } => target == robot,
         Goal::Fetch {
