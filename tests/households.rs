@@ -135,8 +135,8 @@ fn catalogue_errors_say_where_and_what() {
     // Semantic problems, all at once, each located at its name.
     let broken = src
         .replacen(
-            "found: [In(\"fridge\")], count: (1, 2),\n         variants: [\"litre",
-            "found: [In(\"icebox\")], count: (1, 2),\n         variants: [\"litre",
+            "found: [In(\"fridge\")], count: (1, 2), servings: Some(6), keeps: Some(7),\n         variants: [\"litre",
+            "found: [In(\"icebox\")], count: (1, 2), servings: Some(6), keeps: Some(7),\n         variants: [\"litre",
             1,
         )
         .replacen(

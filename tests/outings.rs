@@ -596,12 +596,9 @@ fn generated_weeks_go_out_come_back_and_bring_things_in() {
             most >= 120.0,
             "{id} seed {seed}: at most {most} min out on a weekday"
         );
-        // What waited outside: at least one thing came in during the week,
-        // and whatever came in is in the house at the end, not in a bag.
-        let mut sim = Simulation::new(scene.clone()).unwrap();
-        for e in &events {
-            sim.replay_event(e).unwrap();
-        }
+        // What waited outside: at least one thing came in during the week
+        // and was put down in the house (used up or thrown out since, it
+        // may have gone again).
         let waited: Vec<&Id> = scene
             .objects
             .iter()
@@ -610,7 +607,12 @@ fn generated_weeks_go_out_come_back_and_bring_things_in() {
             .collect();
         let came_in: Vec<&&Id> = waited
             .iter()
-            .filter(|o| matches!(sim.location(o), Some(Location::On(_) | Location::In(_))))
+            .filter(|o| {
+                events.iter().flat_map(|e| &e.changes).any(|c| {
+                    &&c.entity == *o
+                        && matches!(c.new, Value::Location(Location::On(_) | Location::In(_)))
+                })
+            })
             .collect();
         // A week whose shop fell on a trip (studio seed 877257487: away on
         // Sunday, the shop's day) may bring nothing in; a week with a shop
@@ -919,9 +921,11 @@ fn food_is_finished_thrown_out_and_bought_again_and_the_courier_keeps_calling() 
             }
             assert!(out >= 1, "{id} seed {seed}: nothing finished was taken out");
             let weeks = hearth::timeuse::weeks(&scene, &events, 28);
+            // Still coming in a month on: the last fortnight brings in at
+            // least half a week 1 a week.
             assert!(weeks[3].courier_calls >= 1, "{id} seed {seed}: {weeks:?}");
             assert!(
-                2 * weeks[3].new_things >= weeks[0].new_things,
+                weeks[2].new_things + weeks[3].new_things >= weeks[0].new_things,
                 "{id} seed {seed}: {weeks:?}"
             );
         }

@@ -177,6 +177,9 @@ pub(super) struct Calendar {
     week: BTreeSet<(u32, Chore)>,
     /// A trip away of the whole household: (first day, last day).
     trip: Option<(u32, u32)>,
+    /// The weekly shop could not be done on its day (a visitor in, every
+    /// adult out): it is done the next day that it can.
+    shop_owed: bool,
     /// The last day planned, kept so that asking for it again (an LLM's
     /// prompt, then the script's fallback) draws nothing.
     planned: Option<(u32, Day, Vec<Planned>)>,
@@ -222,6 +225,7 @@ impl Calendar {
             visitors,
             week: BTreeSet::new(),
             trip: None,
+            shop_owed: false,
             planned: None,
             today: Day::default(),
         }
@@ -415,6 +419,7 @@ impl Calendar {
         let trip = self.trip_day(day, &members, people, &mut out);
         self.repair_calls(day, weekday, breaks, &members, repairs, &mut out);
         if trip {
+            self.shop_owed |= out.chores.contains(&Chore::Groceries);
             return out;
         }
         for m in &members {
@@ -423,8 +428,8 @@ impl Calendar {
         self.mind_young_children(&members, &mut out);
         self.visits(&members, weekday, &mut out);
         self.plan_party(&members, weekday, &mut out);
-        if out.chores.contains(&Chore::Groceries) {
-            self.shop(&members, weekday, people, &mut out);
+        if out.chores.contains(&Chore::Groceries) || self.shop_owed {
+            self.shop_owed = !self.shop(&members, weekday, people, &mut out);
         }
         out.outs
             .sort_by(|a, b| (a.leave, &a.who).cmp(&(b.leave, &b.who)));
@@ -701,8 +706,15 @@ impl Calendar {
     }
 
     /// The weekly shop: an adult home at the time goes, with a pharmacy
-    /// stop some weeks; Saturday mornings, weekday evenings.
-    fn shop(&mut self, members: &[Member], weekday: Weekday, people: &[Person], day: &mut Day) {
+    /// stop some weeks; Saturday mornings, weekday evenings. Whether one
+    /// could go.
+    fn shop(
+        &mut self,
+        members: &[Member],
+        weekday: Weekday,
+        people: &[Person],
+        day: &mut Day,
+    ) -> bool {
         let (leave, len) = if weekday.is_weekend() {
             (10 * H + self.cal.random_range(0..=8) * 5 * M, 75 * M)
         } else {
@@ -718,14 +730,14 @@ impl Calendar {
         // Not while a visitor is here (the host stays in).
         let back = leave + len + 30 * M;
         if day.visits.iter().any(|(_, a, l)| leave < *l && back > *a) {
-            return;
+            return false;
         }
         let free: Vec<&Member> = members
             .iter()
             .filter(|m| m.role.adult && day.home_during(&m.id, leave, back))
             .collect();
         let Some(m) = free.choose(&mut self.cal) else {
-            return;
+            return false;
         };
         let who = m.id.clone();
         day.outs.push(Out {
@@ -743,6 +755,7 @@ impl Calendar {
             leave,
             back: leave + len,
         });
+        true
     }
 }
 

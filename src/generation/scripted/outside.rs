@@ -422,14 +422,14 @@ impl Activity for Leave {
             .filter(|o| !outside_now(x.sim, o))
             .cloned()
             .collect();
-        // The rubbish goes out with whoever leaves first: what two hands
-        // take of it.
+        // The rubbish goes out with whoever leaves first, last of what
+        // they take: the first of it picked up from the bin, the rest
+        // taken from where they then stand (into the bag with it).
         let rubbish: Vec<Id> = house
             .pantry
             .rubbish()
             .iter()
             .filter(|o| set_down(x.sim, o))
-            .take(2)
             .cloned()
             .collect();
         if !rubbish.is_empty() && front_door(x.s).is_some() {

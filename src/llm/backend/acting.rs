@@ -167,6 +167,7 @@ impl LlmBackend {
             self.turn.queue.clear();
             if let Some(last) = self.turn.last.take() {
                 self.turn.refused.insert(key(&last));
+                self.refused_before.insert(key(&last));
             }
         } else {
             if let Some(p) = self.next_queued(cx, sim, turn)? {

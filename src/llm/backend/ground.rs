@@ -9,7 +9,8 @@
 //! set in the session, a switch loop; a program set on a machine that is
 //! off, a machine run empty or stopped mid-program; morning words in the
 //! evening); a request refused once in a turn, asked for again, ends the
-//! model's part of the turn. Each step is tried on a spare copy of the
+//! model's part of the turn, and one refused in an earlier turn that would
+//! still be refused is left out. Each step is tried on a spare copy of the
 //! world first, which records nothing.
 
 use crate::generation::{Goal, Proposal, TurnProgress, errand};
@@ -97,6 +98,11 @@ fn senseless(sim: &Simulation, req: &Request) -> Option<String> {
             .any(|o| matches!(sim.location(&o.id), Some(Location::In(r)) if &r == d))
     };
     match &req.action {
+        // "Put the apple on the hallway": a room is no place to put a
+        // thing down (what a small model writes from a room's name).
+        Action::Place { target, .. } if sim.scene().rooms.iter().any(|r| &r.id == target) => Some(
+            format!("{target} is a room; things go on or in its furniture"),
+        ),
         Action::SetDeviceState { device, field, .. }
             if matches!(field.as_str(), "program" | "timer")
                 && sim.field(device, "power") == Some(Value::Bool(false)) =>
@@ -147,6 +153,14 @@ impl LlmBackend {
         let Some(r) = probe.outcome.rejection() else {
             return Ground::Ready;
         };
+        // Refused in an earlier turn and still refused: what a small model
+        // asks for session after session ("put the apple on the hallway").
+        if self.refused_before.contains(&key(req)) {
+            return Ground::Skip(format!(
+                "refused before, and still: {} ({})",
+                r.message, r.hint
+            ));
+        }
         use RejectionCode as C;
         match r.code {
             C::NoChange | C::AlreadyThere | C::AlreadyOpen | C::AlreadyClosed => {

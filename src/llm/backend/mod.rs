@@ -104,6 +104,9 @@ pub struct LlmBackend {
     set: BTreeSet<(Id, Id, Id)>,
     /// A spare world, where a step is tried before it is proposed.
     spare: Option<Simulation>,
+    /// Requests refused in any turn so far ([`ground`]): asked for again
+    /// where they would still be refused, they are left out.
+    refused_before: BTreeSet<String>,
     /// Who wrote the last proposal.
     source: Source,
     /// The previous call's prompt, for the prefix-reuse figure.
@@ -145,6 +148,7 @@ impl LlmBackend {
             turn: TurnState::default(),
             set: BTreeSet::new(),
             spare: None,
+            refused_before: BTreeSet::new(),
             source: Source::Llm,
             last_prompt: String::new(),
             context,
