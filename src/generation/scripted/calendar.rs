@@ -705,6 +705,14 @@ impl Calendar {
         day.party = Some((start, end));
     }
 
+    /// A departure to `to` given up on the day (just in from elsewhere,
+    /// kept busy): a shop given up is done the next day it can.
+    pub(super) fn gave_up(&mut self, to: Destination) {
+        if matches!(to, Destination::Shopping | Destination::Errand) {
+            self.shop_owed = true;
+        }
+    }
+
     /// The weekly shop: an adult home at the time goes, with a pharmacy
     /// stop some weeks; Saturday mornings, weekday evenings. Whether one
     /// could go.

@@ -150,21 +150,36 @@ impl Scripted {
         // The robot clears up once everyone is done: what is finished to
         // the bin, food (every perishable, whatever came from the fridge)
         // back to the fridge, the mug to the dishwasher.
-        if let Some(bin) = r.fixture(Role::Waste) {
-            for o in &finished {
-                turns.push(turn(
-                    robot,
-                    Goal::Fetch {
-                        object: o.clone(),
-                        to: Dest::In(bin.clone()),
-                    },
-                ));
+        // A full bin leaves them to be cleared as usual, for the rubbish.
+        let binned: Vec<Id> = match bin_with_room(x, finished.len()) {
+            Some(bin) => {
+                for o in &finished {
+                    turns.push(turn(
+                        robot,
+                        Goal::Fetch {
+                            object: o.clone(),
+                            to: Dest::In(bin.clone()),
+                        },
+                    ));
+                }
+                finished
             }
-        }
+            None => vec![],
+        };
+        // Binned now (finished, or found gone off): not cleared again.
+        let bin = r.fixture(Role::Waste);
+        let mut binned = binned;
+        binned.extend(turns.iter().filter_map(|t| match &t.goal {
+            Goal::Fetch {
+                object,
+                to: Dest::In(b),
+            } if Some(b) == bin => Some(object.clone()),
+            _ => None,
+        }));
         let fridge = r.fixture(Role::ColdStorage).cloned();
         for o in s.objects.iter().filter(|o| {
             fridge.is_some()
-                && !self.pantry.finished(&o.id)
+                && !binned.contains(&o.id)
                 && (r.has(&o.id, Role::Perishable)
                     || matches!(&o.at, Placement::In(f) if Some(f) == fridge.as_ref()))
         }) {
@@ -182,7 +197,7 @@ impl Scripted {
                 ));
             }
         }
-        for (o, to) in back.into_iter().filter(|(o, _)| !finished.contains(o)) {
+        for (o, to) in back.into_iter().filter(|(o, _)| !binned.contains(o)) {
             let cold = matches!(&to, Dest::In(f) if Some(f) == fridge.as_ref());
             if !cold && !r.has(&o, Role::Perishable) {
                 turns.push(turn(robot, Goal::Fetch { object: o, to }));
@@ -215,7 +230,7 @@ impl Scripted {
     /// on the list, in the bin.
     pub(super) fn throw_out_gone_off(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
         let today = crate::trace::day_of(x.session.start.max(x.sim.now()));
-        let bin = x.roles.fixture(Role::Waste).cloned();
+        let mut binned = 0;
         for o in &x.s.objects {
             let off =
                 crate::catalogue::bought::best_before(&o.description).is_some_and(|d| d < today);
@@ -234,12 +249,15 @@ impl Scripted {
             turns.push(turn(&x.host, say(&[], text)));
             self.pantry.spoil(&o.id, &o.category);
             Arc::make_mut(&mut self.roles).forget(&o.id);
-            if let Some(bin) = &bin {
+            // Else (no bin, or a full one) it waits where it is for the
+            // rubbish to go out.
+            if let Some(bin) = bin_with_room(x, binned + 1) {
+                binned += 1;
                 turns.push(turn(
                     &x.host,
                     Goal::Fetch {
                         object: o.id.clone(),
-                        to: Dest::In(bin.clone()),
+                        to: Dest::In(bin),
                     },
                 ));
             }
@@ -271,7 +289,7 @@ impl Scripted {
                 &mut self.rng,
                 &[
                     "That's the last of the {o}. I'll put {c} on the shopping list.",
-                    "The {o} is finished; {c} goes on the list.",
+                    "The {o} is finished; I'll add {c} to the list.",
                     "No more {o} after this one; we need {c}.",
                 ],
             )
@@ -334,4 +352,13 @@ impl Activity for Lunch {
         house.put_back_strays(x, turns);
         house.meal(x, turns)
     }
+}
+
+/// The bin, if it has room for `n` more things now (a full one leaves
+/// what is finished where it was kept until the rubbish goes out).
+pub(super) fn bin_with_room(x: &Stage, n: usize) -> Option<Id> {
+    x.roles
+        .fixture(Role::Waste)
+        .filter(|b| x.sim.free_space(b, true) as usize >= n.max(1))
+        .cloned()
 }

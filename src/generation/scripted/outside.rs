@@ -261,10 +261,12 @@ impl Scripted {
     /// was inside is not followed, the box goes in the bin and out with
     /// the rubbish, and it is nobody's to ask for any more.
     pub(super) fn open_parcels(&mut self, x: &Stage, turns: &mut Vec<Turn>) {
-        let Some(bin) = x.roles.fixture(Role::Waste).cloned() else {
-            return;
-        };
+        let mut opened = 0;
         for p in self.doorstep.unopened().to_vec() {
+            // A full bin waits for the rubbish to go out.
+            let Some(bin) = super::meals::bin_with_room(x, opened + 1) else {
+                return;
+            };
             let owner = x.s.object(&p).and_then(|o| o.owner.clone());
             let Some(owner) = owner.filter(|o| x.humans.contains(o)) else {
                 continue;
@@ -289,6 +291,7 @@ impl Scripted {
                     to: Dest::In(bin.clone()),
                 },
             ));
+            opened += 1;
             self.doorstep.opened(&p);
             self.pantry.throw(&p);
             Arc::make_mut(&mut self.roles).forget(&p);
@@ -372,6 +375,7 @@ impl Activity for Leave {
             .map(|t| t + SETTLE_IN)
             .filter(|t| *t > now);
         if settled.is_some() && !matches!(to, "work" | "school") {
+            house.calendar.gave_up(dest);
             return Ok(());
         }
         // Kept busy at home past the time they meant to be back (a long
@@ -385,6 +389,7 @@ impl Activity for Leave {
         }
         .map(|b| x.session.start / DAY * DAY + b);
         if due.is_some_and(|b| b <= free + 15 * M) {
+            house.calendar.gave_up(dest);
             return Ok(());
         }
         // A short outing names no time: the house may keep them past it

@@ -22,7 +22,7 @@ const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
 /// (serialized, not written) of the family apartment, seed 1, at each horizon, and each
 /// one's fitted exponent: the slope of log time against log days.
 pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
-    let s = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
+    let base = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
     out(format!(
         "cost against horizon, family apartment seed 1, one thread (s; agents: {}):",
         HORIZON_AGENTS.join(", ")
@@ -42,6 +42,8 @@ pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
     ));
     let mut rows: Vec<[f64; 8]> = Vec::new();
     for &days in horizons {
+        // As `hearth generate` lives it: the shops' stock for the days.
+        let s = crate::generation::scripted::provision(&base, days, crate::catalogue::builtin());
         let t0 = Instant::now();
         let mut events = Vec::new();
         let mut backend = Scripted::new(&s, 1);

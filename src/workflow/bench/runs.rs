@@ -96,9 +96,11 @@ pub fn eval(args: &BenchOptions, out: Lines) -> Result<(), WorkflowError> {
     Ok(())
 }
 
-/// The scripted pipeline in memory, each event serialized as JSON.
+/// The scripted pipeline in memory, each event serialized as JSON, on
+/// the scene as `hearth generate` lives it (the shops' stock added).
 pub fn generation(args: &BenchOptions, out: Lines) -> Result<(), WorkflowError> {
     let s = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
+    let s = generation::scripted::provision(&s, args.days, catalogue::builtin());
     let (mut events, mut bytes) = (0u64, 0usize);
     let mut line = Vec::with_capacity(4096);
     let t0 = Instant::now();
