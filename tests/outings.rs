@@ -875,8 +875,7 @@ fn food_is_finished_thrown_out_and_bought_again_and_the_courier_keeps_calling() 
                 events[from..]
                     .iter()
                     .flat_map(|e| &e.changes)
-                    .filter(|c| &c.entity == o && c.attr.as_str() == "location")
-                    .last()
+                    .rfind(|c| &c.entity == o && c.attr.as_str() == "location")
                     .map(|c| c.new.clone())
             };
             let mut out = 0;

@@ -75,7 +75,11 @@ def test_difficulty_axes_and_generated_households(tmp_path):
     assert hearth.scene_generate("apartment", 7) == ron
     r = hearth.generate(ron, days=1, out=tmp_path / "r")
     assert r.manifest["scene"]["id"] == "gen_apartment_s7"
-    assert r.scene == ron
+    # The scene it ran on: the one given, with the shop's stock for its
+    # days waiting outside (docs/generation.md, "Over the months").
+    assert r.scene.startswith(ron[: ron.index("objects: [")])
+    assert all(line in r.scene for line in ron.splitlines())
+    assert "best before day" in r.scene and "best before day" not in ron
 
 
 def test_bad_generation_input_raises(tmp_path):
