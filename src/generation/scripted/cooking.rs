@@ -149,7 +149,7 @@ impl Activity for Cooking {
         // finished to the bin (kept in the fridge where there is none).
         let used: Vec<(Id, Id)> = food.iter().map(|o| (o.clone(), cook.clone())).collect();
         let finished = house.finish(x, &used, turns);
-        let bin = super::meals::bin_with_room(x, finished.len());
+        let bin = bin_with_room(x, finished.len());
         for o in &food {
             let to = match &bin {
                 Some(b) if finished.contains(o) => b.clone(),

@@ -1,7 +1,9 @@
 //! What the scripted household looks up in a scene: fixtures named for
 //! someone, a device's fields and options, where clothes and things are
-//! kept, closed containers, surfaces, and the words for a thing.
+//! kept, closed containers, surfaces, the bin with room, and the words
+//! for a thing.
 
+use super::stage::Stage;
 use crate::catalogue::{Belongs, Roles};
 use crate::generation::Dest;
 use crate::ids::Id;
@@ -265,4 +267,12 @@ pub(super) fn kind_name(scene: Indexed<'_>, id: &Id) -> String {
     scene
         .fixture(id)
         .map_or_else(|| id.to_string(), |f| f.kind.to_string())
+}
+/// The bin, if it has room for `n` more things now (a full one leaves
+/// what is finished where it was kept until the rubbish goes out).
+pub(super) fn bin_with_room(x: &Stage, n: usize) -> Option<Id> {
+    x.roles
+        .fixture(Role::Waste)
+        .filter(|b| x.sim.free_space(b, true) as usize >= n.max(1))
+        .cloned()
 }

@@ -151,31 +151,28 @@ impl Scripted {
         // the bin, food (every perishable, whatever came from the fridge)
         // back to the fridge, the mug to the dishwasher.
         // A full bin leaves them to be cleared as usual, for the rubbish.
-        let binned: Vec<Id> = match bin_with_room(x, finished.len()) {
-            Some(bin) => {
-                for o in &finished {
-                    turns.push(turn(
-                        robot,
-                        Goal::Fetch {
-                            object: o.clone(),
-                            to: Dest::In(bin.clone()),
-                        },
-                    ));
-                }
-                finished
+        if let Some(bin) = bin_with_room(x, finished.len()) {
+            for o in finished {
+                turns.push(turn(
+                    robot,
+                    Goal::Fetch {
+                        object: o,
+                        to: Dest::In(bin.clone()),
+                    },
+                ));
             }
-            None => vec![],
-        };
+        }
         // Binned now (finished, or found gone off): not cleared again.
         let bin = r.fixture(Role::Waste);
-        let mut binned = binned;
-        binned.extend(turns.iter().filter_map(|t| match &t.goal {
-            Goal::Fetch {
-                object,
-                to: Dest::In(b),
-            } if Some(b) == bin => Some(object.clone()),
-            _ => None,
-        }));
+        let binned: Vec<Id> = (turns.iter())
+            .filter_map(|t| match &t.goal {
+                Goal::Fetch {
+                    object,
+                    to: Dest::In(b),
+                } if Some(b) == bin => Some(object.clone()),
+                _ => None,
+            })
+            .collect();
         let fridge = r.fixture(Role::ColdStorage).cloned();
         for o in s.objects.iter().filter(|o| {
             fridge.is_some()
@@ -352,13 +349,4 @@ impl Activity for Lunch {
         house.put_back_strays(x, turns);
         house.meal(x, turns)
     }
-}
-
-/// The bin, if it has room for `n` more things now (a full one leaves
-/// what is finished where it was kept until the rubbish goes out).
-pub(super) fn bin_with_room(x: &Stage, n: usize) -> Option<Id> {
-    x.roles
-        .fixture(Role::Waste)
-        .filter(|b| x.sim.free_space(b, true) as usize >= n.max(1))
-        .cloned()
 }

@@ -264,7 +264,7 @@ impl Scripted {
         let mut opened = 0;
         for p in self.doorstep.unopened().to_vec() {
             // A full bin waits for the rubbish to go out.
-            let Some(bin) = super::meals::bin_with_room(x, opened + 1) else {
+            let Some(bin) = bin_with_room(x, opened + 1) else {
                 return;
             };
             let owner = x.s.object(&p).and_then(|o| o.owner.clone());
