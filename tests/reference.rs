@@ -159,6 +159,7 @@ fn family_of(q: &QaSample) -> Family {
         Query::WhoHome { .. } | Query::WhileOut { .. } => Family::Presence,
         Query::Thinks { .. } | Query::WhoSaw { .. } => Family::Beliefs,
         Query::BrokenSince { .. } => Family::Upkeep,
+        Query::LastBought { .. } | Query::LastThrownOut { .. } => Family::Stock,
     }
 }
 

@@ -35,6 +35,9 @@ pub enum Family {
     /// How the house's things hold up: since when a device has been out
     /// of order.
     Upkeep,
+    /// What the house runs through: when a kind of thing it uses up was
+    /// last bought, or last thrown out.
+    Stock,
     /// Looks like another family's question, but nothing the robot could
     /// see or hear settles it: the answer is "not known". Samples mined
     /// before false premises were filed under the families they look like
@@ -43,7 +46,7 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 13] = [
+    pub const ALL: [Family; 14] = [
         Family::CurrentState,
         Family::OverwrittenState,
         Family::Temporal,
@@ -56,6 +59,7 @@ impl Family {
         Family::Presence,
         Family::Beliefs,
         Family::Upkeep,
+        Family::Stock,
         Family::Unanswerable,
     ];
 
@@ -73,6 +77,7 @@ impl Family {
             Family::Presence => "presence",
             Family::Beliefs => "beliefs",
             Family::Upkeep => "upkeep",
+            Family::Stock => "stock",
             Family::Unanswerable => "unanswerable",
         }
     }
@@ -168,6 +173,11 @@ pub enum Query {
     WhoSaw { event: u64 },
     /// Since when `device` has been out of order.
     BrokenSince { device: Id },
+    /// When a thing of `kind` (a catalogue category the house uses up)
+    /// last came into the house.
+    LastBought { kind: String },
+    /// When a thing of `kind` was last put in a bin.
+    LastThrownOut { kind: String },
 }
 
 impl Query {
@@ -199,6 +209,8 @@ impl Query {
             Query::Thinks { .. } => "thinks",
             Query::WhoSaw { .. } => "who_saw",
             Query::BrokenSince { .. } => "broken_since",
+            Query::LastBought { .. } => "last_bought",
+            Query::LastThrownOut { .. } => "last_thrown_out",
         }
     }
 

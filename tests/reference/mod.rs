@@ -26,6 +26,7 @@ mod said;
 
 pub use said::says;
 mod state;
+mod stock;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -307,6 +308,8 @@ impl<'a> Reference<'a> {
             } => self.thinks(eyes, person, entity, attr, c),
             Query::WhoSaw { event } => self.who_saw(eyes, *event, c),
             Query::BrokenSince { device } => self.broken_since(eyes, device, c),
+            Query::LastBought { kind } => self.last_stocked(eyes, kind, true, c),
+            Query::LastThrownOut { kind } => self.last_stocked(eyes, kind, false, c),
         }
     }
 

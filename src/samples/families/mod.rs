@@ -22,6 +22,7 @@ pub mod preference;
 pub mod presence;
 pub mod routine;
 pub mod source_aware;
+pub mod stock;
 pub mod temporal;
 pub mod unanswerable;
 pub mod upkeep;

@@ -25,6 +25,7 @@ use super::presence::{self, Presence};
 use super::reader::{Read, Reading};
 use super::routine::{self, Routine};
 use super::source_aware::{self, SourceAware};
+use super::stock::{self, Stock};
 use super::temporal::{self, Temporal};
 use super::unanswerable::{self, Unanswerable};
 use super::upkeep::{self, Upkeep};
@@ -60,7 +61,7 @@ pub struct Row {
 
 /// The table. Mining draws the families' candidates, and asks for one
 /// question of each, in this order.
-pub static FAMILIES: [Row; 13] = [
+pub static FAMILIES: [Row; 14] = [
     Row {
         family: Family::CurrentState,
         entry: &CurrentState,
@@ -218,6 +219,19 @@ pub static FAMILIES: [Row; 13] = [
         lme_type: "temporal-reasoning",
     },
     Row {
+        family: Family::Stock,
+        entry: &Stock,
+        queries: stock::QUERIES,
+        phrasings: stock::PHRASINGS,
+        readings: stock::READINGS,
+        standing: false,
+        lasting: false,
+        world: true,
+        memory_target: TemporalState,
+        locomo_category: 2,
+        lme_type: "temporal-reasoning",
+    },
+    Row {
         family: Family::Unanswerable,
         entry: &Unanswerable,
         queries: unanswerable::QUERIES,
@@ -351,6 +365,12 @@ mod tests {
             Query::BrokenSince {
                 device: Id::new("tv_1"),
             },
+            Query::LastBought {
+                kind: "milk".into(),
+            },
+            Query::LastThrownOut {
+                kind: "bread".into(),
+            },
             Query::Preference {
                 holder: e.clone(),
                 entity: e.clone(),
@@ -450,7 +470,9 @@ mod tests {
                 | Query::WhileOut { .. }
                 | Query::Thinks { .. }
                 | Query::WhoSaw { .. }
-                | Query::BrokenSince { .. } => {}
+                | Query::BrokenSince { .. }
+                | Query::LastBought { .. }
+                | Query::LastThrownOut { .. } => {}
             }
         }
         all

@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use crate::catalogue;
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::scene::Scene;
+use crate::scene::{OUTSIDE, Placement, Scene};
 use crate::trace::{ClaimMode, Key, Location, Value};
 
 use crate::samples::candidates::resident;
@@ -245,7 +245,22 @@ pub fn unseen_at_start(ix: &Index) -> Vec<Key> {
                 .map(|b| b.iter().map(|(k, _)| k.clone()).collect())
         })
         .unwrap_or_default();
-    let objects: BTreeSet<&Id> = ix.scene.objects.iter().map(|o| &o.id).collect();
+    // Not what is not yet in the house (the shop's stock, a parcel on its
+    // way): nobody asks where next week's milk is.
+    let out = |a: &Id| {
+        ix.scene
+            .actors
+            .iter()
+            .any(|x| x.id == *a && x.room.as_str() == OUTSIDE)
+    };
+    let objects: BTreeSet<&Id> = (ix.scene.objects.iter())
+        .filter(|o| match &o.at {
+            Placement::Outside => false,
+            Placement::HeldBy(a) => !out(a),
+            _ => true,
+        })
+        .map(|o| &o.id)
+        .collect();
     let fixtures: BTreeSet<&Id> = crate::scene::fixtures(ix.scene).map(|f| f.id).collect();
     ix.tables
         .initial
