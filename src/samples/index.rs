@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::ids::Id;
 use crate::scene::{OUTSIDE, Scene};
@@ -19,6 +19,7 @@ use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
 
 use super::act::act_of;
 use super::model::Act;
+use super::stockroom::Stockroom;
 
 /// The robot observed `entity.attr = value` in event `event`.
 #[derive(Debug, Clone, PartialEq)]
@@ -301,6 +302,8 @@ pub struct Index<'a> {
     pub events: &'a [Event],
     pub robot: Id,
     pub tables: Cow<'a, Tables>,
+    /// What of the scene the stock questions read, made when first asked.
+    stockroom: OnceLock<Stockroom>,
 }
 
 fn robot_of(scene: &Scene) -> Id {
@@ -340,6 +343,7 @@ impl<'a> Index<'a> {
             events: &[],
             robot: robot_of(scene),
             tables: Cow::Owned(tables),
+            stockroom: OnceLock::new(),
         };
         ix.extend(events);
         ix
@@ -354,6 +358,7 @@ impl<'a> Index<'a> {
             events,
             robot: robot_of(scene),
             tables: Cow::Borrowed(tables),
+            stockroom: OnceLock::new(),
         }
     }
 
@@ -373,6 +378,11 @@ impl<'a> Index<'a> {
             }
         }
         self.events = events;
+    }
+
+    /// What of the scene the stock questions read.
+    pub fn stockroom(&self) -> &Stockroom {
+        self.stockroom.get_or_init(|| Stockroom::of(self.scene))
     }
 
     /// The event with id `id`. A full trace has dense ids (a direct

@@ -20,6 +20,7 @@ pub mod phrasing;
 pub mod plan;
 pub mod replay;
 mod standing;
+pub mod stockroom;
 mod sweep;
 pub mod text;
 pub mod validate;

@@ -14,13 +14,9 @@
 
 mod phrasings;
 
-use std::collections::BTreeSet;
-
 use rand_chacha::ChaCha8Rng;
 
-use crate::catalogue::Roles;
 use crate::ids::Id;
-use crate::scene::{OUTSIDE, Role, Scene};
 use crate::trace::request::Action;
 use crate::trace::{Event, Location, Value};
 
@@ -29,6 +25,7 @@ use crate::samples::candidates::{At, Candidate};
 use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
+use crate::samples::stockroom::Stockroom;
 use crate::samples::text::{Namer, plural};
 
 use super::family::{CheckAt, QuestionFamily, Track, sure_is_true};
@@ -89,8 +86,8 @@ pub const READINGS: &[Reading] = &[Reading {
     cue: |r| r.has(BOUGHT) || r.has(THROWN),
     parse: |r: &Read| {
         // The longest kind the question names ("coffee beans", not "beans").
-        let kind = used_up(r.scene?)
-            .into_iter()
+        let room = Stockroom::of(r.scene?);
+        let kind = (room.kinds.keys())
             .filter(|k| r.text.contains(&format!(" {k} ")))
             .max_by_key(|k| k.len())?;
         let went = if r.has(THROWN) {
@@ -102,24 +99,13 @@ pub const READINGS: &[Reading] = &[Reading {
     },
 }];
 
-/// The kinds of thing in `scene` the catalogue says are used up, in order.
-fn used_up(scene: &Scene) -> BTreeSet<&str> {
-    let cat = crate::catalogue::builtin();
-    (scene.objects.iter())
-        .map(|o| o.category.as_str())
-        .filter(|k| cat.category(k).is_some_and(|c| c.servings.is_some()))
-        .collect()
-}
-
 /// Where a thing of a kind is seen to come in (every door to outside), or
 /// to go in the bin (every bin): what the robot watches to miss none.
-fn watched_places(scene: &Scene, went: Went) -> Vec<Id> {
+fn watched_places<'i>(ix: &'i Index, went: Went) -> &'i [Id] {
+    let room = ix.stockroom();
     match went {
-        Went::In => (scene.doors.iter())
-            .filter(|d| d.rooms.0.as_str() == OUTSIDE || d.rooms.1.as_str() == OUTSIDE)
-            .map(|d| d.id.clone())
-            .collect(),
-        Went::Binned => Roles::builtin(scene).fixtures(Role::Waste).to_vec(),
+        Went::In => &room.doors,
+        Went::Binned => &room.bins,
     }
 }
 
@@ -128,25 +114,21 @@ fn watched_places(scene: &Scene, went: Went) -> Vec<Id> {
 /// came in where the robot saw it carried in from outside, or where it
 /// first saw it at all in the bag of someone coming or back in (the
 /// shopping brought into the kitchen): with whether it saw the arrival.
-fn latest<'a>(
-    ix: &Index<'a>,
-    kind: &str,
-    went: Went,
-    places: &[Id],
-    c: u64,
-) -> Option<(&'a Event, bool)> {
+fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Event, bool)> {
     let location = Id::new("location");
     let outside = Value::Location(Location::Outside);
-    let things = ix.scene.objects.iter().filter(|o| o.category == kind);
+    let places = watched_places(ix, went);
+    let things = ix.stockroom().kinds.get(kind).map_or(&[][..], Vec::as_slice);
     things
+        .iter()
         .filter_map(|o| match went {
             Went::In => {
-                let key = (o.id.clone(), location.clone());
+                let key = (o.clone(), location.clone());
                 let seen = ix.seen_before(&key, c);
                 let saw_come = seen.iter().rev().find_map(|s| {
                     let e = ix.event(s.event)?;
                     let came = (e.changes.iter()).any(|ch| {
-                        ch.entity == o.id && ch.attr == location && ch.old == outside && ch.new != outside
+                        ch.entity == *o && ch.attr == location && ch.old == outside && ch.new != outside
                     });
                     (came && e.outcome.is_ok() && ix.saw_moves(e)).then_some((e, true))
                 });
@@ -157,7 +139,7 @@ fn latest<'a>(
                     (bag && !matches!(e.action, Action::Leave { .. })).then_some((e, false))
                 })
             }
-            Went::Binned => (ix.placements(&o.id, c).rev())
+            Went::Binned => (ix.placements(o, c).rev())
                 .find(|e| matches!(&e.action, Action::Place { target, .. } if places.contains(target)))
                 .map(|e| (e, true)),
         })
@@ -171,9 +153,8 @@ impl QuestionFamily for Stock {
         let (ix, c) = (at.ix, at.cutoff.event);
         let mut out = Vec::new();
         for went in [Went::In, Went::Binned] {
-            let places = watched_places(ix.scene, went);
-            for kind in used_up(ix.scene) {
-                if latest(ix, kind, went, &places, c).is_none() {
+            for kind in ix.stockroom().kinds.keys() {
+                if latest(ix, kind, went, c).is_none() {
                     continue;
                 }
                 let k = kind.to_string();
@@ -196,7 +177,7 @@ impl QuestionFamily for Stock {
     /// The robot saw nothing of the kind come in (or go in the bin).
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
         Went::of(q).is_some_and(|(kind, went)| {
-            latest(ix, kind, went, &watched_places(ix.scene, went), cutoff).is_none()
+            latest(ix, kind, went, cutoff).is_none()
         })
     }
 
@@ -205,13 +186,12 @@ impl QuestionFamily for Stock {
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         let (kind, went) = Went::of(q)?;
         let c = cutoff.event;
-        let places = watched_places(ix.scene, went);
-        let (e, saw) = latest(ix, kind, went, &places, c)?;
+        let (e, saw) = latest(ix, kind, went, c)?;
         let mut at = time(e.t);
         if let Answer::Time { stale, .. } = &mut at {
             let open = Id::new("open");
             let watched = |p: &Id| ix.watched_over(&(p.clone(), open.clone()), e.id, c);
-            *stale = !saw || !places.iter().all(watched);
+            *stale = !saw || !watched_places(ix, went).iter().all(watched);
         }
         answered(at, [e.id])
     }

@@ -1,0 +1,44 @@
+//! What of a scene the stock questions read, worked out once per index
+//! (it was a third of mining a 56-day trace when worked out per question):
+//! the kinds of thing the catalogue says are used up, with the scene's
+//! things of each (the shop's stock included); the bins (`waste`
+//! fixtures); the doors to outside.
+
+use std::collections::BTreeMap;
+
+use crate::catalogue::Roles;
+use crate::ids::Id;
+use crate::scene::{OUTSIDE, Role, Scene};
+
+pub struct Stockroom {
+    /// Each kind used up, in order, with its things in scene order.
+    pub kinds: BTreeMap<String, Vec<Id>>,
+    pub bins: Vec<Id>,
+    pub doors: Vec<Id>,
+}
+
+impl Stockroom {
+    pub fn of(scene: &Scene) -> Self {
+        let cat = crate::catalogue::builtin();
+        let mut kinds: BTreeMap<String, Vec<Id>> = BTreeMap::new();
+        for o in &scene.objects {
+            let used_up = |k: &str| cat.category(k).is_some_and(|c| c.servings.is_some());
+            match kinds.get_mut(&o.category) {
+                Some(things) => things.push(o.id.clone()),
+                None if used_up(&o.category) => {
+                    kinds.insert(o.category.clone(), vec![o.id.clone()]);
+                }
+                None => {}
+            }
+        }
+        let doors = (scene.doors.iter())
+            .filter(|d| d.rooms.0.as_str() == OUTSIDE || d.rooms.1.as_str() == OUTSIDE)
+            .map(|d| d.id.clone())
+            .collect();
+        Stockroom {
+            kinds,
+            bins: Roles::builtin(scene).fixtures(Role::Waste).to_vec(),
+            doors,
+        }
+    }
+}
