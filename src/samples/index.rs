@@ -385,6 +385,16 @@ impl<'a> Index<'a> {
         self.stockroom.get_or_init(|| Stockroom::of(self.scene))
     }
 
+    /// Whether the robot saw `object` in a bin before `cutoff`: thrown
+    /// out, for good (rubbish never comes back: the lint's
+    /// `rubbish_reused`).
+    pub fn binned(&self, object: &Id, cutoff: u64) -> bool {
+        let bins = &self.stockroom().bins;
+        let key = (object.clone(), Id::new("location"));
+        (self.places_before(&key, cutoff).iter())
+            .any(|p| matches!(&p.value, Value::Location(Location::In(b)) if bins.contains(b)))
+    }
+
     /// The event with id `id`. A full trace has dense ids (a direct
     /// lookup); an agent's memory holds a subset (a binary search).
     pub fn event(&self, id: u64) -> Option<&'a Event> {

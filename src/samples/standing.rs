@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use bevy::platform::collections::{HashMap, HashSet};
 
 use crate::ids::Id;
-use crate::trace::{ClaimMode, Value};
+use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{Answered, GRACE};
 use super::asked::ask_key;
@@ -270,6 +270,18 @@ impl<'c> Standing<'c> {
                     new.insert((k, i), c);
                 }
             }
+            // Not of a thing thrown out, once the robot saw it in the bin:
+            // where the finished cheddar was before it went on the table
+            // is no household's question weeks on (and, never moved
+            // again, its questions would stand for good: half the
+            // family's over eight weeks).
+            let bins = &ix.stockroom().bins;
+            let binned =
+                |v: &Value| matches!(v, Value::Location(Location::In(b)) if bins.contains(b));
+            if from < *at && p[..*at].iter().any(|x| binned(&x.value)) {
+                new.retain(|(kk, _), _| *kk != k);
+                self.before.retain(|(kk, _), _| *kk != k);
+            }
         }
         for ((k, i), candidate) in new {
             let entry = self.entry(&candidate);
@@ -468,7 +480,14 @@ mod tests {
                 _ => {}
             }
         }
+        let bins = &ix.stockroom().bins;
         for ((entity, attr), p) in ix.all_places(c) {
+            // Nothing of a thing the robot has seen in the bin.
+            if p.iter()
+                .any(|x| matches!(&x.value, Value::Location(Location::In(b)) if bins.contains(b)))
+            {
+                continue;
+            }
             for i in
                 (1..p.len()).filter(|&i| only_once(p, i) && overwritten_state::asks(&p[i].value))
             {

@@ -274,7 +274,11 @@ impl QuestionFamily for Routine {
                         );
                     }
                 }
-                Action::Place { object, .. } if routine_keys.insert(format!("p|{object}")) => {
+                // Not of a thing thrown out: nobody asks where the empty
+                // milk carton usually goes.
+                Action::Place { object, .. }
+                    if !ix.binned(object, c) && routine_keys.insert(format!("p|{object}")) =>
+                {
                     let object = object.clone();
                     let query = usual_place(&object);
                     push(

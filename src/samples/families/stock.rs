@@ -118,7 +118,11 @@ fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Eve
     let location = Id::new("location");
     let outside = Value::Location(Location::Outside);
     let places = watched_places(ix, went);
-    let things = ix.stockroom().kinds.get(kind).map_or(&[][..], Vec::as_slice);
+    let things = ix
+        .stockroom()
+        .kinds
+        .get(kind)
+        .map_or(&[][..], Vec::as_slice);
     things
         .iter()
         .filter_map(|o| match went {
@@ -176,9 +180,7 @@ impl QuestionFamily for Stock {
 
     /// The robot saw nothing of the kind come in (or go in the bin).
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
-        Went::of(q).is_some_and(|(kind, went)| {
-            latest(ix, kind, went, cutoff).is_none()
-        })
+        Went::of(q).is_some_and(|(kind, went)| latest(ix, kind, went, cutoff).is_none())
     }
 
     /// The latest the robot saw; sure where it watched every door (or
