@@ -269,19 +269,12 @@ impl QuestionFamily for Presence {
             // enough: going out or coming in is itself one).
             Query::WhoHome { event } => vec![Track::Event(*event), Track::PresenceAt(*event)],
             // What changed in the window the question gives, and whether the
-            // robot watched it throughout.
-            Query::WhileOut {
-                entity,
-                attr,
-                leave,
-                back,
-                ..
-            } => vec![
-                Track::State(entity, attr),
-                Track::Whereabouts,
-                Track::Event(*leave),
-                Track::Event(*back),
-            ],
+            // robot watched it throughout; the departure and the return
+            // are moves, in the whereabouts (whole tracks: kept and
+            // extended, not gathered again for every question).
+            Query::WhileOut { entity, attr, .. } => {
+                vec![Track::State(entity, attr), Track::Whereabouts]
+            }
             _ => vec![],
         }
     }
