@@ -72,13 +72,7 @@ impl Went {
 
 /// The words of its questions (no other family's say them: a place
 /// action is "put the carton in the bin", never "put in the bin").
-const BOUGHT: &[&str] = &[
-    " buy ",
-    " bought ",
-    " got ",
-    "from the shops",
-    "come into the house",
-];
+const BOUGHT: &[&str] = &[" buy ", " bought ", "from the shops", "come into the house"];
 const THROWN: &[&str] = &[" throw ", " thrown ", "go in the bin", "was put in the bin"];
 
 pub const READINGS: &[Reading] = &[Reading {
@@ -110,7 +104,7 @@ fn watched_places<'i>(ix: &'i Index, went: Went) -> &'i [Id] {
 }
 
 /// The latest event before `c` in which the robot saw a thing of `kind`
-/// come into the house, or put in a bin (`places`, the bins). A thing
+/// come into the house, or put in a bin. A thing
 /// came in where the robot saw it carried in from outside, or where it
 /// first saw it at all in the bag of someone coming or back in (the
 /// shopping brought into the kitchen): with whether it saw the arrival.

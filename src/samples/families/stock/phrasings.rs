@@ -12,7 +12,7 @@ pub const PHRASINGS: Phrasings = &[
             "When {was} {kind} last bought?",
             "When did someone last bring {kind} home from the shops?",
             "When did fresh {kind} last come into the house?",
-            "When was the last time we got {kind} in?",
+            "When was the last time {kind} {was} bought?",
         ],
     ),
     (
