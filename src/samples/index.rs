@@ -389,10 +389,9 @@ impl<'a> Index<'a> {
     /// out, for good (rubbish never comes back: the lint's
     /// `rubbish_reused`).
     pub fn binned(&self, object: &Id, cutoff: u64) -> bool {
-        let bins = &self.stockroom().bins;
         let key = (object.clone(), Id::new("location"));
-        (self.places_before(&key, cutoff).iter())
-            .any(|p| matches!(&p.value, Value::Location(Location::In(b)) if bins.contains(b)))
+        let room = self.stockroom();
+        (self.places_before(&key, cutoff).iter()).any(|p| room.in_bin(&p.value))
     }
 
     /// The event with id `id`. A full trace has dense ids (a direct

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use bevy::platform::collections::{HashMap, HashSet};
 
 use crate::ids::Id;
-use crate::trace::{ClaimMode, Location, Value};
+use crate::trace::{ClaimMode, Value};
 
 use super::answer::{Answered, GRACE};
 use super::asked::ask_key;
@@ -257,6 +257,7 @@ impl<'c> Standing<'c> {
         // (Made after the loop, which holds the places; a value that comes
         // again before the cutoff drops a place made in the same advance.)
         let mut new = BTreeMap::new();
+        let room = ix.stockroom();
         for (k, (key, p, at)) in self.places.iter_mut().enumerate() {
             let (key, p, from): (&'c Key, &'c [Place], usize) = (*key, *p, *at);
             advance(p, at, c, |x| x.event);
@@ -275,10 +276,7 @@ impl<'c> Standing<'c> {
             // is no household's question weeks on (and, never moved
             // again, its questions would stand for good: half the
             // family's over eight weeks).
-            let bins = &ix.stockroom().bins;
-            let binned =
-                |v: &Value| matches!(v, Value::Location(Location::In(b)) if bins.contains(b));
-            if from < *at && p[..*at].iter().any(|x| binned(&x.value)) {
+            if from < *at && p[..*at].iter().any(|x| room.in_bin(&x.value)) {
                 new.retain(|(kk, _), _| *kk != k);
                 self.before.retain(|(kk, _), _| *kk != k);
             }
@@ -480,12 +478,9 @@ mod tests {
                 _ => {}
             }
         }
-        let bins = &ix.stockroom().bins;
         for ((entity, attr), p) in ix.all_places(c) {
             // Nothing of a thing the robot has seen in the bin.
-            if p.iter()
-                .any(|x| matches!(&x.value, Value::Location(Location::In(b)) if bins.contains(b)))
-            {
+            if p.iter().any(|x| ix.stockroom().in_bin(&x.value)) {
                 continue;
             }
             for i in

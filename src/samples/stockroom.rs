@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use crate::catalogue::Roles;
 use crate::ids::Id;
 use crate::scene::{OUTSIDE, Role, Scene};
+use crate::trace::{Location, Value};
 
 pub struct Stockroom {
     /// Each kind used up, in order, with its things in scene order.
@@ -40,5 +41,10 @@ impl Stockroom {
             bins: Roles::builtin(scene).fixtures(Role::Waste).to_vec(),
             doors,
         }
+    }
+
+    /// Whether a place is in one of the bins: thrown out.
+    pub fn in_bin(&self, v: &Value) -> bool {
+        matches!(v, Value::Location(Location::In(b)) if self.bins.contains(b))
     }
 }
