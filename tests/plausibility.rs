@@ -1174,3 +1174,32 @@ fn rule_rubbish_reused() {
     assert_eq!(found.len(), 1, "{f:#?}");
     assert_eq!(found[0].event, again.last().map(|e| e.id));
 }
+
+/// A carton used to its last serving and poured again is found (refused
+/// `empty`); the same servings without the extra pour are not.
+#[test]
+fn rule_empty_used() {
+    let s = builtin("family_apartment");
+    let servings = hearth::catalogue::builtin()
+        .category("milk")
+        .and_then(|c| c.servings)
+        .expect("milk is used up");
+    let mut poured = vec![
+        ("alice", "navigate_to", go("fridge_1")),
+        ("alice", "open", go("fridge_1")),
+        ("alice", "pick", obj("milk_1")),
+        ("alice", "close", go("fridge_1")),
+    ];
+    poured.extend((0..servings).map(|_| ("alice", "use", obj("milk_1"))));
+    let all = steps(&s, 8 * H, &poured);
+    assert!(all.iter().all(|e| e.outcome.is_ok()), "{all:#?}");
+    assert_eq!(count(&s, &all, Rule::EmptyUsed), 0);
+    poured.push(("alice", "!use", obj("milk_1")));
+    let again = steps(&s, 8 * H, &poured);
+    let f = lint::lint(&s, &again).unwrap();
+    let found: Vec<_> = (f.iter())
+        .filter(|f| f.rule == Rule::EmptyUsed.code())
+        .collect();
+    assert_eq!(found.len(), 1, "{f:#?}");
+    assert_eq!(found[0].event, again.last().map(|e| e.id));
+}

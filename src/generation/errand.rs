@@ -158,6 +158,25 @@ pub fn next_in(
                 target: target.clone(),
             })
         }
+        // At the thing (its fixture, or in hand), or walked to it first.
+        Goal::Use { object } => {
+            if last_skill == Some("use") {
+                return Proposal::Done;
+            }
+            let at_it = match sim.location(object) {
+                Some(Location::HeldBy(h)) => &h == actor,
+                Some(Location::On(f) | Location::In(f)) => near(&f),
+                _ => false,
+            };
+            if !at_it && !sloppy {
+                return act(Action::NavigateTo {
+                    target: object.clone(),
+                });
+            }
+            act(Action::Use {
+                object: object.clone(),
+            })
+        }
         Goal::Operate {
             device,
             field,

@@ -27,7 +27,10 @@ pub fn about(goal: &Goal) -> Vec<&Id> {
             vec![object, dest]
         }
         Goal::Operate { device, .. } => vec![device],
-        Goal::GoTo { target } | Goal::Inspect { target } | Goal::SetOpen { target, .. } => {
+        Goal::GoTo { target }
+        | Goal::Inspect { target }
+        | Goal::Use { object: target }
+        | Goal::SetOpen { target, .. } => {
             vec![target]
         }
         _ => vec![],

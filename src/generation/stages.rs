@@ -147,6 +147,11 @@ pub enum Goal {
     Inspect {
         target: Id,
     },
+    /// A serving of a thing used up a serving at a time (milk poured at
+    /// the table), where it is.
+    Use {
+        object: Id,
+    },
     Wait {
         seconds: u64,
     },

@@ -42,10 +42,11 @@ pub enum Rule {
     BrokenDeviceUsed,
     FoodPastBestBefore,
     RubbishReused,
+    EmptyUsed,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 31] = [
+    pub const ALL: [Rule; 32] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -77,6 +78,7 @@ impl Rule {
         Rule::BrokenDeviceUsed,
         Rule::FoodPastBestBefore,
         Rule::RubbishReused,
+        Rule::EmptyUsed,
     ];
 
     /// The stable snake_case code.
@@ -113,6 +115,7 @@ impl Rule {
             Rule::BrokenDeviceUsed => "broken_device_used",
             Rule::FoodPastBestBefore => "food_past_best_before",
             Rule::RubbishReused => "rubbish_reused",
+            Rule::EmptyUsed => "empty_used",
         }
     }
 
@@ -173,6 +176,9 @@ impl Rule {
             }
             Rule::BrokenDeviceUsed => {
                 "someone who saw a device broken (break, or broken since) tries to use it before it is repaired"
+            }
+            Rule::EmptyUsed => {
+                "someone pours from (uses) a thing with nothing left in it: its last serving was used and it was never replaced"
             }
             Rule::FoodPastBestBefore => {
                 "food is put out to eat (anywhere but a bin or cold storage) after the best-before day its description gives"

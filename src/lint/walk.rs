@@ -9,7 +9,7 @@ use crate::ids::Id;
 use crate::scene::{Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
-use crate::trace::{BROKEN, DAY, Event, Location, RejectionCode, State, Value, clock_time};
+use crate::trace::{BROKEN, DAY, Event, LEVEL, Location, RejectionCode, State, Value, clock_time};
 
 use super::habit_log::Habits;
 use super::rule::{Finding, LintError, Rule};
@@ -335,6 +335,15 @@ impl<'a> Walk<'a> {
     fn health(&mut self, e: &Event) {
         let broken = |attr: &Id| attr.as_str() == BROKEN;
         if let Some(rej) = e.outcome.rejection() {
+            if let (RejectionCode::Empty, Action::Use { object }) = (rej.code, &e.action) {
+                self.find(
+                    Rule::EmptyUsed,
+                    Some(e),
+                    e.t,
+                    vec![e.actor.clone(), object.clone()],
+                    format!("{} tried to use {object}, which is empty", e.actor),
+                );
+            }
             if let (RejectionCode::DeviceBroken, Action::SetDeviceState { device, field, .. }) =
                 (rej.code, &e.action)
                 && self
@@ -460,7 +469,13 @@ impl<'a> Walk<'a> {
         self.habits_event(e);
         for c in &e.changes {
             let key = (c.entity.clone(), c.attr.clone());
-            if self.state.value(&key) != Some(&c.old) {
+            // A thing's level is absent until its first use (read as
+            // full, which only the change knows).
+            let agrees = match self.state.value(&key) {
+                Some(v) => *v == c.old,
+                None => c.attr.as_str() == LEVEL,
+            };
+            if !agrees {
                 let was = self
                     .state
                     .get(&key)

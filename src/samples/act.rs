@@ -9,7 +9,8 @@ use crate::trace::{Location, Value};
 use super::model::Act;
 
 /// The [`Act`] of an action worth asking about; `None` for walking,
-/// looking, talking and waiting.
+/// looking, talking, waiting and using a serving (asked of by what is
+/// left, a state).
 pub fn act_of(a: &Action) -> Option<Act> {
     let act = |object: Option<&Id>, target: Option<&Id>| Act {
         skill: a.skill_name().into(),
@@ -67,9 +68,10 @@ pub fn main_target(a: &Action) -> Option<Id> {
         | Action::Inspect { target }
         | Action::Open { target }
         | Action::Close { target } => Some(target.clone()),
-        Action::Pick { object } | Action::Place { object, .. } | Action::Handoff { object, .. } => {
-            Some(object.clone())
-        }
+        Action::Pick { object }
+        | Action::Place { object, .. }
+        | Action::Handoff { object, .. }
+        | Action::Use { object } => Some(object.clone()),
         Action::SetDeviceState { device, .. }
         | Action::FindBroken { device }
         | Action::Repair { device } => Some(device.clone()),

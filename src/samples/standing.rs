@@ -266,7 +266,7 @@ impl<'c> Standing<'c> {
                     if new.remove(&(k, j)).is_none() {
                         self.before.remove(&(k, j));
                     }
-                } else if i > 0 && overwritten_state::asks(&place.value) {
+                } else if i > 0 && overwritten_state::asks(&key.1, &place.value) {
                     let c = overwritten_state::candidate(ix, self.n, &key.0, &key.1, p, i);
                     new.insert((k, i), c);
                 }
@@ -483,8 +483,8 @@ mod tests {
             if p.iter().any(|x| ix.stockroom().in_bin(&x.value)) {
                 continue;
             }
-            for i in
-                (1..p.len()).filter(|&i| only_once(p, i) && overwritten_state::asks(&p[i].value))
+            for i in (1..p.len())
+                .filter(|&i| only_once(p, i) && overwritten_state::asks(attr, &p[i].value))
             {
                 all.push(overwritten_state::candidate(ix, n, entity, attr, p, i));
             }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::ids::Id;
 use crate::scene::{Fixture, Kind, Scene, SceneIndex, fixtures};
-use crate::trace::{DAY, Location, Value, clock_time, day_of};
+use crate::trace::{DAY, LEVEL, Location, Value, clock_time, day_of};
 
 pub struct Namer<'a> {
     scene: &'a Scene,
@@ -132,6 +132,9 @@ impl<'a> Namer<'a> {
             (_, Value::Location(l)) => self.location(l),
             ("open", Value::Bool(b)) => (if *b { "open" } else { "closed" }).into(),
             ("broken", Value::Bool(b)) => (if *b { "broken" } else { "working" }).into(),
+            (LEVEL, Value::Int(0)) => "none left: it is finished".into(),
+            (LEVEL, Value::Int(1)) => "one serving left".into(),
+            (LEVEL, Value::Int(n)) => format!("{n} servings left"),
             (_, Value::Bool(b)) => (if *b { "on" } else { "off" }).into(),
             (_, v) => v.to_string(),
         }
@@ -148,6 +151,7 @@ impl<'a> Namer<'a> {
             "open" => format!("{} (open or closed)", self.name(entity)),
             "power" => format!("{} (on or off)", self.name(entity)),
             "broken" => format!("{} (working or broken)", self.name(entity)),
+            LEVEL => format!("what is left of {}", self.name(entity)),
             field => format!("{} {}", self.name(entity), field.replace('_', " ")),
         }
     }

@@ -61,6 +61,13 @@ impl Seen {
             attr: attr.clone(),
             value,
         });
+        // A thing seen is seen with what is left in it, once it was used.
+        let level = &view.registry.attrs.level;
+        if attr != level
+            && let Ok(Servings { left: Some(n), .. }) = view.servings.get(e)
+        {
+            self.push(view, e, level, Value::Int(i64::from(*n)), None);
+        }
     }
 }
 
@@ -175,6 +182,7 @@ impl WorldView<'_, '_> {
             Op::Walk { actor, .. } => (self.slot(*actor, &attrs.position), None),
             Op::SetOpen { target, .. } => (self.slot(*target, &attrs.open), None),
             Op::SetField { device, field, .. } => (self.slot(*device, field), None),
+            Op::SetLevel { object, .. } => (self.slot(*object, &attrs.level), None),
         }
     }
 
@@ -211,6 +219,12 @@ impl WorldView<'_, '_> {
                 old: field_value(old),
                 new: field_value(new),
             },
+            Op::SetLevel { object, old, new } => Change {
+                entity: self.id(*object).clone(),
+                attr: attrs.level.clone(),
+                old: Value::Int(i64::from(*old)),
+                new: Value::Int(i64::from(*new)),
+            },
         }
     }
 
@@ -236,7 +250,7 @@ impl WorldView<'_, '_> {
                 // Operated remotely: seen where the device is, not where the
                 // actor taps its phone.
                 Op::SetField { device, .. } => rooms = self.room_of(*device).into_iter().collect(),
-                Op::Move { .. } => {}
+                Op::Move { .. } | Op::SetLevel { .. } => {}
             }
         }
         rooms.extend(step.via.iter().copied());

@@ -127,6 +127,7 @@ impl Simulation {
             copy_component::<Bag>(src, dst, e);
             copy_component::<Openable>(src, dst, e);
             copy_component::<Device>(src, dst, e);
+            copy_component::<Servings>(src, dst, e);
             copy_component::<At>(src, dst, e);
             copy_component::<Busy>(src, dst, e);
             copy_component::<Standby>(src, dst, e);
@@ -389,6 +390,12 @@ impl Simulation {
         d.fields.get(field).map(field_value)
     }
 
+    /// The servings left in `object`, if it is used up a serving at a time.
+    pub fn level(&self, object: &str) -> Option<u32> {
+        let s = self.world().get::<Servings>(self.registry().get(object)?)?;
+        Some(s.now())
+    }
+
     /// Free places on a receptacle surface.
     pub fn free_space(&self, receptacle: &str, inside: bool) -> u32 {
         let Some(r) = self
@@ -439,6 +446,9 @@ impl Simulation {
                 for (name, f) in &d.fields {
                     out.insert((id.clone(), name.clone()), field_value(f));
                 }
+            }
+            if let Some(n) = world.get::<world::Servings>(e).and_then(|s| s.left) {
+                out.insert((id.clone(), reg.attrs.level.clone()), Value::Int(n.into()));
             }
         }
         out.into()

@@ -101,6 +101,22 @@ pub struct Item {
     pub owner: Option<Id>,
 }
 
+/// A thing used up a serving at a time (the catalogue gives its kind
+/// `servings`): how many it holds when new and, once first `use`d, how
+/// many are left (the `level` attribute; absent until then, read as full).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Servings {
+    pub of: u32,
+    pub left: Option<u32>,
+}
+
+impl Servings {
+    /// The servings left now.
+    pub fn now(&self) -> u32 {
+        self.left.unwrap_or(self.of)
+    }
+}
+
 /// Where an object is, in entity terms: on or in a fixture, in an actor's
 /// hands or bag (`CarriedBy`: what goes out of the house with them and
 /// comes in), or outside with no one.
@@ -378,9 +394,11 @@ pub struct Attrs {
     /// A device's health: a field only once it first breaks (so that a
     /// device that never does reads as before), true until repaired.
     pub broken: Id,
+    /// A used-up thing's servings left, once first used ([`Servings`]).
+    pub level: Id,
 }
 
-pub use crate::trace::BROKEN;
+pub use crate::trace::{BROKEN, LEVEL};
 
 impl Registry {
     pub fn get(&self, id: &str) -> Option<Entity> {
@@ -576,7 +594,17 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             description: o.description.clone(),
             owner: o.owner.clone(),
         };
-        let e = world.spawn((key(&o.id), item, placed)).id();
+        let mut ec = world.spawn((key(&o.id), item, placed));
+        if let Some(of) = crate::catalogue::builtin()
+            .category(&o.category)
+            .and_then(|c| c.servings)
+        {
+            ec.insert(Servings {
+                of: of.max(1),
+                left: None,
+            });
+        }
+        let e = ec.id();
         ids.insert(o.id.clone(), e);
         match placed {
             Placed::On(r) | Placed::In(r) => {
@@ -603,6 +631,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         position: Id::new("position"),
         open: Id::new("open"),
         broken: Id::new(BROKEN),
+        level: Id::new(LEVEL),
     };
     let mut keyed = Vec::new();
     let mut q = world.query::<(
@@ -612,13 +641,15 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         Has<Actor>,
         Has<Openable>,
         Option<&Device>,
+        Has<Servings>,
     )>();
-    for (e, key, item, actor, openable, device) in q.iter(world) {
+    for (e, key, item, actor, openable, device, servings) in q.iter(world) {
         let id = &key.0;
         for (has, attr) in [
             (item, &attrs.location),
             (actor, &attrs.position),
             (openable, &attrs.open),
+            (servings, &attrs.level),
         ] {
             if has {
                 keyed.push((id.clone(), attr.clone(), e));

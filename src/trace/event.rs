@@ -12,10 +12,13 @@ use super::value::Value;
 /// Version of the trace files' layout; bumped on any incompatible change.
 /// 2: people leave and arrive (`leave`, `arrive`; positions `{"room":
 /// "outside"}`; locations `carried_by` and `outside`).
-pub const SCHEMA_VERSION: u32 = 2;
+/// 3: things break and are used up (`find_broken`, `repair` and a
+/// device's `broken`; `use` and a thing's `level`; their rejection codes).
+pub const SCHEMA_VERSION: u32 = 3;
 
-/// The schema versions this build reads: every version-1 trace is a valid
-/// version-2 trace (2 only added skills, values and rejection codes).
+/// The schema versions this build reads: every older trace is a valid
+/// trace of the newest (each version only added skills, attributes,
+/// values and rejection codes).
 pub const READABLE_SCHEMA_VERSIONS: std::ops::RangeInclusive<u32> = 1..=SCHEMA_VERSION;
 
 /// Seconds in a simulated day; `t = 0` is midnight starting day 1.

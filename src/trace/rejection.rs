@@ -89,6 +89,11 @@ rejection_codes! {
     NotSettable => "not_settable",
     /// The device is broken: it does nothing until it is repaired.
     DeviceBroken => "device_broken",
+    /// `use` of an object that is not used up (the catalogue gives its
+    /// kind no servings).
+    NotConsumable => "not_consumable",
+    /// `use` of a thing with nothing left in it.
+    Empty => "empty",
     /// Objects are handed, and words addressed, to actors only.
     NotAnActor => "not_an_actor",
     /// An actor cannot hand something to itself.

@@ -109,6 +109,12 @@ pub enum Action {
     Repair {
         device: Id,
     },
+    /// A serving of `object` used (milk poured, a tablet into the
+    /// dishwasher): its `level`, the servings left, one down. Held, or
+    /// within reach where it lies; refused once it is empty.
+    Use {
+        object: Id,
+    },
 }
 
 /// Every skill name, in the order docs/requests.md lists them.
@@ -127,6 +133,7 @@ pub const SKILLS: &[&str] = &[
     "arrive",
     "find_broken",
     "repair",
+    "use",
 ];
 
 impl Action {
@@ -146,6 +153,7 @@ impl Action {
             Action::Arrive { .. } => "arrive",
             Action::FindBroken { .. } => "find_broken",
             Action::Repair { .. } => "repair",
+            Action::Use { .. } => "use",
         }
     }
 
@@ -156,7 +164,7 @@ impl Action {
             | Action::Inspect { target }
             | Action::Open { target }
             | Action::Close { target } => vec![target],
-            Action::Pick { object } => vec![object],
+            Action::Pick { object } | Action::Use { object } => vec![object],
             Action::Place { object, target, .. } => vec![object, target],
             Action::SetDeviceState { device, .. }
             | Action::FindBroken { device }

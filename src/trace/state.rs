@@ -19,6 +19,10 @@ pub type Key = (Id, Id);
 /// as false (working).
 pub const BROKEN: &str = "broken";
 
+/// A used-up thing's servings left (`Value::Int`, from the catalogue's
+/// `servings` down to 0): absent until it is first `use`d, read as full.
+pub const LEVEL: &str = "level";
+
 /// The value of every attribute at one moment, ordered by key.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct State(BTreeMap<Key, Value>);

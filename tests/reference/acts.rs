@@ -104,7 +104,8 @@ impl<'a> Reference<'a> {
             | Action::Close { target } => Some(target.clone()),
             Action::Pick { object }
             | Action::Place { object, .. }
-            | Action::Handoff { object, .. } => Some(object.clone()),
+            | Action::Handoff { object, .. }
+            | Action::Use { object } => Some(object.clone()),
             Action::SetDeviceState { device, .. }
             | Action::FindBroken { device }
             | Action::Repair { device } => Some(device.clone()),

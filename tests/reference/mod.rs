@@ -332,7 +332,7 @@ impl<'a> Reference<'a> {
 
 /// The act an action is asked about as (`Act` in docs/samples.md's
 /// queries): its skill with what it was done to; walking, looking,
-/// talking and waiting are none.
+/// talking, waiting and using a serving are none.
 pub fn act_of(a: &Action) -> Option<Act> {
     let mut act = Act {
         skill: a.skill_name().to_string(),
@@ -377,10 +377,12 @@ pub fn act_of(a: &Action) -> Option<Act> {
         Action::FindBroken { device } | Action::Repair { device } => {
             act.target = Some(device.clone())
         }
+        // A serving used is asked of by what is left (a state).
         Action::NavigateTo { .. }
         | Action::Inspect { .. }
         | Action::Say { .. }
-        | Action::Wait { .. } => {
+        | Action::Wait { .. }
+        | Action::Use { .. } => {
             return None;
         }
     }

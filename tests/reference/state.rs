@@ -85,8 +85,15 @@ impl Reference<'_> {
         } else if let Some(r) = self.fixture_room(entity) {
             vec![r.clone()]
         } else {
-            // No movable thing has attributes besides its place.
-            vec![]
+            // A movable thing's other attribute (what is left in it) is
+            // changed only where the thing is: current while its place is,
+            // the robot in that place's room from this sight on.
+            let loc = Id::new("location");
+            let Some((l, place)) = self.sightings(Eyes::Robot, entity, &loc, c).pop() else {
+                return false;
+            };
+            return self.current(entity, &loc, l, &place, c)
+                && self.current(entity, &loc, s, &place, c);
         };
         let Some(here) = self.robot_room_after(s) else {
             return false;

@@ -261,9 +261,9 @@ impl Scripted {
         }
     }
 
-    /// A serving of each thing of `used` (thing, who brought it) eaten:
-    /// those finished are said to be by whoever brought them, go on the
-    /// shopping list, and play no part in the house's meals again.
+    /// A serving of each thing of `used` (thing, who brought it) eaten
+    /// (`use`): those finished are said to be by whoever brought them, go
+    /// on the shopping list, and play no part in the house's meals again.
     pub(super) fn finish(
         &mut self,
         x: &Stage,
@@ -273,13 +273,14 @@ impl Scripted {
         let mut finished = vec![];
         for (o, who) in used {
             let category = category_of(x.s, o);
-            let Some(servings) = crate::catalogue::builtin()
-                .category(category)
-                .and_then(|c| c.servings)
-            else {
+            // The servings left, as the world keeps them.
+            let Some(left) = x.sim.level(o) else {
                 continue;
             };
-            if !self.pantry.use_one(o, category, servings) {
+            if left > 0 {
+                turns.push(turn(who, Goal::Use { object: o.clone() }));
+            }
+            if !self.pantry.use_one(o, category, left) {
                 continue;
             }
             let text = pick(

@@ -81,9 +81,10 @@ fn things_of(turns: &[Turn]) -> Vec<String> {
                 }
             }
             Goal::Operate { device, .. } => add(device),
-            Goal::GoTo { target } | Goal::Inspect { target } | Goal::SetOpen { target, .. } => {
-                add(target)
-            }
+            Goal::GoTo { target }
+            | Goal::Inspect { target }
+            | Goal::Use { object: target }
+            | Goal::SetOpen { target, .. } => add(target),
             Goal::Say { to, .. } => to.iter().for_each(&mut add),
             _ => {}
         }

@@ -11,7 +11,7 @@ mod phrasings;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::trace::{ClaimMode, Key, Location, Value};
+use crate::trace::{ClaimMode, Key, LEVEL, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
@@ -53,6 +53,7 @@ pub fn template(attr: &str) -> &'static str {
         "open" => "is_open",
         "power" => "is_on",
         "broken" => "is_working",
+        LEVEL => "how_much_left",
         _ => "device_field",
     }
 }

@@ -6,7 +6,7 @@
 mod phrasings;
 
 use crate::ids::Id;
-use crate::trace::{Location, Value};
+use crate::trace::{LEVEL, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
@@ -25,10 +25,12 @@ pub struct OverwrittenState;
 /// The kinds of query it asks.
 pub const QUERIES: &[&str] = &["before"];
 
-/// Whether a change to `value` is asked about: not a two-way state's
+/// Whether a change of `attr` to `value` is asked about: not a two-way state's
 /// (open or closed, on or off), whose change to open says it was closed.
-pub fn asks(value: &Value) -> bool {
-    !matches!(value, Value::Bool(_))
+pub fn asks(attr: &Id, value: &Value) -> bool {
+    // How much milk was left before the last glass is no one's question;
+    // how much is left now is (the current state's).
+    attr.as_str() != LEVEL && !matches!(value, Value::Bool(_))
 }
 
 /// "What was it before?": the value of `entity.attr` before the change

@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 use crate::catalogue::schedules::VisitorKind;
 use crate::ids::Id;
 use crate::scene::{ActorDef, ActorKind};
-use crate::trace::Event;
 use crate::trace::request::Action;
+use crate::trace::{Event, LEVEL};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate};
@@ -40,6 +40,7 @@ fn changed_verb(attr: &Id) -> String {
         "location" => "moved".into(),
         "open" => "opened or shut".into(),
         "power" => "switched on or off".into(),
+        LEVEL => "had some of".into(),
         field => format!("changed the {} of", field.replace('_', " ")),
     }
 }

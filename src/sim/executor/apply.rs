@@ -4,7 +4,7 @@ use bevy::prelude::*;
 
 use super::step::{Op, Step};
 use crate::sim::world::{
-    At, Bag, Busy, Clock, Device, Hands, Openable, Placed, Receptacle, Standby,
+    At, Bag, Busy, Clock, Device, Hands, Openable, Placed, Receptacle, Servings, Standby,
 };
 use crate::trace::request::{Action, Request};
 
@@ -21,6 +21,7 @@ pub fn apply_step(
     mut devices: Query<&mut Device>,
     mut positions: Query<(&mut At, &mut Busy)>,
     mut standby: Query<&mut Standby>,
+    mut servings: Query<&mut Servings>,
 ) {
     if step.request.is_none() {
         return;
@@ -88,6 +89,9 @@ pub fn apply_step(
                     .expect("planned device")
                     .fields
                     .insert(field.clone(), new.clone());
+            }
+            Op::SetLevel { object, new, .. } => {
+                servings.get_mut(*object).expect("planned consumable").left = Some(*new)
             }
         }
     }

@@ -104,6 +104,7 @@ impl WorldView<'_, '_> {
             Action::Arrive { door, bring } => self.arrive(d, door, bring),
             Action::FindBroken { device } => self.set_broken(d, device, true),
             Action::Repair { device } => self.set_broken(d, device, false),
+            Action::Use { object } => self.use_one(d, object),
         }
     }
 }

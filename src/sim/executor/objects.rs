@@ -1,4 +1,5 @@
-//! Planning what moves objects: `pick`, `place` and `handoff`.
+//! Planning what moves objects: `pick`, `place` and `handoff`; and `use`,
+//! a serving of a thing used where it is.
 
 use bevy::prelude::*;
 
@@ -6,12 +7,14 @@ use super::plan::{Doer, Plan};
 use super::step::Op;
 use super::view::WorldView;
 use crate::ids::Id;
-use crate::sim::world::{Hands, Placed};
+use crate::sim::world::{Hands, Placed, Servings};
 use crate::trace::request::Relation;
 use crate::trace::{Rejection, RejectionCode};
 
 const PICK_SECS: u64 = 4;
 const HANDOFF_SECS: u64 = 3;
+/// Pouring a glass, taking a slice or a tablet.
+const USE_SECS: u64 = 5;
 
 impl WorldView<'_, '_> {
     /// Taking `object` into the actor's hands from where it lies.
@@ -253,5 +256,71 @@ impl WorldView<'_, '_> {
             Placed::CarriedBy(a) if *a == actor => Some(Placed::CarriedBy(actor)),
             _ => None,
         }
+    }
+    /// A serving of `object` used: held by the actor, or where it lies at
+    /// the fixture the actor stands at (open, if inside).
+    pub(super) fn use_one(&self, d: Doer, object: &Id) -> Result<Plan, Rejection> {
+        let Doer { actor, who, at, .. } = d;
+        let e = self.resolve(object, "object", |e| self.items.contains(e))?;
+        let Ok(&Servings { of, left }) = self.servings.get(e) else {
+            return Err(Rejection::new(
+                RejectionCode::NotConsumable,
+                format!("{object} is not used up a serving at a time"),
+                "use food and supplies (milk, coffee, detergent, ...); move other things with pick and place".into(),
+            ));
+        };
+        if self.is_out(e) {
+            return Err(Rejection::new(
+                RejectionCode::TargetOutside,
+                format!("{object} is out of the house"),
+                "wait until someone brings it in".into(),
+            ));
+        }
+        match self.items.get(e).map(|(_, p)| *p) {
+            Ok(Placed::HeldBy(h)) if h == actor => {}
+            Ok(Placed::HeldBy(h) | Placed::CarriedBy(h)) if h != actor => {
+                return Err(Rejection::new(
+                    RejectionCode::HeldByOther,
+                    format!("{} is holding {object}", self.id(h)),
+                    format!("ask {} to hand it over", self.id(h)),
+                ));
+            }
+            Ok(Placed::CarriedBy(_)) => {
+                return Err(Rejection::new(
+                    RejectionCode::NotHolding,
+                    format!("{object} is in {who}'s bag"),
+                    format!("pick {object} out of the bag first"),
+                ));
+            }
+            Ok(p @ (Placed::On(r) | Placed::In(r))) => {
+                if at.near != Some(r) {
+                    return Err(self.not_near(actor, e, &format!("use {object}")));
+                }
+                if matches!(p, Placed::In(_)) && !self.is_open(r) {
+                    return Err(Rejection::new(
+                        RejectionCode::InsideClosedContainer,
+                        format!("{object} is inside {}, which is closed", self.id(r)),
+                        format!("open {} first", self.id(r)),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        let old = left.unwrap_or(of);
+        if old == 0 {
+            return Err(Rejection::new(
+                RejectionCode::Empty,
+                format!("{object} is empty"),
+                "throw it out and use another, or put it on the shopping list".into(),
+            ));
+        }
+        Ok(Plan::new(
+            USE_SECS,
+            vec![Op::SetLevel {
+                object: e,
+                old,
+                new: old - 1,
+            }],
+        ))
     }
 }

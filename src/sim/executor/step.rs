@@ -32,6 +32,12 @@ pub enum Op {
         old: FieldDef,
         new: FieldDef,
     },
+    /// A thing's servings left, from `old` (what it held) to `new`.
+    SetLevel {
+        object: Entity,
+        old: u32,
+        new: u32,
+    },
 }
 
 /// What a successful request lets its perceivers see beyond its changes.

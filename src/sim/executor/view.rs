@@ -8,7 +8,7 @@ use crate::ids::Id;
 use crate::sim::nav::RoomGraph;
 use crate::sim::world::{
     Actor, At, Bag, Busy, Clock, Device, Door, Fixture, Hands, Item, Key, Openable, Placed,
-    Receptacle, Registry, Room,
+    Receptacle, Registry, Room, Servings,
 };
 
 /// Read access to the whole world, for validation and perception.
@@ -27,6 +27,7 @@ pub struct WorldView<'w, 's> {
     pub items: Query<'w, 's, (&'static Item, &'static Placed)>,
     pub actors: Query<'w, 's, (&'static Actor, &'static At, &'static Hands, &'static Busy)>,
     pub bags: Query<'w, 's, &'static Bag>,
+    pub servings: Query<'w, 's, &'static Servings>,
 }
 
 impl WorldView<'_, '_> {

@@ -1,16 +1,17 @@
-//! The pantry: food used up. How many servings each thing has left (the
-//! catalogue's `servings` when it is opened), what is finished and waits
-//! in the bin to be taken out, and the shopping list: a kind once for
-//! each one finished since the last shop, bought again one for one.
+//! The pantry: food used up. What is finished (its last serving used, as
+//! the world's `level` says, or gone off) and waits in the bin to be taken
+//! out, and the shopping list: a kind once for each one finished since the
+//! last shop, bought again one for one. The servings left are the world's
+//! to keep (`use`), not the ledger's.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use crate::ids::Id;
 
 #[derive(Debug, Clone, Default)]
 pub(in super::super) struct Pantry {
-    /// Servings left in each thing used so far.
-    left: BTreeMap<Id, u32>,
+    /// Finished or gone off: no part in the house's meals again.
+    finished: BTreeSet<Id>,
     /// Kinds to buy, one entry for each one finished, in that order.
     list: Vec<String>,
     /// Finished and not yet taken out of the house, in that order.
@@ -18,29 +19,28 @@ pub(in super::super) struct Pantry {
 }
 
 impl Pantry {
-    /// A serving of `o` (of `servings` when new) used: whether that was
-    /// the last (it is rubbish now, and its kind on the list).
-    pub fn use_one(&mut self, o: &Id, category: &str, servings: u32) -> bool {
-        let left = self.left.entry(o.clone()).or_insert(servings.max(1));
-        if *left == 0 {
+    /// A serving of `o` used, with `left` in it before (the world's
+    /// `level`): whether that was the last (it is rubbish now, and its
+    /// kind on the list). One found empty is finished as well.
+    pub fn use_one(&mut self, o: &Id, category: &str, left: u32) -> bool {
+        if left > 1 || self.finished.contains(o) {
             return false;
         }
-        *left -= 1;
-        if *left > 0 {
-            return false;
-        }
-        self.rubbish.push(o.clone());
-        self.list.push(category.to_string());
+        self.finish(o, category);
         true
     }
 
     /// `o` went off before it was finished: rubbish, and on the list.
     pub fn spoil(&mut self, o: &Id, category: &str) {
         if !self.finished(o) {
-            self.left.insert(o.clone(), 0);
-            self.rubbish.push(o.clone());
-            self.list.push(category.to_string());
+            self.finish(o, category);
         }
+    }
+
+    fn finish(&mut self, o: &Id, category: &str) {
+        self.finished.insert(o.clone());
+        self.rubbish.push(o.clone());
+        self.list.push(category.to_string());
     }
 
     /// `o` thrown out (a parcel's box once opened): rubbish, not listed.
@@ -52,7 +52,7 @@ impl Pantry {
 
     /// Whether `o` is used up (or went off).
     pub fn finished(&self, o: &Id) -> bool {
-        self.left.get(o) == Some(&0)
+        self.finished.contains(o)
     }
 
     /// The shopping list: kinds, once for each one finished.
@@ -89,11 +89,11 @@ mod tests {
         let mut p = Pantry::default();
         let milk = Id::new("milk_1");
         assert!(!p.use_one(&milk, "milk", 3));
-        assert!(!p.use_one(&milk, "milk", 3));
+        assert!(!p.use_one(&milk, "milk", 2));
         assert!(!p.finished(&milk));
-        assert!(p.use_one(&milk, "milk", 3), "the third serving is the last");
+        assert!(p.use_one(&milk, "milk", 1), "the third serving is the last");
         assert!(p.finished(&milk));
-        assert!(!p.use_one(&milk, "milk", 3), "nothing left to use");
+        assert!(!p.use_one(&milk, "milk", 0), "finished once");
         assert_eq!(p.list(), ["milk".to_string()]);
         assert_eq!(p.rubbish(), std::slice::from_ref(&milk));
         // A second one finished lists the kind again: two to buy.
@@ -110,15 +110,18 @@ mod tests {
         // Gone off: rubbish and listed once, whatever was left in it.
         let yogurt = Id::new("yogurt_1");
         assert!(!p.use_one(&yogurt, "yogurt", 4));
+        let eggs = Id::new("eggs_1");
+        assert!(p.use_one(&eggs, "eggs", 0), "found empty: finished");
+        p.bought("eggs");
         p.spoil(&yogurt, "yogurt");
         p.spoil(&yogurt, "yogurt");
         assert!(p.finished(&yogurt));
-        assert_eq!(p.rubbish(), [other, yogurt]);
+        assert_eq!(p.rubbish(), [other, eggs, yogurt]);
         assert_eq!(p.list(), ["milk".to_string(), "yogurt".into()]);
         let parcel = Id::new("parcel_1");
         p.throw(&parcel);
         p.throw(&parcel);
-        assert_eq!(p.rubbish().len(), 3);
+        assert_eq!(p.rubbish().len(), 4);
         assert_eq!(
             p.list().len(),
             2,

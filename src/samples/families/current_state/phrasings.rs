@@ -45,6 +45,16 @@ pub const PHRASINGS: Phrasings = &[
         ],
     ),
     (
+        "how_much_left",
+        &[
+            "How much is left of {thing}?",
+            "How many servings are left in {thing}?",
+            "How much have we got left of {thing}?",
+            "How much remains of {thing}?",
+            "How much would I find left of {thing}?",
+        ],
+    ),
+    (
         "device_field",
         &[
             "What is the {field} of {thing} set to?",
