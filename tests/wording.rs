@@ -114,7 +114,7 @@ fn faults(scene: &Scene, events: &[Event], q: &QaSample) -> Vec<String> {
         // What someone did, said as a person would: "Picked up the mug.",
         // not "Pick the mug." or "Handoff the box.".
         ("temporal/what_next", Answer::Action { .. }) => {
-            const DID: [&str; 11] = [
+            const DID: [&str; 12] = [
                 "Went ",
                 "Looked ",
                 "Picked ",
@@ -126,6 +126,7 @@ fn faults(scene: &Scene, events: &[Event], q: &QaSample) -> Vec<String> {
                 "Switched ",
                 "Set ",
                 "Went out",
+                "Used some of ",
             ];
             if !DID.iter().any(|d| q.answer_text.starts_with(d)) {
                 out.push(format!("not a past tense: {:?}", q.answer_text));

@@ -155,6 +155,7 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
                 ("arrive", _) => "Came in.".into(),
                 ("find_broken", _) => format!("Found {t} broken."),
                 ("repair", _) => format!("Repaired {t}."),
+                ("use", _) => format!("Used some of {t}."),
                 (s, _) => capital(&format!("{} {t}.", s.replace('_', " "))),
             }
         }
