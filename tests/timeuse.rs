@@ -359,7 +359,7 @@ fn generated_weeks_fall_inside_the_time_use_bands() {
 }
 
 #[test]
-fn weeks_count_new_things_things_gone_and_callers() {
+fn weeks_count_new_things_servings_things_gone_and_callers() {
     let s = apartment();
     let mut sim = Simulation::new(s.clone()).unwrap();
     let mut run = |at: u64, reqs: &[&str]| -> Vec<Event> {
@@ -404,7 +404,16 @@ fn weeks_count_new_things_things_gone_and_callers() {
             r#"{"actor":"alice","skill":"place","args":{"object":"parcel_1","target":"console_table_1","relation":"on"}}"#,
         ],
     ));
+    // Week 2: the milk poured to its last glass.
+    let mut pour = vec![
+        r#"{"actor":"alice","skill":"navigate_to","args":{"target":"fridge_1"}}"#,
+        r#"{"actor":"alice","skill":"open","args":{"target":"fridge_1"}}"#,
+    ];
+    pour.extend([r#"{"actor":"alice","skill":"use","args":{"object":"milk_1"}}"#; 6]);
+    events.extend(run(9 * DAY + 12 * 3600, &pour));
     let weeks = timeuse::weeks(&s, &events, 14);
+    let used: Vec<(usize, usize)> = weeks.iter().map(|w| (w.servings_used, w.used_up)).collect();
+    assert_eq!(used, [(0, 0), (6, 1)], "six glasses, one carton finished");
     let got: Vec<(u32, u32, usize, usize, usize, usize)> = weeks
         .iter()
         .map(|w| {

@@ -129,8 +129,9 @@ fn hours_row(
     row + &format!(" {:>11.1}\n", unscheduled / 60.0)
 }
 
-/// Per week: new things, things thrown out, things gone and the
-/// courier's calls, with week 1 beside the last whole week.
+/// Per week: new things, servings used and things used up, things
+/// thrown out, things gone and the courier's calls, with week 1 beside the
+/// last whole week.
 fn weeks_line(weeks: &[Week]) -> String {
     let list = |f: fn(&Week) -> usize| {
         let v: Vec<String> = weeks.iter().map(|w| f(w).to_string()).collect();
@@ -140,8 +141,10 @@ fn weeks_line(weeks: &[Week]) -> String {
         format!("[{}]{r}", v.join(", "))
     };
     format!(
-        "  per week: new things {}, thrown out {}, gone {}, callers {}, courier {}\n",
+        "  per week: new things {}, servings used {}, used up {}, thrown out {}, gone {}, callers {}, courier {}\n",
         list(|w| w.new_things),
+        list(|w| w.servings_used),
+        list(|w| w.used_up),
         list(|w| w.thrown_out),
         list(|w| w.gone),
         list(|w| w.visits),

@@ -158,10 +158,24 @@ pub fn next_in(
                 target: target.clone(),
             })
         }
-        // At the thing (its fixture, or in hand), or walked to it first.
+        // At the thing (its fixture, or in hand), or walked to it first;
+        // a cupboard it is kept in opened for it and shut after.
         Goal::Use { object } => {
-            if last_skill == Some("use") {
-                return Proposal::Done;
+            let inside = match sim.location(object) {
+                Some(Location::In(f)) => Some(f),
+                _ => None,
+            };
+            let kept_shut = |f: &Id| {
+                (sim.lookup().fixture(f))
+                    .is_some_and(|x| x.openable == crate::scene::Openable::Closed)
+            };
+            match (last_skill, &inside) {
+                (Some("close"), _) => return Proposal::Done,
+                (Some("use"), Some(f)) if kept_shut(f) && sim.is_open(f) => {
+                    return act(Action::Close { target: f.clone() });
+                }
+                (Some("use"), _) => return Proposal::Done,
+                _ => {}
             }
             let at_it = match sim.location(object) {
                 Some(Location::HeldBy(h)) => &h == actor,
@@ -172,6 +186,9 @@ pub fn next_in(
                 return act(Action::NavigateTo {
                     target: object.clone(),
                 });
+            }
+            if let Some(f) = inside.filter(|f| at_it && !sim.is_open(f)) {
+                return act(Action::Open { target: f });
             }
             act(Action::Use {
                 object: object.clone(),

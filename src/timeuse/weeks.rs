@@ -1,6 +1,6 @@
 //! A trace's weeks in numbers: what comes into the house for the first
-//! time, what is thrown in a bin, what leaves it for good, and who calls,
-//! per week. A household
+//! time, what is used and used up, what is thrown in a bin, what leaves it
+//! for good, and who calls, per week. A household
 //! that keeps living brings things home every week; one whose world froze
 //! brings them in week 1 and never again.
 
@@ -12,7 +12,7 @@ use crate::catalogue::schedules::VisitorKind;
 use crate::ids::Id;
 use crate::scene::{Placement, Role, Scene};
 use crate::trace::request::Action;
-use crate::trace::{DAY, Event, Location, Value};
+use crate::trace::{DAY, Event, LEVEL, Location, Value};
 
 /// One week (days 7w-6 ..= 7w; the last may be short).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -24,6 +24,10 @@ pub struct Week {
     /// Things put down in the house for the first time that were not in
     /// it when the trace began (delivered, bought, brought as a gift).
     pub new_things: usize,
+    /// Servings used (`use`: a glass of milk, a measure of detergent).
+    pub servings_used: usize,
+    /// Things whose last serving was used (their `level` down to 0).
+    pub used_up: usize,
     /// Things put in a bin (a `waste` fixture) for the first time: used
     /// up, gone off, thrown out.
     pub thrown_out: usize,
@@ -82,6 +86,10 @@ pub fn weeks(scene: &Scene, events: &[Event], days: u32) -> Vec<Week> {
                 .visitor_of(a)
                 .is_some_and(|v| v.kind == VisitorKind::Courier);
             out[w].courier_calls += usize::from(courier);
+        }
+        for c in e.changes.iter().filter(|c| c.attr.as_str() == LEVEL) {
+            out[w].servings_used += 1;
+            out[w].used_up += usize::from(c.new == Value::Int(0));
         }
         for c in e.changes.iter().filter(|c| c.attr.as_str() == "location") {
             let Value::Location(l) = &c.new else { continue };

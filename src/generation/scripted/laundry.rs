@@ -58,6 +58,20 @@ impl Activity for Laundry {
                 },
             ));
         }
+        // A measure of detergent, while there is some.
+        let detergent = s.objects.iter().find(|o| {
+            o.category == "detergent"
+                && matches!(sim.location(&o.id), Some(Location::On(_) | Location::In(_)))
+                && sim.level(&o.id).is_some_and(|n| n > 0)
+        });
+        if let Some(d) = detergent {
+            turns.push(turn(
+                host,
+                Goal::Use {
+                    object: d.id.clone(),
+                },
+            ));
+        }
         let p = house.person(host).clone();
         let (programme, temperature) = p.laundry.clone();
         for (field, value) in [

@@ -33,7 +33,8 @@ impl Activity for FindRequest {
         };
         // Only what is put down in the house: not in someone's hands or
         // bag, nor out of the house (a laptop left at school).
-        if !set_down(sim, &obj) {
+        // Nor anything finished (in the bin, or gone with the rubbish).
+        if !set_down(sim, &obj) || house.pantry.finished(&obj) {
             return Ok(());
         }
         let text = pick(

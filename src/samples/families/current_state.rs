@@ -101,6 +101,11 @@ impl QuestionFamily for CurrentState {
         ) {
             return None;
         }
+        // A thing the robot last saw finished stays so, and goes in the
+        // bin: "none left" days after is no one's question.
+        if k.1.as_str() == LEVEL && last.is_some_and(|s| s.value == Value::Int(0)) {
+            return None;
+        }
         let a = self.reference(ix, at, q)?;
         // Asked of the household: where it is, though nothing the robot
         // perceived bears on it, not even its first view of the house.
