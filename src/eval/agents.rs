@@ -206,9 +206,24 @@ impl BuiltIn {
                 let needs = owner(q).entry.needs(q);
                 if needs.iter().all(Track::whole) {
                     // Whole tracks only grow: their index is kept and
-                    // extended, one per set of tracks.
-                    let route = format!("{needs:?}");
-                    let lists: Vec<&[u64]> = needs.iter().flat_map(|t| self.whole(t)).collect();
+                    // extended, one per set of tracks. A route through the
+                    // whereabouts (the longest track, there to tell a
+                    // current view from a stale one) takes whole kinds of
+                    // track (every state, every act), so that its
+                    // questions share one index rather than each indexing
+                    // the whereabouts again; each reads only its part.
+                    let wide = needs.contains(&Track::Whereabouts);
+                    let kinds: BTreeSet<Kind> = needs.iter().filter_map(Kind::of).collect();
+                    let route = if wide {
+                        format!("{kinds:?}")
+                    } else {
+                        format!("{needs:?}")
+                    };
+                    let lists: Vec<&[u64]> = if wide {
+                        kinds.iter().flat_map(|k| self.every(*k)).collect()
+                    } else {
+                        needs.iter().flat_map(|t| self.whole(t)).collect()
+                    };
                     let mut routed = self.routed.borrow_mut();
                     let r = routed.entry(route).or_insert_with(|| Routed {
                         events: vec![],
@@ -251,6 +266,23 @@ impl BuiltIn {
             Track::Placed(o) => vec![list(t.places.get(o))],
             Track::Leaves(p) => vec![list(t.leaves.get(p))],
             _ => vec![],
+        }
+    }
+
+    /// The lists of every track of `kind`.
+    fn every(&self, kind: Kind) -> Vec<&[u64]> {
+        let t = &self.tracks;
+        fn all<K>(m: &BTreeMap<K, Vec<u64>>) -> Vec<&[u64]> {
+            m.values().map(Vec::as_slice).collect()
+        }
+        match kind {
+            Kind::States => all(&t.state),
+            Kind::Whereabouts => vec![t.whereabouts.as_slice()],
+            Kind::Acts => all(&t.acts),
+            Kind::Claims => all(&t.claims),
+            Kind::Devices => all(&t.devices),
+            Kind::Placed => all(&t.places),
+            Kind::Leaves => all(&t.leaves),
         }
     }
 
@@ -297,6 +329,34 @@ impl BuiltIn {
 /// What an agent's memory answers to a question, and the events it
 /// retrieved, ranked, when retrieval ranked them.
 type Recalled = (Option<(Answer, Vec<u64>)>, Option<Vec<u64>>);
+
+/// A kind of whole track: the tracks of every entity of one sort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    States,
+    Whereabouts,
+    Acts,
+    Claims,
+    Devices,
+    Placed,
+    Leaves,
+}
+
+impl Kind {
+    /// The kind `track` is one of; none for a part of a track.
+    fn of(track: &Track) -> Option<Kind> {
+        Some(match track {
+            Track::States | Track::State(..) | Track::Place(_) => Kind::States,
+            Track::Whereabouts => Kind::Whereabouts,
+            Track::Act(_) => Kind::Acts,
+            Track::Claims(..) => Kind::Claims,
+            Track::Device(..) => Kind::Devices,
+            Track::Placed(_) => Kind::Placed,
+            Track::Leaves(_) => Kind::Leaves,
+            _ => return None,
+        })
+    }
+}
 
 /// The events of some of ObsMem's tracks, with their index, kept from
 /// question to question: the tracks only grow, so each question indexes

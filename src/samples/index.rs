@@ -117,6 +117,14 @@ pub struct Tables {
     /// Those three merged, in event order: what can make a current view
     /// possibly out of date.
     pub(super) unsettling: Vec<u64>,
+    /// Where the robot saw each thing come into the house: events in
+    /// which it saw its place change from outside, in order.
+    came_in: BTreeMap<Id, Vec<u64>>,
+    /// Things first seen in someone's hands or bag, not the robot's and
+    /// not as they left: shopping brought in unseen at the door.
+    first_in_bag: BTreeMap<Id, u64>,
+    /// Perceived place actions by (object, target), as event ids.
+    placed_on: BTreeMap<(Id, Id), Vec<u64>>,
     /// Events indexed so far.
     len: usize,
     /// Indexes every event as perceived (an observer who misses nothing):
@@ -201,7 +209,7 @@ impl Tables {
                     .or_default()
                     .push((e.id, c.new.clone()));
                 if observed && (self.all_seeing || !e.heard_only(robot, c)) {
-                    self.see(key, e.id, &c.new);
+                    self.see(key, robot, e, &c.new);
                 }
             }
             if observed && let Action::Say { claims, .. } = &e.action {
@@ -230,7 +238,7 @@ impl Tables {
                         }
                     }
                     _ if f.attr.as_str() == "position" => {}
-                    _ => self.see((f.entity.clone(), f.attr.clone()), e.id, &f.value),
+                    _ => self.see((f.entity.clone(), f.attr.clone()), robot, e, &f.value),
                 }
             }
         }
@@ -249,10 +257,28 @@ impl Tables {
                     .entry((device.clone(), field.clone()))
                     .or_default()
                     .push(pos),
-                Action::Place { object, .. } => {
-                    self.placed.entry(object.clone()).or_default().push(pos)
+                Action::Place { object, target, .. } => {
+                    self.placed.entry(object.clone()).or_default().push(pos);
+                    let on = (object.clone(), target.clone());
+                    self.placed_on.entry(on).or_default().push(e.id);
                 }
                 _ => {}
+            }
+        }
+        // A thing seen to come in from outside, in an event whose moves
+        // the robot saw (not only heard).
+        let saw_moves = self.all_seeing || ((observed || revealed) && !e.heard_by.contains(robot));
+        if e.outcome.is_ok() && saw_moves {
+            let outside = Value::Location(Location::Outside);
+            for c in &e.changes {
+                if c.attr.as_str() == "location" && c.old == outside && c.new != outside {
+                    let key = (c.entity.clone(), c.attr.clone());
+                    let seen = self.seen.get(&key).and_then(|s| s.last());
+                    let came = self.came_in.entry(c.entity.clone()).or_default();
+                    if seen.is_some_and(|s| s.event == e.id) && came.last() != Some(&e.id) {
+                        came.push(e.id);
+                    }
+                }
             }
         }
     }
@@ -265,7 +291,15 @@ impl Tables {
         }
     }
 
-    fn see(&mut self, key: Key, event: u64, value: &Value) {
+    fn see(&mut self, key: Key, robot: &Id, e: &Event, value: &Value) {
+        let event = e.id;
+        if key.1.as_str() == "location"
+            && !self.seen.contains_key(&key)
+            && matches!(value, Value::Location(Location::CarriedBy(p)) if p != robot)
+            && !matches!(e.action, Action::Leave { .. })
+        {
+            self.first_in_bag.insert(key.0.clone(), event);
+        }
         let places = self.places.entry(key.clone()).or_default();
         let held = matches!(value, Value::Location(Location::HeldBy(_)));
         if !(key.1.as_str() == "location" && held)
@@ -383,6 +417,34 @@ impl<'a> Index<'a> {
     /// What of the scene the stock questions read.
     pub fn stockroom(&self) -> &Stockroom {
         self.stockroom.get_or_init(|| Stockroom::of(self.scene))
+    }
+
+    /// The last event before `cutoff` in which the robot saw `object` come
+    /// into the house (carried in from outside, with `true`), or else its
+    /// first sighting, if that was in someone's bag coming home (`false`).
+    pub fn came_in(&self, object: &Id, cutoff: u64) -> Option<(&'a Event, bool)> {
+        let t = &self.tables;
+        let came = t.came_in.get(object).map_or(&[][..], Vec::as_slice);
+        match came[..came.partition_point(|e| *e < cutoff)].last() {
+            Some(e) => Some((self.event(*e)?, true)),
+            None => {
+                let e = t.first_in_bag.get(object).filter(|e| **e < cutoff)?;
+                Some((self.event(*e)?, false))
+            }
+        }
+    }
+
+    /// The last place action before `cutoff` the robot perceived that put
+    /// `object` on or in one of `targets`.
+    pub fn last_placed_on(&self, object: &Id, targets: &[Id], cutoff: u64) -> Option<&'a Event> {
+        let on = &self.tables.placed_on;
+        let last = (targets.iter())
+            .filter_map(|t| {
+                let l = on.get(&(object.clone(), t.clone()))?;
+                l[..l.partition_point(|e| *e < cutoff)].last()
+            })
+            .max()?;
+        self.event(*last)
     }
 
     /// Whether the robot saw `object` in a bin before `cutoff`: thrown

@@ -272,9 +272,14 @@ impl QuestionFamily for Presence {
             // What changed in the window the question gives, and whether the
             // robot watched it throughout; the departure and the return
             // are moves, in the whereabouts (whole tracks: kept and
-            // extended, not gathered again for every question).
+            // extended, not gathered again for every question); a thing's
+            // other attribute is as current as its place.
             Query::WhileOut { entity, attr, .. } => {
-                vec![Track::State(entity, attr), Track::Whereabouts]
+                vec![
+                    Track::State(entity, attr),
+                    Track::Place(entity),
+                    Track::Whereabouts,
+                ]
             }
             _ => vec![],
         }

@@ -17,8 +17,7 @@ mod phrasings;
 use rand_chacha::ChaCha8Rng;
 
 use crate::ids::Id;
-use crate::trace::request::Action;
-use crate::trace::{Event, Location, Value};
+use crate::trace::Event;
 
 use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
@@ -109,37 +108,18 @@ fn watched_places<'i>(ix: &'i Index, went: Went) -> &'i [Id] {
 /// first saw it at all in the bag of someone coming or back in (the
 /// shopping brought into the kitchen): with whether it saw the arrival.
 fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Event, bool)> {
-    let location = Id::new("location");
-    let outside = Value::Location(Location::Outside);
     let places = watched_places(ix, went);
     let things = ix
         .stockroom()
         .kinds
         .get(kind)
         .map_or(&[][..], Vec::as_slice);
-    things
-        .iter()
+    // Each thing's from the index's tables: a lookup, not a walk through
+    // its sightings (which grew with the days, at every cutoff).
+    (things.iter())
         .filter_map(|o| match went {
-            Went::In => {
-                let key = (o.clone(), location.clone());
-                let seen = ix.seen_before(&key, c);
-                let saw_come = seen.iter().rev().find_map(|s| {
-                    let e = ix.event(s.event)?;
-                    let came = (e.changes.iter()).any(|ch| {
-                        ch.entity == *o && ch.attr == location && ch.old == outside && ch.new != outside
-                    });
-                    (came && e.outcome.is_ok() && ix.saw_moves(e)).then_some((e, true))
-                });
-                saw_come.or_else(|| {
-                    let first = seen.first()?;
-                    let e = ix.event(first.event)?;
-                    let bag = matches!(&first.value, Value::Location(Location::CarriedBy(p)) if *p != ix.robot);
-                    (bag && !matches!(e.action, Action::Leave { .. })).then_some((e, false))
-                })
-            }
-            Went::Binned => (ix.placements(o, c).rev())
-                .find(|e| matches!(&e.action, Action::Place { target, .. } if places.contains(target)))
-                .map(|e| (e, true)),
+            Went::In => ix.came_in(o, c),
+            Went::Binned => ix.last_placed_on(o, places, c).map(|e| (e, true)),
         })
         .max_by_key(|(e, _)| e.id)
 }
