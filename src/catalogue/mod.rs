@@ -17,6 +17,7 @@ mod parse;
 mod roles;
 pub mod schedules;
 mod unknown;
+mod words;
 
 pub use belongs::{
     Belongs, crossed_bedrooms, is_bedroom, only_off_bedrooms, reached_only_from, room_kind,
@@ -30,3 +31,4 @@ pub use parse::{CatalogueError, CatalogueProblem, DEFAULT_SOURCE, builtin, parse
 pub use roles::Roles;
 pub use schedules::{Destination, Schedules, Weekday, schedules};
 pub use unknown::{UnknownKind, nearest_kind, unknown_kinds};
+pub use words::plural;

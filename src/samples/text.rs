@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+pub use crate::catalogue::plural;
 use crate::ids::Id;
 use crate::scene::{Fixture, Kind, Scene, SceneIndex, fixtures};
 use crate::trace::{DAY, LEVEL, Location, Value, clock_time, day_of};
@@ -181,50 +182,6 @@ fn article(common: &str, proper: &str) -> String {
     }
 }
 
-/// Whether a thing's name is plural ("the round wire glasses", "the car
-/// keys on a steel ring"; not "the box of six eggs" or "the short glass
-/// with bubbles"): its head noun, the last word before what qualifies it.
-pub fn plural(name: &str) -> bool {
-    const ALWAYS: [&str; 14] = [
-        "glasses",
-        "sunglasses",
-        "scissors",
-        "jeans",
-        "trousers",
-        "shorts",
-        "pyjamas",
-        "headphones",
-        "earphones",
-        "tongs",
-        "pliers",
-        "binoculars",
-        "leggings",
-        "clothes",
-    ];
-    const SINGULAR: [&str; 12] = [
-        "bus", "lens", "news", "series", "species", "gas", "canvas", "atlas", "cactus", "iris",
-        "hummus", "couscous",
-    ];
-    let head_part = [
-        " with ", " of ", " for ", " about ", " on ", " in ", " from ", " to ",
-    ]
-    .iter()
-    .filter_map(|sep| name.find(sep))
-    .min()
-    .map_or(name, |i| &name[..i]);
-    let Some(head) = head_part.split_whitespace().last() else {
-        return false;
-    };
-    let head = head
-        .trim_end_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
-    ALWAYS.contains(&head.as_str())
-        || (head.ends_with('s')
-            && !head.ends_with("ss")
-            && !head.ends_with("'s")
-            && !SINGULAR.contains(&head.as_str()))
-}
-
 /// Whether `text` says the time of day of `t`, as people say it: in
 /// figures ("20:30", "8:30", "8pm", "8 am") or in words after "at", "by"
 /// or "until" ("at eight", "by half past seven", "until a quarter to
@@ -299,7 +256,7 @@ pub fn says_time(text: &str, t: u64) -> bool {
 
 #[cfg(test)]
 mod said_times {
-    use super::{article, plural, says_time};
+    use super::{article, says_time};
 
     #[test]
     fn a_numbered_room_takes_no_article() {
@@ -307,32 +264,6 @@ mod said_times {
         assert_eq!(article("kitchen", "Kitchen"), "the kitchen");
         assert_eq!(article("bob's room", "Bob's room"), "Bob's room");
         assert_eq!(article("room 2b", "Room 2b"), "the room 2b");
-    }
-
-    #[test]
-    fn plural_names_are_told_by_their_head_noun() {
-        for many in [
-            "the round wire glasses",
-            "the black over-ear headphones",
-            "the car keys on a steel ring",
-            "the blue jeans",
-            "the orange-handled scissors",
-            "the grey work trousers",
-        ] {
-            assert!(plural(many), "{many}");
-        }
-        for one in [
-            "the box of six eggs",
-            "the short glass with bubbles",
-            "the fleece blanket with stars",
-            "the pair of striped socks",
-            "the illustrated book about dinosaurs",
-            "the leather notebook for work notes",
-            "Lucas's lamp",
-            "the kettle",
-        ] {
-            assert!(!plural(one), "{one}");
-        }
     }
 
     const fn at(h: u64, m: u64) -> u64 {

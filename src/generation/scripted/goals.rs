@@ -99,7 +99,12 @@ pub(super) fn goal_text(s: Indexed<'_>, g: &Goal, done: bool) -> String {
             };
             let (o, k) = (describe(s, object), kind_name(s, r));
             if done {
-                format!("the {o} is {rel} the {k}")
+                let be = if crate::catalogue::plural(&o) {
+                    "are"
+                } else {
+                    "is"
+                };
+                format!("the {o} {be} {rel} the {k}")
             } else {
                 format!("put the {o} {rel} the {k}")
             }
@@ -125,5 +130,35 @@ pub(super) fn goal_text(s: Indexed<'_>, g: &Goal, done: bool) -> String {
         }
         _ if done => "it is done".into(),
         _ => "do it".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::SceneIndex;
+
+    #[test]
+    fn what_is_done_agrees_with_the_thing() {
+        let scene = crate::scene::default_scene();
+        let index = SceneIndex::new(&scene);
+        let s = index.over(&scene);
+        let put = |object: &str| Goal::Fetch {
+            object: Id::new(object),
+            to: Dest::On(Id::new("sofa_1")),
+        };
+        assert_eq!(
+            goal_text(s, &put("glasses_2"), true),
+            "the black sunglasses are on the sofa"
+        );
+        let mug = goal_text(s, &put("mug_1"), true);
+        assert!(
+            mug.starts_with("the ") && mug.ends_with(" is on the sofa"),
+            "{mug}"
+        );
+        assert_eq!(
+            goal_text(s, &put("glasses_2"), false),
+            "put the black sunglasses on the sofa"
+        );
     }
 }

@@ -146,20 +146,30 @@ impl Activity for Tidy {
                 &mut house.rng,
                 &[
                     "I put the {o} {r} the {c}.",
-                    "If anyone needs the {o}, it's {r} the {c}.",
-                    "The {o} is {r} the {c} now.",
+                    "If anyone needs the {o}, {it's} {r} the {c}.",
+                    "The {o} {is} {r} the {c} now.",
                 ],
-            )
-            .replace("{o}", &describe(s, &o.id))
-            .replace(
-                "{r}",
-                if matches!(rel, Location::In(_)) {
-                    "in"
-                } else {
-                    "on"
-                },
-            )
-            .replace("{c}", &kind_name(s, &told));
+            );
+            let name = describe(s, &o.id);
+            // Said of "the black sunglasses" as of "the mug".
+            let (its, is) = if crate::catalogue::plural(&name) {
+                ("they're", "are")
+            } else {
+                ("it's", "is")
+            };
+            let text = text
+                .replace("{o}", &name)
+                .replace("{it's}", its)
+                .replace("{is}", is)
+                .replace(
+                    "{r}",
+                    if matches!(rel, Location::In(_)) {
+                        "in"
+                    } else {
+                        "on"
+                    },
+                )
+                .replace("{c}", &kind_name(s, &told));
             let claim = Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
             // Told to whoever is about now, or kept for the robot.
             match listener {

@@ -1,0 +1,78 @@
+//! How the names of things are said: whether a name is plural, so that
+//! what is said of it agrees ("the black sunglasses are on the desk").
+//! Dialogue (generation) and questions (samples) share it.
+
+/// Whether a thing's name is plural ("the round wire glasses", "the car
+/// keys on a steel ring"; not "the box of six eggs" or "the short glass
+/// with bubbles"): its head noun, the last word before what qualifies it.
+pub fn plural(name: &str) -> bool {
+    const ALWAYS: [&str; 14] = [
+        "glasses",
+        "sunglasses",
+        "scissors",
+        "jeans",
+        "trousers",
+        "shorts",
+        "pyjamas",
+        "headphones",
+        "earphones",
+        "tongs",
+        "pliers",
+        "binoculars",
+        "leggings",
+        "clothes",
+    ];
+    const SINGULAR: [&str; 12] = [
+        "bus", "lens", "news", "series", "species", "gas", "canvas", "atlas", "cactus", "iris",
+        "hummus", "couscous",
+    ];
+    let head_part = [
+        " with ", " of ", " for ", " about ", " on ", " in ", " from ", " to ",
+    ]
+    .iter()
+    .filter_map(|sep| name.find(sep))
+    .min()
+    .map_or(name, |i| &name[..i]);
+    let Some(head) = head_part.split_whitespace().last() else {
+        return false;
+    };
+    let head = head
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    ALWAYS.contains(&head.as_str())
+        || (head.ends_with('s')
+            && !head.ends_with("ss")
+            && !head.ends_with("'s")
+            && !SINGULAR.contains(&head.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plural_names_are_told_by_their_head_noun() {
+        for many in [
+            "the round wire glasses",
+            "the black over-ear headphones",
+            "the car keys on a steel ring",
+            "the blue jeans",
+            "the orange-handled scissors",
+            "the grey work trousers",
+        ] {
+            assert!(plural(many), "{many}");
+        }
+        for one in [
+            "the box of six eggs",
+            "the short glass with bubbles",
+            "the fleece blanket with stars",
+            "the pair of striped socks",
+            "the illustrated book about dinosaurs",
+            "the leather notebook for work notes",
+            "Lucas's lamp",
+            "the kettle",
+        ] {
+            assert!(!plural(one), "{one}");
+        }
+    }
+}
