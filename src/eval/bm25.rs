@@ -1,7 +1,7 @@
 //! Okapi BM25 over the robot's narrated events (k1 = 1.2, b = 0.75): the
 //! flat text retrieval baseline.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 /// Lower-cased alphanumeric words, ids split on `_`.
 pub fn tokens(text: &str) -> Vec<String> {
@@ -110,10 +110,16 @@ impl Bm25 {
             })
             .collect();
         let weight = |f: f64, len: usize| f * 2.2 / (f + 1.2 * (0.25 + 0.75 * len as f64 / avg));
-        let score = |d: usize| -> f64 {
+        // A document first met in a word's list is in none of the lists
+        // read before it: only the words not yet read can score (the rest
+        // are skipped as absent, so the sum is the same, in the same order).
+        let mut unread: Vec<bool> = vec![true; q.len()];
+        let score = |d: usize, unread: &[bool]| -> f64 {
             let (_, tf, len) = &self.docs[d];
             q.iter()
-                .filter_map(|(w, idf)| {
+                .zip(unread)
+                .filter(|(_, u)| **u)
+                .filter_map(|((w, idf), _)| {
                     let i = tf.binary_search_by_key(w, |(x, _)| *x).ok()?;
                     let f = f64::from(tf[i].1);
                     // As written, so that the rounding is the same as ever.
@@ -132,7 +138,7 @@ impl Bm25 {
         lists.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut left: f64 = lists.iter().map(|(b, _)| b).sum();
         let mut best = Best { k, top: vec![] };
-        let mut met = HashSet::new();
+        let mut met = vec![false; self.docs.len()];
         for (bound, w) in lists {
             // A margin for rounding: skip only what surely cannot enter.
             if best.floor().is_some_and(|f| left * (1.0 + 1e-9) < f) {
@@ -140,11 +146,16 @@ impl Bm25 {
             }
             left -= bound;
             for &d in &self.postings[w].docs {
-                if met.insert(d) {
-                    let s = score(d);
+                if !std::mem::replace(&mut met[d], true) {
+                    let s = score(d, &unread);
                     if s > 0.0 {
                         best.offer((s, self.docs[d].0));
                     }
+                }
+            }
+            for (u, (x, _)) in unread.iter_mut().zip(&q) {
+                if *x == w {
+                    *u = false;
                 }
             }
         }
