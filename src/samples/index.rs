@@ -267,20 +267,28 @@ impl Tables {
         }
         // A thing seen to come in from outside, in an event whose moves
         // the robot saw (not only heard).
-        let saw_moves = self.all_seeing || ((observed || revealed) && !e.heard_by.contains(robot));
-        if e.outcome.is_ok() && saw_moves {
+        if e.outcome.is_ok() && self.saw_moves(robot, e) {
             let outside = Value::Location(Location::Outside);
             for c in &e.changes {
                 if c.attr.as_str() == "location" && c.old == outside && c.new != outside {
                     let key = (c.entity.clone(), c.attr.clone());
-                    let seen = self.seen.get(&key).and_then(|s| s.last());
+                    if self.seen.get(&key).and_then(|s| s.last()).map(|s| s.event) != Some(e.id) {
+                        continue;
+                    }
                     let came = self.came_in.entry(c.entity.clone()).or_default();
-                    if seen.is_some_and(|s| s.event == e.id) && came.last() != Some(&e.id) {
+                    if came.last() != Some(&e.id) {
                         came.push(e.id);
                     }
                 }
             }
         }
+    }
+
+    /// Whether `robot` perceived `e` and saw, not only heard, what moved.
+    fn saw_moves(&self, robot: &Id, e: &Event) -> bool {
+        self.all_seeing
+            || ((e.observers.contains(robot) || e.revealed_to.contains(robot))
+                && !e.heard_by.contains(robot))
     }
 
     /// The robot perceived `who` in `room` in event `event`.
@@ -482,7 +490,7 @@ impl<'a> Index<'a> {
     /// only by ear (a departure heard through a wall says who went, not
     /// what they took).
     pub fn saw_moves(&self, e: &Event) -> bool {
-        self.robot_saw(e) && (self.tables.all_seeing || !e.heard_by.contains(&self.robot))
+        self.tables.saw_moves(&self.robot, e)
     }
 
     /// Whether the robot perceived event `e` (saw or heard it, or saw what
