@@ -24,6 +24,16 @@ pub fn plain(description: &str) -> &str {
         .map_or(description, |(d, _)| d)
 }
 
+/// A description as it reads mid-sentence: "carton of milk marked best
+/// before day 19" (the comma of the written label would need its closing
+/// comma before the sentence goes on).
+pub fn in_a_sentence(description: &str) -> std::borrow::Cow<'_, str> {
+    match description.split_once(BEST_BEFORE) {
+        Some((d, day)) => format!("{d} marked best before day {day}").into(),
+        None => description.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +46,11 @@ mod tests {
         assert_eq!(plain(&d), "carton of milk");
         assert_eq!(best_before("carton of milk"), None);
         assert_eq!(best_before("jam, best before day soon"), None);
+        assert_eq!(
+            in_a_sentence("carton of milk, best before day 19"),
+            "carton of milk marked best before day 19"
+        );
+        assert_eq!(in_a_sentence("jar of jam"), "jar of jam");
         assert_eq!(plain("carton of milk"), "carton of milk");
     }
 }

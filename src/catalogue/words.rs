@@ -2,6 +2,29 @@
 //! what is said of it agrees ("the black sunglasses are on the desk").
 //! Dialogue (generation) and questions (samples) share it.
 
+/// Upper-cases the first letter.
+pub fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// One of a thing said with its article: "an espresso", "a cappuccino",
+/// and a cup of what is poured rather than counted ("a cup of tea", "a
+/// cup of hot water").
+pub fn one_of(name: &str) -> String {
+    const POURED: [&str; 6] = ["tea", "water", "coffee", "milk", "juice", "cocoa"];
+    let head = name.split_whitespace().last().unwrap_or(name);
+    if POURED.contains(&head) {
+        format!("a cup of {name}")
+    } else if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {name}")
+    } else {
+        format!("a {name}")
+    }
+}
+
 /// Whether a thing's name is plural ("the round wire glasses", "the car
 /// keys on a steel ring"; not "the box of six eggs" or "the short glass
 /// with bubbles"): its head noun, the last word before what qualifies it.
@@ -49,6 +72,20 @@ pub fn plural(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_of_a_drink_takes_its_article() {
+        for (drink, said) in [
+            ("espresso", "an espresso"),
+            ("lungo", "a lungo"),
+            ("cappuccino", "a cappuccino"),
+            ("tea", "a cup of tea"),
+            ("herbal tea", "a cup of herbal tea"),
+            ("hot water", "a cup of hot water"),
+        ] {
+            assert_eq!(one_of(drink), said);
+        }
+    }
 
     #[test]
     fn plural_names_are_told_by_their_head_noun() {

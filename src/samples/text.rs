@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-pub use crate::catalogue::plural;
+pub use crate::catalogue::{capital, plural};
 use crate::ids::Id;
 use crate::scene::{Fixture, Kind, Scene, SceneIndex, fixtures};
 use crate::trace::{DAY, LEVEL, Location, Value, clock_time, day_of};
@@ -88,7 +88,10 @@ impl<'a> Namer<'a> {
                     a.name.clone()
                 };
             }
-            Some((Kind::Object, i)) => return format!("the {}", s.objects[i].description),
+            Some((Kind::Object, i)) => {
+                let d = crate::catalogue::bought::in_a_sentence(&s.objects[i].description);
+                return format!("the {d}");
+            }
             Some((Kind::Room, i)) => {
                 let r = &s.rooms[i];
                 return article(&r.name.to_lowercase(), &r.name);
@@ -156,14 +159,6 @@ impl<'a> Namer<'a> {
             field => format!("{} {}", self.name(entity), field.replace('_', " ")),
         }
     }
-}
-
-/// Upper-cases the first letter.
-pub fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }
 
 /// "the kitchen", but "Lily's room" and "Alice's nightstand" as written.

@@ -42,8 +42,8 @@ impl Scripted {
                         (
                             "in the morning",
                             &[
-                                "I always have a {d} in the morning.",
-                                "A {d} for me, like every day.",
+                                "I always have {a} in the morning.",
+                                "{A} for me, like every day.",
                                 "Nothing beats my morning {d}.",
                             ],
                         )
@@ -51,13 +51,17 @@ impl Scripted {
                         (
                             "with lunch",
                             &[
-                                "A {d} with lunch, as always.",
-                                "A {d} for me, like every day.",
-                                "Lunch isn't lunch without a {d}.",
+                                "{A} with lunch, as always.",
+                                "{A} for me, like every day.",
+                                "Lunch isn't lunch without {a}.",
                             ],
                         )
                     };
-                    let text = pick(&mut self.rng, lines).replace("{d}", drink);
+                    let one = crate::catalogue::one_of(drink);
+                    let text = pick(&mut self.rng, lines)
+                        .replace("{d}", drink)
+                        .replace("{a}", &one)
+                        .replace("{A}", &crate::catalogue::capital(&one));
                     self.stated
                         .push(format!("{} drinks {} {when}", p.name, drink));
                     let claim = preference(host, &coffee, "drink", Value::Text(drink.clone()));

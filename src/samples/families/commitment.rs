@@ -14,8 +14,10 @@ use crate::samples::candidates::Candidate;
 use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Progress, Query};
 use crate::samples::phrasing::Phrase;
-use crate::samples::text::{Namer, says_time};
+use crate::samples::text::{Namer, plural, says_time};
+use crate::samples::wording::answer_words;
 use crate::samples::wording::request_phrase;
+use crate::trace::{Location, Value};
 
 use super::family::{QuestionFamily, Reads, Track};
 use super::reader::{Read, Reading};
@@ -164,6 +166,25 @@ impl QuestionFamily for Commitment {
                 };
                 answered(Answer::Status { status }, evidence)
             }
+        }
+    }
+
+    /// What was asked, said as the asking: "Set it to quick.", "Bring them
+    /// to Bob.", not the bare value ("Quick.").
+    fn answer_text(&self, n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
+        let (Query::Asked { entity, .. }, Answer::Value { value }) = (q, a) else {
+            return answer_words(n, "location", a, options);
+        };
+        let it = if plural(&n.name(entity)) {
+            "them"
+        } else {
+            "it"
+        };
+        match value {
+            Value::Location(Location::HeldBy(who)) => format!("Bring {it} to {}.", n.name(who)),
+            Value::Location(l) => format!("Put {it} {}.", n.location(l)),
+            Value::Bool(on) => format!("Switch {it} {}.", if *on { "on" } else { "off" }),
+            v => format!("Set {it} to {}.", n.value("", v)),
         }
     }
 
