@@ -818,7 +818,8 @@ fn parcels_breakdowns_losses_and_loans_come_and_go() {
 /// Four weeks of a household that keeps living (issue 47, items 1-3):
 /// food is finished after its servings, said to be, put in the bin and
 /// taken out by the next one to leave, who comes back without it; the
-/// shop brings each kind finished back within two weeks; the courier
+/// shop brings each kind finished back within two weeks, and a top-up
+/// the staples run out between shops; the courier
 /// still calls in week 4; and the fourth week brings in at least half as
 /// many new things as the first. On each built-in scene, two seeds.
 #[test]
@@ -925,6 +926,27 @@ fn food_is_finished_thrown_out_and_bought_again_and_the_courier_keeps_calling() 
                 );
             }
             assert!(out >= 1, "{id} seed {seed}: nothing finished was taken out");
+            // The staples run out between shops send someone out to top
+            // up: no three days at home running with nothing eaten (a
+            // trip away, up to two nights, excepted).
+            let mut ate = [false; 29];
+            let mut away = [false; 29];
+            for e in &events {
+                match &e.action {
+                    Action::Use { .. } => ate[e.day as usize] = true,
+                    Action::Leave { to, .. } if to.name() == "trip" => {
+                        for d in e.day..=(e.day + 3).min(28) {
+                            away[d as usize] = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let hungry: Vec<usize> = (1..=28).filter(|d| !ate[*d] && !away[*d]).collect();
+            assert!(
+                !hungry.windows(3).any(|w| w[2] == w[0] + 2),
+                "{id} seed {seed}: three days running at home with nothing eaten: {hungry:?}"
+            );
             let weeks = hearth::timeuse::weeks(&scene, &events, 28);
             // Still coming in a month on: the last fortnight brings in at
             // least half a week 1 a week.

@@ -2,9 +2,10 @@
 //! of the house from their role (`assets/schedules.ron`), the week's chore
 //! days, calls and rare events (`day_plan.rs` makes the day's sessions of
 //! it). Drawn on a stream of its own, so the calendar is a function of the
-//! seed and the scene only, whatever the sessions draw, but for one thing
-//! the day brings back: a repair the technician could not be let in for is
-//! booked again, and a breakdown waits until the last one is repaired.
+//! seed and the scene only, whatever the sessions draw, but for what the
+//! days bring back: a repair the technician could not be let in for is
+//! booked again, a breakdown waits until the last one is repaired, and
+//! staples run out between shops send someone out to top up.
 
 use std::collections::BTreeSet;
 
@@ -180,6 +181,8 @@ pub(super) struct Calendar {
     /// The weekly shop could not be done on its day (a visitor in, every
     /// adult out): it is done the next day that it can.
     shop_owed: bool,
+    /// The day of the last shop, weekly or top-up (0: none yet).
+    last_shop: u32,
     /// The last day planned, kept so that asking for it again (an LLM's
     /// prompt, then the script's fallback) draws nothing.
     planned: Option<(u32, Day, Vec<Planned>)>,
@@ -194,6 +197,8 @@ pub(super) struct Household<'a> {
     pub roles: &'a Roles,
     pub repairs: &'a mut Repairs,
     pub people: &'a [Person],
+    /// The shopping list: kinds, once for each one finished.
+    pub list: &'a [String],
 }
 
 impl Calendar {
@@ -226,6 +231,7 @@ impl Calendar {
             week: BTreeSet::new(),
             trip: None,
             shop_owed: false,
+            last_shop: 0,
             planned: None,
             today: Day::default(),
         }
@@ -249,7 +255,7 @@ impl Calendar {
         {
             return (today.clone(), plan.clone());
         }
-        let today = self.draw_day(day, h.repairs, h.people);
+        let today = self.draw_day(day, h.repairs, h.people, h.list);
         let plan = self.day_plan(cx, &today, h.roles);
         self.planned = Some((day, today.clone(), plan.clone()));
         (today, plan)
@@ -365,7 +371,13 @@ impl Calendar {
         out
     }
 
-    fn draw_day(&mut self, day: u32, repairs: &mut Repairs, people: &[Person]) -> Day {
+    fn draw_day(
+        &mut self,
+        day: u32,
+        repairs: &mut Repairs,
+        people: &[Person],
+        list: &[String],
+    ) -> Day {
         let weekday = Weekday::of_day(day, self.first_weekday);
         let cal = &mut self.cal;
         if day == 1 || weekday == Weekday::Mon {
@@ -429,7 +441,9 @@ impl Calendar {
         self.visits(&members, weekday, &mut out);
         self.plan_party(&members, weekday, &mut out);
         if out.chores.contains(&Chore::Groceries) || self.shop_owed {
-            self.shop_owed = !self.shop(&members, weekday, people, &mut out);
+            self.shop_owed = !self.shop(day, &members, people, &mut out, false);
+        } else if self.top_up_due(day, list) {
+            self.shop(day, &members, people, &mut out, true);
         }
         out.outs
             .sort_by(|a, b| (a.leave, &a.who).cmp(&(b.leave, &b.who)));
@@ -713,28 +727,50 @@ impl Calendar {
         }
     }
 
-    /// The weekly shop: an adult home at the time goes, with a pharmacy
-    /// stop some weeks; Saturday mornings, weekday evenings. Whether one
-    /// could go.
+    /// Whether the staples have run out well before the next shop: two of
+    /// the breakfast foods on the list, three days or more since the last
+    /// shop, and the weekly one not due tomorrow.
+    fn top_up_due(&self, day: u32, list: &[String]) -> bool {
+        let cat = crate::catalogue::builtin();
+        let staples = list
+            .iter()
+            .filter(|c| {
+                cat.category(c)
+                    .is_some_and(|k| k.roles.contains(&crate::scene::Role::BreakfastFood))
+            })
+            .count();
+        staples >= 2
+            && day >= self.last_shop + 3
+            && !self.week.contains(&(day + 1, Chore::Groceries))
+    }
+
+    /// The weekly shop (or, `top_up`, a quick one for the staples run out):
+    /// an adult home at the time goes, the weekly shop with a pharmacy stop
+    /// some weeks; Saturday mornings, weekday evenings. Whether one could go.
     fn shop(
         &mut self,
+        today: u32,
         members: &[Member],
-        weekday: Weekday,
         people: &[Person],
         day: &mut Day,
+        top_up: bool,
     ) -> bool {
-        let (leave, len) = if weekday.is_weekend() {
-            (10 * H + self.cal.random_range(0..=8) * 5 * M, 75 * M)
-        } else {
-            (
+        let weekend = day.weekend();
+        let (leave, len) = match (weekend, top_up) {
+            (true, false) => (10 * H + self.cal.random_range(0..=8) * 5 * M, 75 * M),
+            (false, false) => (
                 18 * H + 45 * M + self.cal.random_range(0..=3) * 5 * M,
                 50 * M,
-            )
+            ),
+            // A top-up after dinner on a weekday (the corner shop is open).
+            (true, true) => (11 * H + self.cal.random_range(0..=12) * 5 * M, 25 * M),
+            (false, true) => (20 * H + self.cal.random_range(0..=6) * 5 * M, 25 * M),
         };
         let len = len + self.cal.random_range(0..=4) * 5 * M;
-        let pharmacy = self
-            .cal
-            .random_bool(schedules::schedules().household.pharmacy);
+        let pharmacy = !top_up
+            && self
+                .cal
+                .random_bool(schedules::schedules().household.pharmacy);
         // Not while a visitor is here (the host stays in).
         let back = leave + len + 30 * M;
         if day.visits.iter().any(|(_, a, l)| leave < *l && back > *a) {
@@ -748,6 +784,7 @@ impl Calendar {
             return false;
         };
         let who = m.id.clone();
+        self.last_shop = today;
         day.outs.push(Out {
             take: take_of(
                 people,

@@ -214,6 +214,7 @@ impl Scripted {
             roles: &self.roles,
             repairs: &mut self.repairs,
             people: &self.people,
+            list: self.pantry.list(),
         };
         self.calendar.plan_day(cx, day, h)
     }
@@ -226,6 +227,7 @@ impl Scripted {
             roles: &self.roles,
             repairs: &mut self.repairs,
             people: &self.people,
+            list: self.pantry.list(),
         };
         self.calendar.words(cx, day, h)
     }
