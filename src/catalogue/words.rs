@@ -2,6 +2,29 @@
 //! what is said of it agrees ("the black sunglasses are on the desk").
 //! Dialogue (generation) and questions (samples) share it.
 
+/// A kind as it is written in a sentence: "TV", "TV stand" (kinds are
+/// ids, lower case).
+pub fn kind_said(kind: &str) -> String {
+    kind.split(' ')
+        .map(|w| if w == "tv" { "TV" } else { w })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A timer's seconds said as a cook would: "45 minutes", "1 hour 30
+/// minutes", "off".
+pub fn duration_said(seconds: i64) -> String {
+    let (h, m) = (seconds / 3600, seconds % 3600 / 60);
+    let unit = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    match (h, m) {
+        (0, 0) if seconds <= 0 => "off".into(),
+        (0, 0) => unit(seconds, "second"),
+        (0, m) => unit(m, "minute"),
+        (h, 0) => unit(h, "hour"),
+        (h, m) => format!("{} {}", unit(h, "hour"), unit(m, "minute")),
+    }
+}
+
 /// Upper-cases the first letter.
 pub fn capital(s: &str) -> String {
     let mut c = s.chars();
@@ -72,6 +95,19 @@ pub fn plural(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_and_timers_are_said_as_written() {
+        assert_eq!(kind_said("tv"), "TV");
+        assert_eq!(kind_said("tv stand"), "TV stand");
+        assert_eq!(kind_said("coffee machine"), "coffee machine");
+        assert_eq!(duration_said(2700), "45 minutes");
+        assert_eq!(duration_said(60), "1 minute");
+        assert_eq!(duration_said(5400), "1 hour 30 minutes");
+        assert_eq!(duration_said(7200), "2 hours");
+        assert_eq!(duration_said(0), "off");
+        assert_eq!(duration_said(30), "30 seconds");
+    }
 
     #[test]
     fn one_of_a_drink_takes_its_article() {

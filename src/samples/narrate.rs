@@ -196,7 +196,7 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
                     &[
                         ("f", slots[2].1.clone()),
                         ("t", slots[1].1.clone()),
-                        ("v", v.to_string()),
+                        ("v", n.value(act.field.as_deref().unwrap_or(""), v)),
                     ],
                 ),
                 _ => verb_phrase(n, &act, Tense::Past),

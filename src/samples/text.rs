@@ -110,6 +110,7 @@ impl<'a> Namer<'a> {
         };
         let (kind, room, description) = (f.kind, f.room, f.description);
         let (same_kind, same_room) = self.names.same[nth];
+        let kind = crate::catalogue::kind_said(kind);
         if same_kind == 1 {
             format!("the {kind}")
         } else if same_room == 1 {
@@ -140,6 +141,9 @@ impl<'a> Namer<'a> {
             (LEVEL, Value::Int(1)) => "one serving left".into(),
             (LEVEL, Value::Int(n)) => format!("{n} servings left"),
             (_, Value::Bool(b)) => (if *b { "on" } else { "off" }).into(),
+            ("timer", Value::Int(secs)) => crate::catalogue::duration_said(*secs),
+            // An option named after a kind: the TV's input "tv" is "TV".
+            (_, Value::Text(t)) => crate::catalogue::kind_said(t),
             (_, v) => v.to_string(),
         }
     }

@@ -112,9 +112,10 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> Strin
             )
         }
         (f, v) => format!(
-            "set the {} of {} to {v}",
+            "set the {} of {} to {}",
             f.replace('_', " "),
-            n.name(entity)
+            n.name(entity),
+            n.value(f, v)
         ),
     }
 }

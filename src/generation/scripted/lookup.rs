@@ -266,7 +266,7 @@ pub(super) fn desk_words(scene: Indexed<'_>, desk: &Id, theirs: bool) -> String 
 pub(super) fn kind_name(scene: Indexed<'_>, id: &Id) -> String {
     scene
         .fixture(id)
-        .map_or_else(|| id.to_string(), |f| f.kind.to_string())
+        .map_or_else(|| id.to_string(), |f| crate::catalogue::kind_said(f.kind))
 }
 /// The bin, if it has room for `n` more things now (a full one leaves
 /// what is finished where it was kept until the rubbish goes out).

@@ -28,7 +28,7 @@ pub const PHRASINGS: Phrasings = &[
         "is_on",
         &[
             "Is {thing} on or off?",
-            "Is {thing} running right now, or is it off?",
+            "Is {thing} on right now, or is it off?",
             "Has {thing} been left on, or is it switched off?",
             "Would I find {thing} switched on or off?",
             "On or off: what state is {thing} in now?",
