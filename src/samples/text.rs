@@ -153,14 +153,16 @@ impl<'a> Namer<'a> {
         format!("day {} at {}", day_of(t), &clock_time(t)[..5])
     }
 
-    /// "the tv volume", "the fridge door" ("open"), a device field.
+    /// "the volume of the TV", "the fridge (open or closed)": a device field.
     pub fn attribute(&self, entity: &Id, attr: &str) -> String {
         match attr {
             "open" => format!("{} (open or closed)", self.name(entity)),
             "power" => format!("{} (on or off)", self.name(entity)),
             "broken" => format!("{} (working or broken)", self.name(entity)),
             LEVEL => format!("what is left of {}", self.name(entity)),
-            field => format!("{} {}", self.name(entity), field.replace('_', " ")),
+            // "the brightness of the ceiling light in the dining room", not
+            // "the ceiling light in the dining room brightness".
+            field => format!("the {} of {}", field.replace('_', " "), self.name(entity)),
         }
     }
 }

@@ -122,7 +122,13 @@ impl Scripted {
                     id: a.id.clone(),
                     name: a.name.clone(),
                     mug,
-                    drink: drinks.choose(&mut rng).cloned(),
+                    // Hot water is for tea, nobody's favourite drink.
+                    drink: drinks
+                        .iter()
+                        .filter(|d| *d != "hot water")
+                        .collect::<Vec<_>>()
+                        .choose(&mut rng)
+                        .map(|d| d.to_string()),
                     tv_volume: rng.random_range(2..8) * 5,
                     brightness: rng.random_range(3..9) * 10,
                     night_target: f64::from(rng.random_range(36..42)) / 2.0,
