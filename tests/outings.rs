@@ -958,3 +958,86 @@ fn food_is_finished_thrown_out_and_bought_again_and_the_courier_keeps_calling() 
         }
     }
 }
+
+/// A supply (detergent: twenty loads a bottle, two or three washes a
+/// week) runs out after two months or so: the last measure is said and
+/// the empty bottle goes in the bin and out with the rubbish; the shop
+/// brings a new bottle (told apart by its label), put away, and the next
+/// wash uses it. A generated house (whose furnishing keeps detergent;
+/// no built-in scene does), ten weeks.
+#[test]
+fn detergent_runs_out_and_a_new_bottle_is_bought_and_used() {
+    let cat = hearth::catalogue::builtin();
+    let house = hearth::procgen::generate(&hearth::procgen::SceneSpec::new("house", 12), cat)
+        .expect("a generated house");
+    let scene = hearth::generation::scripted::provision(&house, 70, cat);
+    let stocked: Vec<&hearth::scene::ObjectDef> = (scene.objects.iter())
+        .filter(|o| o.category == "detergent" && o.at == Placement::Outside)
+        .collect();
+    assert_eq!(stocked.len(), 3, "one bottle for every four weeks");
+    assert!(
+        stocked[0].description.ends_with("for sensitive skin"),
+        "{stocked:?}"
+    );
+    let (events, _) = days_of(&scene, 1, 70);
+    let detergent = |o: &Id| {
+        scene
+            .objects
+            .iter()
+            .any(|x| &x.id == o && x.category == "detergent")
+    };
+    let said = events
+        .iter()
+        .position(|e| text(e).contains("laundry detergent") && text(e).contains("list"))
+        .expect("the last of the detergent is said");
+    let first = &events[said];
+    // The empty bottle: in the bin the same session, then out of the house.
+    let old = events[..said]
+        .iter()
+        .rev()
+        .find_map(|e| match &e.action {
+            Action::Use { object } if detergent(object) => Some(object.clone()),
+            _ => None,
+        })
+        .expect("a measure used before");
+    let binned = events[said..].iter().position(|e| {
+        matches!(&e.action, Action::Place { object, target, .. }
+            if *object == old && target.as_str() == "bin_1" && e.outcome.is_ok())
+    });
+    assert!(
+        binned.is_some_and(|i| i < 10),
+        "{old} not binned after day {}",
+        first.day
+    );
+    assert!(
+        events[said..].iter().any(|e| matches!(&e.action,
+            Action::Leave { take, .. } if take.contains(&old))),
+        "{old} never taken out"
+    );
+    // A new bottle comes in within two weeks, and the next wash uses it.
+    let bought = events[said..]
+        .iter()
+        .filter(|e| e.t <= first.t + 14 * DAY)
+        .find_map(|e| {
+            let Action::Arrive { .. } = &e.action else {
+                return None;
+            };
+            e.changes
+                .iter()
+                .find(|c| detergent(&c.entity) && c.old == Value::Location(Location::Outside))
+                .map(|c| (c.entity.clone(), e.t))
+        });
+    let (new, t) = bought.unwrap_or_else(|| panic!("no detergent bought after day {}", first.day));
+    assert_ne!(new, old);
+    let used_after: Vec<&Id> = (events.iter())
+        .filter(|e| e.t > t && e.outcome.is_ok())
+        .filter_map(|e| match &e.action {
+            Action::Use { object } if detergent(object) => Some(object),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !used_after.is_empty() && used_after.iter().all(|o| **o == new),
+        "after {new} came in: {used_after:?}"
+    );
+}

@@ -226,8 +226,8 @@ pub struct ObjectCategory {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keeps: Option<u32>,
     /// What tells later ones of the kind apart when more come in over the
-    /// months (a parcel's sender); food bought is told apart by its
-    /// best-before day.
+    /// months (a parcel's sender, a detergent's scent); food bought is
+    /// told apart by its best-before day.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
     /// Descriptions telling look-alikes apart (colour, material, pattern,

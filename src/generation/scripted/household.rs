@@ -146,7 +146,7 @@ impl Scripted {
         kin.set_stream(KIN_STREAM);
         // What starts beyond the front door: parcels, food to be bought,
         // and the shop's stock for the months.
-        let stock = Stocked::of(scene);
+        let stock = Stocked::of(scene, crate::catalogue::builtin());
         let outside = |parcel: bool| -> Vec<Id> {
             scene
                 .objects

@@ -64,13 +64,21 @@ impl Activity for Laundry {
                 && matches!(sim.location(&o.id), Some(Location::On(_) | Location::In(_)))
                 && sim.level(&o.id).is_some_and(|n| n > 0)
         });
+        // The last of it said, on the shopping list, and the empty bottle
+        // in the bin (left on its shelf for the rubbish where none has room).
         if let Some(d) = detergent {
-            turns.push(turn(
-                host,
-                Goal::Use {
-                    object: d.id.clone(),
-                },
-            ));
+            let used = [(d.id.clone(), host.clone())];
+            if house.finish(x, &used, turns).contains(&d.id)
+                && let Some(bin) = bin_with_room(x, 1)
+            {
+                turns.push(turn(
+                    host,
+                    Goal::Fetch {
+                        object: d.id.clone(),
+                        to: Dest::In(bin),
+                    },
+                ));
+            }
         }
         let p = house.person(host).clone();
         let (programme, temperature) = p.laundry.clone();

@@ -10,9 +10,12 @@
 //! before day 19": the week it is for, plus the days the kind keeps);
 //! the shop buys only what still has most of its life ahead
 //! ([`Stocked::fresh_on`]), so a week not shopped for stays in the shop.
-//! Parcels, three a week (the most the calendar's courier calls), are
-//! told apart by their sender (the catalogue's `labels`). Deterministic:
-//! no draw, ids continuing the scene's (`milk_7`).
+//! Supplies (used up, but never going off: detergent) are stocked one
+//! every four weeks, told apart, as parcels are, by the catalogue's
+//! `labels` ("bottle of laundry detergent for sensitive skin"). Parcels,
+//! three a week (the most the calendar's courier calls), are told apart
+//! by their sender. Deterministic: no draw, ids continuing the scene's
+//! (`milk_7`).
 
 use std::collections::BTreeSet;
 
@@ -25,6 +28,8 @@ use crate::scene::{ActorKind, ObjectDef, Placement, Role, Scene};
 const PER_WEEK: u32 = 2;
 /// Parcels that may come each week (the calendar's `deliveries` at most).
 const PARCELS_PER_WEEK: u32 = 3;
+/// Weeks a supply (a bottle of detergent) is stocked for.
+const SUPPLY_WEEKS: u32 = 4;
 
 /// `scene` with the food and parcels that may come in over `days` days
 /// waiting outside.
@@ -70,6 +75,40 @@ pub fn provision(scene: &Scene, days: u32, cat: &Catalogue) -> Scene {
             }
         }
     }
+    let mut taken: BTreeSet<(String, Option<Id>)> = scene
+        .objects
+        .iter()
+        .map(|o| (o.description.clone(), o.owner.clone()))
+        .collect();
+    // Supplies kept in the house, one every four weeks, each a label of
+    // its kind's in turn (as many as there are).
+    for c in &cat.objects {
+        let (Some(_), None) = (c.servings, c.keeps) else {
+            continue;
+        };
+        let kept = |o: &&ObjectDef| o.category == c.category && o.at != Placement::Outside;
+        if c.variants.is_empty() || !scene.objects.iter().any(|o| kept(&o)) {
+            continue;
+        }
+        let descriptions = labelled(&c.variants, &c.labels);
+        let mut left = weeks.div_ceil(SUPPLY_WEEKS);
+        for description in descriptions {
+            if left == 0 {
+                break;
+            }
+            if taken.insert((description.clone(), None)) {
+                out.objects.push(ObjectDef {
+                    id: fresh_id(&c.category),
+                    category: c.category.clone(),
+                    description,
+                    owner: None,
+                    at: Placement::Outside,
+                    roles: vec![],
+                });
+                left -= 1;
+            }
+        }
+    }
     // Parcels, for the people of the house in turn (not its callers).
     let people: Vec<Id> = scene
         .actors
@@ -82,24 +121,15 @@ pub fn provision(scene: &Scene, days: u32, cat: &Catalogue) -> Scene {
         .iter()
         .find(|c| c.roles.contains(&Role::Delivery) && !c.variants.is_empty());
     if let (Some(c), false) = (parcel, people.is_empty()) {
-        let mut taken: BTreeSet<(String, Id)> = scene
-            .objects
-            .iter()
-            .filter_map(|o| Some((o.description.clone(), o.owner.clone()?)))
-            .collect();
-        let (nv, nl) = (c.variants.len(), c.labels.len().max(1));
+        let descriptions = labelled(&c.variants, &c.labels);
         let mut made = 0;
-        for i in 0..nv * nl * people.len() {
+        for i in 0..descriptions.len() * people.len() {
             if made == weeks * PARCELS_PER_WEEK {
                 break;
             }
             let owner = people[i % people.len()].clone();
-            let k = i / people.len();
-            let description = match c.labels.get((k / nv) % nl) {
-                Some(label) => format!("{} {label}", c.variants[k % nv]),
-                None => c.variants[k % nv].clone(),
-            };
-            if !taken.insert((description.clone(), owner.clone())) {
+            let description = descriptions[i / people.len()].clone();
+            if !taken.insert((description.clone(), Some(owner.clone()))) {
                 continue;
             }
             out.objects.push(ObjectDef {
@@ -116,35 +146,57 @@ pub fn provision(scene: &Scene, days: u32, cat: &Catalogue) -> Scene {
     out
 }
 
-/// Food waiting in the shop: its kind and its best-before day.
+/// Each variant with each label ("small box from a bookshop"), variants
+/// first; the variants alone where there are no labels.
+fn labelled(variants: &[String], labels: &[String]) -> Vec<String> {
+    if labels.is_empty() {
+        return variants.to_vec();
+    }
+    (labels.iter())
+        .flat_map(|l| variants.iter().map(move |v| format!("{v} {l}")))
+        .collect()
+}
+
+/// Food and supplies waiting in the shop: the kind, and a food's
+/// best-before day.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Stocked {
     pub id: Id,
     pub category: String,
-    pub best_before: u32,
+    pub best_before: Option<u32>,
 }
 
 impl Stocked {
-    /// The food [`provision`] put outside in `scene`, in scene order.
-    pub fn of(scene: &Scene) -> Vec<Stocked> {
-        scene
-            .objects
-            .iter()
+    /// What [`provision`] put outside in `scene`, in scene order: food
+    /// marked with its best-before day, supplies with a label of their
+    /// kind's.
+    pub fn of(scene: &Scene, cat: &Catalogue) -> Vec<Stocked> {
+        let supply = |o: &ObjectDef| {
+            cat.category(&o.category).is_some_and(|c| {
+                c.servings.is_some()
+                    && c.keeps.is_none()
+                    && !c.labels.is_empty()
+                    && labelled(&c.variants, &c.labels).contains(&o.description)
+            })
+        };
+        (scene.objects.iter())
             .filter(|o| o.at == Placement::Outside)
             .filter_map(|o| {
-                Some(Stocked {
+                let best_before = best_before(&o.description);
+                (best_before.is_some() || supply(o)).then(|| Stocked {
                     id: o.id.clone(),
                     category: o.category.clone(),
-                    best_before: best_before(&o.description)?,
+                    best_before,
                 })
             })
             .collect()
     }
 
     /// Whether it is bought on `day` (1-based): more than half of its
-    /// `keeps` days still ahead of it.
+    /// `keeps` days still ahead of it (a supply always).
     pub fn fresh_on(&self, day: u32, keeps: u32) -> bool {
-        self.best_before >= day + keeps.div_ceil(2)
+        self.best_before
+            .is_none_or(|b| b >= day + keeps.div_ceil(2))
     }
 }
 
@@ -175,10 +227,10 @@ mod tests {
         // Valid: ids and (category, description, owner) unique.
         let problems = crate::scene::validate(&two);
         assert!(problems.is_empty(), "{problems:?}");
-        let stocked = Stocked::of(&two);
+        let stocked = Stocked::of(&two, cat);
         assert_eq!(stocked.len(), added.len() - parcels);
         assert_eq!(stocked[0].id, milk[0].id);
-        assert_eq!(stocked[0].best_before, 14);
+        assert_eq!(stocked[0].best_before, Some(14));
         // Bought with more than half its life ahead, not after.
         assert!(stocked[0].fresh_on(10, 7));
         assert!(!stocked[0].fresh_on(11, 7));

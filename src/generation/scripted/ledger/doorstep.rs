@@ -168,9 +168,10 @@ mod tests {
             best_before,
         };
         let stock = vec![
-            stocked("milk_5", "milk", 14),
-            stocked("milk_6", "milk", 21),
-            stocked("bread_4", "bread", 12),
+            stocked("milk_5", "milk", Some(14)),
+            stocked("milk_6", "milk", Some(21)),
+            stocked("bread_4", "bread", Some(12)),
+            stocked("detergent_2", "detergent", None),
         ];
         let mut d = Doorstep::new(vec![], ids(&["milk", "bread", "eggs", "apples"]), stock);
         let mut rng = ChaCha8Rng::seed_from_u64(0);
@@ -183,10 +184,22 @@ mod tests {
         );
         // Day 12: the milk of day 14 has too little life left, the next
         // one is bought; the bread is past it; two milks listed, one fresh.
-        let list = ["milk".to_string(), "milk".into(), "bread".into()];
+        // A supply keeps: bought whatever the day.
+        let list = [
+            "milk".to_string(),
+            "milk".into(),
+            "bread".into(),
+            "detergent".into(),
+        ];
         let (rest, listed) = d.shop(&mut rng, 12, &list, keeps);
         assert_eq!(first.len() + rest.len(), 4, "{first:?} {rest:?}");
-        assert_eq!(listed, vec![("milk".to_string(), Id::new("milk_6"))]);
+        assert_eq!(
+            listed,
+            vec![
+                ("milk".to_string(), Id::new("milk_6")),
+                ("detergent".to_string(), Id::new("detergent_2"))
+            ]
+        );
         let (food, listed) = d.shop(&mut rng, 12, &list, keeps);
         assert!(food.is_empty() && listed.is_empty());
         let bob = Id::new("bob");
