@@ -161,7 +161,9 @@ fn family_of(q: &QaSample) -> Family {
         Query::WhoHome { .. } | Query::WhileOut { .. } => Family::Presence,
         Query::Thinks { .. } | Query::WhoSaw { .. } => Family::Beliefs,
         Query::BrokenSince { .. } => Family::Upkeep,
-        Query::LastBought { .. } | Query::LastThrownOut { .. } => Family::Stock,
+        Query::LastBought { .. } | Query::LastThrownOut { .. } | Query::StillHave { .. } => {
+            Family::Stock
+        }
     }
 }
 
@@ -500,8 +502,9 @@ fn the_weekly_routine_agrees_too() {
     f.check(&lived("family_apartment", 7, 16, Difficulty::default()));
     // Each person's days are asked once an answer (it does not change in
     // two days), against every other habit the routine family draws.
-    // And over two weeks food is finished, binned and bought again.
-    for kind in ["out_days", "last_bought", "last_thrown_out"] {
+    // And over two weeks food is finished, binned and bought again, and
+    // what is left asked.
+    for kind in ["out_days", "last_bought", "last_thrown_out", "still_have"] {
         assert!(
             f.kinds.get(kind).is_some_and(|n| *n >= 1),
             "{kind}: {:?}",

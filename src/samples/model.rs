@@ -178,6 +178,9 @@ pub enum Query {
     LastBought { kind: String },
     /// When a thing of `kind` was last put in a bin.
     LastThrownOut { kind: String },
+    /// How much of `kind` the house has left: the servings of its things
+    /// in the house, as the robot last saw them.
+    StillHave { kind: String },
 }
 
 impl Query {
@@ -211,6 +214,7 @@ impl Query {
             Query::BrokenSince { .. } => "broken_since",
             Query::LastBought { .. } => "last_bought",
             Query::LastThrownOut { .. } => "last_thrown_out",
+            Query::StillHave { .. } => "still_have",
         }
     }
 

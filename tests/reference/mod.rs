@@ -310,6 +310,7 @@ impl<'a> Reference<'a> {
             Query::BrokenSince { device } => self.broken_since(eyes, device, c),
             Query::LastBought { kind } => self.last_stocked(eyes, kind, true, c),
             Query::LastThrownOut { kind } => self.last_stocked(eyes, kind, false, c),
+            Query::StillHave { kind } => self.still_have(eyes, kind, c),
         }
     }
 

@@ -11,17 +11,25 @@
 //! where every such act is perceived since (by every outside door for
 //! things coming in, by every bin for things thrown out): no later one
 //! escaped it; else it is the latest it saw.
+//!
+//! And how much of a kind the house has left ("Do we still have milk?
+//! How much?"): the servings of each thing of it the robot last saw in
+//! the house, out of a bin, summed (the `level` it last saw, else a full
+//! one, the catalogue's `servings`). Always said as last seen: a thing
+//! used, thrown out or bought out of its sight changes it, and no place
+//! the robot can stay sees every cupboard and every door.
 
 mod phrasings;
 
 use rand_chacha::ChaCha8Rng;
 
+use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::trace::Event;
+use crate::trace::{Event, LEVEL, Location, Value};
 
 use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
-use crate::samples::index::Index;
+use crate::samples::index::{Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::stockroom::Stockroom;
@@ -35,7 +43,7 @@ pub use phrasings::PHRASINGS;
 pub struct Stock;
 
 /// The kinds of query it asks.
-pub const QUERIES: &[&str] = &["last_bought", "last_thrown_out"];
+pub const QUERIES: &[&str] = &["last_bought", "last_thrown_out", "still_have"];
 
 /// What is asked of a kind: when one last came in, or went in a bin.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,16 +81,26 @@ impl Went {
 /// action is "put the carton in the bin", never "put in the bin").
 const BOUGHT: &[&str] = &[" buy ", " bought ", "from the shops", "come into the house"];
 const THROWN: &[&str] = &[" throw ", " thrown ", "go in the bin", "was put in the bin"];
+const LEFT: &[&str] = &[
+    " still have ",
+    " there any ",
+    " got any ",
+    " if any ",
+    " are we out of ",
+];
 
 pub const READINGS: &[Reading] = &[Reading {
     rank: 8,
-    cue: |r| r.has(BOUGHT) || r.has(THROWN),
+    cue: |r| r.has(BOUGHT) || r.has(THROWN) || r.has(LEFT),
     parse: |r: &Read| {
         // The longest kind the question names ("coffee beans", not "beans").
         let room = Stockroom::of(r.scene?);
         let kind = (room.kinds.keys())
             .filter(|k| r.text.contains(&format!(" {k} ")))
             .max_by_key(|k| k.len())?;
+        if r.has(LEFT) {
+            return Some(Query::StillHave { kind: kind.clone() });
+        }
         let went = if r.has(THROWN) {
             Went::Binned
         } else {
@@ -124,9 +142,112 @@ fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Eve
         .max_by_key(|(e, _)| e.id)
 }
 
+/// What the robot last saw of how much of `kind` the house has, before
+/// `c`: the servings left, the events since which it has seen each so
+/// (in the house or gone, and how much is left), and the latest of them.
+/// `None` where it has seen no thing of the kind.
+struct Left {
+    servings: u32,
+    evidence: Vec<u64>,
+    latest: u64,
+    /// Whether it saw one of the kind used or gone: what makes it a
+    /// question (a full carton untouched since the first morning is not).
+    used: bool,
+}
+
+impl Left {
+    fn of(ix: &Index, kind: &str, c: u64) -> Option<Left> {
+        let room = ix.stockroom();
+        let full = crate::catalogue::builtin()
+            .category(kind)
+            .and_then(|k| k.servings)
+            .unwrap_or(1);
+        let gone = |v: &Value| *v == Value::Location(Location::Outside) || room.in_bin(v);
+        let (location, level) = (Id::new("location"), Id::new(LEVEL));
+        let (mut servings, mut evidence, mut went, mut used) = (0, vec![], None, false);
+        for o in room.kinds.get(kind).map_or(&[][..], Vec::as_slice) {
+            // Since when it has been seen in the house (or gone).
+            let seen = ix.seen_before(&(o.clone(), location.clone()), c);
+            let Some(at) = since(seen, |a, b| gone(a) == gone(b)) else {
+                continue;
+            };
+            if gone(&at.value) {
+                // What says so, if nothing in the house is left.
+                went = went.max(Some(at.event));
+                used = true;
+                continue;
+            }
+            evidence.push(at.event);
+            match since(ix.seen_before(&(o.clone(), level.clone()), c), |a, b| {
+                a == b
+            }) {
+                Some(l) => {
+                    used = true;
+                    evidence.push(l.event);
+                    if let Value::Int(n) = l.value {
+                        servings += u32::try_from(n).unwrap_or(0);
+                    }
+                }
+                None => servings += full,
+            }
+        }
+        if servings == 0 {
+            evidence.extend(went);
+        }
+        evidence.sort_unstable();
+        evidence.dedup();
+        let latest = *evidence.last()?;
+        Some(Left {
+            servings,
+            evidence,
+            latest,
+            used,
+        })
+    }
+
+    /// The true servings left at `c`: every thing of the kind in the house
+    /// and out of a bin, as it is.
+    fn truly(all: &Index, kind: &str, c: u64) -> u32 {
+        let room = all.stockroom();
+        let full = crate::catalogue::builtin()
+            .category(kind)
+            .and_then(|k| k.servings)
+            .unwrap_or(1);
+        let (location, level) = (Id::new("location"), Id::new(LEVEL));
+        (room.kinds.get(kind).map_or(&[][..], Vec::as_slice).iter())
+            .filter(|o| {
+                all.truth(&((*o).clone(), location.clone()), c)
+                    .is_some_and(|v| *v != Value::Location(Location::Outside) && !room.in_bin(v))
+            })
+            .map(|o| match all.truth(&(o.clone(), level.clone()), c) {
+                Some(Value::Int(n)) => u32::try_from(*n).unwrap_or(0),
+                _ => full,
+            })
+            .sum()
+    }
+}
+
+/// The first of the last run of sightings alike by `same`: since when the
+/// robot has seen it so. The same answer stays with the same evidence and
+/// moment however often it is seen again, so it is not asked twice.
+fn since(seen: &[Seen], same: impl Fn(&Value, &Value) -> bool) -> Option<&Seen> {
+    let last = seen.last()?;
+    let from = (seen.iter())
+        .rposition(|s| !same(&s.value, &last.value))
+        .map_or(0, |i| i + 1);
+    seen.get(from)
+}
+
+/// The still-have question of `kind`.
+fn still_have(kind: &str) -> Query {
+    Query::StillHave {
+        kind: kind.to_string(),
+    }
+}
+
 impl QuestionFamily for Stock {
     /// Each kind used up that the robot saw come in, and that it saw
-    /// thrown out.
+    /// thrown out; and how much is left of each it saw used or gone.
     fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, c) = (at.ix, at.cutoff.event);
         let mut out = Vec::new();
@@ -149,17 +270,54 @@ impl QuestionFamily for Stock {
                 ));
             }
         }
+        for kind in ix.stockroom().kinds.keys() {
+            if !Left::of(ix, kind, c).is_some_and(|l| l.used) {
+                continue;
+            }
+            let k = kind.to_string();
+            let (is, much) = if plural(&k) {
+                ("Are", "many")
+            } else {
+                ("Is", "much")
+            };
+            let phrase = Box::new(move || {
+                Phrase::new(
+                    PHRASINGS,
+                    "still_have",
+                    &[("kind", &k), ("is", is), ("much", much)],
+                )
+            });
+            out.push(Candidate::new(
+                Family::Stock,
+                "still_have",
+                still_have(kind),
+                phrase,
+            ));
+        }
         out
     }
 
-    /// The robot saw nothing of the kind come in (or go in the bin).
+    /// The robot saw nothing of the kind come in (or go in the bin), or
+    /// (how much is left) nothing of the kind at all.
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
-        Went::of(q).is_some_and(|(kind, went)| latest(ix, kind, went, cutoff).is_none())
+        match q {
+            Query::StillHave { kind } => Left::of(ix, kind, cutoff).is_none(),
+            _ => Went::of(q).is_some_and(|(kind, went)| latest(ix, kind, went, cutoff).is_none()),
+        }
     }
 
     /// The latest the robot saw; sure where it watched every door (or
     /// bin) from then to the cutoff.
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
+        if let Query::StillHave { kind } = q {
+            let left = Left::of(ix, kind, cutoff.event)?;
+            let answer = Answer::LastSeen {
+                value: Value::Int(i64::from(left.servings)),
+                seen_at: ix.event(left.latest)?.t,
+                stale: true,
+            };
+            return answered(answer, left.evidence);
+        }
         let (kind, went) = Went::of(q)?;
         let c = cutoff.event;
         let (e, saw) = latest(ix, kind, went, c)?;
@@ -172,8 +330,43 @@ impl QuestionFamily for Stock {
         answered(at, [e.id])
     }
 
+    /// The truth: every thing of the kind in the house, as it is.
+    fn world(&self, all: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answer> {
+        match q {
+            Query::StillHave { kind } => Some(Answer::Value {
+                value: Value::Int(i64::from(Left::truly(all, kind, cutoff.event))),
+            }),
+            _ => self.reference(all, cutoff, q).map(|a| a.answer.surely()),
+        }
+    }
+
+    /// How many servings (none: "None left.").
+    fn answer_text(&self, n: &Namer, q: &Query, a: &Answer, options: &[String]) -> String {
+        let servings = match a {
+            Answer::Value {
+                value: Value::Int(k),
+            }
+            | Answer::LastSeen {
+                value: Value::Int(k),
+                ..
+            } if matches!(q, Query::StillHave { .. }) => *k,
+            _ => return crate::samples::wording::answer_words(n, "location", a, options),
+        };
+        match servings {
+            0 => "None left.".to_string(),
+            1 => "One serving left.".to_string(),
+            k => format!("{k} servings left."),
+        }
+    }
+
     /// The latest the robot saw, where a later one could have escaped it.
     fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+        if let (Query::StillHave { .. }, Answer::LastSeen { seen_at, .. }) = (q, a) {
+            return Some(format!(
+                "As the robot has seen it since {}; some may have been used, thrown out or bought since, out of its sight.",
+                n.when(*seen_at)
+            ));
+        }
         match (Went::of(q), a) {
             (Some((kind, went)), Answer::Time { stale: true, .. }) => Some(match went {
                 Went::In => format!(
@@ -189,16 +382,60 @@ impl QuestionFamily for Stock {
         }
     }
 
-    /// Where things were seen to go, and where the robot was.
+    /// Where things were seen to go (and how much was left), and where
+    /// the robot was.
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
-        match Went::of(q) {
-            Some(_) => vec![Track::States, Track::Whereabouts],
-            None => vec![],
+        match (Went::of(q), q) {
+            (Some(_), _) | (None, Query::StillHave { .. }) => {
+                vec![Track::States, Track::Whereabouts]
+            }
+            _ => vec![],
         }
     }
 
-    /// A sure time is the last there was.
-    fn check(&self, q: &QaSample, _at: &CheckAt, fail: &mut dyn FnMut(String)) -> bool {
+    /// How much is left: a state possibly changed since it was seen.
+    fn memory_target(&self, q: &Query) -> Option<MemoryTarget> {
+        matches!(q, Query::StillHave { .. }).then_some(MemoryTarget::HiddenState)
+    }
+
+    /// How much is left: a state that changes.
+    fn lme_type(&self, q: &Query) -> Option<&'static str> {
+        matches!(q, Query::StillHave { .. }).then_some("knowledge-update")
+    }
+
+    /// A sure time is the last there was; how much is left is never said
+    /// surely, and its world answer is what the simulation holds.
+    fn check(&self, q: &QaSample, at: &CheckAt, fail: &mut dyn FnMut(String)) -> bool {
+        if let Query::StillHave { kind } = &q.query {
+            if !matches!(q.answer, Answer::LastSeen { .. } | Answer::Unknown) {
+                fail(format!("how much {kind} is left, said surely"));
+            }
+            let room = at.ix.stockroom();
+            let full = crate::catalogue::builtin()
+                .category(kind)
+                .and_then(|k| k.servings)
+                .unwrap_or(1);
+            let truly: u32 = (room.kinds.get(kind).map_or(&[][..], Vec::as_slice).iter())
+                .filter(|o| {
+                    at.sim.location(o.as_str()).is_some_and(|l| {
+                        l != Location::Outside && !room.in_bin(&Value::Location(l))
+                    })
+                })
+                .map(|o| at.sim.level(o.as_str()).unwrap_or(full))
+                .sum();
+            let world = match (&q.world, &q.answer) {
+                (Some(Answer::Value { value }), _) | (None, Answer::LastSeen { value, .. }) => {
+                    Some(value)
+                }
+                _ => None,
+            };
+            if world.is_some_and(|w| *w != Value::Int(i64::from(truly))) {
+                fail(format!(
+                    "{truly} servings of {kind} in the house, but its world answer is {world:?}"
+                ));
+            }
+            return true;
+        }
         if Went::of(&q.query).is_none() {
             return false;
         }

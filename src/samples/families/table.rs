@@ -371,6 +371,9 @@ mod tests {
             Query::LastThrownOut {
                 kind: "bread".into(),
             },
+            Query::StillHave {
+                kind: "milk".into(),
+            },
             Query::Preference {
                 holder: e.clone(),
                 entity: e.clone(),
@@ -472,7 +475,8 @@ mod tests {
                 | Query::WhoSaw { .. }
                 | Query::BrokenSince { .. }
                 | Query::LastBought { .. }
-                | Query::LastThrownOut { .. } => {}
+                | Query::LastThrownOut { .. }
+                | Query::StillHave { .. } => {}
             }
         }
         all

@@ -1,5 +1,6 @@
 //! The stock family's question templates, each said five ways or more
-//! (`{was}` agrees with the kind: "were eggs").
+//! (`{was}`, `{is}` and `{much}` agree with the kind: "were eggs", "Are
+//! there any eggs", "how many").
 
 use crate::samples::phrasing::Phrasings;
 
@@ -23,6 +24,16 @@ pub const PHRASINGS: Phrasings = &[
             "When did {kind} last go in the bin?",
             "When was the last time {kind} {was} put in the bin?",
             "When did someone last throw {kind} away?",
+        ],
+    ),
+    (
+        "still_have",
+        &[
+            "Do we still have {kind}? How {much}?",
+            "{is} there any {kind} left in the house? How {much}?",
+            "Have we got any {kind} left, and how {much}?",
+            "How {much} {kind} do we have left, if any?",
+            "Are we out of {kind}? If not, how {much}?",
         ],
     ),
 ];
