@@ -70,6 +70,13 @@ fn faults(scene: &Scene, events: &[Event], q: &QaSample) -> Vec<String> {
             }
         }
     }
+    // A word said twice ("switch the speaker on on day 5").
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for w in words.windows(2) {
+        if w[0] == w[1] && ["on", "the", "a", "to", "of", "in", "off"].contains(&w[0]) {
+            out.push(format!("doubled: {:?}", w[0]));
+        }
+    }
     if text.contains("from the robot that") || text.contains("the robot told the robot") {
         out.push("the robot as its own source".into());
     }
@@ -256,4 +263,8 @@ fn the_checks_find_each_fault_planted() {
         q.evidence.push(robot.id);
     });
     assert!(found.iter().any(|f| f.contains("anyone")), "{found:?}");
+    let found = plant("counting/how_many_anyone", &|q| {
+        q.question = "How often did anyone switch the smart speaker on on day 5?".into();
+    });
+    assert!(found.iter().any(|f| f.starts_with("doubled")), "{found:?}");
 }

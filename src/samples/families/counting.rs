@@ -68,6 +68,11 @@ impl QuestionFamily for Counting {
             let (who_id, verb_act) = (e.actor.clone(), (*act).clone());
             let question = Box::new(move || {
                 let verb = verb_phrase(n, &verb_act, Tense::Base);
+                // Not "switch the speaker on on day 5".
+                let day = match day.strip_prefix("on ") {
+                    Some(d) if verb.ends_with(" on") => format!("during {d}"),
+                    _ => day.clone(),
+                };
                 if by_robot {
                     let slots = [("act", verb.as_str()), ("day", &day)];
                     Phrase::new(PHRASINGS, "how_many_robot", &slots)
