@@ -464,10 +464,13 @@ fn fetch(
                 } else if sim.free_space(r, inside) == 0 && (!sloppy || progress.feedback.is_some())
                 {
                     // Full: leave it on a spare surface in the same room,
-                    // else where the actor is, rather than carry it about.
+                    // else where the actor is, rather than carry it about;
+                    // a full drawer's own top first (the tablets on the
+                    // nightstand, not the bed).
                     let room = sim.room_of(r).unwrap_or_else(|| here.room.clone());
-                    put_down(sim, belongs, object, &room, here, Some(r), &act)
-                        .or_else(|| put_down(sim, belongs, object, &here.room, here, Some(r), &act))
+                    let except = (!inside).then_some(r);
+                    put_down(sim, belongs, object, &room, here, except, &act)
+                        .or_else(|| put_down(sim, belongs, object, &here.room, here, except, &act))
                         .unwrap_or_else(|| Proposal::GiveUp(format!("{r} is full")))
                 } else if !near(r) && !sloppy {
                     act(Action::NavigateTo { target: r.clone() })
