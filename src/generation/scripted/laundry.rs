@@ -118,9 +118,12 @@ impl Activity for Laundry {
         // then each piece to where it lives. A commitment session may take
         // up what is due `EARLY` after it, so the due time allows for that.
         // From when the host is free to load it (an earlier session may
-        // still be keeping them), with 40 minutes for loading.
+        // still be keeping them, or have run past this one's start), with
+        // 40 minutes for loading.
         let cycle = cycle_secs(s, &washer, &programme).unwrap_or(2 * H);
-        let begin = x.sim.busy_until(host).unwrap_or(0).max(session.start);
+        let begin = (x.sim.busy_until(host).unwrap_or(0))
+            .max(session.start)
+            .max(sim.now());
         let due = (begin + 40 * M + cycle + EARLY).div_ceil(5 * M) * 5 * M;
         if due / DAY == session.start / DAY {
             let mut goals = vec![operate(washer.clone(), "power", Value::Bool(false))];
