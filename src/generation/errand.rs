@@ -486,12 +486,13 @@ fn fetch(
             }
         };
     }
-    // No room where it is to go, and it is where such a thing belongs:
-    // left there, rather than carried off to the bed.
+    // No room where it is to go, and it is where such a thing belongs, or
+    // already in that room: left there, rather than carried off to the
+    // bed (or picked up off the bed to be put back on it).
     if let Dest::On(r) | Dest::In(r) = to
         && let Location::On(l) | Location::In(l) = &truth
-        && belongs.is_some_and(|b| b.fits(object, l))
         && sim.free_space(r, matches!(to, Dest::In(_))) == 0
+        && (belongs.is_some_and(|b| b.fits(object, l)) || sim.room_of(l) == sim.room_of(r))
     {
         return Proposal::GiveUp(format!("no room on or in {r}"));
     }
