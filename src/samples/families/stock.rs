@@ -158,10 +158,7 @@ struct Left {
 impl Left {
     fn of(ix: &Index, kind: &str, c: u64) -> Option<Left> {
         let room = ix.stockroom();
-        let full = crate::catalogue::builtin()
-            .category(kind)
-            .and_then(|k| k.servings)
-            .unwrap_or(1);
+        let full = full(kind);
         let gone = |v: &Value| *v == Value::Location(Location::Outside) || room.in_bin(v);
         let (location, level) = (Id::new("location"), Id::new(LEVEL));
         let (mut servings, mut evidence, mut went, mut used) = (0, vec![], None, false);
@@ -209,10 +206,7 @@ impl Left {
     /// and out of a bin, as it is.
     fn truly(all: &Index, kind: &str, c: u64) -> u32 {
         let room = all.stockroom();
-        let full = crate::catalogue::builtin()
-            .category(kind)
-            .and_then(|k| k.servings)
-            .unwrap_or(1);
+        let full = full(kind);
         let (location, level) = (Id::new("location"), Id::new(LEVEL));
         (room.kinds.get(kind).map_or(&[][..], Vec::as_slice).iter())
             .filter(|o| {
@@ -236,6 +230,14 @@ fn since(seen: &[Seen], same: impl Fn(&Value, &Value) -> bool) -> Option<&Seen> 
         .rposition(|s| !same(&s.value, &last.value))
         .map_or(0, |i| i + 1);
     seen.get(from)
+}
+
+/// The servings of a full one of `kind` (one for a kind not used up).
+fn full(kind: &str) -> u32 {
+    crate::catalogue::builtin()
+        .category(kind)
+        .and_then(|k| k.servings)
+        .unwrap_or(1)
 }
 
 /// The still-have question of `kind`.
@@ -411,10 +413,7 @@ impl QuestionFamily for Stock {
                 fail(format!("how much {kind} is left, said surely"));
             }
             let room = at.ix.stockroom();
-            let full = crate::catalogue::builtin()
-                .category(kind)
-                .and_then(|k| k.servings)
-                .unwrap_or(1);
+            let full = full(kind);
             let truly: u32 = (room.kinds.get(kind).map_or(&[][..], Vec::as_slice).iter())
                 .filter(|o| {
                     at.sim.location(o.as_str()).is_some_and(|l| {
