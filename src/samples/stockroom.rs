@@ -47,4 +47,10 @@ impl Stockroom {
     pub fn in_bin(&self, v: &Value) -> bool {
         matches!(v, Value::Location(Location::In(b)) if self.bins.contains(b))
     }
+
+    /// Whether a place is out of the house or in a bin: no longer the
+    /// house's to use.
+    pub fn gone(&self, v: &Value) -> bool {
+        *v == Value::Location(Location::Outside) || self.in_bin(v)
+    }
 }

@@ -25,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::trace::{Event, LEVEL, Location, Value};
+use crate::trace::{Event, LEVEL, Value};
 
 use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
@@ -159,7 +159,7 @@ impl Left {
     fn of(ix: &Index, kind: &str, c: u64) -> Option<Left> {
         let room = ix.stockroom();
         let full = full(kind);
-        let gone = |v: &Value| *v == Value::Location(Location::Outside) || room.in_bin(v);
+        let gone = |v: &Value| room.gone(v);
         let (location, level) = (Id::new("location"), Id::new(LEVEL));
         let (mut servings, mut evidence, mut went, mut used) = (0, vec![], None, false);
         for o in room.kinds.get(kind).map_or(&[][..], Vec::as_slice) {
@@ -211,7 +211,7 @@ impl Left {
         (room.kinds.get(kind).map_or(&[][..], Vec::as_slice).iter())
             .filter(|o| {
                 all.truth(&((*o).clone(), location.clone()), c)
-                    .is_some_and(|v| *v != Value::Location(Location::Outside) && !room.in_bin(v))
+                    .is_some_and(|v| !room.gone(v))
             })
             .map(|o| match all.truth(&(o.clone(), level.clone()), c) {
                 Some(Value::Int(n)) => u32::try_from(*n).unwrap_or(0),
@@ -416,9 +416,7 @@ impl QuestionFamily for Stock {
             let full = full(kind);
             let truly: u32 = (room.kinds.get(kind).map_or(&[][..], Vec::as_slice).iter())
                 .filter(|o| {
-                    at.sim.location(o.as_str()).is_some_and(|l| {
-                        l != Location::Outside && !room.in_bin(&Value::Location(l))
-                    })
+                    (at.sim.location(o.as_str())).is_some_and(|l| !room.gone(&Value::Location(l)))
                 })
                 .map(|o| at.sim.level(o.as_str()).unwrap_or(full))
                 .sum();
