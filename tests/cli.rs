@@ -93,7 +93,7 @@ fn check_trace(dir: &Path, requests: &[Value], scene_id: &str) -> Vec<Value> {
     );
     let header: Value = serde_json::from_str(lines[0]).expect("header is JSON");
     assert_eq!(header["schema"], "hearth.events");
-    assert_eq!(header["schema_version"], 3);
+    assert_eq!(header["schema_version"], 4);
     assert_eq!(header["scene"], scene_id);
 
     let mut events = Vec::new();
@@ -132,7 +132,7 @@ fn check_trace(dir: &Path, requests: &[Value], scene_id: &str) -> Vec<Value> {
         .sum();
     let m = read_json(&dir.join("manifest.json"));
     assert_eq!(m["schema"], "hearth.trace");
-    assert_eq!(m["schema_version"], 3);
+    assert_eq!(m["schema_version"], 4);
     assert_eq!(m["scene"]["id"], scene_id);
     assert_eq!(m["counts"]["events"], requests.len() as u64);
     assert_eq!(m["counts"]["rejected"], rejected as u64);

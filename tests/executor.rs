@@ -813,6 +813,34 @@ const CASES: &[Case] = &[
         hint: &["shopping list"],
         fix: None,
     },
+    // --- write
+    Case {
+        code: RejectionCode::NotWritable,
+        setup: &[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"counter_1"}}"#],
+        bad: r#"{"actor":"robot","skill":"write","args":{"object":"cup_2","text":"milk"}}"#,
+        message: &["cup_2", "nothing is written"],
+        hint: &["shopping list"],
+        fix: None,
+    },
+    Case {
+        code: RejectionCode::NotColocated,
+        setup: &[],
+        bad: r#"{"actor":"robot","skill":"write","args":{"object":"shopping_list_1","text":"milk"}}"#,
+        message: &["robot", "shopping_list_1"],
+        hint: &["navigate_to fridge_1", "write on shopping_list_1"],
+        fix: Some(&[r#"{"actor":"robot","skill":"navigate_to","args":{"target":"fridge_1"}}"#]),
+    },
+    Case {
+        code: RejectionCode::NoChange,
+        setup: &[
+            r#"{"actor":"robot","skill":"navigate_to","args":{"target":"fridge_1"}}"#,
+            r#"{"actor":"robot","skill":"write","args":{"object":"shopping_list_1","text":"milk"}}"#,
+        ],
+        bad: r#"{"actor":"robot","skill":"write","args":{"object":"shopping_list_1","text":"milk"}}"#,
+        message: &["shopping_list_1", "milk"],
+        hint: &["cross something off"],
+        fix: None,
+    },
     // --- handoff
     Case {
         code: RejectionCode::NotAnActor,
@@ -2267,4 +2295,76 @@ fn use_takes_a_serving_and_is_perceived() {
     assert_eq!(e.changes[0].new, Value::Int(4));
     assert!(!e.observers.contains(&Id::new("robot")));
     assert_eq!(believes(&sim, "robot"), Some(Value::Int(5)), "last seen");
+}
+
+/// `write`: the list reads what was written, seen by who is in the room
+/// and read again on the next look; absent from the state until then.
+#[test]
+fn write_sets_what_a_list_reads_and_is_read_on_the_next_look() {
+    let mut sim = new_sim();
+    let text = (Id::new("shopping_list_1"), Id::new("text"));
+    assert_eq!(sim.state().get(&text), None, "absent until first written");
+    assert_eq!(sim.text("shopping_list_1"), None);
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"navigate_to","args":{"target":"fridge_1"}}"#,
+    );
+    let e = ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"write","args":{"object":"shopping_list_1","text":"milk"}}"#,
+    );
+    assert_eq!(
+        e.changes,
+        vec![Change {
+            entity: Id::new("shopping_list_1"),
+            attr: Id::new("text"),
+            old: Value::Text(String::new()),
+            new: Value::Text("milk".into()),
+        }]
+    );
+    assert_eq!(e.dur, 10);
+    assert_eq!(sim.text("shopping_list_1"), Some("milk"));
+    let believes = |sim: &Simulation, who: &str| {
+        sim.beliefs(who)
+            .and_then(|b| b.get(&text).map(|b| b.value.clone()))
+    };
+    assert_eq!(believes(&sim, "alice"), Some(Value::Text("milk".into())));
+    assert_eq!(believes(&sim, "robot"), None, "the robot is in the hallway");
+    // Taken along and written on elsewhere: out of the robot's sight.
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"pick","args":{"object":"shopping_list_1"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"navigate_to","args":{"target":"living_room"}}"#,
+    );
+    ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"write","args":{"object":"shopping_list_1","text":"milk, bread"}}"#,
+    );
+    // Bob is not holding it: refused, and nothing changes.
+    let r = rejected(
+        &mut sim,
+        r#"{"actor":"bob","skill":"write","args":{"object":"shopping_list_1","text":""}}"#,
+        RejectionCode::HeldByOther,
+    );
+    assert!(r.hint.contains("alice"), "{r:?}");
+    assert_eq!(sim.text("shopping_list_1"), Some("milk, bread"));
+    // The robot sees it, with what it reads, once it sees the list.
+    ok(
+        &mut sim,
+        r#"{"actor":"robot","skill":"navigate_to","args":{"target":"living_room"}}"#,
+    );
+    assert_eq!(
+        believes(&sim, "robot"),
+        Some(Value::Text("milk, bread".into()))
+    );
+    // Crossed off to blank: a text like any other.
+    let e = ok(
+        &mut sim,
+        r#"{"actor":"alice","skill":"write","args":{"object":"shopping_list_1","text":""}}"#,
+    );
+    assert_eq!(e.changes[0].new, Value::Text(String::new()));
+    assert_eq!(believes(&sim, "robot"), Some(Value::Text(String::new())));
 }

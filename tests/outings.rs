@@ -326,7 +326,7 @@ fn a_script_that_goes_out_replays_to_the_same_bytes() {
     hearth(&["run", "--script", s(&script), "--out", s(&b)]).ok();
     assert_eq!(snapshot(&a), snapshot(&b));
     let t = read_trace(&a).unwrap();
-    assert_eq!(t.manifest.schema_version, 3);
+    assert_eq!(t.manifest.schema_version, 4);
     assert_eq!(t.events.len(), 10);
     let rejected: Vec<&str> = t
         .events

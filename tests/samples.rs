@@ -570,6 +570,8 @@ fn unanswerable_questions_have_nothing_behind_them() {
                     "is_open",
                     "is_on",
                     "device_field",
+                    "is_playing",
+                    "whats_written",
                     "according_to",
                     "how_likes",
                     "when_last"

@@ -230,6 +230,9 @@ pub struct ObjectCategory {
     /// told apart by its best-before day.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
+    /// Written on (`write`: its `text`): the shopping list.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub writable: bool,
     /// Descriptions telling look-alikes apart (colour, material, pattern,
     /// brand); objects of one category take different ones.
     pub variants: Vec<String>,

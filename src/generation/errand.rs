@@ -194,6 +194,31 @@ pub fn next_in(
                 object: object.clone(),
             })
         }
+        // At the list (its fixture, or in hand), or walked to it first.
+        Goal::Write {
+            object,
+            add,
+            cross_off,
+        } => {
+            let text = crate::trace::relisted(sim.text(object).unwrap_or(""), add, cross_off);
+            if last_skill == Some("write") || text == sim.text(object).unwrap_or("") {
+                return Proposal::Done;
+            }
+            let at_it = match sim.location(object) {
+                Some(Location::HeldBy(h)) => &h == actor,
+                Some(Location::On(f) | Location::In(f)) => near(&f),
+                _ => false,
+            };
+            if !at_it && !sloppy {
+                return act(Action::NavigateTo {
+                    target: object.clone(),
+                });
+            }
+            act(Action::Write {
+                object: object.clone(),
+                text,
+            })
+        }
         Goal::Operate {
             device,
             field,

@@ -30,6 +30,7 @@ pub fn about(goal: &Goal) -> Vec<&Id> {
         Goal::GoTo { target }
         | Goal::Inspect { target }
         | Goal::Use { object: target }
+        | Goal::Write { object: target, .. }
         | Goal::SetOpen { target, .. } => {
             vec![target]
         }

@@ -152,6 +152,16 @@ pub enum Goal {
     Use {
         object: Id,
     },
+    /// Write kinds on a list (`add`, those not on it yet) and cross others
+    /// off (`cross_off`), at the list: what it reads is worked out then,
+    /// from what is written on it.
+    Write {
+        object: Id,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        add: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cross_off: Vec<String>,
+    },
     Wait {
         seconds: u64,
     },

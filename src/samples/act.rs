@@ -71,7 +71,8 @@ pub fn main_target(a: &Action) -> Option<Id> {
         Action::Pick { object }
         | Action::Place { object, .. }
         | Action::Handoff { object, .. }
-        | Action::Use { object } => Some(object.clone()),
+        | Action::Use { object }
+        | Action::Write { object, .. } => Some(object.clone()),
         Action::SetDeviceState { device, .. }
         | Action::FindBroken { device }
         | Action::Repair { device } => Some(device.clone()),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 pub use crate::catalogue::{capital, plural};
 use crate::ids::Id;
 use crate::scene::{Fixture, Kind, Scene, SceneIndex, fixtures};
-use crate::trace::{DAY, LEVEL, Location, Value, clock_time, day_of};
+use crate::trace::{DAY, LEVEL, Location, TEXT, Value, clock_time, day_of};
 
 pub struct Namer<'a> {
     scene: &'a Scene,
@@ -140,6 +140,8 @@ impl<'a> Namer<'a> {
             (LEVEL, Value::Int(0)) => "none left: it is finished".into(),
             (LEVEL, Value::Int(1)) => "one serving left".into(),
             (LEVEL, Value::Int(n)) => format!("{n} servings left"),
+            (TEXT, Value::Text(t)) if t.trim().is_empty() => "nothing: it is blank".into(),
+            (TEXT, Value::Text(t)) => t.clone(),
             (_, Value::Bool(b)) => (if *b { "on" } else { "off" }).into(),
             ("timer", Value::Int(secs)) => crate::catalogue::duration_said(*secs),
             // An option named after a kind: the TV's input "tv" is "TV".
@@ -160,6 +162,7 @@ impl<'a> Namer<'a> {
             "power" => format!("{} (on or off)", self.name(entity)),
             "broken" => format!("{} (working or broken)", self.name(entity)),
             LEVEL => format!("what is left of {}", self.name(entity)),
+            TEXT => format!("what is written on {}", self.name(entity)),
             // "the brightness of the ceiling light in the dining room", not
             // "the ceiling light in the dining room brightness".
             field => format!("the {} of {}", field.replace('_', " "), self.name(entity)),

@@ -157,6 +157,7 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
                 ("find_broken", _) => format!("Found {t} broken."),
                 ("repair", _) => format!("Repaired {t}."),
                 ("use", _) => format!("Used some of {t}."),
+                ("write", _) => format!("Wrote on {t}."),
                 (s, _) => capital(&format!("{} {t}.", s.replace('_', " "))),
             }
         }

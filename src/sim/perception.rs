@@ -68,6 +68,13 @@ impl Seen {
         {
             self.push(view, e, level, Value::Int(i64::from(*n)), None);
         }
+        // And a list with what is written on it, once written.
+        let text = &view.registry.attrs.text;
+        if attr != text
+            && let Ok(Note(Some(t))) = view.notes.get(e)
+        {
+            self.push(view, e, text, Value::Text(t.clone()), None);
+        }
     }
 }
 
@@ -183,6 +190,7 @@ impl WorldView<'_, '_> {
             Op::SetOpen { target, .. } => (self.slot(*target, &attrs.open), None),
             Op::SetField { device, field, .. } => (self.slot(*device, field), None),
             Op::SetLevel { object, .. } => (self.slot(*object, &attrs.level), None),
+            Op::SetText { object, .. } => (self.slot(*object, &attrs.text), None),
         }
     }
 
@@ -225,6 +233,12 @@ impl WorldView<'_, '_> {
                 old: Value::Int(i64::from(*old)),
                 new: Value::Int(i64::from(*new)),
             },
+            Op::SetText { object, old, new } => Change {
+                entity: self.id(*object).clone(),
+                attr: attrs.text.clone(),
+                old: Value::Text(old.clone().unwrap_or_default()),
+                new: Value::Text(new.clone()),
+            },
         }
     }
 
@@ -250,7 +264,7 @@ impl WorldView<'_, '_> {
                 // Operated remotely: seen where the device is, not where the
                 // actor taps its phone.
                 Op::SetField { device, .. } => rooms = self.room_of(*device).into_iter().collect(),
-                Op::Move { .. } | Op::SetLevel { .. } => {}
+                Op::Move { .. } | Op::SetLevel { .. } | Op::SetText { .. } => {}
             }
         }
         rooms.extend(step.via.iter().copied());

@@ -128,6 +128,7 @@ impl Simulation {
             copy_component::<Openable>(src, dst, e);
             copy_component::<Device>(src, dst, e);
             copy_component::<Servings>(src, dst, e);
+            copy_component::<Note>(src, dst, e);
             copy_component::<At>(src, dst, e);
             copy_component::<Busy>(src, dst, e);
             copy_component::<Standby>(src, dst, e);
@@ -396,6 +397,12 @@ impl Simulation {
         Some(s.now())
     }
 
+    /// What is written on `object`, if anything is yet.
+    pub fn text(&self, object: &str) -> Option<&str> {
+        let n = self.world().get::<Note>(self.registry().get(object)?)?;
+        n.0.as_deref()
+    }
+
     /// Free places on a receptacle surface.
     pub fn free_space(&self, receptacle: &str, inside: bool) -> u32 {
         let Some(r) = self
@@ -449,6 +456,9 @@ impl Simulation {
             }
             if let Some(n) = world.get::<world::Servings>(e).and_then(|s| s.left) {
                 out.insert((id.clone(), reg.attrs.level.clone()), Value::Int(n.into()));
+            }
+            if let Some(text) = world.get::<world::Note>(e).and_then(|n| n.0.clone()) {
+                out.insert((id.clone(), reg.attrs.text.clone()), Value::Text(text));
             }
         }
         out.into()

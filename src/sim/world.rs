@@ -117,6 +117,11 @@ impl Servings {
     }
 }
 
+/// A thing written on (the catalogue calls its kind `writable`): what is
+/// written on it (the `text` attribute; absent until first written).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Note(pub Option<String>);
+
 /// Where an object is, in entity terms: on or in a fixture, in an actor's
 /// hands or bag (`CarriedBy`: what goes out of the house with them and
 /// comes in), or outside with no one.
@@ -396,9 +401,11 @@ pub struct Attrs {
     pub broken: Id,
     /// A used-up thing's servings left, once first used ([`Servings`]).
     pub level: Id,
+    /// What is written on a thing, once first written ([`Note`]).
+    pub text: Id,
 }
 
-pub use crate::trace::{BROKEN, LEVEL};
+pub use crate::trace::{BROKEN, LEVEL, TEXT};
 
 impl Registry {
     pub fn get(&self, id: &str) -> Option<Entity> {
@@ -595,14 +602,15 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
             owner: o.owner.clone(),
         };
         let mut ec = world.spawn((key(&o.id), item, placed));
-        if let Some(of) = crate::catalogue::builtin()
-            .category(&o.category)
-            .and_then(|c| c.servings)
-        {
+        let kind = crate::catalogue::builtin().category(&o.category);
+        if let Some(of) = kind.and_then(|c| c.servings) {
             ec.insert(Servings {
                 of: of.max(1),
                 left: None,
             });
+        }
+        if kind.is_some_and(|c| c.writable) {
+            ec.insert(Note::default());
         }
         let e = ec.id();
         ids.insert(o.id.clone(), e);
@@ -632,6 +640,7 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         open: Id::new("open"),
         broken: Id::new(BROKEN),
         level: Id::new(LEVEL),
+        text: Id::new(TEXT),
     };
     let mut keyed = Vec::new();
     let mut q = world.query::<(
@@ -642,14 +651,16 @@ pub fn spawn_scene(world: &mut World, scene: &Scene) {
         Has<Openable>,
         Option<&Device>,
         Has<Servings>,
+        Has<Note>,
     )>();
-    for (e, key, item, actor, openable, device, servings) in q.iter(world) {
+    for (e, key, item, actor, openable, device, servings, note) in q.iter(world) {
         let id = &key.0;
         for (has, attr) in [
             (item, &attrs.location),
             (actor, &attrs.position),
             (openable, &attrs.open),
             (servings, &attrs.level),
+            (note, &attrs.text),
         ] {
             if has {
                 keyed.push((id.clone(), attr.clone(), e));

@@ -14,7 +14,8 @@ use super::value::Value;
 /// "outside"}`; locations `carried_by` and `outside`).
 /// 3: things break and are used up (`find_broken`, `repair` and a
 /// device's `broken`; `use` and a thing's `level`; their rejection codes).
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: lists are written (`write` and a writable thing's `text`).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The schema versions this build reads: every older trace is a valid
 /// trace of the newest (each version only added skills, attributes,

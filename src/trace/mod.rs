@@ -24,5 +24,5 @@ pub use event::{
 };
 pub use manifest::{Authored, Counts, Lived, LlmReport, LlmSkip, Manifest, SceneRef, StageCost};
 pub use rejection::{Outcome, Rejection, RejectionCode};
-pub use state::{BROKEN, Key, LEVEL, State};
+pub use state::{BROKEN, Key, LEVEL, State, TEXT, listed, relisted};
 pub use value::{Location, Position, Value};

@@ -94,6 +94,8 @@ rejection_codes! {
     NotConsumable => "not_consumable",
     /// `use` of a thing with nothing left in it.
     Empty => "empty",
+    /// `write` on an object nothing is written on (only a list is).
+    NotWritable => "not_writable",
     /// Objects are handed, and words addressed, to actors only.
     NotAnActor => "not_an_actor",
     /// An actor cannot hand something to itself.

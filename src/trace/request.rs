@@ -115,6 +115,13 @@ pub enum Action {
     Use {
         object: Id,
     },
+    /// The actor writes on `object` (the shopping list on the fridge): its
+    /// `text` becomes `text`, the whole of what is written on it now.
+    /// Held, or within reach where it lies.
+    Write {
+        object: Id,
+        text: String,
+    },
 }
 
 /// Every skill name, in the order docs/requests.md lists them.
@@ -134,6 +141,7 @@ pub const SKILLS: &[&str] = &[
     "find_broken",
     "repair",
     "use",
+    "write",
 ];
 
 impl Action {
@@ -154,6 +162,7 @@ impl Action {
             Action::FindBroken { .. } => "find_broken",
             Action::Repair { .. } => "repair",
             Action::Use { .. } => "use",
+            Action::Write { .. } => "write",
         }
     }
 
@@ -164,7 +173,9 @@ impl Action {
             | Action::Inspect { target }
             | Action::Open { target }
             | Action::Close { target } => vec![target],
-            Action::Pick { object } | Action::Use { object } => vec![object],
+            Action::Pick { object } | Action::Use { object } | Action::Write { object, .. } => {
+                vec![object]
+            }
             Action::Place { object, target, .. } => vec![object, target],
             Action::SetDeviceState { device, .. }
             | Action::FindBroken { device }

@@ -74,6 +74,19 @@ pub(super) fn set_down(sim: &Simulation, object: &Id) -> bool {
     )
 }
 
+/// The house's shopping list (a writable thing set down in the house), if
+/// it has one.
+pub(super) fn shopping_list(s: Indexed<'_>, sim: &Simulation) -> Option<Id> {
+    let writable = |c: &str| {
+        crate::catalogue::builtin()
+            .category(c)
+            .is_some_and(|k| k.writable)
+    };
+    (s.objects.iter())
+        .find(|o| writable(&o.category) && set_down(sim, &o.id))
+        .map(|o| o.id.clone())
+}
+
 pub(super) fn has_option(s: Indexed<'_>, device: &Id, field: &str, value: &str) -> bool {
     s.device(device).is_some_and(|d| {
         matches!(d.fields.get(field), Some(FieldDef::Enum { options, .. }) if options.iter().any(|o| o == value))

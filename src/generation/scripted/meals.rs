@@ -248,6 +248,7 @@ impl Scripted {
             .replace("{o}", crate::catalogue::bought::plain(&o.description))
             .replace("{c}", &o.category);
             turns.push(turn(&x.host, say(&[], text)));
+            write_down(x, &x.host, &o.category, turns);
             self.pantry.spoil(&o.id, &o.category);
             Arc::make_mut(&mut self.roles).forget(&o.id);
             // Else (no bin, or a full one) it waits where it is for the
@@ -298,6 +299,7 @@ impl Scripted {
             .replace("{o}", crate::catalogue::bought::plain(&describe(x.s, o)))
             .replace("{c}", category);
             turns.push(turn(who, say(&[], text)));
+            write_down(x, who, category, turns);
             Arc::make_mut(&mut self.roles).forget(o);
             finished.push(o.clone());
         }
@@ -353,5 +355,19 @@ impl Activity for Lunch {
     ) -> Result<(), GenError> {
         house.put_back_strays(x, turns);
         house.meal(x, turns)
+    }
+}
+
+/// `kind` written on the shopping list by `who`, where the house has one
+/// (else it was only said).
+fn write_down(x: &Stage, who: &Id, kind: &str, turns: &mut Vec<Turn>) {
+    if let Some(list) = shopping_list(x.s, x.sim) {
+        let add = vec![kind.to_string()];
+        let goal = Goal::Write {
+            object: list,
+            add,
+            cross_off: vec![],
+        };
+        turns.push(turn(who, goal));
     }
 }

@@ -150,6 +150,7 @@ impl Scripted {
         let now = x.session.start;
         let parcels = self.doorstep.take_in(now);
         let shopped = matches!(from, Some("shopping" | "errand"));
+        let mut crossed: Vec<String> = vec![];
         let food: Vec<Id> = if shopped {
             let list = self.pantry.list().to_vec();
             let keeps = |c: &str| {
@@ -164,6 +165,7 @@ impl Scripted {
             for (kind, thing) in listed {
                 self.pantry.bought(&kind);
                 food.push(thing);
+                crossed.push(kind);
             }
             food
         } else {
@@ -254,6 +256,17 @@ impl Scripted {
             if new || x.sim.room_of(at) == hall {
                 turns.push(turn(who, Goal::Fetch { object: o, to }));
             }
+        }
+        // What was bought crossed off the list (a kind still wanted, two
+        // finished and one bought, stays on).
+        crossed.retain(|k| !self.pantry.list().contains(k));
+        if let Some(list) = shopping_list(x.s, x.sim).filter(|_| !crossed.is_empty()) {
+            let goal = Goal::Write {
+                object: list,
+                add: vec![],
+                cross_off: crossed,
+            };
+            turns.push(turn(who, goal));
         }
     }
 

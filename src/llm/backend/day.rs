@@ -84,6 +84,7 @@ fn things_of(turns: &[Turn]) -> Vec<String> {
             Goal::GoTo { target }
             | Goal::Inspect { target }
             | Goal::Use { object: target }
+            | Goal::Write { object: target, .. }
             | Goal::SetOpen { target, .. } => add(target),
             Goal::Say { to, .. } => to.iter().for_each(&mut add),
             _ => {}

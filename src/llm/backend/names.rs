@@ -53,9 +53,9 @@ pub const SKILL_FIELDS: &[(&str, &[&str])] = &[
 ];
 
 /// Skills a model is not offered: leaving and coming back, breakdowns and
-/// repairs follow the household's calendar, and food used up its pantry,
-/// which the script keeps.
-pub const SCRIPTED_SKILLS: &[&str] = &["leave", "arrive", "find_broken", "repair", "use"];
+/// repairs follow the household's calendar, and food used up (and the
+/// shopping list) its pantry, which the script keeps.
+pub const SCRIPTED_SKILLS: &[&str] = &["leave", "arrive", "find_broken", "repair", "use", "write"];
 
 /// A step's schema as one form per skill: the fields the skill reads
 /// required (not null), the others null. What a skill needs is then the

@@ -11,7 +11,7 @@ mod phrasings;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::trace::{ClaimMode, Key, LEVEL, Location, Value};
+use crate::trace::{ClaimMode, Key, LEVEL, Location, TEXT, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
@@ -54,6 +54,8 @@ pub fn template(attr: &str) -> &'static str {
         "power" => "is_on",
         "broken" => "is_working",
         LEVEL => "how_much_left",
+        TEXT => "whats_written",
+        "playing" => "is_playing",
         _ => "device_field",
     }
 }
@@ -63,8 +65,17 @@ pub fn question(thing: &str, attr: &str) -> Phrase {
     Phrase::new(
         PHRASINGS,
         template(attr),
-        &[("thing", thing), ("field", &attr.replace('_', " "))],
+        &[("thing", thing), ("field", &field_words(attr))],
     )
+}
+
+/// A device field as a question names it: a thermostat's `target` is its
+/// target temperature.
+fn field_words(attr: &str) -> String {
+    match attr {
+        "target" => "target temperature".into(),
+        _ => attr.replace('_', " "),
+    }
 }
 
 /// "Where is the mug?": the state of `entity.attr`, a current or hidden

@@ -6,7 +6,7 @@
 mod phrasings;
 
 use crate::ids::Id;
-use crate::trace::{LEVEL, Location, Value};
+use crate::trace::{LEVEL, Location, TEXT, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
@@ -30,7 +30,8 @@ pub const QUERIES: &[&str] = &["before"];
 pub fn asks(attr: &Id, value: &Value) -> bool {
     // How much milk was left before the last glass is no one's question;
     // how much is left now is (the current state's).
-    attr.as_str() != LEVEL && !matches!(value, Value::Bool(_))
+    // Nor what a list said before each line was added.
+    ![LEVEL, TEXT].contains(&attr.as_str()) && !matches!(value, Value::Bool(_))
 }
 
 /// "What was it before?": the value of `entity.attr` before the change

@@ -14,7 +14,7 @@ use crate::catalogue::schedules::VisitorKind;
 use crate::ids::Id;
 use crate::scene::{ActorDef, ActorKind};
 use crate::trace::request::Action;
-use crate::trace::{Event, LEVEL};
+use crate::trace::{Event, LEVEL, TEXT};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate};
@@ -41,6 +41,7 @@ fn changed_verb(attr: &Id) -> String {
         "open" => "opened or shut".into(),
         "power" => "switched on or off".into(),
         LEVEL => "had some of".into(),
+        TEXT => "wrote on".into(),
         field => format!("changed the {} of", field.replace('_', " ")),
     }
 }

@@ -8,7 +8,7 @@ use crate::catalogue::schedules::Destination;
 use crate::ids::Id;
 use crate::scene::{Scene, SceneIndex};
 use crate::trace::request::Action;
-use crate::trace::{BROKEN, Claim, ClaimMode, Event, LEVEL, clock_time};
+use crate::trace::{BROKEN, Claim, ClaimMode, Event, LEVEL, TEXT, clock_time};
 
 use crate::samples::act::act_of;
 use crate::samples::model::{Act, Cutoff, Query};
@@ -94,6 +94,8 @@ impl Read<'_> {
                 BROKEN
             } else if self.has(&[" much ", " servings "]) {
                 LEVEL
+            } else if self.has(&[" written "]) {
+                TEXT
             } else if self.has(&[" open ", " closed ", " shut "]) {
                 "open"
             } else if self.has(&[" on or off ", " switched ", " running ", " off "]) {

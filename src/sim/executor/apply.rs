@@ -4,7 +4,7 @@ use bevy::prelude::*;
 
 use super::step::{Op, Step};
 use crate::sim::world::{
-    At, Bag, Busy, Clock, Device, Hands, Openable, Placed, Receptacle, Servings, Standby,
+    At, Bag, Busy, Clock, Device, Hands, Note, Openable, Placed, Receptacle, Servings, Standby,
 };
 use crate::trace::request::{Action, Request};
 
@@ -22,6 +22,7 @@ pub fn apply_step(
     mut positions: Query<(&mut At, &mut Busy)>,
     mut standby: Query<&mut Standby>,
     mut servings: Query<&mut Servings>,
+    mut notes: Query<&mut Note>,
 ) {
     if step.request.is_none() {
         return;
@@ -92,6 +93,9 @@ pub fn apply_step(
             }
             Op::SetLevel { object, new, .. } => {
                 servings.get_mut(*object).expect("planned consumable").left = Some(*new)
+            }
+            Op::SetText { object, new, .. } => {
+                notes.get_mut(*object).expect("planned note").0 = Some(new.clone())
             }
         }
     }

@@ -105,6 +105,7 @@ impl WorldView<'_, '_> {
             Action::FindBroken { device } => self.set_broken(d, device, true),
             Action::Repair { device } => self.set_broken(d, device, false),
             Action::Use { object } => self.use_one(d, object),
+            Action::Write { object, text } => self.write(d, object, text),
         }
     }
 }

@@ -1,5 +1,5 @@
-//! Planning what moves objects: `pick`, `place` and `handoff`; and `use`,
-//! a serving of a thing used where it is.
+//! Planning what moves objects: `pick`, `place` and `handoff`; `use`, a
+//! serving of a thing used where it is; and `write` on a list.
 
 use bevy::prelude::*;
 
@@ -7,7 +7,7 @@ use super::plan::{Doer, Plan};
 use super::step::Op;
 use super::view::WorldView;
 use crate::ids::Id;
-use crate::sim::world::{Hands, Placed, Servings};
+use crate::sim::world::{Hands, Note, Placed, Servings};
 use crate::trace::request::Relation;
 use crate::trace::{Rejection, RejectionCode};
 
@@ -15,6 +15,8 @@ const PICK_SECS: u64 = 4;
 const HANDOFF_SECS: u64 = 3;
 /// Pouring a glass, taking a slice or a tablet.
 const USE_SECS: u64 = 5;
+/// A line added to a list, or some crossed off.
+const WRITE_SECS: u64 = 10;
 
 impl WorldView<'_, '_> {
     /// Taking `object` into the actor's hands from where it lies.
@@ -257,10 +259,10 @@ impl WorldView<'_, '_> {
             _ => None,
         }
     }
+
     /// A serving of `object` used: held by the actor, or where it lies at
     /// the fixture the actor stands at (open, if inside).
     pub(super) fn use_one(&self, d: Doer, object: &Id) -> Result<Plan, Rejection> {
-        let Doer { actor, who, at, .. } = d;
         let e = self.resolve(object, "object", |e| self.items.contains(e))?;
         let Ok(&Servings { of, left }) = self.servings.get(e) else {
             return Err(Rejection::new(
@@ -269,6 +271,30 @@ impl WorldView<'_, '_> {
                 "use food and supplies (milk, coffee, detergent, ...); move other things with pick and place".into(),
             ));
         };
+        self.at_hand(d, e, object, "use")?;
+        let old = left.unwrap_or(of);
+        if old == 0 {
+            return Err(Rejection::new(
+                RejectionCode::Empty,
+                format!("{object} is empty"),
+                "throw it out and use another, or put it on the shopping list".into(),
+            ));
+        }
+        Ok(Plan::new(
+            USE_SECS,
+            vec![Op::SetLevel {
+                object: e,
+                old,
+                new: old - 1,
+            }],
+        ))
+    }
+
+    /// Whether the actor can work on `object` (`e`) where it is: in its
+    /// hands, or where it lies at the fixture it stands at (open, if
+    /// inside); not out of the house, in someone else's hands or a bag.
+    fn at_hand(&self, d: Doer, e: Entity, object: &Id, verb: &str) -> Result<(), Rejection> {
+        let Doer { actor, who, at, .. } = d;
         if self.is_out(e) {
             return Err(Rejection::new(
                 RejectionCode::TargetOutside,
@@ -294,7 +320,7 @@ impl WorldView<'_, '_> {
             }
             Ok(p @ (Placed::On(r) | Placed::In(r))) => {
                 if at.near != Some(r) {
-                    return Err(self.not_near(actor, e, &format!("use {object}")));
+                    return Err(self.not_near(actor, e, &format!("{verb} {object}")));
                 }
                 if matches!(p, Placed::In(_)) && !self.is_open(r) {
                     return Err(Rejection::new(
@@ -306,20 +332,33 @@ impl WorldView<'_, '_> {
             }
             _ => {}
         }
-        let old = left.unwrap_or(of);
-        if old == 0 {
+        Ok(())
+    }
+
+    /// Writing on `object`: what is written on it becomes `text`.
+    pub(super) fn write(&self, d: Doer, object: &Id, text: &str) -> Result<Plan, Rejection> {
+        let e = self.resolve(object, "object", |e| self.items.contains(e))?;
+        let Ok(Note(old)) = self.notes.get(e) else {
             return Err(Rejection::new(
-                RejectionCode::Empty,
-                format!("{object} is empty"),
-                "throw it out and use another, or put it on the shopping list".into(),
+                RejectionCode::NotWritable,
+                format!("nothing is written on {object}"),
+                "write on the shopping list; say aloud what is not written down".into(),
+            ));
+        };
+        self.at_hand(d, e, object, "write on")?;
+        if old.as_deref().unwrap_or_default() == text {
+            return Err(Rejection::new(
+                RejectionCode::NoChange,
+                format!("{object} already reads {text:?}"),
+                "write only to add or cross something off".into(),
             ));
         }
         Ok(Plan::new(
-            USE_SECS,
-            vec![Op::SetLevel {
+            WRITE_SECS,
+            vec![Op::SetText {
                 object: e,
-                old,
-                new: old - 1,
+                old: old.clone(),
+                new: text.to_string(),
             }],
         ))
     }

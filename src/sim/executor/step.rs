@@ -38,6 +38,12 @@ pub enum Op {
         old: u32,
         new: u32,
     },
+    /// What is written on a thing, from `old` (none: never written) to `new`.
+    SetText {
+        object: Entity,
+        old: Option<String>,
+        new: String,
+    },
 }
 
 /// What a successful request lets its perceivers see beyond its changes.

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::ids::Id;
 use crate::sim::nav::RoomGraph;
 use crate::sim::world::{
-    Actor, At, Bag, Busy, Clock, Device, Door, Fixture, Hands, Item, Key, Openable, Placed,
+    Actor, At, Bag, Busy, Clock, Device, Door, Fixture, Hands, Item, Key, Note, Openable, Placed,
     Receptacle, Registry, Room, Servings,
 };
 
@@ -28,6 +28,7 @@ pub struct WorldView<'w, 's> {
     pub actors: Query<'w, 's, (&'static Actor, &'static At, &'static Hands, &'static Busy)>,
     pub bags: Query<'w, 's, &'static Bag>,
     pub servings: Query<'w, 's, &'static Servings>,
+    pub notes: Query<'w, 's, &'static Note>,
 }
 
 impl WorldView<'_, '_> {

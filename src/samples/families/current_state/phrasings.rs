@@ -55,10 +55,31 @@ pub const PHRASINGS: Phrasings = &[
         ],
     ),
     (
+        "whats_written",
+        &[
+            "What's written on {thing}?",
+            "What is written on {thing} right now?",
+            "What have we written on {thing} so far?",
+            "If I read {thing} now, what would it say is written on it?",
+            "Is anything written on {thing}, and what?",
+        ],
+    ),
+    (
+        // A field named by a verb: what a speaker is playing.
+        "is_playing",
+        &[
+            "What is {thing} playing right now?",
+            "What's playing on {thing} at the moment?",
+            "What is {thing} playing at the moment?",
+            "What would I hear playing on {thing} now?",
+            "If I walked up to {thing} now, what would be playing on it?",
+        ],
+    ),
+    (
         "device_field",
         &[
             "What is the {field} of {thing} set to?",
-            "What {field} is {thing} on right now?",
+            "What {field} is {thing} set to right now?",
             "Which {field} does {thing} have at the moment?",
             "What's the current {field} setting on {thing}?",
             "If I checked {thing} now, what {field} would it show?",
