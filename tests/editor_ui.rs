@@ -127,14 +127,15 @@ fn deleting_a_receptacle_lists_what_refers_to_it_and_asks() {
     h.get_by_label("Cancel").click();
     h.run();
     assert_eq!(h.state().doc.scene(), &original);
-    // Delete, moving the food onto the counter.
+    // Delete, moving the food (and the list on top) onto the dining table.
     h.get_by_label("🗑 Delete").click();
     h.run();
     h.get_by_label("move its objects to").click();
     h.run();
-    h.get_by_label("counter_1").click();
+    h.get_by_label("dining_table_1").click();
     h.run();
-    h.get_by_label("Delete, move objects to counter_1").click();
+    h.get_by_label("Delete, move objects to dining_table_1")
+        .click();
     h.run();
     let s = h.state().doc.scene();
     assert!(!s.furniture.iter().any(|f| f.id.as_str() == "fridge_1"));
@@ -144,7 +145,7 @@ fn deleting_a_receptacle_lists_what_refers_to_it_and_asks() {
         .find(|o| o.id.as_str() == "milk_1")
         .unwrap();
     assert!(
-        matches!(&milk.at, Placement::On(c) | Placement::In(c) if c.as_str() == "counter_1"),
+        matches!(&milk.at, Placement::On(c) | Placement::In(c) if c.as_str() == "dining_table_1"),
         "{:?}",
         milk.at
     );

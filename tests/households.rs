@@ -81,6 +81,7 @@ fn the_builtin_catalogue_loads_and_covers_every_role() {
         Role::Clothes,
         Role::EverydayItem,
         Role::Perishable,
+        Role::ShoppingList,
     ] {
         assert!(given.contains(&role), "no kind plays {role:?}");
     }

@@ -968,7 +968,7 @@ fn food_is_finished_thrown_out_and_bought_again_and_the_courier_keeps_calling() 
 #[test]
 fn detergent_runs_out_and_a_new_bottle_is_bought_and_used() {
     let cat = hearth::catalogue::builtin();
-    let house = hearth::procgen::generate(&hearth::procgen::SceneSpec::new("house", 12), cat)
+    let house = hearth::procgen::generate(&hearth::procgen::SceneSpec::new("house", 17), cat)
         .expect("a generated house");
     let scene = hearth::generation::scripted::provision(&house, 70, cat);
     let stocked: Vec<&hearth::scene::ObjectDef> = (scene.objects.iter())

@@ -87,6 +87,9 @@ pub enum Role {
     Perishable,
     /// Goes into the oven for dinner (eggs, butter, cheese).
     Ingredient,
+    /// The shopping list: what is finished is written on it (its kind
+    /// `writable`), and the shopper crosses off what was bought.
+    ShoppingList,
     /// A parcel: starts outside the house and waits on the doorstep until
     /// someone coming home brings it in.
     Delivery,

@@ -105,7 +105,8 @@ impl<'a> Reference<'a> {
             Action::Pick { object }
             | Action::Place { object, .. }
             | Action::Handoff { object, .. }
-            | Action::Use { object } => Some(object.clone()),
+            | Action::Use { object }
+            | Action::Write { object, .. } => Some(object.clone()),
             Action::SetDeviceState { device, .. }
             | Action::FindBroken { device }
             | Action::Repair { device } => Some(device.clone()),

@@ -378,12 +378,14 @@ pub fn act_of(a: &Action) -> Option<Act> {
         Action::FindBroken { device } | Action::Repair { device } => {
             act.target = Some(device.clone())
         }
-        // A serving used is asked of by what is left (a state).
+        // A serving used is asked of by what is left, a list written on
+        // by what it reads (states).
         Action::NavigateTo { .. }
         | Action::Inspect { .. }
         | Action::Say { .. }
         | Action::Wait { .. }
-        | Action::Use { .. } => {
+        | Action::Use { .. }
+        | Action::Write { .. } => {
             return None;
         }
     }

@@ -41,6 +41,9 @@ pub struct Scripted {
     pub(super) difficulty: Difficulty,
     /// Today's blocks (start, end; trace seconds) with the robot docked away.
     pub(super) away: Vec<(u64, u64)>,
+    /// The robot docked for the block under way (a block whose start the
+    /// day's sessions ran past is skipped, and so is its "I'm back").
+    pub(super) docked: bool,
     /// The days of the week, who is out when, chores, calls, rare events.
     pub(super) calendar: Calendar,
     /// What the robot was asked to do later.
@@ -187,6 +190,7 @@ impl Scripted {
             stated: vec![],
             difficulty: Difficulty::default(),
             away: vec![],
+            docked: false,
         }
     }
 

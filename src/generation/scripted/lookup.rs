@@ -74,16 +74,20 @@ pub(super) fn set_down(sim: &Simulation, object: &Id) -> bool {
     )
 }
 
-/// The house's shopping list (a writable thing set down in the house), if
-/// it has one.
-pub(super) fn shopping_list(s: Indexed<'_>, sim: &Simulation) -> Option<Id> {
+/// The house's shopping list (a `shopping_list` of a kind written on, set
+/// down in the house), if it has one.
+pub(super) fn shopping_list(x: &Stage) -> Option<Id> {
     let writable = |c: &str| {
         crate::catalogue::builtin()
             .category(c)
             .is_some_and(|k| k.writable)
     };
-    (s.objects.iter())
-        .find(|o| writable(&o.category) && set_down(sim, &o.id))
+    (x.s.objects.iter())
+        .find(|o| {
+            x.roles.has(&o.id, Role::ShoppingList)
+                && writable(&o.category)
+                && set_down(x.sim, &o.id)
+        })
         .map(|o| o.id.clone())
 }
 

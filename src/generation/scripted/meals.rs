@@ -361,7 +361,7 @@ impl Activity for Lunch {
 /// `kind` written on the shopping list by `who`, where the house has one
 /// (else it was only said).
 fn write_down(x: &Stage, who: &Id, kind: &str, turns: &mut Vec<Turn>) {
-    if let Some(list) = shopping_list(x.s, x.sim) {
+    if let Some(list) = shopping_list(x) {
         let add = vec![kind.to_string()];
         let goal = Goal::Write {
             object: list,

@@ -260,7 +260,7 @@ impl Scripted {
         // What was bought crossed off the list (a kind still wanted, two
         // finished and one bought, stays on).
         crossed.retain(|k| !self.pantry.list().contains(k));
-        if let Some(list) = shopping_list(x.s, x.sim).filter(|_| !crossed.is_empty()) {
+        if let Some(list) = shopping_list(x).filter(|_| !crossed.is_empty()) {
             let goal = Goal::Write {
                 object: list,
                 add: vec![],

@@ -89,11 +89,24 @@ pub(super) fn without_robot(turns: &mut Vec<Turn>, robot: &Id, clearer: Option<&
 pub(super) struct RobotAway;
 
 impl Activity for RobotAway {
-    fn direct(&self, _: &mut Scripted, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
         let robot = x.robot;
         let Some(until) = x.session.params.until_at() else {
             return Ok(());
         };
+        // The day's sessions ran past the block (a long dinner): it is not
+        // worth docking for, and saying "until 20:32" at 20:41 is wrong.
+        let begin = (x.session.start)
+            .max(x.sim.now())
+            .max(x.sim.busy_until(robot).unwrap_or(0));
+        if begin + 15 * M >= until {
+            return Ok(());
+        }
         let Some(dock) = x.roles.fixture(Role::RobotDock) else {
             return Ok(());
         };
@@ -114,6 +127,7 @@ impl Activity for RobotAway {
             },
         ));
         turns.push(turn(robot, Goal::Standby { until }));
+        house.docked = true;
         Ok(())
     }
 }
@@ -122,8 +136,15 @@ impl Activity for RobotAway {
 pub(super) struct RobotBack;
 
 impl Activity for RobotBack {
-    fn direct(&self, _: &mut Scripted, x: &Stage, turns: &mut Vec<Turn>) -> Result<(), GenError> {
-        robot_back(x, turns);
+    fn direct(
+        &self,
+        house: &mut Scripted,
+        x: &Stage,
+        turns: &mut Vec<Turn>,
+    ) -> Result<(), GenError> {
+        if std::mem::take(&mut house.docked) {
+            robot_back(x, turns);
+        }
         Ok(())
     }
 }
