@@ -907,3 +907,38 @@ fn a_calendar_of_weeks_not_the_same_day_again() {
         );
     }
 }
+
+/// "How was your day?" is answered with a meeting, or finishing early,
+/// only on a day at work or school: out to it, or at the desk at home.
+#[test]
+fn only_a_day_at_work_had_a_meeting() {
+    let mut said = 0;
+    for id in SCENES {
+        let (events, generated) = run(&builtin(id), 3, 10);
+        let mut worked: Vec<(u32, Id)> = (generated.plan.sessions.iter())
+            .filter(|s| s.kind == "work")
+            .filter_map(|s| Some((s.day, s.params.who.clone()?)))
+            .collect();
+        worked.extend(events.iter().filter_map(|e| match &e.action {
+            Action::Leave { to, .. } if matches!(to.name(), "work" | "school") => {
+                Some((e.day, e.actor.clone()))
+            }
+            _ => None,
+        }));
+        for e in &events {
+            let Action::Say { text, .. } = &e.action else {
+                continue;
+            };
+            if text.contains("Long meeting") || text.contains("finished early") {
+                said += 1;
+                assert!(
+                    worked.contains(&(e.day, e.actor.clone())),
+                    "{id}: {} says {text:?} on day {}, not a day at work",
+                    e.actor,
+                    e.day
+                );
+            }
+        }
+    }
+    assert!(said > 0, "no one told of a day at work");
+}

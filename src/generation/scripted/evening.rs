@@ -2,6 +2,10 @@
 
 use super::leisure;
 use super::prelude::*;
+use crate::trace::request::Destination;
+
+/// Answers to "how was your day" that only a day at work or school has.
+const WORK_DAY_ANSWERS: [&str; 2] = ["Long meeting, I'm tired.", "Good! I finished early."];
 
 pub(super) struct Evening;
 
@@ -120,9 +124,22 @@ impl Activity for Evening {
                     &["Only for a bit, I'm worn out.", "Yes, save me a seat."],
                 ),
             ];
+            // A day at work or school (out to it, or at the desk at home)
+            // is the one that had a meeting or finished early.
+            let today = &house.calendar.today;
+            let worked = today.at_desk.contains(&other)
+                || (today.outs.iter()).any(|o| {
+                    o.who == other && matches!(o.to, Destination::Work | Destination::School)
+                });
             let (q, answers) = *pick(&mut house.rng, qa);
             let q = q.replace("{n}", &name);
-            let a = *pick(&mut house.rng, answers);
+            let answers: Vec<&str> = (answers.iter().copied())
+                .filter(|a| worked || !WORK_DAY_ANSWERS.contains(a))
+                .collect();
+            let a = answers
+                .choose(&mut house.rng)
+                .copied()
+                .unwrap_or("Quiet, I stayed in.");
             turns.push(turn(host, say(&[&other], q)));
             turns.push(turn(&other, say(&[host], a.to_string())));
         }
