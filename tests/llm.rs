@@ -820,7 +820,7 @@ fn the_judge_is_audited_on_answers_whose_verdict_is_known() {
     use hearth::eval::Probe;
     // The mock judge accepts an answer that contains the reference: "I
     // don't know" is rejected, and a trap unless it contains the
-    // reference ("11." for "1.").
+    // reference ("13 times." for "3 times.").
     let strict = MockServer::start(household(&sc));
     let (r, out) = judged(&strict.url, "strict.json", "20");
     let a = r.judge_audit.expect("a judged report carries its audit");

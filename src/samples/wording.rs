@@ -172,7 +172,10 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
             }
             Source::Told => "The robot was only told; it has not seen it since.".into(),
         },
-        Answer::Count { count } => format!("{count}."),
+        // As people say how often: "Once.", "Twice.", "3 times.".
+        Answer::Count { count: 1 } => "Once.".into(),
+        Answer::Count { count: 2 } => "Twice.".into(),
+        Answer::Count { count } => format!("{count} times."),
         Answer::Status { status } => match status {
             Progress::Done => "Done.".into(),
             Progress::Pending => "Still to do; it is not due yet.".into(),
