@@ -1041,3 +1041,77 @@ fn detergent_runs_out_and_a_new_bottle_is_bought_and_used() {
         "after {new} came in: {used_after:?}"
     );
 }
+
+/// The shopping list on the fridge: whoever finishes a thing says so and
+/// writes its kind on the list; the shopper crosses off what the shop
+/// brought in once it is put away; every write either adds or crosses off,
+/// and a kind is never on it twice. Four weeks of the family apartment.
+#[test]
+fn the_shopping_list_is_written_on_when_a_thing_is_finished_and_crossed_off_after_the_shop() {
+    let base = scene::parse("family_apartment", scene::default_source()).unwrap();
+    let scene = hearth::generation::scripted::provision(&base, 28, hearth::catalogue::builtin());
+    let (events, _) = days_of(&scene, 1, 28);
+    let category = |o: &Id| {
+        (scene.objects.iter())
+            .find(|x| &x.id == o)
+            .map(|x| x.category.clone())
+    };
+    let (mut added, mut crossed) = (0, 0);
+    for (i, e) in events.iter().enumerate() {
+        let Action::Write {
+            object,
+            text: reads,
+        } = &e.action
+        else {
+            continue;
+        };
+        assert_eq!(object.as_str(), "shopping_list_1");
+        if !e.outcome.is_ok() {
+            continue;
+        }
+        let old = match &e.changes[0].old {
+            Value::Text(t) => t.clone(),
+            v => panic!("{v:?}"),
+        };
+        let was: Vec<&str> = hearth::trace::listed(&old).collect();
+        let now: Vec<&str> = hearth::trace::listed(reads).collect();
+        let mut unique = now.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), now.len(), "event {}: {reads:?}", e.id);
+        let new: Vec<&&str> = now.iter().filter(|k| !was.contains(k)).collect();
+        let gone: Vec<&&str> = was.iter().filter(|k| !now.contains(k)).collect();
+        assert!(
+            new.is_empty() != gone.is_empty(),
+            "event {}: adds {new:?} and crosses off {gone:?}",
+            e.id
+        );
+        let session = |x: &&Event| x.session == e.session && x.actor == e.actor;
+        let before: Vec<&Event> = events[..i].iter().filter(session).collect();
+        for k in new {
+            // Said first, by the writer, in the same session.
+            assert!(
+                before.iter().any(|x| text(x).contains(*k)
+                    && (text(x).contains("list") || text(x).contains("need"))),
+                "event {}: {k} written on the list, never said",
+                e.id
+            );
+            added += 1;
+        }
+        for k in gone {
+            // Brought in by the writer, in the same session.
+            let brought = before.iter().any(|x| match &x.action {
+                Action::Arrive { bring, .. } => {
+                    bring.iter().any(|o| category(o).as_deref() == Some(*k))
+                }
+                _ => false,
+            });
+            assert!(brought, "event {}: {k} crossed off, not bought", e.id);
+            crossed += 1;
+        }
+    }
+    assert!(
+        added >= 10 && crossed >= 5,
+        "{added} added, {crossed} crossed off"
+    );
+}

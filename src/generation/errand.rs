@@ -165,13 +165,9 @@ pub fn next_in(
                 Some(Location::In(f)) => Some(f),
                 _ => None,
             };
-            let kept_shut = |f: &Id| {
-                (sim.lookup().fixture(f))
-                    .is_some_and(|x| x.openable == crate::scene::Openable::Closed)
-            };
             match (last_skill, &inside) {
                 (Some("close"), _) => return Proposal::Done,
-                (Some("use"), Some(f)) if kept_shut(f) && sim.is_open(f) => {
+                (Some("use"), Some(f)) if kept_shut(sim, f) && sim.is_open(f) => {
                     return act(Action::Close { target: f.clone() });
                 }
                 (Some("use"), _) => return Proposal::Done,
@@ -200,12 +196,29 @@ pub fn next_in(
             add,
             cross_off,
         } => {
+            // What it reads is the world's: only the people of the house
+            // write on it, and they see it as they write.
+            let inside = match sim.location(object) {
+                Some(Location::In(f)) => Some(f),
+                _ => None,
+            };
+            match (last_skill, &inside) {
+                (Some("close"), _) => return Proposal::Done,
+                (Some("write"), Some(f)) if kept_shut(sim, f) && sim.is_open(f) => {
+                    return act(Action::Close { target: f.clone() });
+                }
+                (Some("write"), _) => return Proposal::Done,
+                _ => {}
+            }
             let text = crate::trace::relisted(sim.text(object).unwrap_or(""), add, cross_off);
-            if last_skill == Some("write") || text == sim.text(object).unwrap_or("") {
+            if text == sim.text(object).unwrap_or("") {
                 return Proposal::Done;
             }
             let at_it = match sim.location(object) {
-                Some(Location::HeldBy(h)) => &h == actor,
+                Some(Location::HeldBy(h)) if &h == actor => true,
+                Some(Location::HeldBy(h) | Location::CarriedBy(h)) => {
+                    return Proposal::GiveUp(format!("{h} has {object}"));
+                }
                 Some(Location::On(f) | Location::In(f)) => near(&f),
                 _ => false,
             };
@@ -213,6 +226,9 @@ pub fn next_in(
                 return act(Action::NavigateTo {
                     target: object.clone(),
                 });
+            }
+            if let Some(f) = inside.filter(|f| at_it && !sim.is_open(f)) {
+                return act(Action::Open { target: f });
             }
             act(Action::Write {
                 object: object.clone(),
@@ -703,4 +719,9 @@ fn put_down(
     } else {
         act(Action::NavigateTo { target })
     })
+}
+
+/// Whether fixture `f` is kept closed (a cupboard shut again after use).
+fn kept_shut(sim: &Simulation, f: &Id) -> bool {
+    (sim.lookup().fixture(f)).is_some_and(|x| x.openable == crate::scene::Openable::Closed)
 }

@@ -42,6 +42,15 @@ impl Names {
     }
 }
 
+/// A device field as questions name it: a thermostat's `target` is its
+/// target temperature.
+pub fn field_words(attr: &str) -> String {
+    match attr {
+        "target" => "target temperature".into(),
+        _ => attr.replace('_', " "),
+    }
+}
+
 impl<'a> Namer<'a> {
     pub fn new(scene: &'a Scene) -> Self {
         Namer {
@@ -165,7 +174,8 @@ impl<'a> Namer<'a> {
             TEXT => format!("what is written on {}", self.name(entity)),
             // "the brightness of the ceiling light in the dining room", not
             // "the ceiling light in the dining room brightness".
-            field => format!("the {} of {}", field.replace('_', " "), self.name(entity)),
+            "playing" => format!("what is playing on {}", self.name(entity)),
+            field => format!("the {} of {}", field_words(field), self.name(entity)),
         }
     }
 }

@@ -105,6 +105,8 @@ impl Activity for RobotAway {
             .max(x.sim.now())
             .max(x.sim.busy_until(robot).unwrap_or(0));
         if begin + 15 * M >= until {
+            // Nor is it away: sessions in what is left of the block keep it.
+            house.away.retain(|b| b.1 != until);
             return Ok(());
         }
         let Some(dock) = x.roles.fixture(Role::RobotDock) else {

@@ -65,17 +65,11 @@ pub fn question(thing: &str, attr: &str) -> Phrase {
     Phrase::new(
         PHRASINGS,
         template(attr),
-        &[("thing", thing), ("field", &field_words(attr))],
+        &[
+            ("thing", thing),
+            ("field", &crate::samples::text::field_words(attr)),
+        ],
     )
-}
-
-/// A device field as a question names it: a thermostat's `target` is its
-/// target temperature.
-fn field_words(attr: &str) -> String {
-    match attr {
-        "target" => "target temperature".into(),
-        _ => attr.replace('_', " "),
-    }
 }
 
 /// "Where is the mug?": the state of `entity.attr`, a current or hidden

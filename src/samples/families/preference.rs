@@ -50,7 +50,7 @@ pub fn question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
         &[
             ("who", &n.name(holder)),
             ("thing", &n.name(entity)),
-            ("field", &attr.replace('_', " ")),
+            ("field", &crate::samples::text::field_words(attr)),
         ],
     )
 }
@@ -103,7 +103,7 @@ impl QuestionFamily for Preference {
                 PHRASINGS,
                 key,
                 &[
-                    ("attr", &attr.replace('_', " ")),
+                    ("attr", &crate::samples::text::field_words(attr)),
                     ("thing", &n.name(entity)),
                     ("value", &n.value(attr, &h.claim.value)),
                 ],

@@ -42,7 +42,11 @@ fn changed_verb(attr: &Id) -> String {
         "power" => "switched on or off".into(),
         LEVEL => "had some of".into(),
         TEXT => "wrote on".into(),
-        field => format!("changed the {} of", field.replace('_', " ")),
+        "playing" => "changed what was playing on".into(),
+        field => format!(
+            "changed the {} of",
+            crate::samples::text::field_words(field)
+        ),
     }
 }
 

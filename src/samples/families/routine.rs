@@ -250,7 +250,10 @@ impl QuestionFamily for Routine {
                                     key,
                                     &[
                                         ("who", &n.name(&actor)),
-                                        ("field", &field.replace('_', " ")),
+                                        (
+                                            "field",
+                                            &crate::samples::text::field_words(field.as_str()),
+                                        ),
                                         ("thing", &n.name(&device)),
                                     ],
                                 )
