@@ -90,6 +90,44 @@ pub fn next_in(
         .as_ref()
         .is_some_and(|f| f.code == RejectionCode::AlreadyThere);
     let near = |id: &Id| here.near.as_ref() == Some(id);
+    // `action` (a `use` or `write` of `object`; none: nothing left to do)
+    // where the thing is: in hand, or at its fixture, walked to first; a
+    // cupboard it is kept in opened for it and shut after; given up while
+    // someone else has it.
+    let at_thing = |object: &Id, skill: &str, action: Option<Action>| {
+        let inside = match sim.location(object) {
+            Some(Location::In(f)) => Some(f),
+            _ => None,
+        };
+        match (last_skill, &inside) {
+            (Some("close"), _) => return Proposal::Done,
+            (Some(s), Some(f)) if s == skill && kept_shut(sim, f) && sim.is_open(f) => {
+                return act(Action::Close { target: f.clone() });
+            }
+            (Some(s), _) if s == skill => return Proposal::Done,
+            _ => {}
+        }
+        let Some(action) = action else {
+            return Proposal::Done;
+        };
+        let at_it = match sim.location(object) {
+            Some(Location::HeldBy(h)) if &h == actor => true,
+            Some(Location::HeldBy(h) | Location::CarriedBy(h)) => {
+                return Proposal::GiveUp(format!("{h} has {object}"));
+            }
+            Some(Location::On(f) | Location::In(f)) => near(&f),
+            _ => false,
+        };
+        if !at_it && !sloppy {
+            return act(Action::NavigateTo {
+                target: object.clone(),
+            });
+        }
+        if let Some(f) = inside.filter(|f| at_it && !sim.is_open(f)) {
+            return act(Action::Open { target: f });
+        }
+        act(action)
+    };
     match goal {
         Goal::Say { to, text, claims } => {
             if last_skill == Some("say") {
@@ -158,82 +196,27 @@ pub fn next_in(
                 target: target.clone(),
             })
         }
-        // At the thing (its fixture, or in hand), or walked to it first;
-        // a cupboard it is kept in opened for it and shut after.
-        Goal::Use { object } => {
-            let inside = match sim.location(object) {
-                Some(Location::In(f)) => Some(f),
-                _ => None,
-            };
-            match (last_skill, &inside) {
-                (Some("close"), _) => return Proposal::Done,
-                (Some("use"), Some(f)) if kept_shut(sim, f) && sim.is_open(f) => {
-                    return act(Action::Close { target: f.clone() });
-                }
-                (Some("use"), _) => return Proposal::Done,
-                _ => {}
-            }
-            let at_it = match sim.location(object) {
-                Some(Location::HeldBy(h)) => &h == actor,
-                Some(Location::On(f) | Location::In(f)) => near(&f),
-                _ => false,
-            };
-            if !at_it && !sloppy {
-                return act(Action::NavigateTo {
-                    target: object.clone(),
-                });
-            }
-            if let Some(f) = inside.filter(|f| at_it && !sim.is_open(f)) {
-                return act(Action::Open { target: f });
-            }
-            act(Action::Use {
+        Goal::Use { object } => at_thing(
+            object,
+            "use",
+            Some(Action::Use {
                 object: object.clone(),
-            })
-        }
-        // At the list (its fixture, or in hand), or walked to it first.
+            }),
+        ),
+        // What it reads is the world's: only the people of the house write
+        // on it, and they see it as they write.
         Goal::Write {
             object,
             add,
             cross_off,
         } => {
-            // What it reads is the world's: only the people of the house
-            // write on it, and they see it as they write.
-            let inside = match sim.location(object) {
-                Some(Location::In(f)) => Some(f),
-                _ => None,
-            };
-            match (last_skill, &inside) {
-                (Some("close"), _) => return Proposal::Done,
-                (Some("write"), Some(f)) if kept_shut(sim, f) && sim.is_open(f) => {
-                    return act(Action::Close { target: f.clone() });
-                }
-                (Some("write"), _) => return Proposal::Done,
-                _ => {}
-            }
-            let text = crate::trace::relisted(sim.text(object).unwrap_or(""), add, cross_off);
-            if text == sim.text(object).unwrap_or("") {
-                return Proposal::Done;
-            }
-            let at_it = match sim.location(object) {
-                Some(Location::HeldBy(h)) if &h == actor => true,
-                Some(Location::HeldBy(h) | Location::CarriedBy(h)) => {
-                    return Proposal::GiveUp(format!("{h} has {object}"));
-                }
-                Some(Location::On(f) | Location::In(f)) => near(&f),
-                _ => false,
-            };
-            if !at_it && !sloppy {
-                return act(Action::NavigateTo {
-                    target: object.clone(),
-                });
-            }
-            if let Some(f) = inside.filter(|f| at_it && !sim.is_open(f)) {
-                return act(Action::Open { target: f });
-            }
-            act(Action::Write {
+            let now = sim.text(object).unwrap_or("");
+            let text = crate::trace::relisted(now, add, cross_off);
+            let write = (text != now).then(|| Action::Write {
                 object: object.clone(),
                 text,
-            })
+            });
+            at_thing(object, "write", write)
         }
         Goal::Operate {
             device,
