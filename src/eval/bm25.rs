@@ -11,27 +11,45 @@ pub fn tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A document: its event, its words' frequencies (by number, sorted) and
-/// its length.
-type Doc = (u64, Vec<(usize, u32)>, usize);
+/// Documents are read in blocks of this many, latest block first.
+const BLOCK: usize = 16;
 
 #[derive(Default)]
 pub struct Bm25 {
     /// Each word's number.
     words: HashMap<String, usize>,
-    /// By word number: the documents it is in (indexes into `docs`), its
-    /// highest frequency in any of them and their shortest length, which
-    /// bound its share of a score.
+    /// By word number: the documents it is in and its frequency in each,
+    /// in order, and what bounds its share of a score in each block.
     postings: Vec<Posting>,
-    docs: Vec<Doc>,
+    /// By document: its event and its length.
+    docs: Vec<(u64, u32)>,
+    /// By block: its latest event.
+    newest: Vec<u64>,
     total_len: usize,
 }
 
 #[derive(Default)]
 struct Posting {
-    docs: Vec<usize>,
-    max_tf: u32,
-    min_len: usize,
+    docs: Vec<(u32, u32)>,
+    blocks: Vec<Block>,
+}
+
+/// A word's documents in one block: where they start in its list, and
+/// the (frequency, length) pairs no other of them beats on both (higher
+/// frequency, shorter document), which bound its share of a score.
+struct Block {
+    block: usize,
+    start: usize,
+    front: Vec<(u32, u32)>,
+}
+
+impl Block {
+    fn add(&mut self, f: u32, len: u32) {
+        if !self.front.iter().any(|&(g, l)| g >= f && l <= len) {
+            self.front.retain(|&(g, l)| !(f >= g && len <= l));
+            self.front.push((f, len));
+        }
+    }
 }
 
 /// The `k` best of the scored documents so far, best first.
@@ -54,108 +72,146 @@ impl Best {
         }
     }
 
-    /// The score a document must beat to enter, once there are `k`.
-    fn floor(&self) -> Option<f64> {
-        (self.top.len() == self.k).then(|| self.top[self.k - 1].0)
+    /// The k-th best, once there are `k`.
+    fn last(&self) -> Option<(f64, u64)> {
+        (self.top.len() == self.k).then(|| self.top[self.k - 1])
     }
 }
 
 impl Bm25 {
     pub fn add(&mut self, id: u64, text: &str) {
         let words = tokens(text);
+        let len = u32::try_from(words.len()).expect("a document of fewer than 2^32 words");
         let mut tf: BTreeMap<usize, u32> = BTreeMap::new();
         for w in &words {
             let next = self.words.len();
             let n = *self.words.entry(w.clone()).or_insert(next);
             if n == self.postings.len() {
-                self.postings.push(Posting {
-                    min_len: usize::MAX,
-                    ..Posting::default()
-                });
+                self.postings.push(Posting::default());
             }
             *tf.entry(n).or_default() += 1;
         }
+        let d = u32::try_from(self.docs.len()).expect("fewer than 2^32 documents");
+        let block = self.docs.len() / BLOCK;
         for (&w, &f) in &tf {
             let p = &mut self.postings[w];
-            p.docs.push(self.docs.len());
-            p.max_tf = p.max_tf.max(f);
-            p.min_len = p.min_len.min(words.len());
+            match p.blocks.last_mut() {
+                Some(b) if b.block == block => b.add(f, len),
+                _ => p.blocks.push(Block {
+                    block,
+                    start: p.docs.len(),
+                    front: vec![(f, len)],
+                }),
+            }
+            p.docs.push((d, f));
         }
         self.total_len += words.len();
-        self.docs.push((id, tf.into_iter().collect(), words.len()));
+        self.docs.push((id, len));
+        match self.newest.get_mut(block) {
+            Some(x) => *x = (*x).max(id),
+            None => self.newest.push(id),
+        }
     }
 
     /// The `k` best documents for `query`, best first; ties go to the
     /// later event.
     ///
-    /// Exact, but not exhaustive (max-score pruning): the query's words
-    /// are taken by their highest possible share of a score, largest
-    /// first, and a document is scored when first met in a word's list;
-    /// once the shares of the words left cannot lift an unmet document
-    /// over the k-th best, the rest are skipped. Common words ("the",
-    /// "robot") carry little weight, so their long lists are seldom read.
+    /// Exact, but not exhaustive (block-max pruning): the blocks the
+    /// query's words are in are read latest first, and a block is skipped
+    /// when the best score any of its documents could have does not beat
+    /// the k-th best so far (a tie loses to the later event, already
+    /// read). The bound is summed as a score is, in the query's order,
+    /// from each word's best (frequency, length) pairs in the block; every
+    /// step is monotone, so it is never below a score in the block. Recent
+    /// blocks fill the k best, and old ones are mostly skipped.
     pub fn top(&self, query: &str, k: usize) -> Vec<u64> {
         let n = self.docs.len() as f64;
         if n == 0.0 || k == 0 {
             return vec![];
         }
         let avg = self.total_len as f64 / n;
-        // The query's known words, in order (repeats count), with idf.
-        let q: Vec<(usize, f64)> = tokens(query)
+        // The query's known words, in order (repeats count).
+        let known: Vec<usize> = tokens(query)
             .iter()
-            .filter_map(|w| {
-                let w = *self.words.get(w)?;
-                let df = self.postings[w].docs.len() as f64;
-                Some((w, ((n - df + 0.5) / (df + 0.5) + 1.0).ln()))
+            .filter_map(|w| self.words.get(w).copied())
+            .collect();
+        // Its distinct words, with idf; each query word's place among them.
+        let mut words = known.clone();
+        words.sort_unstable();
+        words.dedup();
+        let slot: Vec<usize> = known
+            .iter()
+            .map(|w| words.binary_search(w).expect("a query word"))
+            .collect();
+        let idf: Vec<f64> = words
+            .iter()
+            .map(|w| {
+                let df = self.postings[*w].docs.len() as f64;
+                ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
             })
             .collect();
-        let weight = |f: f64, len: usize| f * 2.2 / (f + 1.2 * (0.25 + 0.75 * len as f64 / avg));
-        // A document first met in a word's list is in none of the lists
-        // read before it: only the words not yet read can score (the rest
-        // are skipped as absent, so the sum is the same, in the same order).
-        let mut unread: Vec<bool> = vec![true; q.len()];
-        let score = |d: usize, unread: &[bool]| -> f64 {
-            let (_, tf, len) = &self.docs[d];
-            q.iter()
-                .zip(unread)
-                .filter(|(_, u)| **u)
-                .filter_map(|((w, idf), _)| {
-                    let i = tf.binary_search_by_key(w, |(x, _)| *x).ok()?;
-                    let f = f64::from(tf[i].1);
-                    // As written, so that the rounding is the same as ever.
-                    Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
-                })
-                .sum()
+        let part = |idf: f64, f: u32, len: u32| -> f64 {
+            let f = f64::from(f);
+            idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * f64::from(len) / avg))
         };
-        // Each word's bound: its count in the query times its largest
-        // weight (the highest frequency in the shortest document).
-        let mut bounds: BTreeMap<usize, f64> = BTreeMap::new();
-        for (w, idf) in &q {
-            let p = &self.postings[*w];
-            *bounds.entry(*w).or_default() += idf * weight(f64::from(p.max_tf), p.min_len);
-        }
-        let mut lists: Vec<(f64, usize)> = bounds.into_iter().map(|(w, b)| (b, w)).collect();
-        lists.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut left: f64 = lists.iter().map(|(b, _)| b).sum();
+        // Each distinct word's next block to read, counting down; the
+        // entry of each word in this block and its largest share.
+        let mut next: Vec<usize> = words
+            .iter()
+            .map(|w| self.postings[*w].blocks.len())
+            .collect();
+        let mut here: Vec<Option<&Block>> = vec![None; words.len()];
+        let mut share = vec![0.0; words.len()];
+        let mut acc = [0.0f64; BLOCK];
         let mut best = Best { k, top: vec![] };
-        let mut met = vec![false; self.docs.len()];
-        for (bound, w) in lists {
-            // A margin for rounding: skip only what surely cannot enter.
-            if best.floor().is_some_and(|f| left * (1.0 + 1e-9) < f) {
-                break;
-            }
-            left -= bound;
-            for &d in &self.postings[w].docs {
-                if !std::mem::replace(&mut met[d], true) {
-                    let s = score(d, &unread);
-                    if s > 0.0 {
-                        best.offer((s, self.docs[d].0));
-                    }
+        while let Some(block) = words
+            .iter()
+            .zip(&next)
+            .filter(|(_, i)| **i > 0)
+            .map(|(w, i)| self.postings[*w].blocks[i - 1].block)
+            .max()
+        {
+            for (i, w) in words.iter().enumerate() {
+                here[i] = next[i]
+                    .checked_sub(1)
+                    .map(|j| &self.postings[*w].blocks[j])
+                    .filter(|b| b.block == block);
+                if let Some(b) = here[i] {
+                    share[i] = b
+                        .front
+                        .iter()
+                        .map(|&(f, len)| part(idf[i], f, len))
+                        .fold(0.0, f64::max);
+                    next[i] -= 1;
                 }
             }
-            for (u, (x, _)) in unread.iter_mut().zip(&q) {
-                if *x == w {
-                    *u = false;
+            let bound: f64 = slot
+                .iter()
+                .filter(|&&i| here[i].is_some())
+                .map(|&i| share[i])
+                .sum();
+            if best
+                .last()
+                .is_some_and(|(f, id)| bound < f || (bound == f && self.newest[block] < id))
+            {
+                continue;
+            }
+            // Scored word by word in the query's order, as a sum is, so
+            // that the rounding is the same as ever.
+            let base = block * BLOCK;
+            acc.fill(0.0);
+            for &i in &slot {
+                let Some(b) = here[i] else { continue };
+                let p = &self.postings[words[i]];
+                let end = p.blocks.get(next[i] + 1).map_or(p.docs.len(), |x| x.start);
+                for &(d, f) in &p.docs[b.start..end] {
+                    let d = d as usize;
+                    acc[d - base] += part(idf[i], f, self.docs[d].1);
+                }
+            }
+            for (j, s) in acc.iter().enumerate() {
+                if *s > 0.0 {
+                    best.offer((*s, self.docs[base + j].0));
                 }
             }
         }
@@ -179,22 +235,23 @@ mod tests {
     }
 
     /// Every document scored, as before the pruning: the reference.
-    fn exhaustive(b: &Bm25, query: &str, k: usize) -> Vec<u64> {
-        let n = b.docs.len() as f64;
-        let avg = b.total_len as f64 / n;
+    fn exhaustive(docs: &[(u64, &str)], query: &str, k: usize) -> Vec<u64> {
+        let docs: Vec<(u64, Vec<String>)> = docs.iter().map(|(id, t)| (*id, tokens(t))).collect();
+        let n = docs.len() as f64;
+        let avg = docs.iter().map(|(_, w)| w.len()).sum::<usize>() as f64 / n;
         let q = tokens(query);
-        let mut scored: Vec<(f64, u64)> = b
-            .docs
+        let mut scored: Vec<(f64, u64)> = docs
             .iter()
-            .map(|(id, tf, len)| {
+            .map(|(id, words)| {
                 let s: f64 = q
                     .iter()
                     .filter_map(|w| {
-                        let w = b.words.get(w)?;
-                        let f = f64::from(tf.iter().find(|(x, _)| x == w)?.1);
-                        let df = b.postings[*w].docs.len() as f64;
-                        let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-                        Some(idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * *len as f64 / avg)))
+                        let f = words.iter().filter(|x| *x == w).count() as f64;
+                        let df = docs.iter().filter(|(_, d)| d.contains(w)).count() as f64;
+                        (f > 0.0).then(|| {
+                            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+                            idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * words.len() as f64 / avg))
+                        })
                     })
                     .sum();
                 (s, *id)
@@ -213,6 +270,7 @@ mod tests {
         let rare = ["mug", "fridge", "alice", "bob", "lamp", "sofa", "tv", "key"];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut b = Bm25::default();
+        let mut docs = vec![];
         for id in 1..=400u64 {
             let words: Vec<&str> = (0..rng.random_range(1..9))
                 .map(|_| {
@@ -223,8 +281,10 @@ mod tests {
                     }
                 })
                 .collect();
+            docs.push((id, words.join(" ")));
             b.add(id, &words.join(" "));
         }
+        let docs: Vec<(u64, &str)> = docs.iter().map(|(i, t)| (*i, t.as_str())).collect();
         for query in [
             "where is the mug",
             "the the robot",
@@ -236,11 +296,42 @@ mod tests {
             for k in [1, 5, 50] {
                 assert_eq!(
                     b.top(query, k),
-                    exhaustive(&b, query, k),
+                    exhaustive(&docs, query, k),
                     "{query:?} top {k}"
                 );
             }
         }
         assert!(b.top("mug", 0).is_empty());
+    }
+
+    #[test]
+    fn ties_over_many_blocks_go_to_the_latest() {
+        // Hundreds of equal scores across blocks: the k latest win, and
+        // a longer or rarer document anywhere still ranks where it should.
+        let mut b = Bm25::default();
+        let mut docs = vec![];
+        for id in 1..=700u64 {
+            let text = match id % 97 {
+                0 => "Ana poured the milk and the milk was cold.",
+                13 => "Ben took the milk from the fridge in the kitchen.",
+                _ if id % 2 == 0 => "Ana took the milk.",
+                _ => "Ben sat on the sofa.",
+            };
+            docs.push((id, text));
+            b.add(id, text);
+        }
+        for (query, k) in [
+            ("milk", 5),
+            ("the milk", 12),
+            ("fridge milk", 3),
+            ("sofa", 40),
+        ] {
+            assert_eq!(
+                b.top(query, k),
+                exhaustive(&docs, query, k),
+                "{query:?} top {k}"
+            );
+        }
+        assert_eq!(b.top("fridge", 2), vec![692, 595]);
     }
 }
