@@ -21,8 +21,11 @@ pub struct Graph {
         (),
         std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>,
     >,
-    /// Events on each edge (smaller node first).
-    edges: BTreeMap<(u32, u32), Vec<u64>>,
+    /// By node: the events on any of its edges, in order (the union of
+    /// those edges' lists, read whole when a hop reaches the node), and
+    /// those where it acted and touched nothing.
+    touching: Vec<Vec<u64>>,
+    alone: Vec<Vec<u64>>,
 }
 
 impl Graph {
@@ -33,6 +36,8 @@ impl Graph {
         let n = self.names.len() as u32;
         self.ids.insert(id.clone(), n);
         self.names.push(id.clone());
+        self.touching.push(Vec::new());
+        self.alone.push(Vec::new());
         self.graph.add_node(n);
         n
     }
@@ -43,10 +48,12 @@ impl Graph {
             return;
         }
         self.graph.add_edge(x, y, ());
-        let events = self.edges.entry((x.min(y), x.max(y))).or_default();
         // Once per event: the lists hold distinct ids, in order.
-        if events.last() != Some(&event) {
-            events.push(event);
+        for n in [x, y] {
+            let events = &mut self.touching[n as usize];
+            if events.last() != Some(&event) {
+                events.push(event);
+            }
         }
     }
 
@@ -73,13 +80,19 @@ impl Graph {
         // An actor with nothing to touch still has the event on record.
         if touched.is_empty() {
             let n = self.node(&e.actor);
-            self.edges.entry((n, n)).or_default().push(e.id);
+            self.alone[n as usize].push(e.id);
         }
     }
 
     /// Events within `hops` of the first `seeds` known entities, the most
     /// recent `keep` of them, in event order.
-    pub fn retrieve(&self, entities: &[Id], seeds: usize, hops: usize, keep: usize) -> Vec<u64> {
+    pub fn retrieve<'a>(
+        &'a self,
+        entities: &[Id],
+        seeds: usize,
+        hops: usize,
+        keep: usize,
+    ) -> Vec<u64> {
         let mut frontier: BTreeSet<u32> = entities
             .iter()
             .filter_map(|e| self.ids.get(e).copied())
@@ -87,21 +100,22 @@ impl Graph {
             .collect();
         let mut seen = frontier.clone();
         // The lists reached; their union is cut to the latest `keep` below.
-        let mut lists: Vec<&[u64]> = Vec::new();
-        // Edge lists are in event order and only the latest `keep` events
-        // are kept: the latest `keep` of each list are all that can be.
-        let latest = |edge: (u32, u32)| {
-            let list = self.edges.get(&edge).map_or(&[][..], Vec::as_slice);
-            &list[list.len().saturating_sub(keep)..]
-        };
-        for n in &frontier {
-            lists.push(latest((*n, *n)));
-        }
-        for _ in 0..hops {
+        // Lists are in event order and only the latest `keep` events are
+        // kept: the latest `keep` of each list are all that can be.
+        let latest = |list: &'a Vec<u64>| &list[list.len().saturating_sub(keep)..];
+        let mut lists: Vec<&[u64]> = frontier
+            .iter()
+            .map(|n| latest(&self.alone[*n as usize]))
+            .collect();
+        for hop in 0..hops {
+            // Every edge of a node the hop reaches: its events, all at once.
+            lists.extend(frontier.iter().map(|n| latest(&self.touching[*n as usize])));
+            if hop + 1 == hops {
+                break;
+            }
             let mut next = BTreeSet::new();
             for &n in &frontier {
                 for m in self.graph.neighbors(n) {
-                    lists.push(latest((n.min(m), n.max(m))));
                     if seen.insert(m) {
                         next.insert(m);
                     }
