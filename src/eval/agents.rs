@@ -35,6 +35,7 @@ use super::agent::{Agent, AgentError, GoalIn, Observation, QuestionIn, Reply, Ta
 use super::bm25::Bm25;
 use super::kg::Graph;
 use super::planner;
+use crate::samples::stockroom::Stockroom;
 
 /// Names of the built-in agents.
 pub const BUILT_IN: [&str; 6] = ["oracle", "none", "recent", "bm25", "obsmem", "kg"];
@@ -105,6 +106,8 @@ pub struct BuiltIn {
     /// What naming its answers needs, made once per trace.
     names: Option<Names>,
     initial: Arc<State>,
+    /// What of the scene the stock questions read, made once per trace.
+    room: Arc<Stockroom>,
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
     indexed: Tables,
@@ -132,6 +135,7 @@ impl BuiltIn {
             scene: None,
             names: None,
             initial: Arc::default(),
+            room: Arc::default(),
             events: vec![],
             indexed: Tables::default(),
             robot: Id::new("robot"),
@@ -180,7 +184,7 @@ impl BuiltIn {
                 }
             }
         };
-        let r = on(&Index::over(scene, &m.events, &m.tables));
+        let r = on(&Index::over(scene, &m.events, &m.tables).stocked(&self.room));
         *last = Some(m);
         Ok(r)
     }
@@ -191,7 +195,10 @@ impl BuiltIn {
         let scene = self.scene()?;
         let on = |ix: &Index| answer(ix, cutoff, q).map(|a| (a.answer, a.evidence));
         Ok(match self.strategy {
-            Strategy::Oracle => (on(&Index::over(scene, &self.events, &self.indexed)), None),
+            Strategy::Oracle => (
+                on(&Index::over(scene, &self.events, &self.indexed).stocked(&self.room)),
+                None,
+            ),
             Strategy::None => (self.over(vec![], on)?, None),
             Strategy::Recent(k) => {
                 let window = &self.events[self.events.len().saturating_sub(k)..];
@@ -230,7 +237,10 @@ impl BuiltIn {
                         tables: Tables::new(self.initial.clone()),
                     });
                     r.extend(self, &lists);
-                    (on(&Index::over(scene, &r.events, &r.tables)), None)
+                    (
+                        on(&Index::over(scene, &r.events, &r.tables).stocked(&self.room)),
+                        None,
+                    )
                 } else {
                     let mut ids = BTreeSet::new();
                     needs.iter().for_each(|t| self.gather(t, &mut ids));
@@ -402,6 +412,7 @@ impl Agent for BuiltIn {
     fn reset(&mut self, scene: &Scene) -> Result<(), AgentError> {
         *self = BuiltIn::new(self.strategy);
         self.initial = Arc::new(initial_state(scene));
+        self.room = Arc::new(Stockroom::of(scene));
         self.indexed = Tables::new(self.initial.clone());
         self.robot = scene
             .robots()

@@ -12,7 +12,7 @@ pub fn tokens(text: &str) -> Vec<String> {
 }
 
 /// Documents are read in blocks of this many, latest block first.
-const BLOCK: usize = 16;
+const BLOCK: usize = 128;
 
 #[derive(Default)]
 pub struct Bm25 {

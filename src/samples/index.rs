@@ -345,7 +345,7 @@ pub struct Index<'a> {
     pub robot: Id,
     pub tables: Cow<'a, Tables>,
     /// What of the scene the stock questions read, made when first asked.
-    stockroom: OnceLock<Stockroom>,
+    stockroom: OnceLock<Arc<Stockroom>>,
 }
 
 fn robot_of(scene: &Scene) -> Id {
@@ -424,7 +424,16 @@ impl<'a> Index<'a> {
 
     /// What of the scene the stock questions read.
     pub fn stockroom(&self) -> &Stockroom {
-        self.stockroom.get_or_init(|| Stockroom::of(self.scene))
+        self.stockroom
+            .get_or_init(|| Arc::new(Stockroom::of(self.scene)))
+    }
+
+    /// With `room`, this scene's stockroom made once by the caller, which
+    /// asks over many indexes of one scene (a memory answering each
+    /// question from the events it recalls).
+    pub fn stocked(self, room: &Arc<Stockroom>) -> Self {
+        let _ = self.stockroom.set(room.clone());
+        self
     }
 
     /// The last event before `cutoff` in which the robot saw `object` come

@@ -11,6 +11,7 @@ use crate::ids::Id;
 use crate::scene::{OUTSIDE, Role, Scene};
 use crate::trace::{Location, Value};
 
+#[derive(Debug, Default)]
 pub struct Stockroom {
     /// Each kind used up, in order, with its things in scene order.
     pub kinds: BTreeMap<String, Vec<Id>>,
