@@ -103,8 +103,19 @@ pub fn act_key(e: &Event, act: &Act) -> String {
 /// the whole trace. The keys' first events before any cutoff are these
 /// events before it, so each cutoff looks at them, not at all its past.
 pub struct Firsts<'a> {
-    pub routine: Vec<&'a Event>,
+    pub routine: Vec<First<'a>>,
+    /// Each a person's first of an act: one per (person, act).
     pub hours: Vec<(&'a Event, &'a Act)>,
+}
+
+/// A routine key's first event: which keys it is the first of, so that no
+/// cutoff keys them again. An object's place has one.
+pub struct First<'a> {
+    pub event: &'a Event,
+    /// The first of a person's setting of a device field.
+    pub setter: bool,
+    /// The first of a device field's value.
+    pub value: bool,
 }
 
 impl<'a> Firsts<'a> {
@@ -112,18 +123,25 @@ impl<'a> Firsts<'a> {
         let mut keys = BTreeSet::new();
         let routine = ix
             .visible(u64::MAX)
-            .filter(|e| match &e.action {
-                Action::SetDeviceState {
-                    device,
-                    field,
+            .filter_map(|event| {
+                let (setter, value) = match &event.action {
+                    Action::SetDeviceState {
+                        device,
+                        field,
+                        value,
+                    } => (
+                        humans.contains(&event.actor)
+                            && keys.insert(format!("v|{}|{device}|{field}", event.actor)),
+                        keys.insert(format!("a|{device}|{field}|{value}")),
+                    ),
+                    Action::Place { object, .. } => (keys.insert(format!("p|{object}")), false),
+                    _ => (false, false),
+                };
+                (setter || value).then_some(First {
+                    event,
+                    setter,
                     value,
-                } => {
-                    let person = humans.contains(&e.actor)
-                        && keys.insert(format!("v|{}|{device}|{field}", e.actor));
-                    keys.insert(format!("a|{device}|{field}|{value}")) || person
-                }
-                Action::Place { object, .. } => keys.insert(format!("p|{object}")),
-                _ => false,
+                })
             })
             .collect();
         let hours = ix

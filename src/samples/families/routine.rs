@@ -215,9 +215,10 @@ impl QuestionFamily for Routine {
         let mut push = |template, query, phrase: Box<dyn Fn() -> Phrase + 'c>| {
             out.push(Candidate::new(Family::Routine, template, query, phrase));
         };
-        let mut routine_keys = BTreeSet::new();
         let shared = shared_home(ix);
-        for e in at.firsts.routine.iter().take_while(|e| e.id < c) {
+        // Each first event is the first of its keys: none is keyed again.
+        for first in at.firsts.routine.iter().take_while(|f| f.event.id < c) {
+            let e = first.event;
             match &e.action {
                 Action::SetDeviceState {
                     device,
@@ -226,10 +227,7 @@ impl QuestionFamily for Routine {
                 } => {
                     // Not a two-way switch ("what power do they usually
                     // pick?"): who and when are its habits.
-                    if at.humans.contains(&e.actor)
-                        && !matches!(field.as_str(), "power" | "open")
-                        && routine_keys.insert(format!("v|{}|{device}|{field}", e.actor))
-                    {
+                    if first.setter && !matches!(field.as_str(), "power" | "open") {
                         let (actor, device, field) =
                             (e.actor.clone(), device.clone(), field.clone());
                         let query = Query::UsualValue {
@@ -260,7 +258,7 @@ impl QuestionFamily for Routine {
                             }),
                         );
                     }
-                    if shared && routine_keys.insert(format!("a|{device}|{field}|{value}")) {
+                    if shared && first.value {
                         let act = act_of(&e.action).expect("a device action");
                         let query = Query::UsualActor {
                             device: device.clone(),
@@ -279,9 +277,7 @@ impl QuestionFamily for Routine {
                 }
                 // Not of a thing thrown out: nobody asks where the empty
                 // milk carton usually goes.
-                Action::Place { object, .. }
-                    if !ix.binned(object, c) && routine_keys.insert(format!("p|{object}")) =>
-                {
+                Action::Place { object, .. } if !ix.binned(object, c) => {
                     let object = object.clone();
                     let query = usual_place(&object);
                     push(
@@ -295,26 +291,22 @@ impl QuestionFamily for Routine {
                 _ => {}
             }
         }
-        let mut hour_keys = BTreeSet::new();
+        // A person's firsts of each act: one candidate each.
         for (e, act) in at.firsts.hours.iter().take_while(|(e, _)| e.id < c) {
-            if at.humans.contains(&e.actor)
-                && hour_keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default())
-            {
-                let (actor, act) = (e.actor.clone(), (*act).clone());
-                let query = Query::UsualHour {
-                    actor: actor.clone(),
-                    act: act.clone(),
-                };
-                push(
-                    "usual_hour",
-                    query,
-                    Box::new(move || {
-                        let who = n.name(&actor);
-                        let act = verb_phrase(n, &act, Tense::Base);
-                        Phrase::new(PHRASINGS, "usual_hour", &[("who", &who), ("act", &act)])
-                    }),
-                );
-            }
+            let (actor, act) = (e.actor.clone(), (*act).clone());
+            let query = Query::UsualHour {
+                actor: actor.clone(),
+                act: act.clone(),
+            };
+            push(
+                "usual_hour",
+                query,
+                Box::new(move || {
+                    let who = n.name(&actor);
+                    let act = verb_phrase(n, &act, Tense::Base);
+                    Phrase::new(PHRASINGS, "usual_hour", &[("who", &who), ("act", &act)])
+                }),
+            );
         }
         // The weekly routine, once there are two weeks of it.
         if at.cutoff.day <= 14 {
