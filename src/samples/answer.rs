@@ -8,6 +8,7 @@
 // these keys; they are only looked up, never iterated into output.
 use bevy::platform::collections::HashMap;
 
+use crate::ids::Id;
 use crate::trace::Value;
 
 use super::families::owner;
@@ -22,7 +23,30 @@ pub use super::answered::{Answered, GRACE, habit, moment, time};
 /// [`super::families::QuestionFamily::basis`]), not from the whole past at
 /// every cutoff.
 #[derive(Default)]
-pub struct Memo(HashMap<String, (usize, Option<Answered>)>);
+pub struct Memo(HashMap<MemoKey, (usize, Option<Answered>)>);
+
+/// A habit's key: its ids where they are all it has (a place, a person's
+/// setting), its JSON where it holds a value, which has no hash.
+#[derive(PartialEq, Eq, Hash)]
+enum MemoKey {
+    Place(Id),
+    Setting(Id, Id, Id),
+    Other(String),
+}
+
+impl MemoKey {
+    fn of(q: &Query) -> Self {
+        match q {
+            Query::UsualPlace { object } => MemoKey::Place(object.clone()),
+            Query::UsualValue {
+                actor,
+                device,
+                field,
+            } => MemoKey::Setting(actor.clone(), device.clone(), field.clone()),
+            _ => MemoKey::Other(serde_json::to_string(q).unwrap_or_default()),
+        }
+    }
+}
 
 impl Memo {
     /// As [`answer`], at cutoffs that never go back.
@@ -30,7 +54,7 @@ impl Memo {
         let Some(n) = owner(q).entry.basis(ix, q, cutoff.event) else {
             return answer(ix, cutoff, q);
         };
-        let key = serde_json::to_string(q).unwrap_or_default();
+        let key = MemoKey::of(q);
         if let Some((m, a)) = self.0.get(&key)
             && *m == n
         {
