@@ -54,6 +54,12 @@ impl Destination {
         Destination::Home,
     ];
 
+    /// Work or school: the outings a day of duty has (a sick day or a
+    /// holiday is off them; a meeting is had there).
+    pub fn is_duty(self) -> bool {
+        matches!(self, Destination::Work | Destination::School)
+    }
+
     /// The snake_case name, as written.
     pub fn name(self) -> &'static str {
         match self {

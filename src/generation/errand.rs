@@ -95,8 +95,9 @@ pub fn next_in(
     // cupboard it is kept in opened for it and shut after; given up while
     // someone else has it.
     let at_thing = |object: &Id, skill: &str, action: Option<Action>| {
-        let inside = match sim.location(object) {
-            Some(Location::In(f)) => Some(f),
+        let place = sim.location(object);
+        let inside = match &place {
+            Some(Location::In(f)) => Some(f.clone()),
             _ => None,
         };
         match (last_skill, &inside) {
@@ -110,7 +111,7 @@ pub fn next_in(
         let Some(action) = action else {
             return Proposal::Done;
         };
-        let at_it = match sim.location(object) {
+        let at_it = match place {
             Some(Location::HeldBy(h)) if &h == actor => true,
             Some(Location::HeldBy(h) | Location::CarriedBy(h)) => {
                 return Proposal::GiveUp(format!("{h} has {object}"));

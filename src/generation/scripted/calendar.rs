@@ -485,11 +485,10 @@ impl Calendar {
     fn outings_of(&mut self, m: &Member, weekday: Weekday, people: &[Person], day: &mut Day) {
         let mut cal = self.cal.clone();
         let r = &m.role;
-        let duty = |to: Destination| matches!(to, Destination::Work | Destination::School);
         let has_duty = r
             .outings
             .iter()
-            .any(|o| duty(o.to) && o.days.contains(&weekday));
+            .any(|o| o.to.is_duty() && o.days.contains(&weekday));
         let off = if has_duty && cal.random_bool(r.sick) {
             Some(DayOff::Sick)
         } else if has_duty && cal.random_bool(r.holiday) {
@@ -505,16 +504,16 @@ impl Calendar {
             if !o.days.contains(&weekday) || !cal.random_bool(o.p) {
                 continue;
             }
-            if off == Some(DayOff::Sick) || (off.is_some() && duty(o.to)) {
+            if off == Some(DayOff::Sick) || (off.is_some() && o.to.is_duty()) {
                 continue;
             }
-            if duty(o.to) && cal.random_bool(r.home_days) {
+            if o.to.is_duty() && cal.random_bool(r.home_days) {
                 day.at_desk.push(m.id.clone());
                 continue;
             }
             let leave = draw_in(&mut cal, window_secs(&o.leave));
             let mut back = draw_in(&mut cal, window_secs(&o.back)).max(leave + 30 * M);
-            if duty(o.to) && cal.random_bool(r.late) {
+            if o.to.is_duty() && cal.random_bool(r.late) {
                 back += cal.random_range(4..=8) * 15 * M;
             }
             // Home before the night; never two outings at once.
@@ -535,7 +534,7 @@ impl Calendar {
             });
         }
         // Students and home workers with no class or errand study at home.
-        if mine.iter().all(|o| !duty(o.to))
+        if mine.iter().all(|o| !o.to.is_duty())
             && !weekday.is_weekend()
             && off.is_none()
             && !day.at_desk.contains(&m.id)

@@ -82,7 +82,7 @@ impl Calendar {
         let first_leave = d
             .outs
             .iter()
-            .filter(|o| o.leave > 0 && matches!(o.to, Destination::Work | Destination::School))
+            .filter(|o| o.leave > 0 && o.to.is_duty())
             .map(|o| o.leave)
             .min();
         let wake = if weekend {

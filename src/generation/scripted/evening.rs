@@ -2,7 +2,6 @@
 
 use super::leisure;
 use super::prelude::*;
-use crate::trace::request::Destination;
 
 /// Answers to "how was your day" that only a day at work or school has.
 const WORK_DAY_ANSWERS: [&str; 2] = ["Long meeting, I'm tired.", "Good! I finished early."];
@@ -128,9 +127,7 @@ impl Activity for Evening {
             // is the one that had a meeting or finished early.
             let today = &house.calendar.today;
             let worked = today.at_desk.contains(&other)
-                || (today.outs.iter()).any(|o| {
-                    o.who == other && matches!(o.to, Destination::Work | Destination::School)
-                });
+                || (today.outs.iter()).any(|o| o.who == other && o.to.is_duty());
             let (q, answers) = *pick(&mut house.rng, qa);
             let q = q.replace("{n}", &name);
             let answers: Vec<&str> = (answers.iter().copied())

@@ -19,6 +19,7 @@ use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
+use crate::samples::text::field_words;
 
 use super::family::{CheckAt, QuestionFamily, Track, Unseen};
 use super::reader::{Read, Reading};
@@ -65,10 +66,7 @@ pub fn question(thing: &str, attr: &str) -> Phrase {
     Phrase::new(
         PHRASINGS,
         template(attr),
-        &[
-            ("thing", thing),
-            ("field", &crate::samples::text::field_words(attr)),
-        ],
+        &[("thing", thing), ("field", &field_words(attr))],
     )
 }
 

@@ -15,6 +15,7 @@ use crate::samples::index::{Heard, Index};
 use crate::samples::model::{Answer, Cutoff, Family, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
+use crate::samples::text::field_words;
 
 use super::family::{QuestionFamily, Reads, Track};
 use super::reader::{Read, Reading};
@@ -50,7 +51,7 @@ pub fn question(n: &Namer, holder: &Id, entity: &Id, attr: &Id) -> Phrase {
         &[
             ("who", &n.name(holder)),
             ("thing", &n.name(entity)),
-            ("field", &crate::samples::text::field_words(attr)),
+            ("field", &field_words(attr)),
         ],
     )
 }
@@ -103,7 +104,7 @@ impl QuestionFamily for Preference {
                 PHRASINGS,
                 key,
                 &[
-                    ("attr", &crate::samples::text::field_words(attr)),
+                    ("attr", &field_words(attr)),
                     ("thing", &n.name(entity)),
                     ("value", &n.value(attr, &h.claim.value)),
                 ],

@@ -22,6 +22,7 @@ use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
+use crate::samples::text::field_words;
 use crate::samples::wording::act_phrase;
 
 use super::family::{CheckAt, QuestionFamily, Track, sure_is_true};
@@ -43,10 +44,7 @@ fn changed_verb(attr: &Id) -> String {
         LEVEL => "had some of".into(),
         TEXT => "wrote on".into(),
         "playing" => "changed what was playing on".into(),
-        field => format!(
-            "changed the {} of",
-            crate::samples::text::field_words(field)
-        ),
+        field => format!("changed the {} of", field_words(field)),
     }
 }
 

@@ -23,6 +23,7 @@ use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
+use crate::samples::text::field_words;
 use crate::samples::wording::{Tense, answer_words, verb_phrase};
 
 use super::family::{QuestionFamily, Track};
@@ -248,10 +249,7 @@ impl QuestionFamily for Routine {
                                     key,
                                     &[
                                         ("who", &n.name(&actor)),
-                                        (
-                                            "field",
-                                            &crate::samples::text::field_words(field.as_str()),
-                                        ),
+                                        ("field", &field_words(field.as_str())),
                                         ("thing", &n.name(&device)),
                                     ],
                                 )
@@ -317,7 +315,7 @@ impl QuestionFamily for Routine {
                 .leaves(person, c)
                 .iter()
                 .map(|l| l.to)
-                .filter(|to| matches!(to, Destination::Work | Destination::School))
+                .filter(|to| to.is_duty())
                 .collect();
             for to in tos {
                 let who = (*person).clone();
