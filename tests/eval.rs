@@ -454,8 +454,8 @@ fn the_example_external_agent_speaks_the_protocol() {
 
 #[test]
 fn external_agents_get_words_unless_given_the_query() {
-    // Three days: enough for a which-came-first question (its options).
-    let (scene, events) = generated("family_apartment", 3, 3);
+    // Four days: enough for a which-came-first question (its options).
+    let (scene, events) = generated("family_apartment", 3, 4);
     let ix = Index::new(&scene, &events);
     let samples = samples::mine(&scene, &events, 3);
     let t = tmp();

@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 use std::sync::Arc;
@@ -1505,6 +1506,52 @@ fn a_grammar_constrained_model_writes_every_session_after_repair() {
             .events
             .iter()
             .any(|e| e.action.skill_name() == "wait" && e.outcome.is_ok())
+    );
+    // The household lives its months as the script's does: food bought
+    // comes in, a new object the scene did not have (`milk_3`) ...
+    let own: BTreeSet<&str> = s.objects.iter().map(|o| o.id.as_str()).collect();
+    let bought: BTreeSet<String> = (trace.events.iter())
+        .filter(|e| e.outcome.is_ok())
+        .flat_map(|e| &e.changes)
+        .filter(|c| c.attr.as_str() == "location" && !own.contains(c.entity.as_str()))
+        .filter(|c| {
+            let outside = hearth::trace::Value::Location(hearth::trace::Location::Outside);
+            c.old == outside && c.new != outside
+        })
+        .map(|c| c.entity.to_string())
+        .collect();
+    assert!(!bought.is_empty(), "nothing came into the house");
+    // ... and the model is told of it once it is in, never before: the
+    // shop's stock for the months ahead is in no prompt's home until then.
+    let waiting: Vec<String> = (trace.scene.objects.iter())
+        .filter(|o| !own.contains(o.id.as_str()))
+        .map(|o| format!("{} (", o.id))
+        .collect();
+    assert!(waiting.len() > bought.len(), "{waiting:?}");
+    let homes: Vec<String> = (server.requests().iter())
+        .map(|r| {
+            r.body["messages"][0]["content"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert!(homes[0].contains("The home:"), "{}", homes[0]);
+    let named = |w: &String| homes.iter().filter(|h| h.contains(w.as_str())).count();
+    let told: Vec<&String> = waiting.iter().filter(|w| named(w) > 0).collect();
+    assert!(
+        !told.is_empty() && told.len() <= bought.len(),
+        "{told:?} of {bought:?}"
+    );
+    assert!(
+        told.iter()
+            .all(|w| bought.contains(w.trim_end_matches(" ("))),
+        "{told:?}"
+    );
+    assert!(
+        named(told[0]) < homes.len(),
+        "told of {} from the start",
+        told[0]
     );
     // Few calls: repair replaces re-asks.
     let per_event = server.requests().len() as f64 / accepted(&trace) as f64;

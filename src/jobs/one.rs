@@ -39,16 +39,12 @@ pub fn generate_trace(scene: &Scene, out: &Path, opts: &TraceOptions) -> Result<
     } else {
         scene
     };
-    // The months the scripted household lives: the food it will buy and
-    // the parcels that will come wait outside from the start.
-    let provisioned;
-    let scene = if matches!(backend, BackendSpec::Scripted) {
-        provisioned =
-            crate::generation::scripted::provision(scene, days, crate::catalogue::builtin());
-        &provisioned
-    } else {
-        scene
-    };
+    // The months the household lives, whoever writes them: the food it
+    // will buy and the parcels that will come wait outside from the start
+    // (the LLM backend's prompts name only what is in the house).
+    let provisioned =
+        crate::generation::scripted::provision(scene, days, crate::catalogue::builtin());
+    let scene = &provisioned;
     let scripted_only = Difficulty {
         lookalikes: 0,
         ..difficulty

@@ -104,8 +104,6 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         for f in &FAMILIES {
             candidates.extend(f.entry.candidates(&at, &mut rng));
         }
-        // Each candidate answered once: its answer, family and key.
-        let mut answers: Vec<Option<Found>> = (0..candidates.len()).map(|_| None).collect();
         for f in &FAMILIES {
             let family = f.family;
             let (chosen, a) = if f.standing {
@@ -125,43 +123,44 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                 standing.asked(entry);
                 (chosen, a)
             } else {
-                let mut of_family: Vec<usize> = Vec::new();
-                for (i, c) in candidates.iter().enumerate() {
-                    if c.family != family {
+                // The family's candidates in a seeded random order, the
+                // first one settled and not asked yet taken: a uniform
+                // draw among those, answering only as many as it takes
+                // rather than every candidate, whose number grows with
+                // the months.
+                let mut untried: Vec<usize> = (candidates.iter().enumerate())
+                    .filter(|(_, c)| c.family == family)
+                    .map(|(i, _)| i)
+                    .collect();
+                let mut found = None;
+                while !untried.is_empty() {
+                    let c = &candidates[untried.swap_remove(rng.random_range(0..untried.len()))];
+                    let Some(a) = memo.answer(ix, &cutoff, &c.query) else {
+                        continue;
+                    };
+                    // Asked of the household, what happened out of the
+                    // robot's sight, where nothing it perceived bears on
+                    // it, is not known, if an observer of every event
+                    // knows it (never a choice between two: that would
+                    // invite a guess).
+                    if a.answer == Answer::Unknown
+                        && (!household
+                            || !c.options.is_empty()
+                            || !world_memo
+                                .answer(&everything, &cutoff, &c.query)
+                                .is_some_and(|w| w.answer != Answer::Unknown))
+                    {
                         continue;
                     }
-                    let found = answers[i].get_or_insert_with(|| {
-                        let a = memo.answer(ix, &cutoff, &c.query)?;
-                        // Asked of the household, what happened out of the
-                        // robot's sight, where nothing it perceived bears
-                        // on it, is not known, if an observer of every
-                        // event knows it (never a choice between two: that
-                        // would invite a guess).
-                        if a.answer == Answer::Unknown
-                            && (!household
-                                || !c.options.is_empty()
-                                || !world_memo
-                                    .answer(&everything, &cutoff, &c.query)
-                                    .is_some_and(|w| w.answer != Answer::Unknown))
-                        {
-                            return None;
-                        }
-                        let key = ask_key(&c.query, &a.answer, c.family, &cutoff);
-                        Some((a, key))
-                    });
-                    if found.as_ref().is_some_and(|(_, key)| !asked.contains(key)) {
-                        of_family.push(i);
+                    if !asked.contains(&ask_key(&c.query, &a.answer, c.family, &cutoff)) {
+                        found = Some((c, a));
+                        break;
                     }
                 }
-                if of_family.is_empty() {
-                    continue;
-                }
-                let i = of_family[rng.random_range(0..of_family.len())];
-                // Only answered candidates were listed.
-                let Some(Some((a, _))) = answers[i].clone() else {
+                let Some((c, a)) = found else {
                     continue;
                 };
-                (Chosen::new(&candidates[i], family, &mut words), a)
+                (Chosen::new(c, family, &mut words), a)
             };
             asked.insert(ask_key(&chosen.query, &a.answer, chosen.family, &cutoff));
             answerable += 1;
@@ -233,10 +232,6 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     world::settle(&everything, &namer, &mut out);
     out
 }
-
-/// A candidate's answer and its ask key; `None` when the history does
-/// not settle it.
-type Found = Option<(Answered, String)>;
 
 /// The candidate chosen, worded.
 struct Chosen {

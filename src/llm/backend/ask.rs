@@ -165,9 +165,11 @@ impl LlmBackend {
 
     /// The system message: the instructions, then the home.
     pub(super) fn system(&mut self, cx: &Context) -> Arc<String> {
-        Arc::clone(self.system.get_or_insert_with(|| {
-            Arc::new(format!("{PREAMBLE}\n\nThe home:\n{}", home(cx.scene)))
-        }))
+        if self.system.is_none() {
+            let text = format!("{PREAMBLE}\n\nThe home:\n{}", home(self.house(cx)));
+            self.system = Some(Arc::new(text));
+        }
+        Arc::clone(self.system.as_ref().expect("made above"))
     }
 
     /// Characters left for the parts of `stage`'s prompt that can be

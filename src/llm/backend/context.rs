@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::ids::Id;
-use crate::scene::{FieldDef, Openable, Placement, Scene, Surface};
+use crate::scene::{FieldDef, ObjectDef, Openable, Placement, Scene, Surface};
 use crate::sim::Simulation;
 use crate::trace::{Event, Location, Value, clock_time};
 
@@ -19,6 +19,29 @@ pub const CHARS_PER_TOKEN: usize = 3;
 /// Tokens a `text` of this length takes at most, about.
 pub fn tokens(chars: usize) -> usize {
     chars.div_ceil(CHARS_PER_TOKEN)
+}
+
+/// The scene as the model is told of it: the objects in the house now,
+/// each where it is now (`sim`), or, before the first session, where the
+/// scene puts them. Not what waits beyond the front door (the shop's stock
+/// for the months ahead, the courier's parcels) nor what has left for good
+/// (rubbish taken out): none of it can be named in a step, and months of
+/// stock would crowd every prompt and schema.
+pub fn in_house(s: &Scene, sim: Option<&Simulation>) -> Scene {
+    let mut out = s.clone();
+    out.objects = (s.objects.iter())
+        .filter_map(|o| {
+            let at = match sim.map(|sim| sim.location(&o.id)) {
+                None => o.at.clone(),
+                Some(Some(Location::On(t))) => Placement::On(t),
+                Some(Some(Location::In(t))) => Placement::In(t),
+                Some(Some(Location::HeldBy(a) | Location::CarriedBy(a))) => Placement::HeldBy(a),
+                Some(Some(Location::Outside) | None) => Placement::Outside,
+            };
+            (at != Placement::Outside).then(|| ObjectDef { at, ..o.clone() })
+        })
+        .collect();
+    out
 }
 
 /// The home, short, its names in the order the reply schemas list them:

@@ -342,6 +342,7 @@ impl LlmBackend {
         self.session = session.id.clone();
         self.restaged = None;
         self.set.clear();
+        self.look(cx, sim);
         let calendar = match session.source {
             Some(Source::Script) => Some(self.script(cx).direct(cx, session, sim)?),
             _ => None,

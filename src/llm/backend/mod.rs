@@ -38,6 +38,7 @@ use crate::ids::Id;
 use crate::llm::client::LlmClient;
 use crate::llm::client::config::{Fallback, OnBudget};
 use crate::llm::plugin::LlmDriver;
+use crate::scene::Scene;
 use crate::sim::Simulation;
 use crate::trace::request::Request;
 use crate::trace::{LlmReport, Source};
@@ -88,6 +89,10 @@ pub struct LlmBackend {
     spent: bool,
     /// The offline script, made when a slot first needs it.
     script: Option<Scripted>,
+    /// The home as the model is told of it ([`context::in_house`]), made
+    /// again when what is in the house changes; its names and the system
+    /// message with it.
+    house: Option<Scene>,
     names: Option<Arc<Names>>,
     project_ids: Vec<String>,
     /// The script's own projects, from which it frames each day, and its
@@ -138,6 +143,7 @@ impl LlmBackend {
             on_budget,
             spent: false,
             script: None,
+            house: None,
             names: None,
             project_ids: vec![],
             script_projects: None,
@@ -162,11 +168,31 @@ impl LlmBackend {
         &self.report
     }
 
+    /// The home as the model is told of it.
+    fn house(&mut self, cx: &Context) -> &Scene {
+        self.house
+            .get_or_insert_with(|| context::in_house(cx.scene, None))
+    }
+
+    /// Looks at what is in the house now: where things came in or left,
+    /// the home, its names and the system message are made again (so a
+    /// prompt's prefix stays the same while the house holds the same).
+    fn look(&mut self, cx: &Context, sim: &Simulation) {
+        let now = context::in_house(cx.scene, Some(sim));
+        let ids = |s: &Scene| s.objects.iter().map(|o| o.id.clone()).collect::<Vec<_>>();
+        if self.house.as_ref().is_none_or(|h| ids(h) != ids(&now)) {
+            self.house = Some(now);
+            self.names = None;
+            self.system = None;
+        }
+    }
+
     fn names(&mut self, cx: &Context) -> Arc<Names> {
-        Arc::clone(
-            self.names
-                .get_or_insert_with(|| Arc::new(Names::new(cx.scene))),
-        )
+        if self.names.is_none() {
+            let names = Names::new(self.house(cx));
+            self.names = Some(Arc::new(names));
+        }
+        Arc::clone(self.names.as_ref().expect("made above"))
     }
 
     fn script(&mut self, cx: &Context) -> &mut Scripted {

@@ -289,8 +289,17 @@ impl QuestionFamily for Routine {
                 _ => {}
             }
         }
-        // A person's firsts of each act: one candidate each.
+        // A person's firsts of each act: one candidate each, but none of
+        // a thing thrown out (nobody asks when the empty carton is
+        // usually poured).
         for (e, act) in at.firsts.hours.iter().take_while(|(e, _)| e.id < c) {
+            if [&act.object, &act.target]
+                .into_iter()
+                .flatten()
+                .any(|o| ix.binned(o, c))
+            {
+                continue;
+            }
             let (actor, act) = (e.actor.clone(), (*act).clone());
             let query = Query::UsualHour {
                 actor: actor.clone(),
