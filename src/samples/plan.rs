@@ -425,9 +425,20 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
         .iter()
         .map(|_| Default::default())
         .collect();
+    let location = Id::new("location");
+    // Only things whose place the robot has seen: a belief about any
+    // other is not known (the months' stock still in the shop among them).
+    let sighted: Vec<bool> = (ix.scene.objects.iter())
+        .map(|o| {
+            !ix.seen_before(&(o.id.clone(), location.clone()), c)
+                .is_empty()
+        })
+        .collect();
     for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
-        for (o, seen_at) in ix.scene.objects.iter().zip(&seen_at) {
-            let location = Id::new("location");
+        for ((o, seen_at), _) in (ix.scene.objects.iter().zip(&seen_at))
+            .zip(&sighted)
+            .filter(|(_, sighted)| **sighted)
+        {
             let thinks = Query::Thinks {
                 person: person.id.clone(),
                 entity: o.id.clone(),

@@ -9,6 +9,8 @@ mod phrasings;
 
 use std::collections::BTreeSet;
 
+use bevy::platform::collections::HashMap;
+
 use rand_chacha::ChaCha8Rng;
 
 use crate::catalogue::schedules::Weekday;
@@ -292,11 +294,12 @@ impl QuestionFamily for Routine {
         // A person's firsts of each act: one candidate each, but none of
         // a thing thrown out (nobody asks when the empty carton is
         // usually poured).
+        let mut binned: HashMap<&Id, bool> = HashMap::new();
         for (e, act) in at.firsts.hours.iter().take_while(|(e, _)| e.id < c) {
             if [&act.object, &act.target]
                 .into_iter()
                 .flatten()
-                .any(|o| ix.binned(o, c))
+                .any(|o| *binned.entry(o).or_insert_with(|| ix.binned(o, c)))
             {
                 continue;
             }
