@@ -942,11 +942,32 @@ fn a_sensible_model_takes_few_calls_per_event_with_stable_prefixes() {
     );
     let share = llm.reused_prefix_chars as f64 / llm.prompt_chars as f64;
     assert!(share > 0.5, "prefix reuse {share:.2}");
-    // Stable first: every generation call opens with the same system
-    // message (the instructions and the home).
-    let first = reqs[0].body["messages"][0].clone();
-    assert!(first["content"].as_str().unwrap().contains("The home:"));
-    assert!(reqs.iter().all(|r| r.body["messages"][0] == first));
+    // Stable first: every generation call opens with the system message
+    // (the instructions and the home), the same but for the objects in
+    // the house, and that only where something came in or left.
+    let system = |r: &hearth::llm::mock::MockRequest| {
+        r.body["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let first = system(&reqs[0]);
+    let (head, _) = first
+        .split_once("Objects: ")
+        .expect("the home lists objects");
+    assert!(head.contains("The home:"), "{first}");
+    assert!(reqs.iter().all(|r| system(r).starts_with(head)));
+    let outside = hearth::trace::Value::Location(hearth::trace::Location::Outside);
+    let moved = (trace.events.iter())
+        .filter(|e| (e.changes.iter()).any(|c| (c.old == outside) != (c.new == outside)))
+        .count();
+    let mut homes: Vec<String> = reqs.iter().map(system).collect();
+    homes.dedup();
+    assert!(
+        homes.len() <= 1 + moved,
+        "{} homes, {moved} comings and goings",
+        homes.len()
+    );
     // The schemas name only real things: a form per skill, navigate_to
     // first; set_device_state has one per device field, with the values that
     // field takes. (Each turn is offered what its intention names, or what

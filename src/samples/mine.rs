@@ -123,21 +123,16 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                 standing.asked(entry);
                 (chosen, a)
             } else {
-                // The family's candidates in a seeded random order, the
-                // first one settled and not asked yet taken: a uniform
-                // draw among those, answering only as many as it takes
-                // rather than every candidate, whose number grows with
-                // the months.
-                let mut untried: Vec<usize> = (candidates.iter().enumerate())
+                // The first settled and not asked yet ([`first_taken`]):
+                // a uniform draw that answers a few candidates, not all of
+                // them, whose number grows with the months.
+                let of_family: Vec<usize> = (candidates.iter().enumerate())
                     .filter(|(_, c)| c.family == family)
                     .map(|(i, _)| i)
                     .collect();
-                let mut found = None;
-                while !untried.is_empty() {
-                    let c = &candidates[untried.swap_remove(rng.random_range(0..untried.len()))];
-                    let Some(a) = memo.answer(ix, &cutoff, &c.query) else {
-                        continue;
-                    };
+                let found = first_taken(of_family, &mut rng, |i| {
+                    let c = &candidates[i];
+                    let a = memo.answer(ix, &cutoff, &c.query)?;
                     // Asked of the household, what happened out of the
                     // robot's sight, where nothing it perceived bears on
                     // it, is not known, if an observer of every event
@@ -150,16 +145,15 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                                 .answer(&everything, &cutoff, &c.query)
                                 .is_some_and(|w| w.answer != Answer::Unknown))
                     {
-                        continue;
+                        return None;
                     }
-                    if !asked.contains(&ask_key(&c.query, &a.answer, c.family, &cutoff)) {
-                        found = Some((c, a));
-                        break;
-                    }
-                }
-                let Some((c, a)) = found else {
+                    let key = ask_key(&c.query, &a.answer, c.family, &cutoff);
+                    (!asked.contains(&key)).then_some(a)
+                });
+                let Some((i, a)) = found else {
                     continue;
                 };
+                let c = &candidates[i];
                 (Chosen::new(c, family, &mut words), a)
             };
             asked.insert(ask_key(&chosen.query, &a.answer, chosen.family, &cutoff));
@@ -233,6 +227,23 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     out
 }
 
+/// Of the candidates `untried`, the first that `take` takes (with what
+/// it gives), tried in a seeded random order: a uniform draw among those
+/// it would take, trying only as many as it takes to find one.
+fn first_taken<T>(
+    mut untried: Vec<usize>,
+    rng: &mut ChaCha8Rng,
+    mut take: impl FnMut(usize) -> Option<T>,
+) -> Option<(usize, T)> {
+    while !untried.is_empty() {
+        let i = untried.swap_remove(rng.random_range(0..untried.len()));
+        if let Some(t) = take(i) {
+            return Some((i, t));
+        }
+    }
+    None
+}
+
 /// The candidate chosen, worded.
 struct Chosen {
     family: Family,
@@ -303,4 +314,49 @@ fn answer_time(ix: &Index, q: &Query, a: &Answer) -> Option<Moment> {
         _ => owner(q).entry.answer_time(ix, q)?,
     };
     Some(moment(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_draw_is_uniform_among_those_taken_and_stops_at_the_first() {
+        let takes = [1, 4, 5, 8];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut chosen = [0u32; 10];
+        for _ in 0..8000 {
+            let mut tried = vec![];
+            let (i, ()) = first_taken((0..10).collect(), &mut rng, |i| {
+                tried.push(i);
+                takes.contains(&i).then_some(())
+            })
+            .expect("four are taken");
+            // Each tried once, the last the one taken, none before it taken.
+            let (last, before) = tried.split_last().expect("one tried");
+            assert_eq!(*last, i);
+            assert!(before.iter().all(|t| !takes.contains(t)), "{tried:?}");
+            let mut once = tried.clone();
+            once.sort_unstable();
+            once.dedup();
+            assert_eq!(once.len(), tried.len(), "{tried:?}");
+            chosen[i] += 1;
+        }
+        // A quarter each (8000 draws: a standard deviation of 39).
+        for (i, n) in chosen.iter().enumerate() {
+            if takes.contains(&i) {
+                assert!(n.abs_diff(2000) < 150, "{i}: {n} of 8000");
+            } else {
+                assert_eq!(*n, 0, "{i} is never taken");
+            }
+        }
+        // None taken: every one tried, once.
+        let mut tried = vec![];
+        let none = first_taken((0..10).collect(), &mut rng, |i| {
+            tried.push(i);
+            None::<()>
+        });
+        tried.sort_unstable();
+        assert_eq!((none, tried), (None, (0..10).collect::<Vec<_>>()));
+    }
 }
