@@ -1203,3 +1203,43 @@ fn rule_empty_used() {
     assert_eq!(found.len(), 1, "{f:#?}");
     assert_eq!(found[0].event, again.last().map(|e| e.id));
 }
+
+/// Said to be on a drawer (it holds things only inside) is found; said
+/// to be in it, or on the counter, is not.
+#[test]
+fn rule_impossible_place_said() {
+    let s = builtin("family_apartment");
+    let told = |place: &str, rel: &str| {
+        let args = format!(
+            r#"{{"text":"The cup is {rel} the {place}.","to":["bob"],"claims":[{{"entity":"cup_1","attr":"location","value":{{"{rel}":"{place}"}}}}]}}"#
+        );
+        steps(
+            &s,
+            8 * H,
+            &[
+                ("alice", "navigate_to", go("counter_1")),
+                ("bob", "navigate_to", go("counter_1")),
+                ("alice", "say", args),
+            ],
+        )
+    };
+    for (place, rel) in [("drawer_1", "in"), ("counter_1", "on")] {
+        let events = told(place, rel);
+        assert!(events.iter().all(|e| e.outcome.is_ok()), "{events:#?}");
+        assert_eq!(
+            count(&s, &events, Rule::ImpossiblePlaceSaid),
+            0,
+            "{rel} {place}"
+        );
+    }
+    for (place, rel) in [("drawer_1", "on"), ("bookshelf_1", "in")] {
+        let events = told(place, rel);
+        let f = lint::lint(&s, &events).unwrap();
+        let found: Vec<_> = (f.iter())
+            .filter(|f| f.rule == Rule::ImpossiblePlaceSaid.code())
+            .collect();
+        assert_eq!(found.len(), 1, "{rel} {place}: {f:#?}");
+        assert_eq!(found[0].event, events.last().map(|e| e.id));
+        assert!(found[0].message.contains(place), "{}", found[0].message);
+    }
+}

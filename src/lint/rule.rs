@@ -43,10 +43,11 @@ pub enum Rule {
     FoodPastBestBefore,
     RubbishReused,
     EmptyUsed,
+    ImpossiblePlaceSaid,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 32] = [
+    pub const ALL: [Rule; 33] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -79,6 +80,7 @@ impl Rule {
         Rule::FoodPastBestBefore,
         Rule::RubbishReused,
         Rule::EmptyUsed,
+        Rule::ImpossiblePlaceSaid,
     ];
 
     /// The stable snake_case code.
@@ -116,6 +118,7 @@ impl Rule {
             Rule::FoodPastBestBefore => "food_past_best_before",
             Rule::RubbishReused => "rubbish_reused",
             Rule::EmptyUsed => "empty_used",
+            Rule::ImpossiblePlaceSaid => "impossible_place_said",
         }
     }
 
@@ -185,6 +188,9 @@ impl Rule {
             }
             Rule::RubbishReused => {
                 "a thing thrown in the bin is put somewhere in the house again instead of being taken out"
+            }
+            Rule::ImpossiblePlaceSaid => {
+                "someone says a thing is on a place that holds things only inside it (on the drawer), or in one that holds them only on top"
             }
         }
     }

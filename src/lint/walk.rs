@@ -9,7 +9,9 @@ use crate::ids::Id;
 use crate::scene::{Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface};
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
-use crate::trace::{BROKEN, DAY, Event, LEVEL, Location, RejectionCode, State, Value, clock_time};
+use crate::trace::{
+    BROKEN, Claim, DAY, Event, LEVEL, Location, RejectionCode, State, Value, clock_time,
+};
 
 use super::habit_log::Habits;
 use super::rule::{Finding, LintError, Rule};
@@ -413,6 +415,32 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Places said of things that the place cannot hold them so: "on the
+    /// drawer", "in the bookshelf".
+    fn places_said(&mut self, e: &Event, claims: &[Claim]) {
+        for c in claims {
+            let Value::Location(at @ (Location::On(place) | Location::In(place))) = &c.value else {
+                continue;
+            };
+            let inside = matches!(at, Location::In(_));
+            let surfaces = (self.scene.furniture(place).map(|f| &f.surfaces))
+                .or_else(|| self.scene.device(place).map(|d| &d.surfaces));
+            if surfaces.is_some_and(|h| !h.iter().any(|x| matches!(x, Surface::In(_)) == inside)) {
+                let (rel, way) = if inside {
+                    ("in", "inside")
+                } else {
+                    ("on", "on top")
+                };
+                let why = format!(
+                    "{} said {} is {rel} {place}, which holds nothing {way}",
+                    e.actor, c.entity
+                );
+                let things = vec![c.entity.clone(), place.clone()];
+                self.find(Rule::ImpossiblePlaceSaid, Some(e), e.t, things, why);
+            }
+        }
+    }
+
     pub(super) fn accepted(&mut self, e: &Event) {
         self.outings(e);
         self.stock(e);
@@ -433,6 +461,9 @@ impl<'a> Walk<'a> {
                     clock_time(prev_end)
                 ),
             );
+        }
+        if let Action::Say { claims, .. } = &e.action {
+            self.places_said(e, claims);
         }
         let tod = e.t % DAY;
         match &e.action {

@@ -136,7 +136,10 @@ impl Activity for Tidy {
             } else {
                 told
             };
-            let rel = if matches!(dest, Dest::In(_)) && containers.contains(&told) {
+            // In or on as the place told of holds things: a misremembered
+            // drawer is "in the drawer", never "on" it.
+            let (holds_in, holds_on) = (containers.contains(&told), tops.contains(&told));
+            let rel = if holds_in && (!holds_on || matches!(dest, Dest::In(_))) {
                 Location::In(told.clone())
             } else {
                 Location::On(told.clone())

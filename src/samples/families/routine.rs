@@ -396,6 +396,10 @@ impl QuestionFamily for Routine {
                     .map(|(who, _, id)| (who.clone(), id))
                     .collect();
                 let (actor, events) = habit(ix, &items)?;
+                // Nobody asks the robot who usually does its own chores.
+                if actor == ix.robot {
+                    return None;
+                }
                 answered(
                     Answer::Actor {
                         actor,
