@@ -72,6 +72,14 @@ fn count(scene: &Scene, events: &[Event], rule: Rule) -> usize {
         .count()
 }
 
+/// The one finding of `rule` in `events` (all findings shown if not one).
+fn only(scene: &Scene, events: &[Event], rule: Rule) -> lint::Finding {
+    let f = lint::lint(scene, events).unwrap();
+    let found: Vec<_> = f.iter().filter(|f| f.rule == rule.code()).collect();
+    assert_eq!(found.len(), 1, "{}: {f:#?}", rule.code());
+    found[0].clone()
+}
+
 fn quiet(scene: &Scene, events: &[Event]) {
     let f = lint::lint(scene, events).unwrap();
     assert!(f.is_empty(), "{f:#?}");
@@ -853,14 +861,9 @@ fn rule_open_close_loop() {
     };
     // Three times open and shut, nothing done: found once, at the first.
     let events = fidget(3);
-    let f = lint::lint(&s, &events).unwrap();
-    let found: Vec<_> = f
-        .iter()
-        .filter(|f| f.rule == Rule::OpenCloseLoop.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, Some(events[6].id));
-    assert!(found[0].message.contains("3 times"), "{}", found[0].message);
+    let found = only(&s, &events, Rule::OpenCloseLoop);
+    assert_eq!(found.event, Some(events[6].id));
+    assert!(found.message.contains("3 times"), "{}", found.message);
     assert_eq!(count(&s, &fidget(5), Rule::OpenCloseLoop), 1);
     // Twice is looking again; taking something out in between is work.
     assert_eq!(count(&s, &fidget(2), Rule::OpenCloseLoop), 0);
@@ -894,17 +897,12 @@ fn rule_switch_loop() {
     };
     // On, off, on with nothing else done: found once, at the first.
     let events = flick(3);
-    let f = lint::lint(&s, &events).unwrap();
-    let found: Vec<_> = f
-        .iter()
-        .filter(|f| f.rule == Rule::SwitchLoop.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, Some(events[3].id));
+    let found = only(&s, &events, Rule::SwitchLoop);
+    assert_eq!(found.event, Some(events[3].id));
     assert!(
-        found[0].message.contains("tv_1 power 3 times"),
+        found.message.contains("tv_1 power 3 times"),
         "{}",
-        found[0].message
+        found.message
     );
     assert_eq!(count(&s, &flick(6), Rule::SwitchLoop), 1);
     // On and off again is changing one's mind; other fields, or anything
@@ -945,17 +943,12 @@ fn rule_refused_again() {
     };
     // The tv is off: switching it off three times is refused three times.
     let events = again(3);
-    let f = lint::lint(&s, &events).unwrap();
-    let found: Vec<_> = f
-        .iter()
-        .filter(|f| f.rule == Rule::RefusedAgain.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, Some(events[3].id));
+    let found = only(&s, &events, Rule::RefusedAgain);
+    assert_eq!(found.event, Some(events[3].id));
     assert!(
-        found[0].message.contains("3 times") && found[0].message.contains("no_change"),
+        found.message.contains("3 times") && found.message.contains("no_change"),
         "{}",
-        found[0].message
+        found.message
     );
     assert_eq!(count(&s, &again(7), Rule::RefusedAgain), 1);
     // Twice is a retry; something done between starts again.
@@ -1001,12 +994,8 @@ fn rule_broken_device_used() {
         )
     };
     let knew = broke("alice");
-    let f = lint::lint(&s, &knew).unwrap();
-    let found: Vec<_> = (f.iter())
-        .filter(|f| f.rule == Rule::BrokenDeviceUsed.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, knew.last().map(|e| e.id));
+    let found = only(&s, &knew, Rule::BrokenDeviceUsed);
+    assert_eq!(found.event, knew.last().map(|e| e.id));
     // Bob, in the kitchen all along, has not seen it (a view of the
     // living room would have shown it): he finds out by trying.
     assert_eq!(count(&s, &broke("bob"), Rule::BrokenDeviceUsed), 0);
@@ -1131,12 +1120,8 @@ fn rule_food_past_best_before() {
         )
     };
     let late = out_to(2, "dining_table_1");
-    let f = lint::lint(&s, &late).unwrap();
-    let found: Vec<_> = (f.iter())
-        .filter(|f| f.rule == Rule::FoodPastBestBefore.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, late.last().map(|e| e.id));
+    let found = only(&s, &late, Rule::FoodPastBestBefore);
+    assert_eq!(found.event, late.last().map(|e| e.id));
     assert_eq!(
         count(&s, &out_to(1, "dining_table_1"), Rule::FoodPastBestBefore),
         0
@@ -1167,12 +1152,8 @@ fn rule_rubbish_reused() {
         ("alice", "place", put("milk_1", "dining_table_1", "on")),
     ]);
     let again = steps(&s, 8 * H, &binned);
-    let f = lint::lint(&s, &again).unwrap();
-    let found: Vec<_> = (f.iter())
-        .filter(|f| f.rule == Rule::RubbishReused.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, again.last().map(|e| e.id));
+    let found = only(&s, &again, Rule::RubbishReused);
+    assert_eq!(found.event, again.last().map(|e| e.id));
 }
 
 /// A carton used to its last serving and poured again is found (refused
@@ -1196,12 +1177,8 @@ fn rule_empty_used() {
     assert_eq!(count(&s, &all, Rule::EmptyUsed), 0);
     poured.push(("alice", "!use", obj("milk_1")));
     let again = steps(&s, 8 * H, &poured);
-    let f = lint::lint(&s, &again).unwrap();
-    let found: Vec<_> = (f.iter())
-        .filter(|f| f.rule == Rule::EmptyUsed.code())
-        .collect();
-    assert_eq!(found.len(), 1, "{f:#?}");
-    assert_eq!(found[0].event, again.last().map(|e| e.id));
+    let found = only(&s, &again, Rule::EmptyUsed);
+    assert_eq!(found.event, again.last().map(|e| e.id));
 }
 
 /// Said to be on a drawer (it holds things only inside) is found; said
@@ -1234,12 +1211,8 @@ fn rule_impossible_place_said() {
     }
     for (place, rel) in [("drawer_1", "on"), ("bookshelf_1", "in")] {
         let events = told(place, rel);
-        let f = lint::lint(&s, &events).unwrap();
-        let found: Vec<_> = (f.iter())
-            .filter(|f| f.rule == Rule::ImpossiblePlaceSaid.code())
-            .collect();
-        assert_eq!(found.len(), 1, "{rel} {place}: {f:#?}");
-        assert_eq!(found[0].event, events.last().map(|e| e.id));
-        assert!(found[0].message.contains(place), "{}", found[0].message);
+        let found = only(&s, &events, Rule::ImpossiblePlaceSaid);
+        assert_eq!(found.event, events.last().map(|e| e.id));
+        assert!(found.message.contains(place), "{}", found.message);
     }
 }

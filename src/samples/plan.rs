@@ -418,27 +418,16 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
     // A person about to look for a thing in the wrong place: they last
     // saw it elsewhere than where the robot knows it is now. Bringing it
     // to them succeeds; going to where they think it is finds nothing.
-    // Where the robot last saw each thing, asked once whoever looks for it.
-    let seen_at: Vec<std::cell::OnceCell<Option<_>>> = ix
-        .scene
-        .objects
-        .iter()
-        .map(|_| Default::default())
-        .collect();
+    // Only things whose place the robot has seen (a belief about any other
+    // is not known: the months' stock still in the shop among them), each
+    // with where the robot last saw it, asked once whoever looks for it.
     let location = Id::new("location");
-    // Only things whose place the robot has seen: a belief about any
-    // other is not known (the months' stock still in the shop among them).
-    let sighted: Vec<bool> = (ix.scene.objects.iter())
-        .map(|o| {
-            !ix.seen_before(&(o.id.clone(), location.clone()), c)
-                .is_empty()
-        })
+    let sighted: Vec<(_, std::cell::OnceCell<Option<_>>)> = (ix.scene.objects.iter())
+        .filter(|o| !(ix.seen_before(&(o.id.clone(), location.clone()), c)).is_empty())
+        .map(|o| (o, Default::default()))
         .collect();
     for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
-        for ((o, seen_at), _) in (ix.scene.objects.iter().zip(&seen_at))
-            .zip(&sighted)
-            .filter(|(_, sighted)| **sighted)
-        {
+        for &(o, ref seen_at) in &sighted {
             let thinks = Query::Thinks {
                 person: person.id.clone(),
                 entity: o.id.clone(),
