@@ -186,6 +186,12 @@ fn assert_changes_match(before: &hearth::trace::State, sim: &Simulation, event: 
         expected,
         "event {event:?} changed more than it says"
     );
+    // One key's value, as the checks and plans ask it, is the state's.
+    for (key, value) in expected.iter() {
+        assert_eq!(sim.value(key).as_ref(), Some(value), "{key:?}");
+    }
+    assert_eq!(sim.value(&(id("no_such_thing"), id("location"))), None);
+    assert_eq!(sim.value(&(id("tv_1"), id("no_such_field"))), None);
 }
 
 // --------------------------------------------------------- rejection table

@@ -1615,3 +1615,60 @@ fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
     let samples = mine(&trace.scene, &trace.events, 7);
     assert_eq!(check(&ix, &samples), vec![]);
 }
+
+/// Nobody asks where someone thinks the empty carton is, nor asks the
+/// robot to bring it to them or put it back where it usually goes: over
+/// ten days of things used up and thrown out, no beliefs question or
+/// plan task is of a thing the robot last saw in a bin (nor, putting it
+/// back, of one it ever saw there).
+#[test]
+fn no_question_or_task_is_of_a_thing_thrown_out() {
+    use hearth::samples::stockroom::Stockroom;
+    let t = tmp();
+    let out = t.path().join("tr");
+    hearth(&["generate", "--days", "10", "--seed", "4", "--out", s(&out)]).ok();
+    hearth(&["mine", "--trace", s(&out), "--ask", "robot"]).ok();
+    let trace = read_trace(&out).unwrap();
+    let ix = Index::new(&trace.scene, &trace.events);
+    let room = Stockroom::of(&trace.scene);
+    let last_in_bin = |thing: &Id, c: u64| {
+        let key = (thing.clone(), id("location"));
+        (ix.seen_before(&key, c).last()).is_some_and(|s| room.in_bin(&s.value))
+    };
+    let (_, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
+    let (mut asked, mut tasks) = (0, 0);
+    for sample in &samples {
+        let c = sample.cutoff().event;
+        match sample {
+            Sample::Qa(q) => {
+                if let Query::Thinks { entity, .. } = &q.query {
+                    asked += 1;
+                    assert!(!last_in_bin(entity, c), "{}: {}", q.id, q.question);
+                }
+            }
+            Sample::Plan(p) => {
+                let Some(thing) = p.goals.iter().find_map(|g| match g {
+                    Prop::HeldBy { object, .. } | Prop::IsOn { object, .. } => Some(object),
+                    Prop::IsIn { object, .. } => Some(object),
+                    Prop::Field { .. } => None,
+                }) else {
+                    continue;
+                };
+                tasks += 1;
+                assert!(!last_in_bin(thing, c), "{}: {}", p.id, p.instruction);
+                if p.template == "plan/usual_place" {
+                    assert!(!ix.binned(thing, c), "{}: {}", p.id, p.instruction);
+                }
+            }
+        }
+    }
+    // Things were thrown out, and asked about while there.
+    let end = trace.events.len() as u64 + 1;
+    let thrown = (trace.scene.objects.iter())
+        .filter(|o| ix.binned(&o.id, end))
+        .count();
+    assert!(
+        thrown >= 3 && asked >= 20 && tasks >= 10,
+        "{thrown} thrown out, {asked} asked, {tasks} tasks"
+    );
+}

@@ -9,13 +9,17 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+
+// Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
+// these keys; they are only looked up, never iterated into output.
+use bevy::platform::collections::HashMap;
 
 use crate::ids::Id;
 use crate::scene::{OUTSIDE, Scene};
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Destination};
-use crate::trace::{Claim, ClaimMode, Event, Location, State, Value};
+use crate::trace::{Claim, ClaimMode, Event, LEVEL, Location, State, Value};
 
 use super::act::act_of;
 use super::model::Act;
@@ -346,6 +350,55 @@ pub struct Index<'a> {
     pub tables: Cow<'a, Tables>,
     /// What of the scene the stock questions read, made when first asked.
     stockroom: OnceLock<Arc<Stockroom>>,
+    /// By key and person: the robot's sights of the key they perceived
+    /// too, as far as they have been scanned ([`Index::last_shared`]).
+    shared: Mutex<HashMap<(Key, Id), Scanned>>,
+    /// Each thing the robot saw in a bin, and the first time it did
+    /// ([`Index::binned`]), made when first asked.
+    binned: OnceLock<HashMap<Id, u64>>,
+    /// Each kind used up, with its things in scene order and when the
+    /// robot first saw each ([`Index::stock_seen`]), made when first asked.
+    stock: OnceLock<BTreeMap<String, Vec<StockThing>>>,
+}
+
+/// A thing of a kind used up, as the index saw it over the whole trace.
+pub struct StockThing {
+    pub id: Id,
+    /// The robot's first sight of it.
+    first: u64,
+    /// Where the robot's sights of where it is turn from in the house to
+    /// gone (out of the house or in a bin, and for good once in a bin) or
+    /// back: the first sight of each run, and whether it was of it gone.
+    runs: Vec<(u64, bool)>,
+}
+
+impl StockThing {
+    /// Since when, by `cutoff`, the robot has seen it in the house, or gone
+    /// (`true`): the first of its last run of sights alike. A lookup, where
+    /// a walk back through the sights of a thing on a shelf for weeks grew
+    /// with the months at every cutoff.
+    pub fn since(&self, cutoff: u64) -> Option<(u64, bool)> {
+        let before = self.runs.partition_point(|(e, _)| *e < cutoff);
+        before.checked_sub(1).map(|i| self.runs[i])
+    }
+}
+
+/// A forward scan of one key's sights for one person: how many were
+/// scanned, and which of them the person perceived.
+#[derive(Default)]
+struct Scanned {
+    upto: usize,
+    shared: Vec<usize>,
+}
+
+/// Whether `person` perceived `key`'s value in `e`: a change of it they
+/// observed, or a view that showed it to them.
+pub fn perceived_in(e: &Event, person: &Id, key: &Key) -> bool {
+    let is = |entity: &Id, attr: &Id| *entity == key.0 && *attr == key.1;
+    (e.outcome.is_ok()
+        && e.observers.contains(person)
+        && (e.changes.iter()).any(|c| is(&c.entity, &c.attr) && !e.heard_only(person, c)))
+        || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
 }
 
 fn robot_of(scene: &Scene) -> Id {
@@ -386,6 +439,9 @@ impl<'a> Index<'a> {
             robot: robot_of(scene),
             tables: Cow::Owned(tables),
             stockroom: OnceLock::new(),
+            shared: Mutex::default(),
+            binned: OnceLock::new(),
+            stock: OnceLock::new(),
         };
         ix.extend(events);
         ix
@@ -401,6 +457,9 @@ impl<'a> Index<'a> {
             robot: robot_of(scene),
             tables: Cow::Borrowed(tables),
             stockroom: OnceLock::new(),
+            shared: Mutex::default(),
+            binned: OnceLock::new(),
+            stock: OnceLock::new(),
         }
     }
 
@@ -410,6 +469,8 @@ impl<'a> Index<'a> {
         debug_assert!(events.len() >= self.events.len(), "an index only grows");
         let new = &events[self.tables.len()..];
         if !new.is_empty() {
+            // Worked out from the tables: again, once they have grown.
+            (self.binned, self.stock) = (OnceLock::new(), OnceLock::new());
             let tables = self.tables.to_mut();
             for e in new {
                 debug_assert!(
@@ -434,6 +495,43 @@ impl<'a> Index<'a> {
     pub fn stocked(self, room: &Arc<Stockroom>) -> Self {
         let _ = self.stockroom.set(room.clone());
         self
+    }
+
+    /// The things of `kind` (the stockroom's) the robot had seen by
+    /// `cutoff`, in scene order: of the months' stock, those come in
+    /// (what is still in the shop, most of it in the last weeks, the robot
+    /// knows nothing of).
+    pub fn stock_seen(&self, kind: &str, cutoff: u64) -> impl Iterator<Item = &StockThing> {
+        let stock = self.stock.get_or_init(|| {
+            let (t, room) = (&self.tables, self.stockroom());
+            let seen = |o: &Id, attr: &str| t.seen.get(&(o.clone(), Id::new(attr)));
+            let thing = |o: &Id| {
+                let came = t.came_in.get(o).and_then(|c| c.first().copied());
+                let bag = t.first_in_bag.get(o).copied();
+                let level = seen(o, LEVEL).and_then(|l| Some(l.first()?.event));
+                let placed = seen(o, "location").map_or(&[][..], Vec::as_slice);
+                let (mut runs, mut binned): (Vec<(u64, bool)>, _) = (Vec::new(), false);
+                for s in placed {
+                    // Rubbish never comes back: the empty carton seen
+                    // carried out with the bag is gone, not in the house.
+                    binned |= room.in_bin(&s.value);
+                    let gone = binned || room.gone(&s.value);
+                    if runs.last().is_none_or(|(_, g)| *g != gone) {
+                        runs.push((s.event, gone));
+                    }
+                }
+                let first = [placed.first().map(|s| s.event), level, came, bag];
+                Some(StockThing {
+                    id: o.clone(),
+                    first: first.into_iter().flatten().min()?,
+                    runs,
+                })
+            };
+            (room.kinds.iter())
+                .map(|(kind, things)| (kind.clone(), things.iter().filter_map(thing).collect()))
+                .collect()
+        });
+        (stock.get(kind).into_iter().flatten()).filter(move |t| t.first < cutoff)
     }
 
     /// The last event before `cutoff` in which the robot saw `object` come
@@ -468,9 +566,17 @@ impl<'a> Index<'a> {
     /// out, for good (rubbish never comes back: the lint's
     /// `rubbish_reused`).
     pub fn binned(&self, object: &Id, cutoff: u64) -> bool {
-        let key = (object.clone(), Id::new("location"));
-        let room = self.stockroom();
-        (self.places_before(&key, cutoff).iter()).any(|p| room.in_bin(&p.value))
+        let first = self.binned.get_or_init(|| {
+            let (room, location) = (self.stockroom(), Id::new("location"));
+            (self.tables.places.iter())
+                .filter(|((_, attr), _)| *attr == location)
+                .filter_map(|((thing, _), places)| {
+                    let p = places.iter().find(|p| room.in_bin(&p.value))?;
+                    Some((thing.clone(), p.event))
+                })
+                .collect()
+        });
+        first.get(object).is_some_and(|e| *e < cutoff)
     }
 
     /// The event with id `id`. A full trace has dense ids (a direct
@@ -615,6 +721,47 @@ impl<'a> Index<'a> {
         &all[..all.partition_point(|s| s.event < cutoff)]
     }
 
+    /// The last of `seen` (the index's sights of `key` before a cutoff)
+    /// that `person` perceived too: what they last saw it be, as far as the
+    /// index can tell. Walked back from the cutoff, unless a sweep keeps
+    /// the key's scan ([`Index::scan_shared`]).
+    pub fn last_shared(&self, seen: &[Seen], person: &Id, key: &Key) -> Option<usize> {
+        let mut memo = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        match memo.get_mut(&(key.clone(), person.clone())) {
+            Some(scan) => self.scanned(scan, seen, person, key),
+            None => (seen.iter()).rposition(|s| {
+                self.event(s.event)
+                    .is_some_and(|e| perceived_in(e, person, key))
+            }),
+        }
+    }
+
+    /// [`Index::last_shared`], keeping the key's scan for `person`: its
+    /// sights are read once, forward, as later cutoffs ask. A sweep asks of
+    /// every thing at every cutoff, and the walk back from each (through
+    /// all the sights of a thing someone rarely sees) grew with the months;
+    /// a question asked once walks back less.
+    pub fn scan_shared(&self, seen: &[Seen], person: &Id, key: &Key) -> Option<usize> {
+        let mut memo = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        let scan = memo.entry((key.clone(), person.clone())).or_default();
+        self.scanned(scan, seen, person, key)
+    }
+
+    /// `scan` carried on to the end of `seen`, and the last of it shared.
+    fn scanned(&self, scan: &mut Scanned, seen: &[Seen], person: &Id, key: &Key) -> Option<usize> {
+        for (k, s) in seen.iter().enumerate().skip(scan.upto) {
+            if self
+                .event(s.event)
+                .is_some_and(|e| perceived_in(e, person, key))
+            {
+                scan.shared.push(k);
+            }
+        }
+        scan.upto = scan.upto.max(seen.len());
+        let before = scan.shared.partition_point(|&k| k < seen.len());
+        scan.shared[..before].last().copied()
+    }
+
     /// The values the robot saw `key` take before `cutoff`, one entry per
     /// change of value (where it saw an object lie: hands left out).
     pub fn places_before(&self, key: &Key, cutoff: u64) -> &[Place] {
@@ -737,5 +884,113 @@ impl<'a> Index<'a> {
     /// The session of event `id`.
     pub fn session_of(&self, id: u64) -> Option<&'a str> {
         self.event(id)?.session.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generation::{self, scripted::Scripted};
+
+    /// Ten days of the family apartment with the shop's stock for them, as
+    /// `hearth generate` lives it: things come in, are used up and binned.
+    fn ten_days() -> (Scene, Vec<Event>) {
+        let src = crate::scene::BUILTIN[0].1;
+        let base = crate::scene::parse("family_apartment", src).expect("it parses");
+        let scene = generation::scripted::provision(&base, 10, crate::catalogue::builtin());
+        let mut events = Vec::new();
+        let mut backend = Scripted::new(&scene, 5);
+        generation::generate(&scene, 10, &mut backend, &mut |e| {
+            events.push(e.clone());
+            Ok(())
+        })
+        .expect("it generates");
+        (scene, events)
+    }
+
+    /// Cutoffs through the trace, in order, as a sweep goes.
+    fn cutoffs(events: &[Event]) -> impl Iterator<Item = u64> {
+        (1..=events.len() as u64 + 1).step_by(61)
+    }
+
+    #[test]
+    fn a_kept_scan_finds_what_a_walk_back_finds_at_every_cutoff() {
+        let (scene, events) = ten_days();
+        let (swept, asked_once) = (Index::new(&scene, &events), Index::new(&scene, &events));
+        let people: Vec<&Id> = (scene.actors.iter())
+            .filter(|a| a.lives_here())
+            .map(|a| &a.id)
+            .collect();
+        let keys: Vec<&Key> = (swept.tables.seen.keys())
+            .filter(|k| k.1.as_str() == "location")
+            .collect();
+        let mut shared = 0;
+        for c in cutoffs(&events) {
+            for key in &keys {
+                let seen = swept.seen_before(key, c);
+                for p in &people {
+                    let walk = (seen.iter()).rposition(|s| {
+                        perceived_in(swept.event(s.event).expect("indexed"), p, key)
+                    });
+                    assert_eq!(swept.scan_shared(seen, p, key), walk, "{key:?} {p} at {c}");
+                    // Kept or not, the same answer.
+                    assert_eq!(swept.last_shared(seen, p, key), walk);
+                    assert_eq!(asked_once.last_shared(seen, p, key), walk);
+                    shared += usize::from(walk.is_some());
+                }
+            }
+        }
+        // A sweep back to an earlier cutoff reads the kept scan.
+        let (key, p) = (keys[0], people[0]);
+        let early = swept.seen_before(key, 200);
+        let walk = (early.iter())
+            .rposition(|s| perceived_in(swept.event(s.event).expect("indexed"), p, key));
+        assert_eq!(swept.scan_shared(early, p, key), walk);
+        assert!(shared > 1000, "{shared} sights shared");
+    }
+
+    #[test]
+    fn thrown_out_and_come_in_are_what_the_sightings_say() {
+        let (scene, events) = ten_days();
+        let ix = Index::new(&scene, &events);
+        let room = ix.stockroom();
+        let location = Id::new("location");
+        let (mut binned, mut turned) = (0, 0);
+        for c in cutoffs(&events) {
+            for o in &scene.objects {
+                let key = (o.id.clone(), location.clone());
+                let thrown = (ix.places_before(&key, c).iter()).any(|p| room.in_bin(&p.value));
+                assert_eq!(ix.binned(&o.id, c), thrown, "{} at {c}", o.id);
+                binned += usize::from(thrown);
+            }
+            for (kind, things) in &room.kinds {
+                // Seen by the cutoff: where it is, or how much is left.
+                let seen =
+                    |o: &Id, attr: &str| !ix.seen_before(&(o.clone(), Id::new(attr)), c).is_empty();
+                let expected: Vec<&Id> = (things.iter())
+                    .filter(|o| seen(o, "location") || seen(o, LEVEL))
+                    .collect();
+                let found: Vec<&StockThing> = ix.stock_seen(kind, c).collect();
+                assert_eq!(found.iter().map(|t| &t.id).collect::<Vec<_>>(), expected);
+                // Since when in the house or gone: the first of the last
+                // run of sights alike, gone for good once seen in a bin.
+                for t in &found {
+                    let placed = ix.seen_before(&(t.id.clone(), location.clone()), c);
+                    let gone: Vec<bool> = (0..placed.len())
+                        .map(|i| {
+                            room.gone(&placed[i].value)
+                                || placed[..=i].iter().any(|s| room.in_bin(&s.value))
+                        })
+                        .collect();
+                    let since = gone.last().map(|&last| {
+                        let run = gone.iter().rposition(|g| *g != last);
+                        (placed[run.map_or(0, |i| i + 1)].event, last)
+                    });
+                    assert_eq!(t.since(c), since, "{} at {c}", t.id);
+                    turned += usize::from(since.is_some_and(|(e, _)| e > placed[0].event));
+                }
+            }
+        }
+        assert!(binned > 0 && turned > 0, "{binned} binned, {turned} turned");
     }
 }

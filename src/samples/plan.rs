@@ -4,7 +4,7 @@
 //! Each task comes as a MEMENTO-style pair: the acquisition instruction
 //! states the knowledge, the utilisation one only alludes to it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -17,9 +17,10 @@ use crate::trace::request::Request;
 use crate::trace::{ClaimMode, Location, Value};
 
 use super::answer::{GRACE, Memo, answer};
+use super::answered::Answered;
 use super::cutoff::cutoffs;
 use super::families::{beliefs, commitment, current_state, preference, routine};
-use super::index::{Index, Key};
+use super::index::Index;
 use super::model::*;
 use super::replay::Replay;
 use super::text::{Namer, capital};
@@ -113,12 +114,12 @@ pub fn prop(entity: &Id, attr: &Id, value: &Value) -> Option<Prop> {
 /// Whether the robot's last observations before the cutoff agree with the
 /// truth on everything a plan for `p` touches: the object's place, and the
 /// open state of containers it comes from or goes into.
-fn knowable(ix: &Index, cutoff: &Cutoff, state: &BTreeMap<Key, Value>, p: &Prop) -> bool {
+fn knowable(ix: &Index, cutoff: &Cutoff, sim: &Simulation, p: &Prop) -> bool {
     let seen_true = |entity: &Id, attr: &str| {
         let key = (entity.clone(), Id::new(attr));
         ix.seen_before(&key, cutoff.event)
             .last()
-            .is_some_and(|s| state.get(&key) == Some(&s.value))
+            .is_some_and(|s| sim.value(&key).as_ref() == Some(&s.value))
     };
     let container_ok = |r: &Id| {
         let openable = ix
@@ -144,9 +145,9 @@ fn knowable(ix: &Index, cutoff: &Cutoff, state: &BTreeMap<Key, Value>, p: &Prop)
         }
     };
     seen_true(object, "location")
-        && match state.get(&(object.clone(), Id::new("location"))) {
-            Some(Value::Location(Location::In(r))) => container_ok(r),
-            Some(Value::Location(Location::HeldBy(_))) => false,
+        && match sim.location(object) {
+            Some(Location::In(r)) => container_ok(&r),
+            Some(Location::HeldBy(_)) => false,
             _ => true,
         }
 }
@@ -206,8 +207,10 @@ pub struct TaskMiner<'a> {
     first: usize,
     rng: ChaCha8Rng,
     n: Namer<'a>,
-    /// The goals of the tasks made so far.
-    done: BTreeSet<String>,
+    /// The goals of the tasks made so far (compared as they are: written
+    /// out as JSON for every draft at every cutoff, they were a tenth of
+    /// mining two months).
+    done: Vec<Vec<Prop>>,
     made: usize,
     memo: Memo,
     /// Plans run on this spare, put in the cutoff's state each time: a
@@ -222,7 +225,7 @@ impl<'a> TaskMiner<'a> {
             first,
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c),
             n: Namer::new(ix.scene),
-            done: BTreeSet::new(),
+            done: Vec::new(),
             made: 0,
             memo: Memo::default(),
             spare: None,
@@ -240,18 +243,12 @@ impl<'a> TaskMiner<'a> {
         if !sim.held_by(&ix.robot).is_empty() {
             return out;
         }
-        // The whole state, made only if a draft gets as far as needing it.
-        let state = std::cell::OnceCell::new();
         let done = &self.done;
         let drafts: Vec<Draft> = drafts(ix, &self.n, cutoff, &mut self.memo)
             .into_iter()
             .filter(|d| !d.goals.iter().all(|p| holds(sim, p)))
-            .filter(|d| {
-                d.goals
-                    .iter()
-                    .all(|p| knowable(ix, cutoff, state.get_or_init(|| sim.state()), p))
-            })
-            .filter(|d| !done.contains(&serde_json::to_string(&d.goals).unwrap_or_default()))
+            .filter(|d| d.goals.iter().all(|p| knowable(ix, cutoff, sim, p)))
+            .filter(|d| !done.contains(&d.goals))
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.
         let families: BTreeSet<Family> = drafts.iter().map(|d| d.family).collect();
@@ -272,8 +269,7 @@ impl<'a> TaskMiner<'a> {
         let Some(plan) = reference_plan(sim.fork_into(&mut self.spare), &ix.robot, &d.goals) else {
             return out;
         };
-        self.done
-            .insert(serde_json::to_string(&d.goals).unwrap_or_default());
+        self.done.push(d.goals.clone());
         let pair = format!("m{:03}", self.made / 2 + 1);
         let sessions: BTreeSet<String> = d
             .evidence
@@ -306,6 +302,14 @@ impl<'a> TaskMiner<'a> {
             self.made += 1;
         }
         out
+    }
+}
+
+/// The value an answer gives, current or last seen.
+fn value_of(a: &Option<Answered>) -> Option<&Value> {
+    match &a.as_ref()?.answer {
+        Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value),
+        _ => None,
     }
 }
 
@@ -383,8 +387,9 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             ClaimMode::Fact => {}
         }
     }
-    // A habit: put the object back where it usually goes.
-    for object in ix.placed_objects(c) {
+    // A habit: put the object back where it usually goes (not a thing
+    // thrown out: nobody asks for the empty carton put back).
+    for object in ix.placed_objects(c).filter(|o| !ix.binned(o, c)) {
         let q = routine::usual_place(object);
         let Some(a) = memo.answer(ix, cutoff, &q) else {
             continue;
@@ -418,16 +423,35 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
     // A person about to look for a thing in the wrong place: they last
     // saw it elsewhere than where the robot knows it is now. Bringing it
     // to them succeeds; going to where they think it is finds nothing.
-    // Only things whose place the robot has seen (a belief about any other
-    // is not known: the months' stock still in the shop among them), each
-    // with where the robot last saw it, asked once whoever looks for it.
+    // Only things the robot last saw put somewhere (a belief about any other
+    // is not known: the months' stock still in the shop among them), and
+    // not in a bin (nobody is brought the empty carton), each with where
+    // the robot last saw it, asked once whoever looks for it.
     let location = Id::new("location");
+    let room = ix.stockroom();
     let sighted: Vec<(_, std::cell::OnceCell<Option<_>>)> = (ix.scene.objects.iter())
-        .filter(|o| !(ix.seen_before(&(o.id.clone(), location.clone()), c)).is_empty())
+        .filter(|o| {
+            (ix.seen_before(&(o.id.clone(), location.clone()), c).last())
+                .is_some_and(|s| beliefs::placed(&s.value) && !room.in_bin(&s.value))
+        })
         .map(|o| (o, Default::default()))
         .collect();
     for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
         for &(o, ref seen_at) in &sighted {
+            // What they last saw, looked up before it is answered: mostly
+            // where the robot saw it last too, which is no task (and the
+            // answers, every person by every thing at every cutoff, were
+            // most of the drafts' cost).
+            let key = (o.id.clone(), location.clone());
+            let seen = ix.seen_before(&key, c);
+            let Some(k) = ix.scan_shared(seen, &person.id, &key) else {
+                continue;
+            };
+            let here = seen_at
+                .get_or_init(|| answer(ix, cutoff, &current_state::state(&o.id, "location")));
+            if value_of(here).is_none_or(|here| *here == seen[k].value) {
+                continue;
+            }
             let thinks = Query::Thinks {
                 person: person.id.clone(),
                 entity: o.id.clone(),

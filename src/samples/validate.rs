@@ -114,8 +114,6 @@ impl<'a> Checker<'a> {
         let replayed = (c as usize).saturating_sub(1).min(ix.events.len());
         self.past.extend(&ix.events[..replayed]);
         let (past, spare, all) = (&self.past, &mut self.spare, &self.all);
-        // The whole state, made only if a state question needs it.
-        let state = std::cell::OnceCell::new();
         for s in group {
             let cut = s.cutoff();
             if (cut.t, cut.day) != (at.t, at.day) {
@@ -201,11 +199,7 @@ impl<'a> Checker<'a> {
                             format!("a {} question answered {:?}", q.family.name(), q.answer),
                         );
                     }
-                    let own = CheckAt {
-                        ix,
-                        sim,
-                        state: &state,
-                    };
+                    let own = CheckAt { ix, sim };
                     let world_checked = owner(&q.query)
                         .entry
                         .check(q, &own, &mut |why| fail(s, why));

@@ -424,44 +424,57 @@ impl Simulation {
 
     /// The true state: every (entity, attribute) with its value, ordered.
     pub fn state(&self) -> trace::State {
-        let world = self.world();
-        let reg = self.registry();
-        let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
         let mut out = BTreeMap::new();
-        for (id, &e) in reg.ids() {
-            if let Some(p) = world.get::<Placed>(e) {
-                let loc = world::location(*p, key);
-                out.insert(
-                    (id.clone(), reg.attrs.location.clone()),
-                    Value::Location(loc),
-                );
-            }
-            if let Some(at) = world.get::<At>(e) {
-                let pos = trace::Position {
-                    room: key(at.room),
-                    near: at.near.map(key),
-                };
-                out.insert(
-                    (id.clone(), reg.attrs.position.clone()),
-                    Value::Position(pos),
-                );
-            }
-            if let Some(o) = world.get::<Openable>(e) {
-                out.insert((id.clone(), reg.attrs.open.clone()), Value::Bool(o.open));
-            }
-            if let Some(d) = world.get::<Device>(e) {
-                for (name, f) in &d.fields {
-                    out.insert((id.clone(), name.clone()), field_value(f));
-                }
-            }
-            if let Some(n) = world.get::<world::Servings>(e).and_then(|s| s.left) {
-                out.insert((id.clone(), reg.attrs.level.clone()), Value::Int(n.into()));
-            }
-            if let Some(text) = world.get::<world::Note>(e).and_then(|n| n.0.clone()) {
-                out.insert((id.clone(), reg.attrs.text.clone()), Value::Text(text));
-            }
+        for (id, &e) in self.registry().ids() {
+            self.values_of(e, |attr, v| {
+                out.insert((id.clone(), attr.clone()), v);
+            });
         }
         out.into()
+    }
+
+    /// One (entity, attribute)'s value now, as [`Simulation::state`] has
+    /// it: a question's checks and a plan's ask of a few keys, not the
+    /// whole house (which grows with the months' stock).
+    pub fn value(&self, (entity, attr): &trace::Key) -> Option<Value> {
+        let mut found = None;
+        self.values_of(self.registry().get(entity)?, |a, v| {
+            if a == attr {
+                found = Some(v);
+            }
+        });
+        found
+    }
+
+    /// Each attribute of `e` with its value: where it is or stands, open
+    /// or shut, its fields, how much is left, what is written on it.
+    fn values_of(&self, e: Entity, mut put: impl FnMut(&Id, Value)) {
+        let (world, attrs) = (self.world(), &self.registry().attrs);
+        let key = |e: Entity| world.get::<Key>(e).expect("spawned").0.clone();
+        if let Some(p) = world.get::<Placed>(e) {
+            put(&attrs.location, Value::Location(world::location(*p, key)));
+        }
+        if let Some(at) = world.get::<At>(e) {
+            let pos = trace::Position {
+                room: key(at.room),
+                near: at.near.map(key),
+            };
+            put(&attrs.position, Value::Position(pos));
+        }
+        if let Some(o) = world.get::<Openable>(e) {
+            put(&attrs.open, Value::Bool(o.open));
+        }
+        if let Some(d) = world.get::<Device>(e) {
+            for (name, f) in &d.fields {
+                put(name, field_value(f));
+            }
+        }
+        if let Some(n) = world.get::<world::Servings>(e).and_then(|s| s.left) {
+            put(&attrs.level, Value::Int(n.into()));
+        }
+        if let Some(text) = world.get::<world::Note>(e).and_then(|n| n.0.clone()) {
+            put(&attrs.text, Value::Text(text));
+        }
     }
 
     /// What `actor` can see from where it stands now, as facts.

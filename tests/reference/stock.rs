@@ -131,12 +131,21 @@ impl Reference<'_> {
             Some((seen[from].0, last))
         };
         let (mut left, mut evidence, mut went) = (0, vec![], None);
+        let in_bin = |v: &Value| matches!(v, Value::Location(Location::In(b)) if bins.contains(b));
         for o in things {
-            let seen = self.sightings(eyes, &o.id, &location, c);
-            let Some((at, place)) = since(seen, &|a, b| gone(a) == gone(b)) else {
+            // Gone or not at each sighting, and for good once in a bin
+            // (rubbish never comes back, carried out with the bag or not).
+            let mut binned = false;
+            let seen: Vec<(u64, Value)> = (self.sightings(eyes, &o.id, &location, c).into_iter())
+                .map(|(e, v)| {
+                    binned |= in_bin(&v);
+                    (e, Value::Bool(binned || gone(&v)))
+                })
+                .collect();
+            let Some((at, now_gone)) = since(seen, &|a, b| a == b) else {
                 continue;
             };
-            if gone(&place) {
+            if now_gone == Value::Bool(true) {
                 went = went.max(Some(at));
                 continue;
             }

@@ -19,11 +19,11 @@ use rand_chacha::ChaCha8Rng;
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::trace::request::Action;
-use crate::trace::{ClaimMode, Event, Key, Location, Value};
+use crate::trace::{ClaimMode, Key, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate, resident};
-use crate::samples::index::{Index, Seen};
+use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::{Namer, plural};
@@ -90,30 +90,6 @@ fn of(q: &Query) -> Option<(&Id, Key)> {
     }
 }
 
-/// Whether `person` perceived `key`'s value in `e`: a change of it they
-/// observed, or a view that showed it to them.
-fn perceived_in(e: &Event, person: &Id, key: &Key) -> bool {
-    let is = |entity: &Id, attr: &Id| *entity == key.0 && *attr == key.1;
-    (e.outcome.is_ok()
-        && e.observers.contains(person)
-        && (e.changes.iter()).any(|c| is(&c.entity, &c.attr) && !e.heard_only(person, c)))
-        || (e.revealed_to.contains(person) && e.reveals.iter().any(|f| is(&f.entity, &f.attr)))
-}
-
-/// Whether `person` perceived `key`'s value in event `event`.
-fn perceived_by(ix: &Index, event: u64, person: &Id, key: &Key) -> bool {
-    ix.event(event)
-        .is_some_and(|e| perceived_in(e, person, key))
-}
-
-/// The last of `seen` (the index's sights of `key` before a cutoff) that
-/// `person` perceived too: what they last saw it be, as far as the index
-/// can tell.
-fn last_shared(ix: &Index, seen: &[Seen], person: &Id, key: &Key) -> Option<usize> {
-    seen.iter()
-        .rposition(|s| perceived_by(ix, s.event, person, key))
-}
-
 impl QuestionFamily for Beliefs {
     /// Where each person of the house thinks a thing is: one the robot
     /// saw moved since the person last saw it (where a belief may be
@@ -130,28 +106,25 @@ impl QuestionFamily for Beliefs {
             .copied()
             .filter(|p| resident(ix, p))
             .collect();
-        // Each thing's sights, and the last of them each person shared,
-        // found in one walk back.
+        // Each thing's sights, and the last of them each person shared: of the things the robot last saw put
+        // somewhere, not carried about (whoever it was carried past may
+        // have seen it) nor thrown out (nobody asks where the empty carton
+        // is thought to be).
+        let room = ix.stockroom();
         let things: Vec<_> = ix
             .scene
             .objects
             .iter()
-            .map(|o| {
+            .filter_map(|o| {
                 let key = (o.id.clone(), Id::new("location"));
                 let seen = ix.seen_before(&key, at.cutoff.event);
-                let mut last = vec![None; people.len()];
-                let mut left = people.len();
-                for (k, s) in seen.iter().enumerate().rev() {
-                    let Some(e) = ix.event(s.event).filter(|_| left > 0) else {
-                        break;
-                    };
-                    for (p, l) in people.iter().zip(&mut last) {
-                        if l.is_none() && perceived_in(e, p, &key) {
-                            *l = Some(k);
-                            left -= 1;
-                        }
-                    }
-                }
+                let last = seen.last()?;
+                (placed(&last.value) && !room.in_bin(&last.value)).then_some((o, key, seen))
+            })
+            .map(|(o, key, seen)| {
+                let last: Vec<_> = (people.iter())
+                    .map(|p| ix.scan_shared(seen, p, &key))
+                    .collect();
                 (key, seen, last, o.owner.as_ref())
             })
             .collect();
@@ -162,11 +135,6 @@ impl QuestionFamily for Beliefs {
                 };
                 let shared = &seen[k];
                 if !placed(&shared.value) {
-                    continue;
-                }
-                // Not while the robot last saw it carried about: whoever
-                // it was carried past may have seen it.
-                if seen.last().is_some_and(|s| !placed(&s.value)) {
                     continue;
                 }
                 let moved = seen[k + 1..]
@@ -230,7 +198,8 @@ impl QuestionFamily for Beliefs {
                     people.iter().any(|p| {
                         **p != e.actor
                             && !e.observers.contains(*p)
-                            && last_shared(ix, seen, p, &key)
+                            && ix
+                                .last_shared(seen, p, &key)
                                 .is_some_and(|k| placed(&seen[k].value) && seen[k].value != c.new)
                     })
                 });
@@ -282,7 +251,7 @@ impl QuestionFamily for Beliefs {
         let (person, key) = of(q)?;
         let c = cutoff.event;
         let seen = ix.seen_before(&key, c);
-        let k = last_shared(ix, seen, person, &key)?;
+        let k = ix.last_shared(seen, person, &key)?;
         // Asked of a place: not "where does Alice think the mug is" of the
         // mug in someone's hands.
         if !placed(&seen[k].value) {
@@ -307,7 +276,7 @@ impl QuestionFamily for Beliefs {
     fn world(&self, all: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answer> {
         let (person, key) = of(q)?;
         let seen = all.seen_before(&key, cutoff.event);
-        let k = last_shared(all, seen, person, &key)?;
+        let k = all.last_shared(seen, person, &key)?;
         Some(Answer::Value {
             value: seen[k].value.clone(),
         })

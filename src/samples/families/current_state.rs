@@ -179,7 +179,8 @@ impl QuestionFamily for CurrentState {
             return false;
         };
         let belief = at.sim.beliefs(at.ix.robot.as_str()).and_then(|b| b.get(&k));
-        let now = || at.state.get_or_init(|| at.sim.state()).get(&k);
+        let truth = at.sim.value(&k);
+        let now = || truth.as_ref();
         let world = q.world.as_ref().map(|w| match w {
             Answer::Value { value } => Some(value),
             _ => None,

@@ -3,14 +3,12 @@
 //! a memory with typed tracks an answer needs, and what a family's own
 //! checks see.
 
-use std::cell::OnceCell;
-
 use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
 use crate::sim::Simulation;
-use crate::trace::{Key, State};
+use crate::trace::Key;
 
 use crate::samples::answered::Answered;
 use crate::samples::candidates::{At, Candidate};
@@ -236,6 +234,4 @@ impl Track<'_> {
 pub struct CheckAt<'a> {
     pub ix: &'a Index<'a>,
     pub sim: &'a Simulation,
-    /// The simulation's whole state, made the first time a check needs it.
-    pub state: &'a OnceCell<State>,
 }

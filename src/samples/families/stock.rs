@@ -29,7 +29,7 @@ use crate::trace::{Event, LEVEL, Value};
 
 use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
-use crate::samples::index::{Index, Seen};
+use crate::samples::index::Index;
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::stockroom::Stockroom;
@@ -127,14 +127,10 @@ fn watched_places<'i>(ix: &'i Index, went: Went) -> &'i [Id] {
 /// shopping brought into the kitchen): with whether it saw the arrival.
 fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Event, bool)> {
     let places = watched_places(ix, went);
-    let things = ix
-        .stockroom()
-        .kinds
-        .get(kind)
-        .map_or(&[][..], Vec::as_slice);
     // Each thing's from the index's tables: a lookup, not a walk through
     // its sightings (which grew with the days, at every cutoff).
-    (things.iter())
+    (ix.stock_seen(kind, c))
+        .map(|t| &t.id)
         .filter_map(|o| match went {
             Went::In => ix.came_in(o, c),
             Went::Binned => ix.last_placed_on(o, places, c).map(|e| (e, true)),
@@ -157,27 +153,28 @@ struct Left {
 
 impl Left {
     fn of(ix: &Index, kind: &str, c: u64) -> Option<Left> {
-        let room = ix.stockroom();
         let full = full(kind);
-        let gone = |v: &Value| room.gone(v);
-        let (location, level) = (Id::new("location"), Id::new(LEVEL));
+        let level = Id::new(LEVEL);
         let (mut servings, mut evidence, mut went, mut used) = (0, vec![], None, false);
-        for o in room.kinds.get(kind).map_or(&[][..], Vec::as_slice) {
-            // Since when it has been seen in the house (or gone).
-            let seen = ix.seen_before(&(o.clone(), location.clone()), c);
-            let Some(at) = since(seen, |a, b| gone(a) == gone(b)) else {
+        for thing in ix.stock_seen(kind, c) {
+            // Since when it has been seen in the house (or gone): the same
+            // answer keeps the same evidence however often it is seen
+            // again, so it is not asked twice.
+            let Some((at, gone)) = thing.since(c) else {
                 continue;
             };
-            if gone(&at.value) {
+            if gone {
                 // What says so, if nothing in the house is left.
-                went = went.max(Some(at.event));
+                went = went.max(Some(at));
                 used = true;
                 continue;
             }
-            evidence.push(at.event);
-            match since(ix.seen_before(&(o.clone(), level.clone()), c), |a, b| {
-                a == b
-            }) {
+            evidence.push(at);
+            // Since when it has been seen this full: its last change.
+            match ix
+                .places_before(&(thing.id.clone(), level.clone()), c)
+                .last()
+            {
                 Some(l) => {
                     used = true;
                     evidence.push(l.event);
@@ -219,17 +216,6 @@ impl Left {
             })
             .sum()
     }
-}
-
-/// The first of the last run of sightings alike by `same`: since when the
-/// robot has seen it so. The same answer stays with the same evidence and
-/// moment however often it is seen again, so it is not asked twice.
-fn since(seen: &[Seen], same: impl Fn(&Value, &Value) -> bool) -> Option<&Seen> {
-    let last = seen.last()?;
-    let from = (seen.iter())
-        .rposition(|s| !same(&s.value, &last.value))
-        .map_or(0, |i| i + 1);
-    seen.get(from)
 }
 
 /// The servings of a full one of `kind` (one for a kind not used up).
