@@ -106,17 +106,17 @@ impl QuestionFamily for Beliefs {
             .copied()
             .filter(|p| resident(ix, p))
             .collect();
-        // Each thing's sights, and the last of them each person shared: of the things the robot last saw put
-        // somewhere, not carried about (whoever it was carried past may
-        // have seen it) nor thrown out (nobody asks where the empty carton
-        // is thought to be).
-        let room = ix.stockroom();
+        // Each thing's sights, and the last of them each person shared: of
+        // the things the robot last saw put somewhere, not carried about
+        // (whoever it was carried past may have seen it) nor thrown out
+        // (nobody asks where the empty carton is thought to be).
+        let (room, location) = (ix.stockroom(), Id::new("location"));
         let things: Vec<_> = ix
             .scene
             .objects
             .iter()
             .filter_map(|o| {
-                let key = (o.id.clone(), Id::new("location"));
+                let key = (o.id.clone(), location.clone());
                 let seen = ix.seen_before(&key, at.cutoff.event);
                 let last = seen.last()?;
                 (placed(&last.value) && !room.in_bin(&last.value)).then_some((o, key, seen))
