@@ -351,13 +351,14 @@ pub struct Index<'a> {
     /// What of the scene the stock questions read, made when first asked.
     stockroom: OnceLock<Arc<Stockroom>>,
     /// By key and person: the robot's sights of the key they perceived
-    /// too, as far as they have been scanned ([`Index::last_shared`]).
+    /// too, as far as a sweep has scanned them ([`Index::scan_shared`]).
     shared: Mutex<HashMap<(Key, Id), Scanned>>,
     /// Each thing the robot saw in a bin, and the first time it did
     /// ([`Index::binned`]), made when first asked.
     binned: OnceLock<HashMap<Id, u64>>,
-    /// Each kind used up, with its things in scene order and when the
-    /// robot first saw each ([`Index::stock_seen`]), made when first asked.
+    /// Each kind used up, with its things in scene order, when the robot
+    /// first saw each and its runs in the house or gone
+    /// ([`Index::stock_seen`]), made when first asked.
     stock: OnceLock<BTreeMap<String, Vec<StockThing>>>,
 }
 

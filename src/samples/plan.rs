@@ -207,9 +207,8 @@ pub struct TaskMiner<'a> {
     first: usize,
     rng: ChaCha8Rng,
     n: Namer<'a>,
-    /// The goals of the tasks made so far (compared as they are: written
-    /// out as JSON for every draft at every cutoff, they were a tenth of
-    /// mining two months).
+    /// The goals of the tasks made so far, compared as they are (not
+    /// written out as JSON for every draft at every cutoff).
     done: Vec<Vec<Prop>>,
     made: usize,
     memo: Memo,
