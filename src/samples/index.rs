@@ -891,21 +891,14 @@ impl<'a> Index<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generation::{self, scripted::Scripted};
 
     /// Ten days of the family apartment with the shop's stock for them, as
     /// `hearth generate` lives it: things come in, are used up and binned.
     fn ten_days() -> (Scene, Vec<Event>) {
         let src = crate::scene::BUILTIN[0].1;
         let base = crate::scene::parse("family_apartment", src).expect("it parses");
-        let scene = generation::scripted::provision(&base, 10, crate::catalogue::builtin());
-        let mut events = Vec::new();
-        let mut backend = Scripted::new(&scene, 5);
-        generation::generate(&scene, 10, &mut backend, &mut |e| {
-            events.push(e.clone());
-            Ok(())
-        })
-        .expect("it generates");
+        let scene = crate::generation::scripted::provision(&base, 10, crate::catalogue::builtin());
+        let events = crate::samples::sweep::lived(&scene, 10, 5);
         (scene, events)
     }
 

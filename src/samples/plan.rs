@@ -305,8 +305,8 @@ impl<'a> TaskMiner<'a> {
 }
 
 /// The value an answer gives, current or last seen.
-fn value_of(a: &Option<Answered>) -> Option<&Value> {
-    match &a.as_ref()?.answer {
+fn value_of(a: &Answered) -> Option<&Value> {
+    match &a.answer {
         Answer::Value { value } | Answer::LastSeen { value, .. } => Some(value),
         _ => None,
     }
@@ -446,11 +446,17 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             let Some(k) = ix.scan_shared(seen, &person.id, &key) else {
                 continue;
             };
-            let here = seen_at
-                .get_or_init(|| answer(ix, cutoff, &current_state::state(&o.id, "location")));
-            if value_of(here).is_none_or(|here| *here == seen[k].value) {
+            // Where the robot last saw it (the task is kept only where that
+            // is true: `knowable`).
+            let Some(a) = seen_at
+                .get_or_init(|| answer(ix, cutoff, &current_state::state(&o.id, "location")))
+            else {
                 continue;
-            }
+            };
+            let Some(here) = value_of(a).filter(|h| **h != seen[k].value && beliefs::placed(h))
+            else {
+                continue;
+            };
             let thinks = Query::Thinks {
                 person: person.id.clone(),
                 entity: o.id.clone(),
@@ -459,25 +465,9 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             let Some(belief) = memo.answer(ix, cutoff, &thinks) else {
                 continue;
             };
-            let (Answer::Value { value: there } | Answer::LastSeen { value: there, .. }) =
-                belief.answer.clone()
-            else {
+            let Some(there) = value_of(&belief).filter(|there| *there != here).cloned() else {
                 continue;
             };
-            let Some(a) = seen_at
-                .get_or_init(|| answer(ix, cutoff, &current_state::state(&o.id, "location")))
-            else {
-                continue;
-            };
-            // Where the robot last saw it (the task is kept only where that
-            // is true: `knowable`).
-            let (Answer::Value { value: here } | Answer::LastSeen { value: here, .. }) = &a.answer
-            else {
-                continue;
-            };
-            if *here == there || !beliefs::placed(here) {
-                continue;
-            }
             let (who, here) = (&person.id, here.clone());
             let mut evidence = belief.evidence.clone();
             evidence.extend(&a.evidence);

@@ -88,12 +88,19 @@ pub(crate) fn four_days() -> (Scene, Vec<Event>) {
         .expect("a built-in scene")
         .1;
     let scene = crate::scene::parse("family_apartment", src).expect("it parses");
+    let events = lived(&scene, 4, 3);
+    (scene, events)
+}
+
+/// `days` of `scene` lived by the script with `seed`.
+#[cfg(test)]
+pub(crate) fn lived(scene: &Scene, days: u32, seed: u64) -> Vec<Event> {
     let mut events = Vec::new();
-    let mut backend = crate::generation::scripted::Scripted::new(&scene, 3);
-    crate::generation::generate(&scene, 4, &mut backend, &mut |e| {
+    let mut backend = crate::generation::scripted::Scripted::new(scene, seed);
+    crate::generation::generate(scene, days, &mut backend, &mut |e| {
         events.push(e.clone());
         Ok(())
     })
     .expect("it generates");
-    (scene, events)
+    events
 }
