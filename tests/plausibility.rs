@@ -1216,3 +1216,45 @@ fn rule_impossible_place_said() {
         assert!(found.message.contains(place), "{}", found.message);
     }
 }
+
+/// One utterance saying a thing is in two places is found; the same place
+/// said twice, one place said as a fact beside a request to move it, or
+/// two things' places, are not.
+#[test]
+fn rule_said_two_ways() {
+    let s = builtin("family_apartment");
+    let said = |claims: &str| {
+        let args = format!(
+            r#"{{"text":"The cup is on the counter. I put the cup in the drawer.","to":["bob"],"claims":[{claims}]}}"#
+        );
+        steps(
+            &s,
+            8 * H,
+            &[
+                ("alice", "navigate_to", go("counter_1")),
+                ("bob", "navigate_to", go("counter_1")),
+                ("alice", "say", args),
+            ],
+        )
+    };
+    let on = r#"{"entity":"cup_1","attr":"location","value":{"on":"counter_1"}}"#;
+    let inside = r#"{"entity":"cup_1","attr":"location","value":{"in":"drawer_1"}}"#;
+    let asked =
+        r#"{"entity":"cup_1","attr":"location","value":{"in":"drawer_1"},"mode":"request"}"#;
+    let other = r#"{"entity":"mug_1","attr":"location","value":{"in":"drawer_1"}}"#;
+    for claims in [
+        on.to_string(),
+        format!("{on},{on}"),
+        format!("{on},{asked}"),
+        format!("{on},{other}"),
+    ] {
+        let events = said(&claims);
+        assert!(events.iter().all(|e| e.outcome.is_ok()), "{events:#?}");
+        assert_eq!(count(&s, &events, Rule::SaidTwoWays), 0, "{claims}");
+    }
+    let events = said(&format!("{on},{inside}"));
+    let found = only(&s, &events, Rule::SaidTwoWays);
+    assert_eq!(found.event, events.last().map(|e| e.id));
+    assert_eq!(found.entities, vec![Id::new("cup_1")]);
+    assert!(found.message.contains("drawer_1"), "{}", found.message);
+}

@@ -1672,3 +1672,69 @@ fn no_question_or_task_is_of_a_thing_thrown_out() {
         "{thrown} thrown out, {asked} asked, {tasks} tasks"
     );
 }
+
+/// Tasks are what a household would ask, in words a careful reader
+/// accepts: nobody asks food put back where it spoils (the milk served on
+/// the table at every breakfast still lives in the fridge), and a thing
+/// named in the plural is "them" ("the reading glasses; they are on the
+/// nightstand"). Over ten days of the family apartment, where some food
+/// is usually put down out of the fridge and plural things are asked of.
+#[test]
+fn tasks_put_no_food_where_it_spoils_and_name_things_as_they_are() {
+    use hearth::samples::families::routine::usual_place;
+    use hearth::samples::stockroom::Stockroom;
+    let t = tmp();
+    let out = t.path().join("tr");
+    hearth(&["generate", "--days", "10", "--seed", "4", "--out", s(&out)]).ok();
+    hearth(&["mine", "--trace", s(&out), "--ask", "robot"]).ok();
+    let trace = read_trace(&out).unwrap();
+    let room = Stockroom::of(&trace.scene);
+    let (_, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
+    // Food whose usual place, by the trace's end, is out of the cold.
+    let ix = Index::new(&trace.scene, &trace.events);
+    let last = trace.events.last().unwrap();
+    let end = Cutoff {
+        event: last.id + 1,
+        t: last.t + last.dur,
+        day: last.day,
+        time: String::new(),
+    };
+    let spoiling = (room.perishable.iter())
+        .filter(|o| {
+            answer(&ix, &end, &usual_place(o)).is_some_and(
+                |a| matches!(&a.answer, Answer::Value { value } if room.spoils(o, value)),
+            )
+        })
+        .count();
+    let (mut put_back, mut plural) = (0, 0);
+    for p in samples.iter().filter_map(|x| match x {
+        Sample::Plan(p) => Some(p),
+        Sample::Qa(_) => None,
+    }) {
+        for g in &p.goals {
+            let (object, at) = match g {
+                Prop::IsOn { object, target } => (object, Location::On(target.clone())),
+                Prop::IsIn { object, target } => (object, Location::In(target.clone())),
+                _ => continue,
+            };
+            if p.template == "plan/usual_place" {
+                put_back += 1;
+                let at = Value::Location(at);
+                assert!(!room.spoils(object, &at), "{}: {}", p.id, p.instruction);
+            }
+        }
+        let named = (trace.scene.objects.iter())
+            .find(|o| p.instruction.contains(&o.description))
+            .map(|o| &o.description);
+        if named.is_some_and(|d| plural(d)) {
+            plural += 1;
+            for one in ["it is", "bring it", "where it usually"] {
+                assert!(!p.instruction.contains(one), "{}: {}", p.id, p.instruction);
+            }
+        }
+    }
+    assert!(
+        spoiling >= 1 && put_back >= 1 && plural >= 2,
+        "{spoiling} food usually out of the cold, {put_back} put back, {plural} of plural things"
+    );
+}

@@ -31,4 +31,6 @@ pub use parse::{CatalogueError, CatalogueProblem, DEFAULT_SOURCE, builtin, parse
 pub use roles::Roles;
 pub use schedules::{Destination, Schedules, Weekday, schedules};
 pub use unknown::{UnknownKind, nearest_kind, unknown_kinds};
-pub use words::{capital, duration_said, kind_said, one_of, plural};
+pub use words::{
+    article, capital, duration_said, fixture_said, kind_said, one_of, plural, room_said,
+};

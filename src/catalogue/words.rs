@@ -11,6 +11,50 @@ pub fn kind_said(kind: &str) -> String {
         .join(" ")
 }
 
+/// A name with its article: "the kitchen", but "hallway 2" (a numbered
+/// room is named like one) and "Bob's room" (a possessive is its own).
+pub fn article(common: &str, proper: &str) -> String {
+    if proper.contains("'s ") {
+        proper.to_string()
+    } else if proper
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+    {
+        common.to_string()
+    } else {
+        format!("the {common}")
+    }
+}
+
+/// A room as a sentence names it: "the kitchen", "hallway 2", "Bob's room".
+pub fn room_said(name: &str) -> String {
+    article(&name.to_lowercase(), name)
+}
+
+/// A fixture as a sentence names it, told apart from the others of its
+/// kind: "the sofa" when it is the only one; "the nightstand in Lily's
+/// room" when it is the only one of its room (`room` says the room); else
+/// its description ("Priya's small bedside table with a drawer", "the
+/// tall walnut bookshelf"). `same` is how many fixtures there are of its
+/// kind, and of its kind in its room. Questions and dialogue name places
+/// alike, so what was said is what is asked.
+pub fn fixture_said(
+    kind: &str,
+    room: impl FnOnce() -> String,
+    description: &str,
+    (same_kind, same_room): (usize, usize),
+) -> String {
+    let kind = kind_said(kind);
+    if same_kind == 1 {
+        format!("the {kind}")
+    } else if same_room == 1 {
+        format!("the {kind} in {}", room())
+    } else {
+        article(description, description)
+    }
+}
+
 /// A timer's seconds said as a cook would: "45 minutes", "1 hour 30
 /// minutes", "off".
 pub fn duration_said(seconds: i64) -> String {
@@ -107,6 +151,14 @@ mod tests {
         assert_eq!(duration_said(7200), "2 hours");
         assert_eq!(duration_said(0), "off");
         assert_eq!(duration_said(30), "30 seconds");
+    }
+
+    #[test]
+    fn a_numbered_room_takes_no_article() {
+        assert_eq!(article("hallway 2", "Hallway 2"), "hallway 2");
+        assert_eq!(article("kitchen", "Kitchen"), "the kitchen");
+        assert_eq!(article("bob's room", "Bob's room"), "Bob's room");
+        assert_eq!(article("room 2b", "Room 2b"), "the room 2b");
     }
 
     #[test]

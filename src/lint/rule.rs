@@ -44,10 +44,11 @@ pub enum Rule {
     RubbishReused,
     EmptyUsed,
     ImpossiblePlaceSaid,
+    SaidTwoWays,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 34] = [
         Rule::ClosedDoorCrossed,
         Rule::TwoPlacesAtOnce,
         Rule::MovedFromOtherHands,
@@ -81,6 +82,7 @@ impl Rule {
         Rule::RubbishReused,
         Rule::EmptyUsed,
         Rule::ImpossiblePlaceSaid,
+        Rule::SaidTwoWays,
     ];
 
     /// The stable snake_case code.
@@ -119,6 +121,7 @@ impl Rule {
             Rule::RubbishReused => "rubbish_reused",
             Rule::EmptyUsed => "empty_used",
             Rule::ImpossiblePlaceSaid => "impossible_place_said",
+            Rule::SaidTwoWays => "said_two_ways",
         }
     }
 
@@ -191,6 +194,9 @@ impl Rule {
             }
             Rule::ImpossiblePlaceSaid => {
                 "someone says a thing is on a place that holds things only inside it (on the drawer), or in one that holds them only on top"
+            }
+            Rule::SaidTwoWays => {
+                "one utterance states the same fact two ways (the umbrella on the coat rack, then in the nightstand)"
             }
         }
     }

@@ -10,7 +10,7 @@ use crate::scene::{Indexed, OUTSIDE, Openable, Role, Scene, SceneIndex, Surface}
 use crate::sim::Simulation;
 use crate::trace::request::{Action, Destination};
 use crate::trace::{
-    BROKEN, Claim, DAY, Event, LEVEL, Location, RejectionCode, State, Value, clock_time,
+    BROKEN, Claim, ClaimMode, DAY, Event, LEVEL, Location, RejectionCode, State, Value, clock_time,
 };
 
 use super::habit_log::Habits;
@@ -441,6 +441,29 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// One utterance stating the same fact with two values: no listener
+    /// can tell which is meant. Preferences (whose) and requests (what is
+    /// wanted, beside what is) may differ from a fact; only facts count.
+    fn said_two_ways(&mut self, e: &Event, claims: &[Claim]) {
+        let facts: Vec<&Claim> = claims
+            .iter()
+            .filter(|c| c.mode == ClaimMode::Fact)
+            .collect();
+        for (i, a) in facts.iter().enumerate() {
+            let Some(b) = facts[..i]
+                .iter()
+                .find(|b| b.entity == a.entity && b.attr == a.attr && b.value != a.value)
+            else {
+                continue;
+            };
+            let why = format!(
+                "{} said {}.{} is {} and {} in one breath",
+                e.actor, a.entity, a.attr, b.value, a.value
+            );
+            self.find(Rule::SaidTwoWays, Some(e), e.t, vec![a.entity.clone()], why);
+        }
+    }
+
     pub(super) fn accepted(&mut self, e: &Event) {
         self.outings(e);
         self.stock(e);
@@ -464,6 +487,7 @@ impl<'a> Walk<'a> {
         }
         if let Action::Say { claims, .. } = &e.action {
             self.places_said(e, claims);
+            self.said_two_ways(e, claims);
         }
         let tod = e.t % DAY;
         match &e.action {

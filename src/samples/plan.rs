@@ -387,7 +387,10 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
         }
     }
     // A habit: put the object back where it usually goes (not a thing
-    // thrown out: nobody asks for the empty carton put back).
+    // thrown out: nobody asks for the empty carton put back). Not food
+    // whose usual place is out of the fridge: the milk set on the table at
+    // every breakfast is still put away cold, and nobody asks it left out.
+    let room = ix.stockroom();
     for object in ix.placed_objects(c).filter(|o| !ix.binned(o, c)) {
         let q = routine::usual_place(object);
         let Some(a) = memo.answer(ix, cutoff, &q) else {
@@ -396,6 +399,9 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
         let Answer::Value { value } = &a.answer else {
             continue;
         };
+        if room.spoils(object, value) {
+            continue;
+        }
         let Some(goal) = prop(object, &Id::new("location"), value) else {
             continue;
         };
@@ -411,7 +417,11 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
                         n.name(object),
                         n.value("location", &value)
                     ),
-                    format!("Please put {} back where it usually goes.", n.name(object)),
+                    format!(
+                        "Please put {} back where {}.",
+                        n.name(object),
+                        them(&n.name(object)).usually_go
+                    ),
                 ]
             }),
             goals: vec![goal],
@@ -427,7 +437,6 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
     // not in a bin (nobody is brought the empty carton), each with where
     // the robot last saw it, asked once whoever looks for it.
     let location = Id::new("location");
-    let room = ix.stockroom();
     let sighted: Vec<(_, std::cell::OnceCell<Option<_>>)> = (ix.scene.objects.iter())
         .filter(|o| {
             (ix.seen_before(&(o.id.clone(), location.clone()), c).last())
@@ -478,18 +487,16 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
                 target: MemoryTarget::SocialContext,
                 template: "wrong_place",
                 words: Box::new(move || {
+                    let (who, thing) = (n.name(who), n.name(&o.id));
+                    let It { it, it_is, .. } = them(&thing);
                     [
                         format!(
-                            "{who} is about to look for {thing}, which {who} last saw {there}; it is {here} now. Please bring it to {who}.",
-                            who = n.name(who),
-                            thing = n.name(&o.id),
+                            "{who} is about to look for {thing}, which {who} last saw {there}; {it_is} {here} now. Please bring {it} to {who}.",
                             there = n.value("location", &there),
                             here = n.value("location", &here),
                         ),
                         format!(
-                            "{who} is about to look for {thing}. Please bring it to {who} first.",
-                            who = n.name(who),
-                            thing = n.name(&o.id)
+                            "{who} is about to look for {thing}. Please bring {it} to {who} first."
                         ),
                     ]
                 }),
@@ -534,9 +541,10 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             words: Box::new(move || {
                 [
                     format!(
-                        "Please bring {} {}; it is {}.",
+                        "Please bring {} {}; {} {}.",
                         n.name(&who),
                         n.name(&o.id),
+                        them(&n.name(&o.id)).it_is,
                         n.value("location", &value)
                     ),
                     capital(&format!(
@@ -555,4 +563,28 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
         });
     }
     out
+}
+
+/// The words a task uses for a thing, as its name is one or many ("the
+/// black over-ear headphones; they are on the desk").
+struct It {
+    it: &'static str,
+    it_is: &'static str,
+    usually_go: &'static str,
+}
+
+fn them(name: &str) -> It {
+    if crate::catalogue::plural(name) {
+        It {
+            it: "them",
+            it_is: "they are",
+            usually_go: "they usually go",
+        }
+    } else {
+        It {
+            it: "it",
+            it_is: "it is",
+            usually_go: "it usually goes",
+        }
+    }
 }

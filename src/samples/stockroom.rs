@@ -2,7 +2,7 @@
 //! (it was a third of mining a 56-day trace when worked out per question):
 //! the kinds of thing the catalogue says are used up, with the scene's
 //! things of each (the shop's stock included); the bins (`waste`
-//! fixtures); the doors to outside.
+//! fixtures); the doors to outside; cold storage and what spoils out of it.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +17,9 @@ pub struct Stockroom {
     pub kinds: BTreeMap<String, Vec<Id>>,
     pub bins: Vec<Id>,
     pub doors: Vec<Id>,
+    /// Cold storage, and the things that spoil out of it.
+    pub cold: Vec<Id>,
+    pub perishable: Vec<Id>,
 }
 
 impl Stockroom {
@@ -37,16 +40,26 @@ impl Stockroom {
             .filter(|d| d.rooms.0.as_str() == OUTSIDE || d.rooms.1.as_str() == OUTSIDE)
             .map(|d| d.id.clone())
             .collect();
+        let roles = Roles::builtin(scene);
         Stockroom {
             kinds,
-            bins: Roles::builtin(scene).fixtures(Role::Waste).to_vec(),
+            bins: roles.fixtures(Role::Waste).to_vec(),
             doors,
+            cold: roles.fixtures(Role::ColdStorage).to_vec(),
+            perishable: roles.objects(Role::Perishable).to_vec(),
         }
     }
 
     /// Whether a place is in one of the bins: thrown out.
     pub fn in_bin(&self, v: &Value) -> bool {
         matches!(v, Value::Location(Location::In(b)) if self.bins.contains(b))
+    }
+
+    /// Whether a thing would spoil at a place: a perishable out of cold
+    /// storage.
+    pub fn spoils(&self, thing: &Id, v: &Value) -> bool {
+        self.perishable.contains(thing)
+            && !matches!(v, Value::Location(Location::In(f)) if self.cold.contains(f))
     }
 
     /// Whether a place is out of the house or in a bin: no longer the

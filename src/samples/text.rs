@@ -103,7 +103,7 @@ impl<'a> Namer<'a> {
             }
             Some((Kind::Room, i)) => {
                 let r = &s.rooms[i];
-                return article(&r.name.to_lowercase(), &r.name);
+                return crate::catalogue::room_said(&r.name);
             }
             Some((Kind::Door, i)) => {
                 let d = &s.doors[i];
@@ -117,16 +117,8 @@ impl<'a> Namer<'a> {
             Some((Kind::Device, i)) => ((&s.devices[i]).into(), s.furniture.len() + i),
             None => return id.to_string(),
         };
-        let (kind, room, description) = (f.kind, f.room, f.description);
-        let (same_kind, same_room) = self.names.same[nth];
-        let kind = crate::catalogue::kind_said(kind);
-        if same_kind == 1 {
-            format!("the {kind}")
-        } else if same_room == 1 {
-            format!("the {kind} in {}", self.name(room))
-        } else {
-            article(description, description)
-        }
+        let room = || self.name(f.room);
+        crate::catalogue::fixture_said(f.kind, room, f.description, self.names.same[nth])
     }
 
     /// "on the dining table", "in the wardrobe", "in Alice's hands".
@@ -177,22 +169,6 @@ impl<'a> Namer<'a> {
             "playing" => format!("what is playing on {}", self.name(entity)),
             field => format!("the {} of {}", field_words(field), self.name(entity)),
         }
-    }
-}
-
-/// "the kitchen", but "Lily's room" and "Alice's nightstand" as written.
-fn article(common: &str, proper: &str) -> String {
-    if proper.contains("'s ") {
-        proper.to_string()
-    } else if proper
-        .rsplit(' ')
-        .next()
-        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
-    {
-        // A numbered room is named like one: "in hallway 2".
-        common.to_string()
-    } else {
-        format!("the {common}")
     }
 }
 
@@ -270,15 +246,7 @@ pub fn says_time(text: &str, t: u64) -> bool {
 
 #[cfg(test)]
 mod said_times {
-    use super::{article, says_time};
-
-    #[test]
-    fn a_numbered_room_takes_no_article() {
-        assert_eq!(article("hallway 2", "Hallway 2"), "hallway 2");
-        assert_eq!(article("kitchen", "Kitchen"), "the kitchen");
-        assert_eq!(article("bob's room", "Bob's room"), "Bob's room");
-        assert_eq!(article("room 2b", "Room 2b"), "the room 2b");
-    }
+    use super::says_time;
 
     const fn at(h: u64, m: u64) -> u64 {
         86_400 + h * 3600 + m * 60

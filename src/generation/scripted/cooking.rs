@@ -33,8 +33,8 @@ impl Scripted {
             if let Some(program) = programs.choose(&mut self.rng).cloned() {
                 let due = session.start + 2 * H + 30 * M;
                 let text = format!(
-                    "Robot, after dinner set the {} to {program}, please.",
-                    kind_name(s, &dw)
+                    "Robot, after dinner set {} to {program}, please.",
+                    place_words(s, &dw, Some(cook))
                 );
                 let goal = operate(dw.clone(), "program", Value::Text(program));
                 let claims = request_claim(&goal, due).into_iter().collect();

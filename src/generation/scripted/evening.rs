@@ -84,9 +84,9 @@ impl Activity for Evening {
                 say(
                     &[robot],
                     format!(
-                        "Robot, bring the {} to the {}, please.",
+                        "Robot, bring the {} to {}, please.",
                         describe(s, &b),
-                        kind_name(s, &sofa)
+                        place_words(s, &sofa, Some(host))
                     ),
                 ),
             ));
@@ -156,13 +156,13 @@ impl Activity for Evening {
             let text = pick(
                 &mut house.rng,
                 &[
-                    "Robot, could you bring the {o} to the {t}?",
-                    "Robot, the {o} please, on the {t}.",
-                    "I'd love the {o}. Robot, can you put it on the {t}?",
+                    "Robot, could you bring the {o} to {t}?",
+                    "Robot, the {o} please, on {t}.",
+                    "I'd love the {o}. Robot, can you put it on {t}?",
                 ],
             )
             .replace("{o}", &describe(s, &snack))
-            .replace("{t}", &kind_name(s, &table));
+            .replace("{t}", &place_words(s, &table, Some(&asker)));
             turns.push(turn(&asker, say(&[robot], text)));
             turns.push(turn(
                 robot,

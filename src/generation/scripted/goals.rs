@@ -1,7 +1,7 @@
 //! The goals and turns the scripted household's sessions are made of,
 //! and a goal in words for the director's notes.
 
-use super::lookup::{describe, kind_name};
+use super::lookup::{describe, place_words};
 use crate::generation::{Dest, Goal, Turn};
 use crate::ids::Id;
 use crate::scene::Indexed;
@@ -97,16 +97,16 @@ pub(super) fn goal_text(s: Indexed<'_>, g: &Goal, done: bool) -> String {
                 Dest::On(r) => ("on", r),
                 Dest::In(r) | Dest::Actor(r) => ("in", r),
             };
-            let (o, k) = (describe(s, object), kind_name(s, r));
+            let (o, k) = (describe(s, object), place_words(s, r, None));
             if done {
                 let be = if crate::catalogue::plural(&o) {
                     "are"
                 } else {
                     "is"
                 };
-                format!("the {o} {be} {rel} the {k}")
+                format!("the {o} {be} {rel} {k}")
             } else {
-                format!("put the {o} {rel} the {k}")
+                format!("put the {o} {rel} {k}")
             }
         }
         Goal::Operate {
@@ -114,18 +114,18 @@ pub(super) fn goal_text(s: Indexed<'_>, g: &Goal, done: bool) -> String {
             field,
             value,
         } => {
-            let d = kind_name(s, device);
+            let d = place_words(s, device, None);
             match (value, done) {
                 (Value::Bool(on), _) if field.as_str() == "power" => {
                     let v = if *on { "on" } else { "off" };
                     if done {
-                        format!("the {d} is {v}")
+                        format!("{d} is {v}")
                     } else {
-                        format!("switch the {d} {v}")
+                        format!("switch {d} {v}")
                     }
                 }
-                (v, true) => format!("the {d} {field} is {v}"),
-                (v, false) => format!("set the {d} {field} to {v}"),
+                (v, true) => format!("the {field} of {d} is {v}"),
+                (v, false) => format!("set the {field} of {d} to {v}"),
             }
         }
         _ if done => "it is done".into(),

@@ -279,11 +279,38 @@ pub(super) fn desk_words(scene: Indexed<'_>, desk: &Id, theirs: bool) -> String 
     }
 }
 
-/// What a fixture is called in speech ("the sofa"); its id if none.
+/// What a fixture is called in speech ("sofa", without its article); its
+/// id if none.
 pub(super) fn kind_name(scene: Indexed<'_>, id: &Id) -> String {
     scene
         .fixture(id)
         .map_or_else(|| id.to_string(), |f| crate::catalogue::kind_said(f.kind))
+}
+
+/// A fixture as someone says it, with its article, told apart from the
+/// others of its kind as questions name it: "the sofa", "the nightstand in
+/// Lily's room", "Tom's small bedside table with a drawer", and their own
+/// as "my small bedside table with a drawer" in `speaker`'s mouth. "In the
+/// nightstand", in a home with two, would not say which.
+pub(super) fn place_words(scene: Indexed<'_>, id: &Id, speaker: Option<&Id>) -> String {
+    let Some(f) = scene.fixture(id) else {
+        return id.to_string();
+    };
+    let same = crate::scene::fixtures(scene.scene())
+        .filter(|g| g.kind == f.kind)
+        .fold((0, 0), |(k, r), g| {
+            (k + 1, r + usize::from(g.room == f.room))
+        });
+    let room = || {
+        scene.room(f.room).map_or_else(
+            || f.room.to_string(),
+            |r| crate::catalogue::room_said(&r.name),
+        )
+    };
+    let said = crate::catalogue::fixture_said(f.kind, room, f.description, same);
+    let mine = (speaker.and_then(|a| scene.actor(a)))
+        .and_then(|a| said.strip_prefix(&format!("{}'s ", a.name)));
+    mine.map_or(said.clone(), |rest| format!("my {rest}"))
 }
 /// The bin, if it has room for `n` more things now (a full one leaves
 /// what is finished where it was kept until the rubbish goes out).

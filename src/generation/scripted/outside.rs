@@ -235,8 +235,8 @@ impl Scripted {
         {
             let b = self.person(who).brightness;
             let text = format!(
-                "The {} at {b}, that's how I like it after a long day.",
-                kind_name(x.s, &light)
+                "{} at {b}, that's how I like it after a long day.",
+                capital(&place_words(x.s, &light, Some(who)))
             );
             let claim = preference(who, &light, "brightness", Value::Int(b));
             turns.push(turn(
@@ -526,18 +526,18 @@ impl Activity for Arrive {
                 *t,
                 if x.roles.has(object, Role::Delivery) {
                     format!(
-                        "at {} the courier brought a {}{} and I put it {rel} the {}",
+                        "at {} the courier brought a {}{} and I put it {rel} {}",
                         hhmm(t % DAY),
                         describe(x.s, object),
                         whose().unwrap_or_default(),
-                        kind_name(x.s, at)
+                        place_words(x.s, at, Some(&who))
                     )
                 } else {
                     format!(
-                        "at {} I put the {} {rel} the {}",
+                        "at {} I put the {} {rel} {}",
                         hhmm(t % DAY),
                         describe(x.s, object),
-                        kind_name(x.s, at)
+                        place_words(x.s, at, Some(&who))
                     )
                 },
             ));

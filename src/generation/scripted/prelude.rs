@@ -14,7 +14,7 @@ pub(super) use super::household::{H, M, Scripted, pick};
 pub(super) use super::ledger::EARLY;
 pub(super) use super::lookup::*;
 pub(super) use super::stage::Stage;
-pub(super) use crate::catalogue::{Roles, Weekday};
+pub(super) use crate::catalogue::{Roles, Weekday, capital};
 pub(super) use crate::generation::*;
 pub(super) use crate::ids::Id;
 pub(super) use crate::scene::{FieldDef, Indexed, Placement, Role, Surface};

@@ -35,7 +35,7 @@ impl Activity for Breakdown {
             return Ok(());
         };
         let when = p.repair.map_or("soon", Weekday::name);
-        let kind = kind_name(x.s, &device);
+        let kind = place_words(x.s, &device, Some(&x.host));
         let who = &x.host;
         turns.push(turn(
             who,
@@ -60,7 +60,8 @@ impl Activity for Breakdown {
             operate(device.clone(), BROKEN, Value::Bool(true)),
         ));
         let text = format!(
-            "The {kind} has stopped working: it won't switch on at all. I've booked the repair technician for {when}."
+            "{} has stopped working: it won't switch on at all. I've booked the repair technician for {when}.",
+            capital(&kind)
         );
         turns.push(turn(who, say(&[], text)));
         house.repairs.broke(device);
@@ -94,7 +95,8 @@ impl Activity for Repair {
             house.repairs.book(x.session.day + 1, device);
             return Ok(());
         };
-        let kind = kind_name(x.s, &device);
+        // Said by the technician, who owns nothing here.
+        let kind = place_words(x.s, &device, None);
         let name = house.person(&tech).name.clone();
         turns.push(turn(
             &tech,
@@ -113,11 +115,11 @@ impl Activity for Repair {
             &tech,
             say(
                 &[&by],
-                format!("Hello, I'm {name}, the repair technician. I'm here about the {kind}."),
+                format!("Hello, I'm {name}, the repair technician. I'm here about {kind}."),
             ),
         ));
         let welcome = if &by == x.robot {
-            format!("Hello. Nobody is home, but I can show you the {kind}. This way.")
+            format!("Hello. Nobody is home, but I can show you {kind}. This way.")
         } else {
             "Come in, thank you for coming. It's this way.".to_string()
         };
@@ -158,7 +160,7 @@ impl Activity for Repair {
             &tech,
             say(
                 &[&by],
-                format!("All done: the {kind} works again. It was {fault}."),
+                format!("All done: {kind} works again. It was {fault}."),
             ),
         ));
         turns.push(turn(
@@ -173,7 +175,7 @@ impl Activity for Repair {
             house.news.tell(
                 now,
                 format!(
-                    "at {} the repair technician came and fixed the {kind} ({fault})",
+                    "at {} the repair technician came and fixed {kind} ({fault})",
                     hhmm(now % DAY)
                 ),
             );

@@ -66,10 +66,17 @@ impl Activity for Tidy {
         };
         let mut for_robot = vec![];
         let mut misplaced: Option<(Id, Id)> = None;
+        let mut tidied: Vec<&Id> = vec![];
         for _ in 0..n {
             let Some(o) = candidates.choose(&mut house.rng) else {
                 break;
             };
+            // Each thing once a round: tidied twice, it would be reported
+            // in two places in one breath (lint `said_two_ways`).
+            if tidied.contains(&&o.id) {
+                continue;
+            }
+            tidied.push(&o.id);
             // Things go where their kind belongs (the catalogue's places,
             // or where they started); now and then one goes somewhere odd
             // on purpose, which the plan records so a question can be
@@ -148,9 +155,9 @@ impl Activity for Tidy {
             let text = pick(
                 &mut house.rng,
                 &[
-                    "I put the {o} {r} the {c}.",
-                    "If anyone needs the {o}, {it's} {r} the {c}.",
-                    "The {o} {is} {r} the {c} now.",
+                    "I put the {o} {r} {c}.",
+                    "If anyone needs the {o}, {it's} {r} {c}.",
+                    "The {o} {is} {r} {c} now.",
                 ],
             );
             let name = describe(s, &o.id);
@@ -172,7 +179,7 @@ impl Activity for Tidy {
                         "on"
                     },
                 )
-                .replace("{c}", &kind_name(s, &told));
+                .replace("{c}", &place_words(s, &told, Some(host)));
             let claim = Claim::fact(o.id.clone(), Id::new("location"), Value::Location(rel));
             // Told to whoever is about now, or kept for the robot.
             match listener {

@@ -67,12 +67,9 @@ impl Activity for Work {
         {
             let text = pick(
                 &mut house.rng,
-                &[
-                    "I'll finish this on the {c}.",
-                    "My back hurts, moving to the {c}.",
-                ],
+                &["I'll finish this on {c}.", "My back hurts, moving to {c}."],
             )
-            .replace("{c}", &kind_name(s, &couch));
+            .replace("{c}", &place_words(s, &couch, Some(&worker)));
             turns.push(turn(&worker, say(&[], text)));
             turns.push(turn(
                 &worker,
