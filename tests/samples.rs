@@ -1706,7 +1706,7 @@ fn tasks_put_no_food_where_it_spoils_and_name_things_as_they_are() {
             )
         })
         .count();
-    let (mut put_back, mut plural) = (0, 0);
+    let (mut put_back, mut many) = (0, 0);
     for p in samples.iter().filter_map(|x| match x {
         Sample::Plan(p) => Some(p),
         Sample::Qa(_) => None,
@@ -1727,14 +1727,14 @@ fn tasks_put_no_food_where_it_spoils_and_name_things_as_they_are() {
             .find(|o| p.instruction.contains(&o.description))
             .map(|o| &o.description);
         if named.is_some_and(|d| plural(d)) {
-            plural += 1;
+            many += 1;
             for one in ["it is", "bring it", "where it usually"] {
                 assert!(!p.instruction.contains(one), "{}: {}", p.id, p.instruction);
             }
         }
     }
     assert!(
-        spoiling >= 1 && put_back >= 1 && plural >= 2,
-        "{spoiling} food usually out of the cold, {put_back} put back, {plural} of plural things"
+        spoiling >= 1 && put_back >= 1 && many >= 2,
+        "{spoiling} food usually out of the cold, {put_back} put back, {many} of plural things"
     );
 }
