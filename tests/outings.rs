@@ -964,13 +964,13 @@ fn food_is_finished_thrown_out_and_bought_again_and_the_courier_keeps_calling() 
 /// the empty bottle goes in the bin and out with the rubbish; the shop
 /// brings a new bottle (told apart by its label), put away, and the next
 /// wash uses it. A generated house (whose furnishing keeps detergent;
-/// no built-in scene does), ten weeks.
+/// no built-in scene does), twelve weeks.
 #[test]
 fn detergent_runs_out_and_a_new_bottle_is_bought_and_used() {
     let cat = hearth::catalogue::builtin();
     let house = hearth::procgen::generate(&hearth::procgen::SceneSpec::new("house", 17), cat)
         .expect("a generated house");
-    let scene = hearth::generation::scripted::provision(&house, 70, cat);
+    let scene = hearth::generation::scripted::provision(&house, 84, cat);
     let stocked: Vec<&hearth::scene::ObjectDef> = (scene.objects.iter())
         .filter(|o| o.category == "detergent" && o.at == Placement::Outside)
         .collect();
@@ -979,17 +979,24 @@ fn detergent_runs_out_and_a_new_bottle_is_bought_and_used() {
         stocked[0].description.ends_with("for sensitive skin"),
         "{stocked:?}"
     );
-    let (events, _) = days_of(&scene, 1, 70);
+    let (events, _) = days_of(&scene, 1, 84);
     let detergent = |o: &Id| {
         scene
             .objects
             .iter()
             .any(|x| &x.id == o && x.category == "detergent")
     };
-    let said = events
-        .iter()
-        .position(|e| text(e).contains("laundry detergent") && text(e).contains("list"))
-        .expect("the last of the detergent is said");
+    let emptied = (events.iter())
+        .position(|e| {
+            (e.changes.iter()).any(|c| {
+                detergent(&c.entity) && c.attr.as_str() == "level" && c.new == Value::Int(0)
+            })
+        })
+        .expect("the detergent runs out");
+    let said = emptied
+        + (events[emptied..].iter())
+            .position(|e| matches!(e.action, Action::Say { .. }) && text(e).contains("detergent"))
+            .expect("the last of the detergent is said");
     let first = &events[said];
     // The empty bottle: in the bin the same session, then out of the house.
     let old = events[..said]
