@@ -290,7 +290,8 @@ pub(super) fn kind_name(scene: Indexed<'_>, id: &Id) -> String {
 /// A fixture as someone says it, with its article, told apart from the
 /// others of its kind as questions name it: "the sofa", "the nightstand in
 /// Lily's room", "Tom's small bedside table with a drawer", and their own
-/// as "my small bedside table with a drawer" in `speaker`'s mouth. "In the
+/// in `speaker`'s mouth as "my small bedside table with a drawer", "the
+/// nightstand in my room". "In the
 /// nightstand", in a home with two, would not say which.
 pub(super) fn place_words(scene: Indexed<'_>, id: &Id, speaker: Option<&Id>) -> String {
     let Some(f) = scene.fixture(id) else {
@@ -308,9 +309,21 @@ pub(super) fn place_words(scene: Indexed<'_>, id: &Id, speaker: Option<&Id>) -> 
         )
     };
     let said = crate::catalogue::fixture_said(f.kind, room, f.description, same);
-    let mine = (speaker.and_then(|a| scene.actor(a)))
-        .and_then(|a| said.strip_prefix(&format!("{}'s ", a.name)));
-    mine.map_or(said.clone(), |rest| format!("my {rest}"))
+    match speaker.and_then(|a| scene.actor(a)) {
+        Some(a) => in_my_words(&said, &a.name),
+        None => said,
+    }
+}
+
+/// A name as `speaker` says it of their own: "Lily's nightstand" is "my
+/// nightstand", "the nightstand in Lily's room" "the nightstand in my
+/// room".
+fn in_my_words(name: &str, speaker: &str) -> String {
+    let theirs = format!("{speaker}'s ");
+    match name.strip_prefix(&theirs) {
+        Some(rest) => format!("my {rest}"),
+        None => name.replace(&format!(" {theirs}"), " my "),
+    }
 }
 /// The bin, if it has room for `n` more things now (a full one leaves
 /// what is finished where it was kept until the rubbish goes out).
