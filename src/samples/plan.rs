@@ -491,7 +491,7 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
                     let It { it, it_is, .. } = them(&thing);
                     [
                         format!(
-                            "{who} is about to look for {thing}, which {who} last saw {there}; {it_is} {here} now. Please bring {it} to {who}.",
+                            "{who} is about to look for {thing}, which {who} last saw {there}; {it_is} now {here}. Please bring {it} to {who}.",
                             there = n.value("location", &there),
                             here = n.value("location", &here),
                         ),

@@ -212,13 +212,16 @@ impl Activity for Tidy {
                 },
             ));
             let (texts, claims): (Vec<String>, Vec<Claim>) = for_robot.into_iter().unzip();
+            // Run on after the colon: "so you know: the scarf is …", but "I".
+            let news = texts.join(" ");
+            let mut chars = news.chars();
+            let news = match chars.next() {
+                Some(f) if !news.starts_with("I ") => f.to_lowercase().chain(chars).collect(),
+                _ => news,
+            };
             turns.push(turn(
                 host,
-                say_claims(
-                    &[robot],
-                    format!("Robot, so you know: {}", texts.join(" ")),
-                    claims,
-                ),
+                say_claims(&[robot], format!("Robot, so you know: {news}"), claims),
             ));
         }
         // The morning's housework of those at home all day: after the tidy,
