@@ -289,10 +289,10 @@ pub(super) fn kind_name(scene: Indexed<'_>, id: &Id) -> String {
 
 /// A fixture as someone says it, with its article, told apart from the
 /// others of its kind as questions name it: "the sofa", "the nightstand in
-/// Lily's room", "Tom's small bedside table with a drawer", and their own
-/// in `speaker`'s mouth as "my small bedside table with a drawer", "the
-/// nightstand in my room". "In the
-/// nightstand", in a home with two, would not say which.
+/// Lily's room", "Tom's small bedside table with a drawer"; their own, in
+/// `speaker`'s mouth, as "my small bedside table with a drawer" or "the
+/// nightstand in my room". "In the nightstand", in a home with two, would
+/// not say which.
 pub(super) fn place_words(scene: Indexed<'_>, id: &Id, speaker: Option<&Id>) -> String {
     let Some(f) = scene.fixture(id) else {
         return id.to_string();
@@ -325,6 +325,7 @@ fn in_my_words(name: &str, speaker: &str) -> String {
         None => name.replace(&format!(" {theirs}"), " my "),
     }
 }
+
 /// The bin, if it has room for `n` more things now (a full one leaves
 /// what is finished where it was kept until the rubbish goes out).
 pub(super) fn bin_with_room(x: &Stage, n: usize) -> Option<Id> {
