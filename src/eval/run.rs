@@ -144,7 +144,7 @@ pub fn evaluate_all(
         })
         .collect();
     for (qa, _) in &mut out {
-        qa.sort_by_key(|r| order.get(r.id.as_str()).copied());
+        qa.sort_by_cached_key(|r| order.get(r.id.as_str()).copied());
     }
     out
 }

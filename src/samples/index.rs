@@ -129,11 +129,28 @@ pub struct Tables {
     first_in_bag: BTreeMap<Id, u64>,
     /// Perceived place actions by (object, target), as event ids.
     placed_on: BTreeMap<(Id, Id), Vec<u64>>,
+    /// Worked out from the rest when first asked, and again once they
+    /// have grown: kept with them, so that every index over them (a
+    /// memory's, one a question) shares the work.
+    derived: Derived,
     /// Events indexed so far.
     len: usize,
     /// Indexes every event as perceived (an observer who misses nothing):
     /// the world as it was, for what is true beside what the robot knew.
     all_seeing: bool,
+}
+
+/// What the stock questions read of the tables, worked out from them and
+/// the scene's stockroom (tables index one scene's events).
+#[derive(Debug, Clone, Default)]
+struct Derived {
+    /// Each thing the robot saw in a bin, and the first time it did
+    /// ([`Index::binned`]).
+    binned: OnceLock<HashMap<Id, u64>>,
+    /// Each kind used up, with its things in scene order, when the robot
+    /// first saw each and its runs in the house or gone
+    /// ([`Index::stock_seen`]).
+    stock: OnceLock<BTreeMap<String, Vec<StockThing>>>,
 }
 
 impl Tables {
@@ -155,6 +172,7 @@ impl Tables {
 
     /// Indexes the next event, `e`, at position `self.len()` of the events.
     pub fn push(&mut self, robot: &Id, e: &Event) {
+        self.derived = Derived::default();
         let pos = self.len;
         self.len += 1;
         let observed = self.all_seeing || e.observers.contains(robot);
@@ -353,16 +371,10 @@ pub struct Index<'a> {
     /// By key and person: the robot's sights of the key they perceived
     /// too, as far as a sweep has scanned them ([`Index::scan_shared`]).
     shared: Mutex<HashMap<(Key, Id), Scanned>>,
-    /// Each thing the robot saw in a bin, and the first time it did
-    /// ([`Index::binned`]), made when first asked.
-    binned: OnceLock<HashMap<Id, u64>>,
-    /// Each kind used up, with its things in scene order, when the robot
-    /// first saw each and its runs in the house or gone
-    /// ([`Index::stock_seen`]), made when first asked.
-    stock: OnceLock<BTreeMap<String, Vec<StockThing>>>,
 }
 
 /// A thing of a kind used up, as the index saw it over the whole trace.
+#[derive(Debug, Clone)]
 pub struct StockThing {
     pub id: Id,
     /// The robot's first sight of it.
@@ -441,8 +453,6 @@ impl<'a> Index<'a> {
             tables: Cow::Owned(tables),
             stockroom: OnceLock::new(),
             shared: Mutex::default(),
-            binned: OnceLock::new(),
-            stock: OnceLock::new(),
         };
         ix.extend(events);
         ix
@@ -459,8 +469,6 @@ impl<'a> Index<'a> {
             tables: Cow::Borrowed(tables),
             stockroom: OnceLock::new(),
             shared: Mutex::default(),
-            binned: OnceLock::new(),
-            stock: OnceLock::new(),
         }
     }
 
@@ -470,8 +478,6 @@ impl<'a> Index<'a> {
         debug_assert!(events.len() >= self.events.len(), "an index only grows");
         let new = &events[self.tables.len()..];
         if !new.is_empty() {
-            // Worked out from the tables: again, once they have grown.
-            (self.binned, self.stock) = (OnceLock::new(), OnceLock::new());
             let tables = self.tables.to_mut();
             for e in new {
                 debug_assert!(
@@ -503,7 +509,7 @@ impl<'a> Index<'a> {
     /// (what is still in the shop, most of it in the last weeks, the robot
     /// knows nothing of).
     pub fn stock_seen(&self, kind: &str, cutoff: u64) -> impl Iterator<Item = &StockThing> {
-        let stock = self.stock.get_or_init(|| {
+        let stock = self.tables.derived.stock.get_or_init(|| {
             let (t, room) = (&self.tables, self.stockroom());
             let seen = |o: &Id, attr: &str| t.seen.get(&(o.clone(), Id::new(attr)));
             let thing = |o: &Id| {
@@ -567,7 +573,7 @@ impl<'a> Index<'a> {
     /// out, for good (rubbish never comes back: the lint's
     /// `rubbish_reused`).
     pub fn binned(&self, object: &Id, cutoff: u64) -> bool {
-        let first = self.binned.get_or_init(|| {
+        let first = self.tables.derived.binned.get_or_init(|| {
             let (room, location) = (self.stockroom(), Id::new("location"));
             (self.tables.places.iter())
                 .filter(|((_, attr), _)| *attr == location)
@@ -941,6 +947,42 @@ mod tests {
             .rposition(|s| perceived_in(swept.event(s.event).expect("indexed"), p, key));
         assert_eq!(swept.scan_shared(early, p, key), walk);
         assert!(shared > 1000, "{shared} sights shared");
+    }
+
+    /// What the stock questions read is kept with the tables, for every
+    /// index over them, and worked out again once they grow: tables pushed
+    /// to each cutoff in turn, as a memory's are between questions, answer
+    /// as the whole trace's index does there.
+    #[test]
+    fn tables_kept_between_questions_work_their_stock_out_again_as_they_grow() {
+        let (scene, events) = ten_days();
+        let whole = Index::new(&scene, &events);
+        let mut tables = Tables::new(Arc::new(initial_state(&scene)));
+        let (mut binned, mut stock) = (0, 0);
+        for c in cutoffs(&events) {
+            let upto = events.partition_point(|e| e.id < c);
+            for e in &events[tables.len()..upto] {
+                tables.push(&whole.robot, e);
+            }
+            let ix = Index::over(&scene, &events[..upto], &tables);
+            for o in &scene.objects {
+                assert_eq!(
+                    ix.binned(&o.id, c),
+                    whole.binned(&o.id, c),
+                    "{} at {c}",
+                    o.id
+                );
+                binned += usize::from(ix.binned(&o.id, c));
+            }
+            for kind in whole.stockroom().kinds.keys() {
+                let seen = |ix: &Index| -> Vec<(Id, Option<(u64, bool)>)> {
+                    (ix.stock_seen(kind, c).map(|t| (t.id.clone(), t.since(c)))).collect()
+                };
+                assert_eq!(seen(&ix), seen(&whole), "{kind} at {c}");
+                stock += seen(&ix).len();
+            }
+        }
+        assert!(binned > 0 && stock > 0, "{binned} binned, {stock} stock");
     }
 
     #[test]
