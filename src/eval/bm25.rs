@@ -32,23 +32,38 @@ pub struct Bm25 {
 struct Posting {
     docs: Vec<(u32, u32)>,
     blocks: Vec<Block>,
+    /// What bounds its share of any score.
+    front: Front,
 }
 
 /// A word's documents in one block: where they start in its list, and
-/// the (frequency, length) pairs no other of them beats on both (higher
-/// frequency, shorter document), which bound its share of a score.
+/// what bounds its share of a score there.
 struct Block {
     block: usize,
     start: usize,
-    front: Vec<(u32, u32)>,
+    front: Front,
 }
 
-impl Block {
+/// The (frequency, length) pairs no other of a word's documents beats on
+/// both (higher frequency, shorter document): a share of a score grows
+/// with the one and falls with the other, so its largest is at one of them.
+#[derive(Default)]
+struct Front(Vec<(u32, u32)>);
+
+impl Front {
     fn add(&mut self, f: u32, len: u32) {
-        if !self.front.iter().any(|&(g, l)| g >= f && l <= len) {
-            self.front.retain(|&(g, l)| !(f >= g && len <= l));
-            self.front.push((f, len));
+        if !self.0.iter().any(|&(g, l)| g >= f && l <= len) {
+            self.0.retain(|&(g, l)| !(f >= g && len <= l));
+            self.0.push((f, len));
         }
+    }
+
+    /// The largest share `part` gives any of them.
+    fn best(&self, part: impl Fn(u32, u32) -> f64) -> f64 {
+        self.0
+            .iter()
+            .map(|&(f, len)| part(f, len))
+            .fold(0.0, f64::max)
     }
 }
 
@@ -96,13 +111,14 @@ impl Bm25 {
         for (&w, &f) in &tf {
             let p = &mut self.postings[w];
             match p.blocks.last_mut() {
-                Some(b) if b.block == block => b.add(f, len),
+                Some(b) if b.block == block => b.front.add(f, len),
                 _ => p.blocks.push(Block {
                     block,
                     start: p.docs.len(),
-                    front: vec![(f, len)],
+                    front: Front(vec![(f, len)]),
                 }),
             }
+            p.front.add(f, len);
             p.docs.push((d, f));
         }
         self.total_len += words.len();
@@ -116,17 +132,23 @@ impl Bm25 {
     /// The `k` best documents for `query`, best first; ties go to the
     /// later event.
     ///
-    /// Exact, but not exhaustive (block-max pruning): the blocks the
-    /// query's words are in are read latest first, and a block is skipped
-    /// when the best score any of its documents could have does not beat
-    /// the k-th best so far (a tie loses to the later event, already
-    /// read). The bound is summed as a score is, in the query's order,
-    /// from each word's best (frequency, length) pairs in the block; every
-    /// step is monotone, so it is never below a score in the block. Within
-    /// a block read, the words that cannot lift a document into the k best
-    /// alone are looked up only for the documents the others are in
-    /// (MaxScore). Reading the blocks best bound first instead was tried:
-    /// more work, as the bounds are loosest where many documents mix.
+    /// Exact, but not exhaustive. Every bound is summed as a score is, in
+    /// the query's order, from shares each never below the real one; every
+    /// step is monotone, so a bound is never below a score it bounds.
+    /// - Which blocks are read (MaxScore over the whole history): the words
+    ///   least able to score anywhere stop leading while a document with
+    ///   only such words could not reach the k-th best so far; the blocks
+    ///   the leading words are in are read, latest first, and the others'
+    ///   postings looked up there.
+    /// - Which blocks are scored (block-max): not one whose best possible
+    ///   score does not beat the k-th best so far (a tie loses to the
+    ///   later event, already read).
+    /// - Which documents are scored (MaxScore within the block): those of
+    ///   the words that could lift a document into the k best alone; the
+    ///   other words are looked up for those documents only.
+    ///
+    /// Reading the blocks best bound first instead was tried: more work,
+    /// as the bounds are loosest where many documents mix.
     pub fn top(&self, query: &str, k: usize) -> Vec<u64> {
         let n = self.docs.len() as f64;
         if n == 0.0 || k == 0 {
@@ -157,6 +179,23 @@ impl Bm25 {
             let f = f64::from(f);
             idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * f64::from(len) / avg))
         };
+        // The bound of a document with only the words `counts` takes, from
+        // the shares `of` them.
+        let bound = |of: &[f64], counts: &dyn Fn(usize) -> bool| -> f64 {
+            slot.iter().filter(|&&i| counts(i)).map(|&i| of[i]).sum()
+        };
+        // Each word's largest share anywhere; the words by it, least first.
+        let most: Vec<f64> = (0..words.len())
+            .map(|i| {
+                self.postings[words[i]]
+                    .front
+                    .best(|f, len| part(idf[i], f, len))
+            })
+            .collect();
+        let mut by_most: Vec<usize> = (0..words.len()).collect();
+        by_most.sort_by(|&a, &b| most[a].total_cmp(&most[b]));
+        let mut leads = vec![true; words.len()];
+        let mut led_for = f64::NEG_INFINITY;
         // Each distinct word's next block to read, counting down; the
         // entry of each word in this block and its largest share.
         let mut next: Vec<usize> = words
@@ -167,26 +206,42 @@ impl Bm25 {
         let mut share = vec![0.0; words.len()];
         let mut acc = [0.0f64; BLOCK];
         let mut cand = [false; BLOCK];
+        let mut list: Vec<usize> = Vec::with_capacity(BLOCK);
+        let mut order: Vec<usize> = Vec::with_capacity(words.len());
         let mut lazy = vec![false; words.len()];
         let mut best = Best { k, top: vec![] };
-        while let Some(block) = words
-            .iter()
-            .zip(&next)
-            .filter(|(_, i)| **i > 0)
-            .map(|(w, i)| self.postings[*w].blocks[i - 1].block)
-            .max()
-        {
+        loop {
+            if let Some((f, _)) = best.last()
+                && f > led_for
+            {
+                led_for = f;
+                for &i in &by_most {
+                    if leads[i] {
+                        leads[i] = false;
+                        if bound(&most, &|j| !leads[j]) >= f {
+                            leads[i] = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            let Some(block) = (0..words.len())
+                .filter(|&i| leads[i] && next[i] > 0)
+                .map(|i| self.postings[words[i]].blocks[next[i] - 1].block)
+                .max()
+            else {
+                break;
+            };
             for (i, w) in words.iter().enumerate() {
+                // Past the later blocks a word not leading is in, skipped.
+                let blocks = &self.postings[*w].blocks;
+                next[i] = blocks[..next[i]].partition_point(|b| b.block <= block);
                 here[i] = next[i]
                     .checked_sub(1)
-                    .map(|j| &self.postings[*w].blocks[j])
+                    .map(|j| &blocks[j])
                     .filter(|b| b.block == block);
                 if let Some(b) = here[i] {
-                    share[i] = b
-                        .front
-                        .iter()
-                        .map(|&(f, len)| part(idf[i], f, len))
-                        .fold(0.0, f64::max);
+                    share[i] = b.front.best(|f, len| part(idf[i], f, len));
                     next[i] -= 1;
                 }
             }
@@ -197,48 +252,39 @@ impl Bm25 {
                 best.last()
                     .is_none_or(|(f, id)| bound > f || (bound == f && self.newest[block] > id))
             };
-            // The bound of a document with only the words `counts` takes.
-            let bound_of = |counts: &dyn Fn(usize) -> bool| -> f64 {
-                slot.iter()
-                    .filter(|&&i| here[i].is_some() && counts(i))
-                    .map(|&i| share[i])
-                    .sum()
-            };
-            if !open(&best, bound_of(&|_| true)) {
+            if !open(&best, bound(&share, &|i| here[i].is_some())) {
                 continue;
             }
-            // Block-local MaxScore: the words least able to score here are
-            // taken as lazy while the largest score of a document with only
-            // such words stays out of the k best (summed as a score is, so
-            // never below one); only the documents another word is in are
-            // candidates, and a lazy word is looked up for those alone.
-            let mut order: Vec<usize> = (0..words.len()).filter(|&i| here[i].is_some()).collect();
+            // The words least able to score here are lazy while the largest
+            // score of a document with only such words stays out of the k
+            // best; only the documents another word is in are candidates.
+            order.clear();
+            order.extend((0..words.len()).filter(|&i| here[i].is_some()));
             order.sort_by(|&a, &b| share[a].total_cmp(&share[b]));
             lazy.fill(false);
             for &i in &order {
                 lazy[i] = true;
-                if open(&best, bound_of(&|j| lazy[j])) {
+                if open(&best, bound(&share, &|j| here[j].is_some() && lazy[j])) {
                     lazy[i] = false;
                     break;
                 }
             }
-            // Scored word by word in the query's order, as a sum is, so
-            // that the rounding is the same as ever.
             let base = block * BLOCK;
             let span = |i: usize, b: &Block| {
                 let p = &self.postings[words[i]];
                 &p.docs[b.start..p.blocks.get(next[i] + 1).map_or(p.docs.len(), |x| x.start)]
             };
-            cand.fill(false);
             for i in (0..words.len()).filter(|&i| !lazy[i]) {
-                if let Some(b) = here[i] {
-                    span(i, b)
-                        .iter()
-                        .for_each(|&(d, _)| cand[d as usize - base] = true);
+                for &(d, _) in here[i].map_or(&[][..], |b| span(i, b)) {
+                    let j = d as usize - base;
+                    if !cand[j] {
+                        cand[j] = true;
+                        list.push(j);
+                    }
                 }
             }
-            let list: Vec<usize> = (0..BLOCK).filter(|&j| cand[j]).collect();
-            acc.fill(0.0);
+            // Scored word by word in the query's order, as a sum is, so
+            // that the rounding is the same as ever.
             for &i in &slot {
                 let Some(b) = here[i] else { continue };
                 let docs = span(i, b);
@@ -257,8 +303,9 @@ impl Bm25 {
                     }
                 }
             }
-            for &j in &list {
+            for j in list.drain(..) {
                 best.offer((acc[j], self.docs[base + j].0));
+                (acc[j], cand[j]) = (0.0, false);
             }
         }
         best.top.into_iter().map(|(_, id)| id).collect()
