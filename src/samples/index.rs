@@ -8,7 +8,7 @@
 //! query "before c" is a binary search in a list, not a scan of the past.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 // Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
@@ -142,15 +142,50 @@ pub struct Tables {
 
 /// What the stock questions read of the tables, worked out from them and
 /// the scene's stockroom (tables index one scene's events).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 struct Derived {
     /// Each thing the robot saw in a bin, and the first time it did
     /// ([`Index::binned`]).
     binned: OnceLock<HashMap<Id, u64>>,
-    /// Each kind used up, with its things in scene order, when the robot
-    /// first saw each and its runs in the house or gone
-    /// ([`Index::stock_seen`]).
-    stock: OnceLock<BTreeMap<String, Vec<StockThing>>>,
+    /// Each kind used up, with its things in scene order and, for those
+    /// the robot has seen, when it first did and their runs in the house
+    /// or gone ([`Index::stock_seen`]).
+    stock: OnceLock<Stock>,
+    /// The stock last worked out and the things the tables have gained
+    /// sights of since: only theirs is worked out again, not every
+    /// thing's over the whole history at each cutoff.
+    since: Mutex<(Option<Stock>, BTreeSet<Id>)>,
+}
+
+type Stock = BTreeMap<String, Vec<Option<StockThing>>>;
+
+impl Clone for Derived {
+    fn clone(&self) -> Self {
+        Derived {
+            binned: self.binned.clone(),
+            stock: self.stock.clone(),
+            since: Mutex::new(self.since.lock().expect("never poisoned").clone()),
+        }
+    }
+}
+
+impl Derived {
+    /// The tables gained an event: what is worked out from all of them is
+    /// stale.
+    fn grew(&mut self) {
+        self.binned = OnceLock::new();
+        if let Some(stock) = self.stock.take() {
+            *self.since.get_mut().expect("never poisoned") = (Some(stock), BTreeSet::new());
+        }
+    }
+
+    /// The tables gained a sight of `thing` (and with it, maybe, its
+    /// coming in: only in the event of a sight).
+    fn touched(&mut self, thing: &Id) {
+        if let (Some(_), touched) = self.since.get_mut().expect("never poisoned") {
+            touched.insert(thing.clone());
+        }
+    }
 }
 
 impl Tables {
@@ -172,7 +207,7 @@ impl Tables {
 
     /// Indexes the next event, `e`, at position `self.len()` of the events.
     pub fn push(&mut self, robot: &Id, e: &Event) {
-        self.derived = Derived::default();
+        self.derived.grew();
         let pos = self.len;
         self.len += 1;
         let observed = self.all_seeing || e.observers.contains(robot);
@@ -323,6 +358,7 @@ impl Tables {
 
     fn see(&mut self, key: Key, robot: &Id, e: &Event, value: &Value) {
         let event = e.id;
+        self.derived.touched(&key.0);
         if key.1.as_str() == "location"
             && !self.seen.contains_key(&key)
             && matches!(value, Value::Location(Location::CarriedBy(p)) if p != robot)
@@ -534,11 +570,26 @@ impl<'a> Index<'a> {
                     runs,
                 })
             };
-            (room.kinds.iter())
-                .map(|(kind, things)| (kind.clone(), things.iter().filter_map(thing).collect()))
-                .collect()
+            let mut since = self.tables.derived.since.lock().expect("never poisoned");
+            match std::mem::take(&mut *since) {
+                // Worked out before from the same stockroom: the same
+                // kinds, each with the same things.
+                (Some(mut stock), touched) => {
+                    for (things, slots) in room.kinds.values().zip(stock.values_mut()) {
+                        for (o, slot) in things.iter().zip(slots) {
+                            if touched.contains(o) {
+                                *slot = thing(o);
+                            }
+                        }
+                    }
+                    stock
+                }
+                (None, _) => (room.kinds.iter())
+                    .map(|(kind, things)| (kind.clone(), things.iter().map(thing).collect()))
+                    .collect(),
+            }
         });
-        (stock.get(kind).into_iter().flatten()).filter(move |t| t.first < cutoff)
+        (stock.get(kind).into_iter().flatten().flatten()).filter(move |t| t.first < cutoff)
     }
 
     /// The last event before `cutoff` in which the robot saw `object` come

@@ -115,24 +115,26 @@ impl Simulation {
     pub fn copy_from(&mut self, src: &Simulation) {
         let src = src.world();
         let dst = self.app.world_mut();
-        for (id, &e) in src.resource::<Registry>().ids() {
-            assert_eq!(
-                dst.resource::<Registry>().get(id),
-                Some(e),
-                "a spawn of the same scene gives every id the same entity"
-            );
-            copy_component::<Placed>(src, dst, e);
-            copy_component::<Receptacle>(src, dst, e);
-            copy_component::<Hands>(src, dst, e);
-            copy_component::<Bag>(src, dst, e);
-            copy_component::<Openable>(src, dst, e);
-            copy_component::<Device>(src, dst, e);
-            copy_component::<Servings>(src, dst, e);
-            copy_component::<Note>(src, dst, e);
-            copy_component::<At>(src, dst, e);
-            copy_component::<Busy>(src, dst, e);
-            copy_component::<Standby>(src, dst, e);
-            copy_component::<Beliefs>(src, dst, e);
+        let ids = src.resource::<Registry>();
+        debug_assert!(
+            (ids.ids()).all(|(id, &e)| dst.resource::<Registry>().get(id) == Some(e)),
+            "a spawn of the same scene gives every id the same entity"
+        );
+        // Each entity looked up once in each world, not once a component.
+        for &e in ids.ids().map(|(_, e)| e) {
+            let (from, mut to) = (src.entity(e), dst.entity_mut(e));
+            copy_component::<Placed>(&from, &mut to);
+            copy_component::<Receptacle>(&from, &mut to);
+            copy_component::<Hands>(&from, &mut to);
+            copy_component::<Bag>(&from, &mut to);
+            copy_component::<Openable>(&from, &mut to);
+            copy_component::<Device>(&from, &mut to);
+            copy_component::<Servings>(&from, &mut to);
+            copy_component::<Note>(&from, &mut to);
+            copy_component::<At>(&from, &mut to);
+            copy_component::<Busy>(&from, &mut to);
+            copy_component::<Standby>(&from, &mut to);
+            copy_component::<Beliefs>(&from, &mut to);
         }
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
         *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
@@ -610,11 +612,10 @@ impl Simulation {
 
 /// Overwrites `e`'s `T` in `dst` with its value in `src` (see [`Simulation::fork`]).
 fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
-    src: &World,
-    dst: &mut World,
-    e: Entity,
+    from: &EntityRef,
+    to: &mut EntityWorldMut,
 ) {
-    if let (Some(from), Some(mut to)) = (src.get::<T>(e), dst.get_mut::<T>(e)) {
+    if let (Some(from), Some(mut to)) = (from.get::<T>(), to.get_mut::<T>()) {
         *to = from.clone();
     }
 }

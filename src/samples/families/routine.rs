@@ -9,8 +9,6 @@ mod phrasings;
 
 use std::collections::BTreeSet;
 
-use bevy::platform::collections::HashMap;
-
 use rand_chacha::ChaCha8Rng;
 
 use crate::catalogue::schedules::Weekday;
@@ -214,7 +212,11 @@ impl QuestionFamily for Routine {
     /// person goes out to work or school.
     fn candidates<'c>(&self, at: &At<'c, '_>, _rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
         let (ix, n, c) = (at.ix, at.n, at.cutoff.event);
-        let mut out = Vec::new();
+        // About one candidate for each first so far: they grow with the
+        // months, and so would the copies of a list grown by doubling.
+        let firsts = at.firsts.routine.partition_point(|f| f.event.id < c)
+            + at.firsts.hours.partition_point(|(e, _)| e.id < c);
+        let mut out = Vec::with_capacity(firsts);
         let mut push = |template, query, phrase: Box<dyn Fn() -> Phrase + 'c>| {
             out.push(Candidate::new(Family::Routine, template, query, phrase));
         };
@@ -294,12 +296,11 @@ impl QuestionFamily for Routine {
         // A person's firsts of each act: one candidate each, but none of
         // a thing thrown out (nobody asks when the empty carton is
         // usually poured).
-        let mut binned: HashMap<&Id, bool> = HashMap::new();
         for (e, act) in at.firsts.hours.iter().take_while(|(e, _)| e.id < c) {
             if [&act.object, &act.target]
                 .into_iter()
                 .flatten()
-                .any(|o| *binned.entry(o).or_insert_with(|| ix.binned(o, c)))
+                .any(|o| ix.binned(o, c))
             {
                 continue;
             }
