@@ -4,7 +4,7 @@
 //! Each task comes as a MEMENTO-style pair: the acquisition instruction
 //! states the knowledge, the utilisation one only alludes to it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -511,19 +511,20 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             });
         }
     }
-    // Where something is: bring its owner their thing.
+    // Where something is: bring its owner their thing. "Their mug" must
+    // name one thing: how many each owner has of each kind, counted once
+    // (not for each thing again, among the months' stock).
+    let mut owned: BTreeMap<(&Id, &str), usize> = BTreeMap::new();
+    for x in &ix.scene.objects {
+        if let Some(owner) = &x.owner {
+            *owned.entry((owner, x.category.as_str())).or_default() += 1;
+        }
+    }
     for o in &ix.scene.objects {
         let Some(owner) = o.owner.clone() else {
             continue;
         };
-        // "Their mug" must name one thing.
-        let same = ix
-            .scene
-            .objects
-            .iter()
-            .filter(|x| x.owner == o.owner && x.category == o.category)
-            .count();
-        if same != 1 {
+        if owned[&(&owner, o.category.as_str())] != 1 {
             continue;
         }
         let q = current_state::state(&o.id, "location");
