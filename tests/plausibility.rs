@@ -1187,18 +1187,9 @@ fn rule_empty_used() {
 fn rule_impossible_place_said() {
     let s = builtin("family_apartment");
     let told = |place: &str, rel: &str| {
-        let args = format!(
-            r#"{{"text":"The cup is {rel} the {place}.","to":["bob"],"claims":[{{"entity":"cup_1","attr":"location","value":{{"{rel}":"{place}"}}}}]}}"#
-        );
-        steps(
-            &s,
-            8 * H,
-            &[
-                ("alice", "navigate_to", go("counter_1")),
-                ("bob", "navigate_to", go("counter_1")),
-                ("alice", "say", args),
-            ],
-        )
+        let claim =
+            format!(r#"{{"entity":"cup_1","attr":"location","value":{{"{rel}":"{place}"}}}}"#);
+        alice_tells_bob(&s, &format!("The cup is {rel} the {place}."), &claim)
     };
     for (place, rel) in [("drawer_1", "in"), ("counter_1", "on")] {
         let events = told(place, rel);
@@ -1217,6 +1208,21 @@ fn rule_impossible_place_said() {
     }
 }
 
+/// Alice and Bob walk to the counter at 08:00 and Alice tells Bob `text`,
+/// with `claims` (JSON objects, comma-separated).
+fn alice_tells_bob(s: &Scene, text: &str, claims: &str) -> Vec<Event> {
+    let args = format!(r#"{{"text":"{text}","to":["bob"],"claims":[{claims}]}}"#);
+    steps(
+        s,
+        8 * H,
+        &[
+            ("alice", "navigate_to", go("counter_1")),
+            ("bob", "navigate_to", go("counter_1")),
+            ("alice", "say", args),
+        ],
+    )
+}
+
 /// One utterance saying a thing is in two places is found; the same place
 /// said twice, one place said as a fact beside a request to move it, or
 /// two things' places, are not.
@@ -1224,18 +1230,8 @@ fn rule_impossible_place_said() {
 fn rule_said_two_ways() {
     let s = builtin("family_apartment");
     let said = |claims: &str| {
-        let args = format!(
-            r#"{{"text":"The cup is on the counter. I put the cup in the drawer.","to":["bob"],"claims":[{claims}]}}"#
-        );
-        steps(
-            &s,
-            8 * H,
-            &[
-                ("alice", "navigate_to", go("counter_1")),
-                ("bob", "navigate_to", go("counter_1")),
-                ("alice", "say", args),
-            ],
-        )
+        let text = "The cup is on the counter. I put the cup in the drawer.";
+        alice_tells_bob(&s, text, claims)
     };
     let on = r#"{"entity":"cup_1","attr":"location","value":{"on":"counter_1"}}"#;
     let inside = r#"{"entity":"cup_1","attr":"location","value":{"in":"drawer_1"}}"#;

@@ -1616,6 +1616,18 @@ fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
     assert_eq!(check(&ix, &samples), vec![]);
 }
 
+/// Ten days of the family apartment (seed 4), generated and mined as
+/// `hearth generate` and `hearth mine --ask robot` do: things used up,
+/// thrown out and bought again, and the samples asked of them.
+fn ten_days_mined() -> (hearth::store::Trace, Vec<Sample>) {
+    let t = tmp();
+    let out = t.path().join("tr");
+    hearth(&["generate", "--days", "10", "--seed", "4", "--out", s(&out)]).ok();
+    hearth(&["mine", "--trace", s(&out), "--ask", "robot"]).ok();
+    let (_, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
+    (read_trace(&out).unwrap(), samples)
+}
+
 /// Nobody asks where someone thinks the empty carton is, nor asks the
 /// robot to bring it to them or put it back where it usually goes: over
 /// ten days of things used up and thrown out, no beliefs question or
@@ -1624,18 +1636,13 @@ fn what_a_person_thinks_is_settled_while_the_robot_watches_the_thing() {
 #[test]
 fn no_question_or_task_is_of_a_thing_thrown_out() {
     use hearth::samples::stockroom::Stockroom;
-    let t = tmp();
-    let out = t.path().join("tr");
-    hearth(&["generate", "--days", "10", "--seed", "4", "--out", s(&out)]).ok();
-    hearth(&["mine", "--trace", s(&out), "--ask", "robot"]).ok();
-    let trace = read_trace(&out).unwrap();
+    let (trace, samples) = ten_days_mined();
     let ix = Index::new(&trace.scene, &trace.events);
     let room = Stockroom::of(&trace.scene);
     let last_in_bin = |thing: &Id, c: u64| {
         let key = (thing.clone(), id("location"));
         (ix.seen_before(&key, c).last()).is_some_and(|s| room.in_bin(&s.value))
     };
-    let (_, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
     let (mut asked, mut tasks) = (0, 0);
     for sample in &samples {
         let c = sample.cutoff().event;
@@ -1683,13 +1690,8 @@ fn no_question_or_task_is_of_a_thing_thrown_out() {
 fn tasks_put_no_food_where_it_spoils_and_name_things_as_they_are() {
     use hearth::samples::families::routine::usual_place;
     use hearth::samples::stockroom::Stockroom;
-    let t = tmp();
-    let out = t.path().join("tr");
-    hearth(&["generate", "--days", "10", "--seed", "4", "--out", s(&out)]).ok();
-    hearth(&["mine", "--trace", s(&out), "--ask", "robot"]).ok();
-    let trace = read_trace(&out).unwrap();
+    let (trace, samples) = ten_days_mined();
     let room = Stockroom::of(&trace.scene);
-    let (_, samples) = read_samples(&out.join("samples.jsonl")).unwrap();
     // Food whose usual place, by the trace's end, is out of the cold.
     let ix = Index::new(&trace.scene, &trace.events);
     let last = trace.events.last().unwrap();
