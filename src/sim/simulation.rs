@@ -610,7 +610,8 @@ impl Simulation {
     }
 }
 
-/// Overwrites `e`'s `T` in `dst` with its value in `src` (see [`Simulation::fork`]).
+/// Overwrites an entity's `T` in `to` with its value in `from`, where both
+/// have one (see [`Simulation::copy_from`]).
 fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
     from: &EntityRef,
     to: &mut EntityWorldMut,
