@@ -42,7 +42,14 @@ struct Block {
     block: usize,
     start: usize,
     front: Front,
+    /// Its frequency in each document of the block, once it is in
+    /// [`DENSE`] of them: a candidate's is then read, not searched for.
+    dense: Option<Box<[u32; BLOCK]>>,
 }
+
+/// Documents of a block a word is in before its frequencies are also kept
+/// by document.
+const DENSE: usize = 16;
 
 /// The (frequency, length) pairs no other of a word's documents beats on
 /// both (higher frequency, shorter document): a share of a score grows
@@ -110,16 +117,31 @@ impl Bm25 {
         let block = self.docs.len() / BLOCK;
         for (&w, &f) in &tf {
             let p = &mut self.postings[w];
+            p.docs.push((d, f));
             match p.blocks.last_mut() {
-                Some(b) if b.block == block => b.front.add(f, len),
+                Some(b) if b.block == block => {
+                    b.front.add(f, len);
+                    let here = &p.docs[b.start..];
+                    match &mut b.dense {
+                        Some(dense) => dense[d as usize % BLOCK] = f,
+                        None if here.len() >= DENSE => {
+                            let mut dense = Box::new([0; BLOCK]);
+                            for &(d, f) in here {
+                                dense[d as usize % BLOCK] = f;
+                            }
+                            b.dense = Some(dense);
+                        }
+                        None => {}
+                    }
+                }
                 _ => p.blocks.push(Block {
                     block,
-                    start: p.docs.len(),
+                    start: p.docs.len() - 1,
                     front: Front(vec![(f, len)]),
+                    dense: None,
                 }),
             }
             p.front.add(f, len);
-            p.docs.push((d, f));
         }
         self.total_len += words.len();
         self.docs.push((id, len));
@@ -288,7 +310,13 @@ impl Bm25 {
             for &i in &slot {
                 let Some(b) = here[i] else { continue };
                 let docs = span(i, b);
-                if !lazy[i] || list.len() * 4 >= docs.len() {
+                if let (true, Some(dense)) = (lazy[i], &b.dense) {
+                    for &j in &list {
+                        if dense[j] > 0 {
+                            acc[j] += part(idf[i], dense[j], self.docs[base + j].1);
+                        }
+                    }
+                } else if !lazy[i] || list.len() * 4 >= docs.len() {
                     for &(d, f) in docs {
                         let j = d as usize - base;
                         if cand[j] {

@@ -4,7 +4,7 @@
 //! starts from the question's entities and expands K hops, keeping the most
 //! recent events reached.
 
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap};
 
 use petgraph::graphmap::UnGraphMap;
 
@@ -93,12 +93,19 @@ impl Graph {
         hops: usize,
         keep: usize,
     ) -> Vec<u64> {
-        let mut frontier: BTreeSet<u32> = entities
+        let mut frontier: Vec<u32> = entities
             .iter()
             .filter_map(|e| self.ids.get(e).copied())
             .take(seeds)
             .collect();
-        let mut seen = frontier.clone();
+        frontier.sort_unstable();
+        frontier.dedup();
+        // Marked by node: a node is reached once; the order nodes are
+        // reached in does not matter, as the lists' union is a set.
+        let mut seen = vec![false; self.names.len()];
+        for &n in &frontier {
+            seen[n as usize] = true;
+        }
         // The lists reached; their union is cut to the latest `keep` below.
         // Lists are in event order and only the latest `keep` events are
         // kept: the latest `keep` of each list are all that can be.
@@ -113,11 +120,11 @@ impl Graph {
             if hop + 1 == hops {
                 break;
             }
-            let mut next = BTreeSet::new();
+            let mut next = Vec::new();
             for &n in &frontier {
                 for m in self.graph.neighbors(n) {
-                    if seen.insert(m) {
-                        next.insert(m);
+                    if !std::mem::replace(&mut seen[m as usize], true) {
+                        next.push(m);
                     }
                 }
             }
@@ -154,8 +161,54 @@ fn latest_of(lists: &[&[u64]], keep: usize) -> Vec<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::latest_of;
+    use super::{Graph, latest_of};
+    use crate::ids::Id;
+    use crate::trace::Event;
     use std::collections::BTreeSet;
+
+    /// Event `id`: `actor` puts `object` on `target`.
+    fn put(id: u64, actor: &str, object: &str, target: &str) -> Event {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "day": 1, "t": id, "time": "00:00:00", "dur": 1, "kind": "action",
+            "actor": actor, "skill": "place",
+            "args": {"object": object, "target": target, "relation": "on"},
+            "outcome": "ok",
+            "changes": [{"entity": object, "attr": "location",
+                         "old": {"held_by": actor}, "new": {"on": target}}],
+            "observers": [actor],
+        }))
+        .expect("an event")
+    }
+
+    #[test]
+    fn retrieval_reaches_each_hop_once_and_keeps_the_latest() {
+        let mut g = Graph::default();
+        for e in [
+            put(1, "alice", "mug", "table"),
+            put(2, "bob", "plate", "table"),
+            put(3, "bob", "book", "shelf"),
+            put(4, "alice", "mug", "table"),
+            put(5, "lily", "lamp", "desk"),
+        ] {
+            g.add(&e);
+        }
+        let ids = |names: &[&str]| -> Vec<Id> { names.iter().map(|n| Id::new(n)).collect() };
+        // One hop: the mug's own events.
+        assert_eq!(g.retrieve(&ids(&["mug"]), 3, 1, 40), vec![1, 4]);
+        // Two: through the table and alice to the plate, not the shelf.
+        assert_eq!(g.retrieve(&ids(&["mug"]), 3, 2, 40), vec![1, 2, 4]);
+        // Three: through bob to his book; never the desk.
+        assert_eq!(g.retrieve(&ids(&["mug"]), 3, 3, 40), vec![1, 2, 3, 4]);
+        // The latest two; a repeated or unknown seed changes nothing.
+        assert_eq!(g.retrieve(&ids(&["mug"]), 3, 3, 2), vec![3, 4]);
+        assert_eq!(
+            g.retrieve(&ids(&["ghost", "mug", "mug"]), 3, 2, 40),
+            vec![1, 2, 4]
+        );
+        // Only the first `seeds` known entities seed it.
+        assert_eq!(g.retrieve(&ids(&["lamp", "mug"]), 1, 1, 40), vec![5]);
+        assert!(g.retrieve(&ids(&["ghost"]), 3, 2, 40).is_empty());
+    }
 
     #[test]
     fn latest_of_is_the_tail_of_the_union() {
