@@ -1740,3 +1740,67 @@ fn tasks_put_no_food_where_it_spoils_and_name_things_as_they_are() {
         "{spoiling} food usually out of the cold, {put_back} put back, {many} of plural things"
     );
 }
+
+/// Every act is told with what it was done to: using a thing names it,
+/// and says so when it was the last of it; writing on the shopping list
+/// names what went on it or came off it; a wait of a minute is not
+/// "1 minutes".
+#[test]
+fn narration_names_what_was_used_and_written() {
+    use hearth::samples::narrate::narrate;
+    use hearth::samples::text::{Namer, capital};
+    let (trace, _) = ten_days_mined();
+    let n = Namer::new(&trace.scene);
+    let robot = id("robot");
+    let items = |v: &Value| -> Vec<String> {
+        match v {
+            Value::Text(t) => t
+                .split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect(),
+            _ => vec![],
+        }
+    };
+    let (mut used, mut last, mut written) = (0, 0, 0);
+    for e in trace.events.iter().filter(|e| e.outcome.is_ok()) {
+        let text = narrate(&n, e, &robot);
+        // The act itself, before what the robot saw with it.
+        let act = text.split(". ").next().unwrap();
+        let bare = format!("{} {}.", capital(&n.name(&e.actor)), e.action.skill_name());
+        assert_ne!(text, bare, "#{}", e.id);
+        assert!(!act.contains(" 1 minutes"), "#{}: {act}", e.id);
+        match &e.action {
+            Action::Use { object } => {
+                assert!(act.contains(&n.name(object)), "#{}: {act}", e.id);
+                let emptied = e
+                    .changes
+                    .iter()
+                    .any(|c| c.attr.as_str() == "level" && c.new == Value::Int(0));
+                let says = act.contains("the last of") || act.contains(" finished ");
+                assert_eq!(emptied, says, "#{}: {act}", e.id);
+                used += 1;
+                last += usize::from(emptied);
+            }
+            Action::Write { object, .. } => {
+                assert!(act.contains(&n.name(object)), "#{}: {act}", e.id);
+                let c = e
+                    .changes
+                    .iter()
+                    .find(|c| c.attr.as_str() == "text")
+                    .unwrap();
+                let (old, new) = (items(&c.old), items(&c.new));
+                let changed = new.iter().filter(|x| !old.contains(x));
+                for x in changed.chain(old.iter().filter(|x| !new.contains(x))) {
+                    assert!(act.contains(x.as_str()), "#{}: {act} (not {x})", e.id);
+                }
+                written += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        used > 20 && last > 0 && written > 2,
+        "{used} {last} {written}"
+    );
+}

@@ -9,7 +9,7 @@ use crate::trace::{Event, Value};
 use super::act::act_of;
 use super::phrasing::{fill, pick};
 use super::text::{Namer, capital};
-use super::wording::{Tense, outing, verb_phrase};
+use super::wording::{Tense, and_list, outing, verb_phrase};
 
 /// An utterance's words, or an action narrated, then what it revealed to
 /// `observer`. The wording is one of several, picked by the event's id and
@@ -33,7 +33,7 @@ pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
             capital(&who),
             base_phrase(n, a)
         ),
-        (a, None) => format!("{} {}.", capital(&who), past_phrase(n, a, key)),
+        (_, None) => format!("{} {}.", capital(&who), past_phrase(n, e, key)),
     };
     if e.revealed_to.contains(observer) && !e.reveals.is_empty() {
         let facts: Vec<String> = e
@@ -66,10 +66,58 @@ pub fn narrate(n: &Namer, e: &Event, observer: &Id) -> String {
     text
 }
 
-fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
+fn past_phrase(n: &Namer, e: &Event, key: u64) -> String {
     let name = |i: &Option<Id>| i.as_ref().map(|i| n.name(i)).unwrap_or_default();
     let say = |ways: &[&str], slots: &[(&str, String)]| fill(pick(ways, key), slots);
-    match a {
+    match &e.action {
+        Action::Use { object } => {
+            // Seen to empty it: the last of it.
+            let last = e.changes.iter().any(|c| {
+                &c.entity == object && c.attr.as_str() == "level" && c.new == Value::Int(0)
+            });
+            let ways: &[&str] = if last {
+                &["used the last of {o}", "finished {o}"]
+            } else {
+                &["used some of {o}", "took some of {o}"]
+            };
+            say(ways, &[("o", n.name(object))])
+        }
+        Action::Write { object, .. } => {
+            let o = n.name(object);
+            // What the writing changed, as seen: the items added or
+            // crossed off (the list is written whole, comma-separated).
+            let items = |v: &Value| -> Vec<String> {
+                match v {
+                    Value::Text(t) => t
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|x| !x.is_empty())
+                        .map(String::from)
+                        .collect(),
+                    _ => vec![],
+                }
+            };
+            let seen = e
+                .changes
+                .iter()
+                .find(|c| &c.entity == object && c.attr.as_str() == "text");
+            let (added, crossed) = seen.map_or((vec![], vec![]), |c| {
+                let (old, new) = (items(&c.old), items(&c.new));
+                let minus = |a: &[String], b: &[String]| -> Vec<String> {
+                    a.iter().filter(|x| !b.contains(x)).cloned().collect()
+                };
+                (minus(&new, &old), minus(&old, &new))
+            });
+            let slots = [("o", o), ("i", and_list(&added)), ("x", and_list(&crossed))];
+            match (added.is_empty(), crossed.is_empty()) {
+                (false, _) => say(
+                    &["added {i} to {o}", "wrote {i} on {o}", "put {i} on {o}"],
+                    &slots,
+                ),
+                (true, false) => say(&["crossed {x} off {o}", "struck {x} off {o}"], &slots),
+                (true, true) => say(&["wrote on {o}"], &slots),
+            }
+        }
         Action::NavigateTo { target } => say(
             &[
                 "went to {t}",
@@ -97,18 +145,14 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
             standby: true,
         } => say(
             &[
-                "went into standby for {m} minutes",
-                "switched its sensors off for {m} minutes",
+                "went into standby for {m}",
+                "switched its sensors off for {m}",
             ],
-            &[("m", seconds.div_ceil(60).to_string())],
+            &[("m", minutes(*seconds))],
         ),
         Action::Wait { seconds, .. } => say(
-            &[
-                "waited {m} minutes",
-                "waited for {m} minutes",
-                "paused for {m} minutes",
-            ],
-            &[("m", seconds.div_ceil(60).to_string())],
+            &["waited {m}", "waited for {m}", "paused for {m}"],
+            &[("m", minutes(*seconds))],
         ),
         a => {
             let Some(act) = act_of(a) else {
@@ -205,6 +249,14 @@ fn past_phrase(n: &Namer, a: &Action, key: u64) -> String {
     }
 }
 
+/// "1 minute", "17 minutes": a wait, to the minute begun.
+fn minutes(seconds: u64) -> String {
+    match seconds.div_ceil(60) {
+        1 => "1 minute".into(),
+        m => format!("{m} minutes"),
+    }
+}
+
 fn base_phrase(n: &Namer, a: &Action) -> String {
     match a {
         Action::NavigateTo { target } => format!("go to {}", n.name(target)),
@@ -217,6 +269,8 @@ fn base_phrase(n: &Namer, a: &Action) -> String {
             standby: true,
         } => format!("go into standby for {seconds} seconds"),
         Action::Wait { seconds, .. } => format!("wait {seconds} seconds"),
+        Action::Use { object } => format!("use some of {}", n.name(object)),
+        Action::Write { object, .. } => format!("write on {}", n.name(object)),
         a => act_of(a).map_or_else(
             || a.skill_name().into(),
             |act| verb_phrase(n, &act, Tense::Base),
