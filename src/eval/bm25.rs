@@ -14,10 +14,28 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// Documents are read in blocks of this many, latest block first.
 const BLOCK: usize = 128;
 
+/// The longest document of each tier but the last: a household's
+/// narrations are short acts (a median of 13 words) and long sights of a
+/// whole room (a tenth over 300), and a long document's share of a score
+/// is a fraction of a short one's, so a tier of long ones is mostly
+/// passed over whole once the short ones have set the k-th best.
+const TIERS: [u32; 4] = [10, 20, 60, 150];
+
 #[derive(Default)]
 pub struct Bm25 {
     /// Each word's number.
     words: HashMap<String, usize>,
+    /// By word number: how many documents it is in.
+    df: Vec<usize>,
+    /// The documents by length, shortest first (see [`TIERS`]).
+    tiers: [Tier; TIERS.len() + 1],
+    docs: usize,
+    total_len: usize,
+}
+
+/// Documents of one range of lengths.
+#[derive(Default)]
+struct Tier {
     /// By word number: the documents it is in and its frequency in each,
     /// in order, and what bounds its share of a score in each block.
     postings: Vec<Posting>,
@@ -25,7 +43,6 @@ pub struct Bm25 {
     docs: Vec<(u64, u32)>,
     /// By block: its latest event.
     newest: Vec<u64>,
-    total_len: usize,
 }
 
 #[derive(Default)]
@@ -108,15 +125,20 @@ impl Bm25 {
         for w in &words {
             let next = self.words.len();
             let n = *self.words.entry(w.clone()).or_insert(next);
-            if n == self.postings.len() {
-                self.postings.push(Posting::default());
+            if n == self.df.len() {
+                self.df.push(0);
+                for t in &mut self.tiers {
+                    t.postings.push(Posting::default());
+                }
             }
             *tf.entry(n).or_default() += 1;
         }
-        let d = u32::try_from(self.docs.len()).expect("fewer than 2^32 documents");
-        let block = self.docs.len() / BLOCK;
+        let tier = &mut self.tiers[TIERS.iter().take_while(|&&most| len > most).count()];
+        let d = u32::try_from(tier.docs.len()).expect("fewer than 2^32 documents");
+        let block = tier.docs.len() / BLOCK;
         for (&w, &f) in &tf {
-            let p = &mut self.postings[w];
+            self.df[w] += 1;
+            let p = &mut tier.postings[w];
             p.docs.push((d, f));
             match p.blocks.last_mut() {
                 Some(b) if b.block == block => {
@@ -144,10 +166,11 @@ impl Bm25 {
             p.front.add(f, len);
         }
         self.total_len += words.len();
-        self.docs.push((id, len));
-        match self.newest.get_mut(block) {
+        self.docs += 1;
+        tier.docs.push((id, len));
+        match tier.newest.get_mut(block) {
             Some(x) => *x = (*x).max(id),
-            None => self.newest.push(id),
+            None => tier.newest.push(id),
         }
     }
 
@@ -157,6 +180,10 @@ impl Bm25 {
     /// Exact, but not exhaustive. Every bound is summed as a score is, in
     /// the query's order, from shares each never below the real one; every
     /// step is monotone, so a bound is never below a score it bounds.
+    /// - Which tiers are read: each tier of lengths, shortest first, as
+    ///   below with its own bounds, towards the same k best; in a tier of
+    ///   long documents no word may lead once the short ones have set the
+    ///   k-th best, and the tier is passed over whole.
     /// - Which blocks are read (MaxScore over the whole history): the words
     ///   least able to score anywhere stop leading while a document with
     ///   only such words could not reach the k-th best so far; the blocks
@@ -172,7 +199,7 @@ impl Bm25 {
     /// Reading the blocks best bound first instead was tried: more work,
     /// as the bounds are loosest where many documents mix.
     pub fn top(&self, query: &str, k: usize) -> Vec<u64> {
-        let n = self.docs.len() as f64;
+        let n = self.docs as f64;
         if n == 0.0 || k == 0 {
             return vec![];
         }
@@ -193,7 +220,7 @@ impl Bm25 {
         let idf: Vec<f64> = words
             .iter()
             .map(|w| {
-                let df = self.postings[*w].docs.len() as f64;
+                let df = self.df[*w] as f64;
                 ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
             })
             .collect();
@@ -201,6 +228,26 @@ impl Bm25 {
             let f = f64::from(f);
             idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * f64::from(len) / avg))
         };
+        let mut best = Best { k, top: vec![] };
+        // Shortest first: they set the k-th best the longer ones must beat.
+        for tier in &self.tiers {
+            tier.read(&words, &slot, &idf, &part, &mut best);
+        }
+        best.top.into_iter().map(|(_, id)| id).collect()
+    }
+}
+
+impl Tier {
+    /// Offers `best` this tier's documents that could be among its k best
+    /// (see [`Bm25::top`]).
+    fn read(
+        &self,
+        words: &[usize],
+        slot: &[usize],
+        idf: &[f64],
+        part: &dyn Fn(f64, u32, u32) -> f64,
+        best: &mut Best,
+    ) {
         // The bound of a document with only the words `counts` takes, from
         // the shares `of` them.
         let bound = |of: &[f64], counts: &dyn Fn(usize) -> bool| -> f64 {
@@ -231,7 +278,6 @@ impl Bm25 {
         let mut list: Vec<usize> = Vec::with_capacity(BLOCK);
         let mut order: Vec<usize> = Vec::with_capacity(words.len());
         let mut lazy = vec![false; words.len()];
-        let mut best = Best { k, top: vec![] };
         loop {
             if let Some((f, _)) = best.last()
                 && f > led_for
@@ -274,7 +320,7 @@ impl Bm25 {
                 best.last()
                     .is_none_or(|(f, id)| bound > f || (bound == f && self.newest[block] > id))
             };
-            if !open(&best, bound(&share, &|i| here[i].is_some())) {
+            if !open(best, bound(&share, &|i| here[i].is_some())) {
                 continue;
             }
             // The words least able to score here are lazy while the largest
@@ -286,7 +332,7 @@ impl Bm25 {
             lazy.fill(false);
             for &i in &order {
                 lazy[i] = true;
-                if open(&best, bound(&share, &|j| here[j].is_some() && lazy[j])) {
+                if open(best, bound(&share, &|j| here[j].is_some() && lazy[j])) {
                     lazy[i] = false;
                     break;
                 }
@@ -307,7 +353,7 @@ impl Bm25 {
             }
             // Scored word by word in the query's order, as a sum is, so
             // that the rounding is the same as ever.
-            for &i in &slot {
+            for &i in slot {
                 let Some(b) = here[i] else { continue };
                 let docs = span(i, b);
                 if let (true, Some(dense)) = (lazy[i], &b.dense) {
@@ -336,13 +382,13 @@ impl Bm25 {
                 (acc[j], cand[j]) = (0.0, false);
             }
         }
-        best.top.into_iter().map(|(_, id)| id).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn ranks_by_rare_shared_words() {
@@ -490,6 +536,67 @@ mod tests {
                 "how many times did the robot set the kettle",
             ],
             &[1, 5, 20],
+        );
+    }
+
+    #[test]
+    fn documents_of_every_length_give_the_exhaustive_ranking() {
+        use rand::{Rng, SeedableRng};
+        // Short acts among long sights of a room, in every tier, so that
+        // the k best can be in any of them and long ones tie short ones.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let things = [
+            "the milk",
+            "the red mug",
+            "the kettle",
+            "the oat milk",
+            "the book",
+            "the lamp",
+            "the blue shirt",
+            "the keys",
+            "the bread",
+            "the tv remote",
+        ];
+        let places = [
+            "on the table",
+            "in the fridge",
+            "on the shelf",
+            "in the drawer",
+        ];
+        let mut b = Bm25::default();
+        let mut docs = vec![];
+        for id in 1..=2500u64 {
+            let text = match rng.random_range(0..4) {
+                0 => format!("alice took {}", things[rng.random_range(0..things.len())]),
+                1 => "bob waited".to_string(),
+                _ => {
+                    let mut t = String::from("the robot saw");
+                    for _ in 0..rng.random_range(1..90) {
+                        t += &format!(
+                            " {} is {};",
+                            things[rng.random_range(0..things.len())],
+                            places[rng.random_range(0..places.len())]
+                        );
+                    }
+                    t
+                }
+            };
+            b.add(id, &text);
+            docs.push((id, text));
+        }
+        let lengths: BTreeSet<u32> = b.tiers.iter().flat_map(|t| &t.docs).map(|d| d.1).collect();
+        assert!(b.tiers.iter().all(|t| !t.docs.is_empty()), "{lengths:?}");
+        ranks_as_exhaustive(
+            &b,
+            &docs,
+            &[
+                "Where is the oat milk now?",
+                "what did alice take",
+                "bob",
+                "the red mug on the shelf in the drawer",
+                "the the the is",
+            ],
+            &[1, 5, 30],
         );
     }
 
