@@ -1754,11 +1754,7 @@ fn narration_names_what_was_used_and_written() {
     let robot = id("robot");
     let items = |v: &Value| -> Vec<String> {
         match v {
-            Value::Text(t) => t
-                .split(',')
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty())
-                .collect(),
+            Value::Text(t) => hearth::trace::listed(t).map(String::from).collect(),
             _ => vec![],
         }
     };

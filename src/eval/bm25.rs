@@ -29,7 +29,6 @@ pub struct Bm25 {
     df: Vec<usize>,
     /// The documents by length, shortest first (see [`TIERS`]).
     tiers: [Tier; TIERS.len() + 1],
-    docs: usize,
     total_len: usize,
 }
 
@@ -166,7 +165,6 @@ impl Bm25 {
             p.front.add(f, len);
         }
         self.total_len += words.len();
-        self.docs += 1;
         tier.docs.push((id, len));
         match tier.newest.get_mut(block) {
             Some(x) => *x = (*x).max(id),
@@ -199,7 +197,7 @@ impl Bm25 {
     /// Reading the blocks best bound first instead was tried: more work,
     /// as the bounds are loosest where many documents mix.
     pub fn top(&self, query: &str, k: usize) -> Vec<u64> {
-        let n = self.docs as f64;
+        let n = self.tiers.iter().map(|t| t.docs.len()).sum::<usize>() as f64;
         if n == 0.0 || k == 0 {
             return vec![];
         }

@@ -4,7 +4,7 @@
 
 use crate::ids::Id;
 use crate::trace::request::Action;
-use crate::trace::{Event, Value};
+use crate::trace::{Event, LEVEL, TEXT, Value, listed};
 
 use super::act::act_of;
 use super::phrasing::{fill, pick};
@@ -72,9 +72,10 @@ fn past_phrase(n: &Namer, e: &Event, key: u64) -> String {
     match &e.action {
         Action::Use { object } => {
             // Seen to empty it: the last of it.
-            let last = e.changes.iter().any(|c| {
-                &c.entity == object && c.attr.as_str() == "level" && c.new == Value::Int(0)
-            });
+            let last = e
+                .changes
+                .iter()
+                .any(|c| &c.entity == object && c.attr.as_str() == LEVEL && c.new == Value::Int(0));
             let ways: &[&str] = if last {
                 &["used the last of {o}", "finished {o}"]
             } else {
@@ -88,19 +89,14 @@ fn past_phrase(n: &Namer, e: &Event, key: u64) -> String {
             // crossed off (the list is written whole, comma-separated).
             let items = |v: &Value| -> Vec<String> {
                 match v {
-                    Value::Text(t) => t
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|x| !x.is_empty())
-                        .map(String::from)
-                        .collect(),
+                    Value::Text(t) => listed(t).map(String::from).collect(),
                     _ => vec![],
                 }
             };
             let seen = e
                 .changes
                 .iter()
-                .find(|c| &c.entity == object && c.attr.as_str() == "text");
+                .find(|c| &c.entity == object && c.attr.as_str() == TEXT);
             let (added, crossed) = seen.map_or((vec![], vec![]), |c| {
                 let (old, new) = (items(&c.old), items(&c.new));
                 let minus = |a: &[String], b: &[String]| -> Vec<String> {
