@@ -12,10 +12,11 @@ use std::collections::BTreeSet;
 use bevy::platform::collections::HashMap;
 
 use crate::ids::Id;
+use crate::scene::ObjectDef;
 use crate::trace::Event;
 use crate::trace::request::Action;
 
-use super::index::Index;
+use super::index::{Index, Seen};
 use super::model::{Act, Cutoff, Family, Query};
 use super::phrasing::Phrase;
 use super::text::Namer;
@@ -191,4 +192,7 @@ pub struct At<'c, 'k> {
     pub acts: &'k Acts<'c, 'k>,
     pub firsts: &'k Firsts<'c>,
     pub humans: &'k BTreeSet<&'c Id>,
+    /// The things the robot ever saw somewhere, with their sights
+    /// ([`Index::located`]).
+    pub located: &'k [(&'c ObjectDef, &'c [Seen])],
 }

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use bevy::platform::collections::HashMap;
 
 use crate::ids::Id;
-use crate::scene::{OUTSIDE, Scene};
+use crate::scene::{OUTSIDE, ObjectDef, Scene};
 use crate::sim::initial_state;
 use crate::trace::request::{Action, Destination};
 use crate::trace::{Claim, ClaimMode, Event, LEVEL, Location, State, Value};
@@ -98,6 +98,9 @@ pub struct Tables {
     acted: Vec<(usize, Act)>,
     /// Indexes into `acted`, by act.
     by_act: BTreeMap<ActKey, Vec<usize>>,
+    /// The same, by actor and act: whether a person ever did a thing is
+    /// a short list, not all of everyone's doing it.
+    by_actor_act: BTreeMap<(Id, ActKey), Vec<usize>>,
     /// Positions of perceived device operations by (device, field), and of
     /// perceived place actions by object.
     device_ops: BTreeMap<(Id, String), Vec<usize>>,
@@ -302,10 +305,11 @@ impl Tables {
         if e.outcome.is_ok() && (observed || revealed) {
             self.visible.push(pos);
             if let Some(act) = act_of(&e.action) {
-                self.by_act
-                    .entry(act_key(&act))
+                let key = act_key(&act);
+                (self.by_actor_act.entry((e.actor.clone(), key.clone())))
                     .or_default()
                     .push(self.acted.len());
+                self.by_act.entry(key).or_default().push(self.acted.len());
                 self.acted.push((pos, act));
             }
             match &e.action {
@@ -713,11 +717,11 @@ impl<'a> Index<'a> {
         cutoff: u64,
     ) -> impl DoubleEndedIterator<Item = &'a Event> + 's {
         let events = self.events;
-        let list = self
-            .tables
-            .by_act
-            .get(&act_key(act))
-            .map_or(&[][..], Vec::as_slice);
+        let list = match actor {
+            Some(who) => self.tables.by_actor_act.get(&(who.clone(), act_key(act))),
+            None => self.tables.by_act.get(&act_key(act)),
+        };
+        let list = list.map_or(&[][..], Vec::as_slice);
         let acted = &self.tables.acted;
         list[..list.partition_point(|i| events[acted[*i].0].id < cutoff)]
             .iter()
@@ -771,6 +775,24 @@ impl<'a> Index<'a> {
             .iter()
             .filter(move |(_, ps)| events[ps[0]].id < cutoff)
             .map(|(o, _)| o)
+    }
+
+    /// Each thing of the scene the robot ever saw somewhere, in scene
+    /// order, with every sight of where it was: what the questions about
+    /// where things are (and are thought to be) walk at every cutoff,
+    /// found once (the months' stock makes the scene long, and most of it
+    /// is not seen for weeks).
+    pub fn located(&self) -> Vec<(&'a ObjectDef, &[Seen])> {
+        let location = Id::new("location");
+        (self.scene.objects.iter())
+            .map(|o| {
+                (
+                    o,
+                    self.seen_before(&(o.id.clone(), location.clone()), u64::MAX),
+                )
+            })
+            .filter(|(_, seen)| !seen.is_empty())
+            .collect()
     }
 
     /// The robot's observations of `key` before `cutoff`.
@@ -1079,5 +1101,34 @@ mod tests {
             }
         }
         assert!(binned > 0 && turned > 0, "{binned} binned, {turned} turned");
+    }
+
+    /// One person's doing of an act, read from their own list, is
+    /// everyone's doing of it by that person; and no one's for an act they
+    /// never did.
+    #[test]
+    fn doing_by_one_person_is_everyones_doing_by_them() {
+        let (scene, events) = ten_days();
+        let ix = Index::new(&scene, &events);
+        let people: Vec<&Id> = scene.actors.iter().map(|a| &a.id).collect();
+        let (mut found, mut never) = (0, 0);
+        for c in cutoffs(&events) {
+            for (_, act) in ix.tables.acted.iter().step_by(7) {
+                for p in &people {
+                    let own: Vec<u64> = ix.doing(Some(p), act, c).map(|e| e.id).collect();
+                    let all: Vec<u64> = (ix.doing(None, act, c))
+                        .filter(|e| e.actor == **p)
+                        .map(|e| e.id)
+                        .collect();
+                    assert_eq!(own, all, "{p} {act:?} before {c}");
+                    if own.is_empty() {
+                        never += 1;
+                    } else {
+                        found += 1;
+                    }
+                }
+            }
+        }
+        assert!(found > 0 && never > 0, "{found} found, {never} never");
     }
 }

@@ -3,7 +3,7 @@
 //! one chosen per family with the seeded RNG, worded from templates, and
 //! an unanswerable question where the share allows.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 // Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
 // these keys; they are only looked up, never iterated into output.
@@ -82,6 +82,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let (mut answerable, mut unanswerable) = (0, 0);
     let mut standing = Standing::new(ix, &namer, household.then_some(&unseen_at_start[..]));
     let mut sweep = Sweep::default();
+    let located = ix.located();
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -98,11 +99,18 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             acts: &acts,
             firsts: &firsts,
             humans: &humans,
+            located: &located,
         };
         // Every family's in table order (their draws come from one stream).
         let mut candidates: Vec<Candidate> = Vec::new();
         for f in &FAMILIES {
             candidates.extend(f.entry.candidates(&at, &mut rng));
+        }
+        // Each family's candidates, in order, sorted out in one pass (not
+        // the whole list again for each family).
+        let mut by_family: BTreeMap<Family, Vec<usize>> = BTreeMap::new();
+        for (i, c) in candidates.iter().enumerate() {
+            by_family.entry(c.family).or_default().push(i);
         }
         for f in &FAMILIES {
             let family = f.family;
@@ -126,10 +134,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                 // The first settled and not asked yet ([`first_taken`]):
                 // a uniform draw that answers a few candidates, not all of
                 // them, whose number grows with the months.
-                let of_family: Vec<usize> = (candidates.iter().enumerate())
-                    .filter(|(_, c)| c.family == family)
-                    .map(|(i, _)| i)
-                    .collect();
+                let of_family = by_family.remove(&family).unwrap_or_default();
                 let found = first_taken(of_family, &mut rng, |i| {
                     let c = &candidates[i];
                     let a = memo.answer(ix, &cutoff, &c.query)?;

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::{Dest, Goal, MemoryTarget, Proposal, TurnProgress, errand};
 use crate::ids::Id;
+use crate::scene::ObjectDef;
 use crate::sim::Simulation;
 use crate::trace::request::Request;
 use crate::trace::{ClaimMode, Location, Value};
@@ -20,7 +21,7 @@ use super::answer::{GRACE, Memo, answer};
 use super::answered::Answered;
 use super::cutoff::cutoffs;
 use super::families::{beliefs, commitment, current_state, preference, routine};
-use super::index::Index;
+use super::index::{Index, Seen};
 use super::model::*;
 use super::replay::Replay;
 use super::text::{Namer, capital};
@@ -208,13 +209,48 @@ pub struct TaskMiner<'a> {
     rng: ChaCha8Rng,
     n: Namer<'a>,
     /// The goals of the tasks made so far, compared as they are (not
-    /// written out as JSON for every draft at every cutoff).
-    done: Vec<Vec<Prop>>,
+    /// written out as JSON for every draft at every cutoff), by what the
+    /// first is about: a draft is compared with the few of its thing, not
+    /// with every task of the months.
+    done: BTreeMap<Option<Id>, Vec<Vec<Prop>>>,
     made: usize,
     memo: Memo,
     /// Plans run on this spare, put in the cutoff's state each time: a
     /// fork's state without a spawn per plan.
     spare: Option<Simulation>,
+    /// The scene's things the drafts walk, found once.
+    things: Things<'a>,
+}
+
+/// What the drafts look up of the scene's things at every cutoff, found
+/// once: the months' stock makes the list long, and most of it is never
+/// seen.
+struct Things<'a> {
+    /// Each thing the robot ever saw put somewhere, with every sight of
+    /// where it was.
+    sighted: Vec<(&'a ObjectDef, &'a [Seen])>,
+    /// The things the only one of their kind their owner has: "their mug"
+    /// names one thing.
+    owned_once: Vec<&'a ObjectDef>,
+}
+
+impl<'a> Things<'a> {
+    fn new(ix: &'a Index<'a>) -> Self {
+        let sighted = ix.located();
+        let mut owned: BTreeMap<(&Id, &str), usize> = BTreeMap::new();
+        for x in &ix.scene.objects {
+            if let Some(owner) = &x.owner {
+                *owned.entry((owner, x.category.as_str())).or_default() += 1;
+            }
+        }
+        let owned_once = (ix.scene.objects.iter())
+            .filter(|o| (o.owner.as_ref()).is_some_and(|w| owned[&(w, o.category.as_str())] == 1))
+            .collect();
+        Things {
+            sighted,
+            owned_once,
+        }
+    }
 }
 
 impl<'a> TaskMiner<'a> {
@@ -224,10 +260,11 @@ impl<'a> TaskMiner<'a> {
             first,
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7a5c),
             n: Namer::new(ix.scene),
-            done: Vec::new(),
+            done: BTreeMap::new(),
             made: 0,
             memo: Memo::default(),
             spare: None,
+            things: Things::new(ix),
         }
     }
 
@@ -243,11 +280,15 @@ impl<'a> TaskMiner<'a> {
             return out;
         }
         let done = &self.done;
-        let drafts: Vec<Draft> = drafts(ix, &self.n, cutoff, &mut self.memo)
+        let drafts: Vec<Draft> = drafts(ix, &self.n, &self.things, cutoff, &mut self.memo)
             .into_iter()
             .filter(|d| !d.goals.iter().all(|p| holds(sim, p)))
             .filter(|d| d.goals.iter().all(|p| knowable(ix, cutoff, sim, p)))
-            .filter(|d| !done.contains(&d.goals))
+            .filter(|d| {
+                !done
+                    .get(&about(&d.goals))
+                    .is_some_and(|v| v.contains(&d.goals))
+            })
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.
         let families: BTreeSet<Family> = drafts.iter().map(|d| d.family).collect();
@@ -268,7 +309,7 @@ impl<'a> TaskMiner<'a> {
         let Some(plan) = reference_plan(sim.fork_into(&mut self.spare), &ix.robot, &d.goals) else {
             return out;
         };
-        self.done.push(d.goals.clone());
+        (self.done.entry(about(&d.goals)).or_default()).push(d.goals.clone());
         let pair = format!("m{:03}", self.made / 2 + 1);
         let sessions: BTreeSet<String> = d
             .evidence
@@ -304,6 +345,17 @@ impl<'a> TaskMiner<'a> {
     }
 }
 
+/// What the first of `goals` is about: the thing to move or the device
+/// to set.
+fn about(goals: &[Prop]) -> Option<Id> {
+    goals.first().map(|p| match p {
+        Prop::IsOn { object, .. } | Prop::IsIn { object, .. } | Prop::HeldBy { object, .. } => {
+            object.clone()
+        }
+        Prop::Field { device, .. } => device.clone(),
+    })
+}
+
 /// The value an answer gives, current or last seen.
 fn value_of(a: &Answered) -> Option<&Value> {
     match &a.answer {
@@ -313,7 +365,13 @@ fn value_of(a: &Answered) -> Option<&Value> {
 }
 
 /// Candidate tasks at a cutoff, from what the robot knows then.
-fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> Vec<Draft<'a>> {
+fn drafts<'a>(
+    ix: &'a Index,
+    n: &'a Namer,
+    things: &Things<'a>,
+    cutoff: &Cutoff,
+    memo: &mut Memo,
+) -> Vec<Draft<'a>> {
     let c = cutoff.event;
     let mut out = Vec::new();
     let mut seen_pref = BTreeSet::new();
@@ -437,24 +495,30 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
     // not in a bin (nobody is brought the empty carton), each with where
     // the robot last saw it, asked once whoever looks for it.
     let location = Id::new("location");
-    let sighted: Vec<(_, std::cell::OnceCell<Option<_>>)> = (ix.scene.objects.iter())
-        .filter(|o| {
-            (ix.seen_before(&(o.id.clone(), location.clone()), c).last())
+    let sighted: Vec<(_, _, std::cell::OnceCell<Option<_>>)> = (things.sighted.iter())
+        .filter_map(|&(o, all)| {
+            let seen = &all[..all.partition_point(|s| s.event < c)];
+            (seen.last())
                 .is_some_and(|s| beliefs::placed(&s.value) && !room.in_bin(&s.value))
+                .then(|| (o, seen, Default::default()))
         })
-        .map(|o| (o, Default::default()))
         .collect();
     for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
-        for &(o, ref seen_at) in &sighted {
+        for &(o, seen, ref seen_at) in &sighted {
             // What they last saw, looked up before it is answered: mostly
             // where the robot saw it last too, which is no task (and the
             // answers, every person by every thing at every cutoff, were
             // most of the drafts' cost).
             let key = (o.id.clone(), location.clone());
-            let seen = ix.seen_before(&key, c);
             let Some(k) = ix.scan_shared(seen, &person.id, &key) else {
                 continue;
             };
+            // Where they last saw it is where the robot last did: no task
+            // (a state's answer is its last sight, so this is the test
+            // below, before the answer is worked out).
+            if seen.last().is_some_and(|s| s.value == seen[k].value) {
+                continue;
+            }
             // Where the robot last saw it (the task is kept only where that
             // is true: `knowable`).
             let Some(a) = seen_at
@@ -462,6 +526,10 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             else {
                 continue;
             };
+            debug_assert!(
+                value_of(a).is_none_or(|h| seen.last().is_some_and(|s| s.value == *h)),
+                "a state's answer is its last sight"
+            );
             let Some(here) = value_of(a).filter(|h| **h != seen[k].value && beliefs::placed(h))
             else {
                 continue;
@@ -511,22 +579,11 @@ fn drafts<'a>(ix: &'a Index, n: &'a Namer, cutoff: &Cutoff, memo: &mut Memo) -> 
             });
         }
     }
-    // Where something is: bring its owner their thing. "Their mug" must
-    // name one thing: how many each owner has of each kind, counted once
-    // (not for each thing again, among the months' stock).
-    let mut owned: BTreeMap<(&Id, &str), usize> = BTreeMap::new();
-    for x in &ix.scene.objects {
-        if let Some(owner) = &x.owner {
-            *owned.entry((owner, x.category.as_str())).or_default() += 1;
-        }
-    }
-    for o in &ix.scene.objects {
+    // Where something is: bring its owner their thing.
+    for &o in &things.owned_once {
         let Some(owner) = o.owner.clone() else {
             continue;
         };
-        if owned[&(&owner, o.category.as_str())] != 1 {
-            continue;
-        }
         let q = current_state::state(&o.id, "location");
         let Some(a) = answer(ix, cutoff, &q) else {
             continue;

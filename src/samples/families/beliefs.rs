@@ -111,15 +111,12 @@ impl QuestionFamily for Beliefs {
         // (whoever it was carried past may have seen it) nor thrown out
         // (nobody asks where the empty carton is thought to be).
         let (room, location) = (ix.stockroom(), Id::new("location"));
-        let things: Vec<_> = ix
-            .scene
-            .objects
-            .iter()
-            .filter_map(|o| {
-                let key = (o.id.clone(), location.clone());
-                let seen = ix.seen_before(&key, at.cutoff.event);
+        let things: Vec<_> = (at.located.iter())
+            .filter_map(|&(o, all)| {
+                let seen = &all[..all.partition_point(|s| s.event < at.cutoff.event)];
                 let last = seen.last()?;
-                (placed(&last.value) && !room.in_bin(&last.value)).then_some((o, key, seen))
+                (placed(&last.value) && !room.in_bin(&last.value))
+                    .then(|| (o, (o.id.clone(), location.clone()), seen))
             })
             .map(|(o, key, seen)| {
                 let last: Vec<_> = (people.iter())

@@ -20,7 +20,7 @@ use crate::samples::act::{act_of, placed_at};
 use crate::samples::answered::{Answered, answered, habit};
 use crate::samples::candidates::{At, Candidate, shared_home};
 use crate::samples::index::Index;
-use crate::samples::model::{Answer, Cutoff, Family, Query};
+use crate::samples::model::{Act, Answer, Cutoff, Family, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
 use crate::samples::text::field_words;
@@ -304,7 +304,8 @@ impl QuestionFamily for Routine {
             {
                 continue;
             }
-            let (actor, act) = (e.actor.clone(), (*act).clone());
+            // The act is borrowed for the words: only the query owns one.
+            let (actor, act): (&'c Id, &'c Act) = (&e.actor, act);
             let query = Query::UsualHour {
                 actor: actor.clone(),
                 act: act.clone(),
@@ -313,8 +314,8 @@ impl QuestionFamily for Routine {
                 "usual_hour",
                 query,
                 Box::new(move || {
-                    let who = n.name(&actor);
-                    let act = verb_phrase(n, &act, Tense::Base);
+                    let who = n.name(actor);
+                    let act = verb_phrase(n, act, Tense::Base);
                     Phrase::new(PHRASINGS, "usual_hour", &[("who", &who), ("act", &act)])
                 }),
             );

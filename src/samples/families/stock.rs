@@ -244,9 +244,10 @@ impl QuestionFamily for Stock {
                 if latest(ix, kind, went, c).is_none() {
                     continue;
                 }
+                // Worded only if chosen: the months bring more kinds.
                 let k = kind.to_string();
-                let was = if plural(&k) { "were" } else { "was" };
                 let phrase = Box::new(move || {
+                    let was = if plural(&k) { "were" } else { "was" };
                     Phrase::new(PHRASINGS, went.template(), &[("kind", &k), ("was", was)])
                 });
                 let query = went.query(kind);
@@ -263,12 +264,12 @@ impl QuestionFamily for Stock {
                 continue;
             }
             let k = kind.to_string();
-            let (is, much) = if plural(&k) {
-                ("Are", "many")
-            } else {
-                ("Is", "much")
-            };
             let phrase = Box::new(move || {
+                let (is, much) = if plural(&k) {
+                    ("Are", "many")
+                } else {
+                    ("Is", "much")
+                };
                 Phrase::new(
                     PHRASINGS,
                     "still_have",
