@@ -6,8 +6,10 @@ mod common;
 
 use common::generated as trace;
 
+use hearth::ids::Id;
 use hearth::playback::{KEYFRAME_EVERY, Playback};
 use hearth::sim::Simulation;
+use hearth::trace::request::{Action, Request};
 
 #[test]
 fn state_and_robot_view_at_every_event_equal_the_executors() {
@@ -109,7 +111,17 @@ fn a_spare_put_in_a_state_goes_on_as_a_fork_would() {
     let (scene, events) = trace("family_apartment", 2, 3);
     let mut sim = Simulation::new(scene.clone()).unwrap();
     let mut spare: Option<Simulation> = None;
-    let mut checked = 0;
+    let (mut checked, mut diverged) = (0, 0);
+    // The things no event of the trace moves.
+    let still: Vec<Id> = (scene.objects.iter())
+        .map(|o| o.id.clone())
+        .filter(|o| {
+            !events
+                .iter()
+                .any(|e| e.changes.iter().any(|c| c.entity == *o))
+        })
+        .collect();
+    assert!(!still.is_empty());
     for (i, e) in events.iter().enumerate() {
         sim.replay_event(e).unwrap();
         if i % 89 != 40 {
@@ -127,8 +139,41 @@ fn a_spare_put_in_a_state_goes_on_as_a_fork_would() {
             fork.replay_event(later).unwrap();
         }
         assert_eq!(reused.state(), fork.state());
-        assert_eq!(reused.beliefs("robot"), fork.beliefs("robot"));
+        // Everyone's beliefs: a copy from the same world copies only what
+        // either changed, and the spare's replay changed them.
+        for a in &scene.actors {
+            assert_eq!(
+                reused.beliefs(a.id.as_str()),
+                fork.beliefs(a.id.as_str()),
+                "{}",
+                a.id
+            );
+        }
+        // And something the trace never did, as a plan run on the spare
+        // does (the robot picks up a thing no one moves): the next copy
+        // must undo it, though the world copied from never changed it.
+        let thing = &still[checked % still.len()];
+        for action in [
+            Action::NavigateTo {
+                target: thing.clone(),
+            },
+            Action::Pick {
+                object: thing.clone(),
+            },
+        ] {
+            let actor = Id::new("robot");
+            reused.execute(Request {
+                actor,
+                action,
+                at: None,
+            });
+        }
+        diverged += usize::from(reused.state() != fork.state());
         checked += 1;
     }
     assert!(checked > 5, "only {checked} states checked");
+    assert!(
+        diverged > 2,
+        "the spare went its own way only {diverged} times"
+    );
 }

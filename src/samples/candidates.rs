@@ -106,7 +106,15 @@ pub fn act_key(e: &Event, act: &Act) -> String {
 pub struct Firsts<'a> {
     pub routine: Vec<First<'a>>,
     /// Each a person's first of an act: one per (person, act).
-    pub hours: Vec<(&'a Event, &'a Act)>,
+    pub hours: Vec<Hour<'a>>,
+}
+
+/// A person's first of an act, and when the robot first saw the thing it
+/// is done with (or to) in a bin: a habit of it is asked only until then.
+pub struct Hour<'a> {
+    pub event: &'a Event,
+    pub act: &'a Act,
+    pub binned: Option<u64>,
 }
 
 /// A routine key's first event: which keys it is the first of, so that no
@@ -117,14 +125,19 @@ pub struct First<'a> {
     pub setter: bool,
     /// The first of a device field's value.
     pub value: bool,
+    /// When the robot first saw the thing placed in a bin, for a place.
+    pub binned: Option<u64>,
 }
 
 impl<'a> Firsts<'a> {
-    pub fn new(ix: &'a Index, humans: &BTreeSet<&Id>) -> Self {
+    /// The firsts of what `ix` holds; what went in a bin, as `robot` (the
+    /// robot's index) saw it.
+    pub fn new(ix: &'a Index, robot: &Index, humans: &BTreeSet<&Id>) -> Self {
         let mut keys = BTreeSet::new();
         let routine = ix
             .visible(u64::MAX)
             .filter_map(|event| {
+                let mut binned = None;
                 let (setter, value) = match &event.action {
                     Action::SetDeviceState {
                         device,
@@ -135,13 +148,17 @@ impl<'a> Firsts<'a> {
                             && keys.insert(format!("v|{}|{device}|{field}", event.actor)),
                         keys.insert(format!("a|{device}|{field}|{value}")),
                     ),
-                    Action::Place { object, .. } => (keys.insert(format!("p|{object}")), false),
+                    Action::Place { object, .. } => {
+                        binned = robot.binned_at(object);
+                        (keys.insert(format!("p|{object}")), false)
+                    }
                     _ => (false, false),
                 };
                 (setter || value).then_some(First {
                     event,
                     setter,
                     value,
+                    binned,
                 })
             })
             .collect();
@@ -150,6 +167,16 @@ impl<'a> Firsts<'a> {
             .filter(|(e, act)| {
                 humans.contains(&e.actor)
                     && keys.insert(serde_json::to_string(&(&e.actor, act)).unwrap_or_default())
+            })
+            .map(|(event, act)| Hour {
+                event,
+                act,
+                // The earlier, of what it is done with and to.
+                binned: [&act.object, &act.target]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|o| robot.binned_at(o))
+                    .min(),
             })
             .collect();
         Firsts { routine, hours }

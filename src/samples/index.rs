@@ -628,6 +628,12 @@ impl<'a> Index<'a> {
     /// out, for good (rubbish never comes back: the lint's
     /// `rubbish_reused`).
     pub fn binned(&self, object: &Id, cutoff: u64) -> bool {
+        self.binned_at(object).is_some_and(|e| e < cutoff)
+    }
+
+    /// The event in which the robot first saw `object` in a bin, if ever
+    /// ([`Index::binned`] before any later cutoff).
+    pub fn binned_at(&self, object: &Id) -> Option<u64> {
         let first = self.tables.derived.binned.get_or_init(|| {
             let (room, location) = (self.stockroom(), Id::new("location"));
             (self.tables.places.iter())
@@ -638,7 +644,7 @@ impl<'a> Index<'a> {
                 })
                 .collect()
         });
-        first.get(object).is_some_and(|e| *e < cutoff)
+        first.get(object).copied()
     }
 
     /// The event with id `id`. A full trace has dense ids (a direct

@@ -62,7 +62,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     // Where acts and habits are drawn from: what the robot perceived, or
     // everything that happened.
     let drawn = if household { &everything } else { ix };
-    let firsts = Firsts::new(drawn, &humans);
+    let firsts = Firsts::new(drawn, ix, &humans);
     let all_acts: Vec<(&Event, &Act)> = drawn.acts(u64::MAX).collect();
     let mut world_memo = Memo::default();
     let keys: Vec<String> = all_acts.iter().map(|(e, a)| act_key(e, a)).collect();

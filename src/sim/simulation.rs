@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use bevy::ecs::change_detection::{ComponentTicks, Tick};
+use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
 use crate::ids::Id;
@@ -30,6 +32,18 @@ pub enum ReplayError {
 /// request at a time.
 pub struct Simulation {
     app: App,
+    /// The world this one was last put in the state of, and both worlds'
+    /// change ticks then ([`Simulation::copy_from`]).
+    copied: Option<Copied>,
+}
+
+/// A copy between two worlds: from which, and from what change tick of
+/// each a later copy from the same world must look for changes.
+#[derive(Clone, Copy)]
+struct Copied {
+    from: WorldId,
+    from_since: Tick,
+    own_since: Tick,
 }
 
 /// The rooms a walk passes (the destination last) and, if it detours round a
@@ -45,7 +59,7 @@ impl Simulation {
         }
         let mut app = App::empty();
         app.add_plugins(SimPlugin { scene });
-        Ok(Simulation { app })
+        Ok(Simulation { app, copied: None })
     }
 
     pub fn world(&self) -> &World {
@@ -111,10 +125,28 @@ impl Simulation {
     /// Puts this simulation in `src`'s current state, as [`Simulation::fork`]
     /// would give it, without a spawn: for a spare run again and again from
     /// cutoffs (requests only change components, never add or remove them).
-    /// Both must be spawns of the same scene.
+    /// Both must be spawns of the same scene. Copied again from the same
+    /// world, only the components either world changed since are: a plan
+    /// and the events between two cutoffs touch a few things, and the
+    /// months' stock makes the scene long.
     pub fn copy_from(&mut self, src: &Simulation) {
         let src = src.world();
         let dst = self.app.world_mut();
+        let (src_now, dst_now) = (src.read_change_tick(), dst.change_tick());
+        // Ticks further apart than this are clamped by Bevy's change
+        // detection: then it is all copied.
+        const FAR: u32 = 1 << 30;
+        let near = |now: Tick, then: Tick| now.get().wrapping_sub(then.get()) < FAR;
+        let since = (self.copied).filter(|c| {
+            c.from == src.id() && near(src_now, c.from_since) && near(dst_now, c.own_since)
+        });
+        let changed = |from: &EntityRef, to: &EntityWorldMut, of: ComponentTicksOf| match since {
+            None => true,
+            Some(c) => {
+                of(from).is_some_and(|t| t.is_changed(c.from_since, src_now))
+                    || of(&to.as_readonly()).is_some_and(|t| t.is_changed(c.own_since, dst_now))
+            }
+        };
         let ids = src.resource::<Registry>();
         debug_assert!(
             (ids.ids()).all(|(id, &e)| dst.resource::<Registry>().get(id) == Some(e)),
@@ -123,22 +155,31 @@ impl Simulation {
         // Each entity looked up once in each world, not once a component.
         for &e in ids.ids().map(|(_, e)| e) {
             let (from, mut to) = (src.entity(e), dst.entity_mut(e));
-            copy_component::<Placed>(&from, &mut to);
-            copy_component::<Receptacle>(&from, &mut to);
-            copy_component::<Hands>(&from, &mut to);
-            copy_component::<Bag>(&from, &mut to);
-            copy_component::<Openable>(&from, &mut to);
-            copy_component::<Device>(&from, &mut to);
-            copy_component::<Servings>(&from, &mut to);
-            copy_component::<Note>(&from, &mut to);
-            copy_component::<At>(&from, &mut to);
-            copy_component::<Busy>(&from, &mut to);
-            copy_component::<Standby>(&from, &mut to);
-            copy_component::<Beliefs>(&from, &mut to);
+            copy_component::<Placed>(&from, &mut to, &changed);
+            copy_component::<Receptacle>(&from, &mut to, &changed);
+            copy_component::<Hands>(&from, &mut to, &changed);
+            copy_component::<Bag>(&from, &mut to, &changed);
+            copy_component::<Openable>(&from, &mut to, &changed);
+            copy_component::<Device>(&from, &mut to, &changed);
+            copy_component::<Servings>(&from, &mut to, &changed);
+            copy_component::<Note>(&from, &mut to, &changed);
+            copy_component::<At>(&from, &mut to, &changed);
+            copy_component::<Busy>(&from, &mut to, &changed);
+            copy_component::<Standby>(&from, &mut to, &changed);
+            copy_component::<Beliefs>(&from, &mut to, &changed);
         }
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
         *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
         *dst.resource_mut::<Step>() = Step::default();
+        // What either changes from here on is newer than both marks: a
+        // change in `src` at its present tick is looked at again, and this
+        // world's own copying (at its present tick) is not.
+        self.copied = Some(Copied {
+            from: src.id(),
+            from_since: Tick::new(src_now.get().wrapping_sub(1)),
+            own_since: dst.change_tick(),
+        });
+        dst.increment_change_tick();
     }
 
     /// Re-executes one recorded event (see [`Simulation::replay`]).
@@ -610,12 +651,20 @@ impl Simulation {
     }
 }
 
+/// Reads an entity's change ticks of one component.
+type ComponentTicksOf = fn(&EntityRef) -> Option<ComponentTicks>;
+
 /// Overwrites an entity's `T` in `to` with its value in `from`, where both
-/// have one (see [`Simulation::copy_from`]).
+/// have one and `changed` says either world changed it (see
+/// [`Simulation::copy_from`]).
 fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
     from: &EntityRef,
     to: &mut EntityWorldMut,
+    changed: &impl Fn(&EntityRef, &EntityWorldMut, ComponentTicksOf) -> bool,
 ) {
+    if !changed(from, to, |e| e.get_change_ticks::<T>()) {
+        return;
+    }
     if let (Some(from), Some(mut to)) = (from.get::<T>(), to.get_mut::<T>()) {
         *to = from.clone();
     }

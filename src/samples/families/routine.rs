@@ -215,7 +215,7 @@ impl QuestionFamily for Routine {
         // About one candidate for each first so far: they grow with the
         // months, and so would the copies of a list grown by doubling.
         let firsts = at.firsts.routine.partition_point(|f| f.event.id < c)
-            + at.firsts.hours.partition_point(|(e, _)| e.id < c);
+            + at.firsts.hours.partition_point(|h| h.event.id < c);
         let mut out = Vec::with_capacity(firsts);
         let mut push = |template, query, phrase: Box<dyn Fn() -> Phrase + 'c>| {
             out.push(Candidate::new(Family::Routine, template, query, phrase));
@@ -279,7 +279,7 @@ impl QuestionFamily for Routine {
                 }
                 // Not of a thing thrown out: nobody asks where the empty
                 // milk carton usually goes.
-                Action::Place { object, .. } if !ix.binned(object, c) => {
+                Action::Place { object, .. } if first.binned.is_none_or(|b| b >= c) => {
                     let object = object.clone();
                     let query = usual_place(&object);
                     push(
@@ -296,16 +296,12 @@ impl QuestionFamily for Routine {
         // A person's firsts of each act: one candidate each, but none of
         // a thing thrown out (nobody asks when the empty carton is
         // usually poured).
-        for (e, act) in at.firsts.hours.iter().take_while(|(e, _)| e.id < c) {
-            if [&act.object, &act.target]
-                .into_iter()
-                .flatten()
-                .any(|o| ix.binned(o, c))
-            {
+        for h in at.firsts.hours.iter().take_while(|h| h.event.id < c) {
+            if h.binned.is_some_and(|b| b < c) {
                 continue;
             }
             // The act is borrowed for the words: only the query owns one.
-            let (actor, act): (&'c Id, &'c Act) = (&e.actor, act);
+            let (actor, act): (&'c Id, &'c Act) = (&h.event.actor, h.act);
             let query = Query::UsualHour {
                 actor: actor.clone(),
                 act: act.clone(),

@@ -138,6 +138,17 @@ fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Eve
         .max_by_key(|(e, _)| e.id)
 }
 
+/// Whether [`latest`] finds one: any thing of `kind` the robot saw come
+/// in (or go in the bin) before `c`, found at the first, not the latest,
+/// of the months' things of the kind.
+fn any_went(ix: &Index, kind: &str, went: Went, c: u64) -> bool {
+    let places = watched_places(ix, went);
+    ix.stock_seen(kind, c).any(|t| match went {
+        Went::In => ix.came_in(&t.id, c).is_some(),
+        Went::Binned => ix.last_placed_on(&t.id, places, c).is_some(),
+    })
+}
+
 /// What the robot last saw of how much of `kind` the house has, before
 /// `c`: the servings left, the events since which it has seen each so
 /// (in the house or gone, and how much is left), and the latest of them.
@@ -146,16 +157,32 @@ struct Left {
     servings: u32,
     evidence: Vec<u64>,
     latest: u64,
-    /// Whether it saw one of the kind used or gone: what makes it a
-    /// question (a full carton untouched since the first morning is not).
-    used: bool,
 }
 
 impl Left {
+    /// Whether [`Left::of`] is `Some`: the robot saw where one thing of
+    /// the kind was (in the house or gone), the first found.
+    fn any(ix: &Index, kind: &str, c: u64) -> bool {
+        ix.stock_seen(kind, c).any(|t| t.since(c).is_some())
+    }
+
+    /// Whether the robot saw one of the kind gone, or one in the house
+    /// used (the first found): what makes how much is left a question (a
+    /// full carton untouched since the first morning is not).
+    fn used(ix: &Index, kind: &str, c: u64) -> bool {
+        let level = Id::new(LEVEL);
+        ix.stock_seen(kind, c).any(|t| match t.since(c) {
+            None => false,
+            Some((_, gone)) => {
+                gone || !(ix.places_before(&(t.id.clone(), level.clone()), c)).is_empty()
+            }
+        })
+    }
+
     fn of(ix: &Index, kind: &str, c: u64) -> Option<Left> {
         let full = full(kind);
         let level = Id::new(LEVEL);
-        let (mut servings, mut evidence, mut went, mut used) = (0, vec![], None, false);
+        let (mut servings, mut evidence, mut went) = (0, vec![], None);
         for thing in ix.stock_seen(kind, c) {
             // Since when it has been seen in the house (or gone): the same
             // answer keeps the same evidence however often it is seen
@@ -166,7 +193,6 @@ impl Left {
             if gone {
                 // What says so, if nothing in the house is left.
                 went = went.max(Some(at));
-                used = true;
                 continue;
             }
             evidence.push(at);
@@ -176,7 +202,6 @@ impl Left {
                 .last()
             {
                 Some(l) => {
-                    used = true;
                     evidence.push(l.event);
                     if let Value::Int(n) = l.value {
                         servings += u32::try_from(n).unwrap_or(0);
@@ -195,7 +220,6 @@ impl Left {
             servings,
             evidence,
             latest,
-            used,
         })
     }
 
@@ -241,7 +265,7 @@ impl QuestionFamily for Stock {
         let mut out = Vec::new();
         for went in [Went::In, Went::Binned] {
             for kind in ix.stockroom().kinds.keys() {
-                if latest(ix, kind, went, c).is_none() {
+                if !any_went(ix, kind, went, c) {
                     continue;
                 }
                 // Worded only if chosen: the months bring more kinds.
@@ -260,7 +284,7 @@ impl QuestionFamily for Stock {
             }
         }
         for kind in ix.stockroom().kinds.keys() {
-            if !Left::of(ix, kind, c).is_some_and(|l| l.used) {
+            if !Left::used(ix, kind, c) {
                 continue;
             }
             let k = kind.to_string();
@@ -290,8 +314,8 @@ impl QuestionFamily for Stock {
     /// (how much is left) nothing of the kind at all.
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
         match q {
-            Query::StillHave { kind } => Left::of(ix, kind, cutoff).is_none(),
-            _ => Went::of(q).is_some_and(|(kind, went)| latest(ix, kind, went, cutoff).is_none()),
+            Query::StillHave { kind } => !Left::any(ix, kind, cutoff),
+            _ => Went::of(q).is_some_and(|(kind, went)| !any_went(ix, kind, went, cutoff)),
         }
     }
 
@@ -425,5 +449,41 @@ impl QuestionFamily for Stock {
         }
         sure_is_true(q, fail);
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short answers the candidates and false premises take are the
+    /// long ones' at every cutoff, for every kind, both ways.
+    #[test]
+    fn the_first_found_says_what_the_whole_walk_says() {
+        let src = crate::scene::BUILTIN[0].1;
+        let base = crate::scene::parse("family_apartment", src).expect("it parses");
+        let scene = crate::generation::scripted::provision(&base, 10, crate::catalogue::builtin());
+        let events = crate::samples::sweep::lived(&scene, 10, 5);
+        let ix = Index::new(&scene, &events);
+        let (mut yes, mut no) = (0, 0);
+        for c in (1..=events.len() as u64 + 1).step_by(97) {
+            for kind in ix.stockroom().kinds.keys() {
+                for went in [Went::In, Went::Binned] {
+                    let found = any_went(&ix, kind, went, c);
+                    assert_eq!(found, latest(&ix, kind, went, c).is_some(), "{kind} at {c}");
+                }
+                let any = Left::of(&ix, kind, c).is_some();
+                assert_eq!(Left::any(&ix, kind, c), any, "{kind} at {c}");
+                // Used is seen of one of them: none seen, none used.
+                let used = Left::used(&ix, kind, c);
+                assert!(any || !used, "{kind} at {c}");
+                if used {
+                    yes += 1;
+                } else {
+                    no += 1;
+                }
+            }
+        }
+        assert!(yes > 0 && no > 0, "{yes} used, {no} not");
     }
 }

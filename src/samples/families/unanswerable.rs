@@ -525,8 +525,8 @@ pub struct Sweep {
     /// before the first call).
     unseen: Option<Vec<Key>>,
     /// The not-told candidates still unsupported, in order of the claim
-    /// that first gave each.
-    told: Vec<Premise>,
+    /// that first gave each, with the cutoff from which one is supported.
+    told: Vec<(Premise, Option<u64>)>,
     /// Every (mode, person, entity, attr) a not-told candidate was made of.
     told_keys: BTreeSet<(ClaimMode, Id, Id, Id)>,
     /// Claims heard so far taken in.
@@ -579,7 +579,7 @@ impl Sweep {
                 )) {
                     continue;
                 }
-                self.told.push(if h.claim.mode == ClaimMode::Fact {
+                let premise = if h.claim.mode == ClaimMode::Fact {
                     Premise::NotSaid {
                         speaker: (*p).clone(),
                         said: h.event,
@@ -593,12 +593,15 @@ impl Sweep {
                         entity: entity.clone(),
                         attr: attr.clone(),
                     }
-                });
+                };
+                let from = supported_from(ix, cutoff, &premise.query(src));
+                self.told.push((premise, from));
             }
         }
         self.heard = self.heard.max(heard.len());
-        self.told.retain(|c| unsupported(ix, cutoff, &c.query(src)));
-        let told = self.told.clone();
+        self.told
+            .retain(|(_, from)| from.is_none_or(|f| cutoff < f));
+        let told = self.told.iter().map(|(p, _)| p.clone()).collect();
         // Acts seen done by one person, asked of another never seen doing
         // them (the latest sixty acts, as `when_last` takes).
         let mut not_done = Vec::new();
@@ -628,6 +631,26 @@ impl Sweep {
         }
         [absent, unseen, told, not_done]
     }
+}
+
+/// The first cutoff from `from` on at which something bears on `q`, if
+/// any: that only changes from no to yes as the past grows, so it is
+/// searched for once, not asked again at every cutoff while it is no.
+fn supported_from(ix: &Index, from: u64, q: &Query) -> Option<u64> {
+    let end = ix.events.last().map_or(from, |e| e.id + 1).max(from);
+    if unsupported(ix, end, q) {
+        return None;
+    }
+    let (mut lo, mut hi) = (from, end);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if unsupported(ix, mid, q) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
 }
 
 #[cfg(test)]
@@ -697,5 +720,33 @@ mod tests {
         // The kinds that are kept did grow and shrink along the way.
         assert!(told > first_told, "not-told candidates never grew");
         assert!(unseen_dropped, "no unseen key was ever seen");
+    }
+
+    /// The search finds the cutoff from which a question is supported,
+    /// for questions that come to be and questions that never do.
+    #[test]
+    fn a_question_is_supported_from_the_cutoff_the_search_finds() {
+        let (scene, events) = crate::samples::sweep::four_days();
+        let ix = Index::new(&scene, &events);
+        let (mut found, mut never) = (0, 0);
+        for h in ix.heard_before(u64::MAX).iter().step_by(3) {
+            for a in &scene.actors {
+                let q = Query::AccordingTo {
+                    speaker: a.id.clone(),
+                    entity: h.claim.entity.clone(),
+                    attr: h.claim.attr.clone(),
+                };
+                let from = supported_from(&ix, 1, &q);
+                for c in (1..=events.len() as u64 + 1).step_by(37) {
+                    let no = from.is_none_or(|f| c < f);
+                    assert_eq!(unsupported(&ix, c, &q), no, "{q:?} at {c}");
+                }
+                match from {
+                    Some(_) => found += 1,
+                    None => never += 1,
+                }
+            }
+        }
+        assert!(found > 0 && never > 0, "{found} found, {never} never");
     }
 }
