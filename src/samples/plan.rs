@@ -226,8 +226,8 @@ pub struct TaskMiner<'a> {
 /// once: the months' stock makes the list long, and most of it is never
 /// seen.
 struct Things<'a> {
-    /// Each thing the robot ever saw put somewhere, with every sight of
-    /// where it was.
+    /// Each thing the robot ever saw somewhere, with every sight of where
+    /// it was ([`Index::located`]).
     sighted: Vec<(&'a ObjectDef, &'a [Seen])>,
     /// The things the only one of their kind their owner has: "their mug"
     /// names one thing.
@@ -495,14 +495,10 @@ fn drafts<'a>(
     // not in a bin (nobody is brought the empty carton), each with where
     // the robot last saw it, asked once whoever looks for it.
     let location = Id::new("location");
-    let sighted: Vec<(_, _, std::cell::OnceCell<Option<_>>)> = (things.sighted.iter())
-        .filter_map(|&(o, all)| {
-            let seen = &all[..all.partition_point(|s| s.event < c)];
-            (seen.last())
-                .is_some_and(|s| beliefs::placed(&s.value) && !room.in_bin(&s.value))
-                .then(|| (o, seen, Default::default()))
-        })
-        .collect();
+    let sighted: Vec<(_, _, std::cell::OnceCell<Option<_>>)> =
+        beliefs::left_somewhere(room, &things.sighted, c)
+            .map(|(o, seen)| (o, seen, Default::default()))
+            .collect();
     for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
         for &(o, seen, ref seen_at) in &sighted {
             // What they last saw, looked up before it is answered: mostly

@@ -137,16 +137,11 @@ impl Simulation {
         // detection: then it is all copied.
         const FAR: u32 = 1 << 30;
         let near = |now: Tick, then: Tick| now.get().wrapping_sub(then.get()) < FAR;
-        let since = (self.copied).filter(|c| {
-            c.from == src.id() && near(src_now, c.from_since) && near(dst_now, c.own_since)
-        });
-        let changed = |from: &EntityRef, to: &EntityWorldMut, of: ComponentTicksOf| match since {
-            None => true,
-            Some(c) => {
-                of(from).is_some_and(|t| t.is_changed(c.from_since, src_now))
-                    || of(&to.as_readonly()).is_some_and(|t| t.is_changed(c.own_since, dst_now))
-            }
-        };
+        let since = (self.copied)
+            .filter(|c| {
+                c.from == src.id() && near(src_now, c.from_since) && near(dst_now, c.own_since)
+            })
+            .map(|c| (c, src_now, dst_now));
         let ids = src.resource::<Registry>();
         debug_assert!(
             (ids.ids()).all(|(id, &e)| dst.resource::<Registry>().get(id) == Some(e)),
@@ -155,18 +150,18 @@ impl Simulation {
         // Each entity looked up once in each world, not once a component.
         for &e in ids.ids().map(|(_, e)| e) {
             let (from, mut to) = (src.entity(e), dst.entity_mut(e));
-            copy_component::<Placed>(&from, &mut to, &changed);
-            copy_component::<Receptacle>(&from, &mut to, &changed);
-            copy_component::<Hands>(&from, &mut to, &changed);
-            copy_component::<Bag>(&from, &mut to, &changed);
-            copy_component::<Openable>(&from, &mut to, &changed);
-            copy_component::<Device>(&from, &mut to, &changed);
-            copy_component::<Servings>(&from, &mut to, &changed);
-            copy_component::<Note>(&from, &mut to, &changed);
-            copy_component::<At>(&from, &mut to, &changed);
-            copy_component::<Busy>(&from, &mut to, &changed);
-            copy_component::<Standby>(&from, &mut to, &changed);
-            copy_component::<Beliefs>(&from, &mut to, &changed);
+            copy_component::<Placed>(&from, &mut to, since);
+            copy_component::<Receptacle>(&from, &mut to, since);
+            copy_component::<Hands>(&from, &mut to, since);
+            copy_component::<Bag>(&from, &mut to, since);
+            copy_component::<Openable>(&from, &mut to, since);
+            copy_component::<Device>(&from, &mut to, since);
+            copy_component::<Servings>(&from, &mut to, since);
+            copy_component::<Note>(&from, &mut to, since);
+            copy_component::<At>(&from, &mut to, since);
+            copy_component::<Busy>(&from, &mut to, since);
+            copy_component::<Standby>(&from, &mut to, since);
+            copy_component::<Beliefs>(&from, &mut to, since);
         }
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
         *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
@@ -651,19 +646,23 @@ impl Simulation {
     }
 }
 
-/// Reads an entity's change ticks of one component.
-type ComponentTicksOf = fn(&EntityRef) -> Option<ComponentTicks>;
-
 /// Overwrites an entity's `T` in `to` with its value in `from`, where both
-/// have one and `changed` says either world changed it (see
+/// have one and, after a copy from the same world (`since`: that copy,
+/// and both worlds' ticks now), either world changed it (see
 /// [`Simulation::copy_from`]).
 fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
     from: &EntityRef,
     to: &mut EntityWorldMut,
-    changed: &impl Fn(&EntityRef, &EntityWorldMut, ComponentTicksOf) -> bool,
+    since: Option<(Copied, Tick, Tick)>,
 ) {
-    if !changed(from, to, |e| e.get_change_ticks::<T>()) {
-        return;
+    if let Some((c, src_now, dst_now)) = since {
+        let changed =
+            |t: Option<ComponentTicks>, since, now| t.is_some_and(|t| t.is_changed(since, now));
+        if !changed(from.get_change_ticks::<T>(), c.from_since, src_now)
+            && !changed(to.get_change_ticks::<T>(), c.own_since, dst_now)
+        {
+            return;
+        }
     }
     if let (Some(from), Some(mut to)) = (from.get::<T>(), to.get_mut::<T>()) {
         *to = from.clone();

@@ -18,14 +18,16 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
+use crate::scene::ObjectDef;
 use crate::trace::request::Action;
 use crate::trace::{ClaimMode, Key, Location, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::{At, Candidate, resident};
-use crate::samples::index::Index;
+use crate::samples::index::{Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
+use crate::samples::stockroom::Stockroom;
 use crate::samples::text::{Namer, plural};
 use crate::samples::wording::{Tense, act_phrase, verb_phrase};
 
@@ -78,6 +80,22 @@ pub fn placed(v: &Value) -> bool {
     matches!(v, Value::Location(Location::On(_) | Location::In(_)))
 }
 
+/// Of `located` ([`Index::located`]), the things the robot last saw put
+/// somewhere before `cutoff`, not carried about (whoever it was carried
+/// past may have seen it) nor in a bin (nobody asks where the empty
+/// carton is thought to be), each with its sights before `cutoff`.
+pub fn left_somewhere<'a, 'r>(
+    room: &'r Stockroom,
+    located: &'r [(&'a ObjectDef, &'a [Seen])],
+    cutoff: u64,
+) -> impl Iterator<Item = (&'a ObjectDef, &'a [Seen])> + 'r {
+    located.iter().filter_map(move |&(o, all)| {
+        let seen = &all[..all.partition_point(|s| s.event < cutoff)];
+        let last = seen.last()?;
+        (placed(&last.value) && !room.in_bin(&last.value)).then_some((o, seen))
+    })
+}
+
 /// The key a beliefs question is about, and whose belief.
 fn of(q: &Query) -> Option<(&Id, Key)> {
     match q {
@@ -107,17 +125,10 @@ impl QuestionFamily for Beliefs {
             .filter(|p| resident(ix, p))
             .collect();
         // Each thing's sights, and the last of them each person shared: of
-        // the things the robot last saw put somewhere, not carried about
-        // (whoever it was carried past may have seen it) nor thrown out
-        // (nobody asks where the empty carton is thought to be).
-        let (room, location) = (ix.stockroom(), Id::new("location"));
-        let things: Vec<_> = (at.located.iter())
-            .filter_map(|&(o, all)| {
-                let seen = &all[..all.partition_point(|s| s.event < at.cutoff.event)];
-                let last = seen.last()?;
-                (placed(&last.value) && !room.in_bin(&last.value))
-                    .then(|| (o, (o.id.clone(), location.clone()), seen))
-            })
+        // the things left somewhere.
+        let location = Id::new("location");
+        let things: Vec<_> = left_somewhere(ix.stockroom(), at.located, at.cutoff.event)
+            .map(|(o, seen)| (o, (o.id.clone(), location.clone()), seen))
             .map(|(o, key, seen)| {
                 let last: Vec<_> = (people.iter())
                     .map(|p| ix.scan_shared(seen, p, &key))
