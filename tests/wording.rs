@@ -4,7 +4,8 @@
 //! marks wrong: self-reference ("before Ben put it with Ben"), a verb that
 //! does not agree with its thing ("the headphones is"), someone asked about
 //! who could not have done it (the courier putting the brie away), a
-//! deadline or an hour nobody said, and the robot as its own source.
+//! deadline, an hour or a place nobody said, and the robot as its own
+//! source.
 
 mod common;
 
@@ -13,7 +14,7 @@ use hearth::procgen::{self, SceneSpec};
 use hearth::samples::{self, Answer, Asking, QaSample, Sample};
 use hearth::scene::{ActorKind, Scene};
 use hearth::trace::request::Action;
-use hearth::trace::{DAY, Event};
+use hearth::trace::{DAY, Event, Location, Value};
 
 /// Homes no other test reads: every kind, two seeds each.
 fn homes() -> Vec<(Scene, Vec<Event>)> {
@@ -118,6 +119,23 @@ fn faults(scene: &Scene, events: &[Event], q: &QaSample) -> Vec<String> {
             Action::Say { text, .. } => out.push(format!("deadline nobody said: {text:?}")),
             a => out.push(format!("deadline from {a:?}")),
         },
+        // What was asked, only where it was said: "put the clothes away"
+        // asked no place, so "in the wardrobe" is no gold of it.
+        (
+            "commitment/what_asked",
+            Answer::Value {
+                value: Value::Location(Location::On(at) | Location::In(at)),
+            },
+        ) => {
+            let kind = scene.furniture.iter().map(|f| (&f.id, &f.kind));
+            let kind = kind.chain(scene.devices.iter().map(|d| (&d.id, &d.kind)));
+            let noun = kind.filter(|(id, _)| *id == at).map(|(_, k)| k).next();
+            let noun = noun.and_then(|k| k.rsplit(' ').next()).unwrap_or("?");
+            match &event(q.evidence[0]).action {
+                Action::Say { text, .. } if text.to_lowercase().contains(noun) => {}
+                a => out.push(format!("a place nobody said ({noun}): {a:?}")),
+            }
+        }
         // What someone did, said as a person would: "Picked up the mug.",
         // not "Pick the mug." or "Handoff the box.".
         ("temporal/what_next", Answer::Action { .. }) => {
@@ -258,6 +276,25 @@ fn the_checks_find_each_fault_planted() {
         };
     });
     assert!(found.iter().any(|f| f.starts_with("hour")), "{found:?}");
+    let found = plant("commitment/what_asked", &|q| {
+        let said = match &events
+            .iter()
+            .find(|e| e.id == q.evidence[0])
+            .unwrap()
+            .action
+        {
+            Action::Say { text, .. } => text.to_lowercase(),
+            _ => unreachable!(),
+        };
+        let unsaid = scene.furniture.iter().find(|f| !said.contains(&f.kind));
+        q.answer = Answer::Value {
+            value: Value::Location(Location::On(unsaid.unwrap().id.clone())),
+        };
+    });
+    assert!(
+        found.iter().any(|f| f.starts_with("a place nobody said")),
+        "{found:?}"
+    );
     let found = plant("counting/how_many_anyone", &|q| {
         let robot = events.iter().find(|e| e.actor.as_str() == "robot").unwrap();
         q.evidence.push(robot.id);

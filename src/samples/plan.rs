@@ -427,7 +427,7 @@ fn drafts<'a>(
                             format!(
                                 "{} asked you to {}. Please do it now.",
                                 n.name(&h.speaker),
-                                request_phrase(n, entity, attr, value)
+                                request_phrase(n, entity, attr, value, commitment::said(ix, n, h))
                             ),
                             format!(
                                 "Please do what {} asked you to do with {}.",

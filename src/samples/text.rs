@@ -78,6 +78,17 @@ impl<'a> Namer<'a> {
         self.names.same[nth].1 > 1
     }
 
+    /// What a fixture is, without article or room: "wardrobe", "coffee
+    /// table"; `None` for anything else.
+    pub fn kind_of(&self, id: &Id) -> Option<&'a str> {
+        let s = self.scene;
+        match self.names.index.get(id) {
+            Some((Kind::Furniture, i)) => Some(&s.furniture[i].kind),
+            Some((Kind::Device, i)) => Some(&s.devices[i].kind),
+            _ => None,
+        }
+    }
+
     /// Whether `id` is a room.
     pub fn is_room(&self, id: &Id) -> bool {
         matches!(self.names.index.get(id), Some((Kind::Room, _)))

@@ -5,7 +5,7 @@ use crate::ids::Id;
 use crate::trace::{Location, Value};
 
 use super::model::{Act, Answer, Progress, Source, UNKNOWN_TEXT};
-use super::text::{Namer, capital};
+use super::text::{Namer, capital, field_words};
 
 /// The form of a verb phrase.
 #[derive(Clone, Copy, PartialEq)]
@@ -56,11 +56,7 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
                     v("switch", "switched", "switches"),
                     if *on { "on" } else { "off" }
                 ),
-                (f, Some(val)) => format!(
-                    "{} the {} of {t} to {val}",
-                    v("set", "set", "sets"),
-                    f.replace('_', " ")
-                ),
+                (f, Some(val)) => set_phrase(&v("set", "set", "sets"), &t, f, n.value(f, val), val),
                 (f, None) => format!(
                     "{} the {} of {t}",
                     v("change", "changed", "changes"),
@@ -97,12 +93,15 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
-/// "put the white shirt in the wardrobe", "switch the washing machine off".
-pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> String {
+/// "put the white shirt in the wardrobe", "switch the washing machine off":
+/// a request's task. A place its words did not say is not said back
+/// (`said` false): "put the clothes away" asked "put the white shirt away".
+pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value, said: bool) -> String {
     match (attr.as_str(), value) {
-        ("location", Value::Location(Location::HeldBy(a))) => {
+        ("location", Value::Location(Location::HeldBy(a))) if said => {
             format!("bring {} to {}", n.name(entity), n.name(a))
         }
+        ("location", _) if !said => format!("put {} away", n.name(entity)),
         ("location", v) => format!("put {} {}", n.name(entity), n.value("location", v)),
         ("power", Value::Bool(on)) => {
             format!(
@@ -111,12 +110,40 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value) -> Strin
                 if *on { "on" } else { "off" }
             )
         }
-        (f, v) => format!(
-            "set the {} of {} to {}",
-            f.replace('_', " "),
-            n.name(entity),
-            n.value(f, v)
-        ),
+        (f, v) => set_phrase("set", &n.name(entity), f, n.value(f, v), v),
+    }
+}
+
+/// "set the coffee machine to cappuccino": a choice of setting names
+/// itself, where "set the drink of the coffee machine to cappuccino" is
+/// how nobody talks; "set the volume of the TV to 25".
+fn set_phrase(verb: &str, device: &str, field: &str, words: String, v: &Value) -> String {
+    match v {
+        Value::Text(_) => format!("{verb} {device} to {words}"),
+        _ => format!("{verb} the {} of {device} to {words}", field_words(field)),
+    }
+}
+
+/// Whether the words of a request, `text` said by `speaker`, name the
+/// value it asks for: "put my laptop on the desk in my room" names the
+/// desk, "put the clothes away" no place, "switch the machine off" the
+/// off. A gold answer of what was asked says only what was said.
+pub fn says_value(n: &Namer, text: &str, speaker: &Id, attr: &str, value: &Value) -> bool {
+    let text = text.to_lowercase();
+    let has = |w: &str| text.split(|c: char| !c.is_alphanumeric()).any(|t| t == w);
+    match (attr, value) {
+        (_, Value::Location(Location::On(r) | Location::In(r))) => n
+            .kind_of(r)
+            .and_then(|k| k.rsplit(' ').next())
+            .is_some_and(|w| has(&w.to_lowercase())),
+        (_, Value::Location(Location::HeldBy(a) | Location::CarriedBy(a))) => {
+            (a == speaker && has("me")) || text.contains(&n.name(a).to_lowercase())
+        }
+        (_, Value::Location(Location::Outside)) => has("out") || has("outside"),
+        ("open", Value::Bool(true)) => has("open"),
+        ("open", Value::Bool(false)) => has("close") || has("shut"),
+        (_, Value::Bool(on)) => has(if *on { "on" } else { "off" }),
+        (_, v) => text.contains(&n.value(attr, v).to_lowercase()),
     }
 }
 
@@ -140,11 +167,9 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
                 (_, Some((f, Value::Bool(on)))) if f.as_str() == "power" => {
                     format!("Switched {t} {}.", if *on { "on" } else { "off" })
                 }
-                (_, Some((f, v))) => capital(&format!(
-                    "set the {} of {t} to {}.",
-                    f.replace('_', " "),
-                    n.value(f.as_str(), v)
-                )),
+                (_, Some((f, v))) => {
+                    capital(&set_phrase("set", &t, f, n.value(f.as_str(), v), v)) + "."
+                }
                 ("navigate_to", _) => format!("Went to {t}."),
                 ("inspect", _) => format!("Looked at {t}."),
                 ("pick", _) => format!("Picked up {t}."),

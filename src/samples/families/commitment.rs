@@ -16,7 +16,7 @@ use crate::samples::model::{Answer, Cutoff, Family, Progress, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::{Namer, plural, says_time};
 use crate::samples::wording::answer_words;
-use crate::samples::wording::request_phrase;
+use crate::samples::wording::{request_phrase, says_value};
 use crate::trace::{Location, Value};
 
 use super::family::{QuestionFamily, Reads, Track};
@@ -53,6 +53,15 @@ fn said_time(ix: &Index, event: u64, t: u64) -> bool {
         .is_some_and(|e| matches!(&e.action, Action::Say { text, .. } if says_time(text, t)))
 }
 
+/// Whether the words of request `h` name the value it asks for (see
+/// [`says_value`]).
+pub fn said(ix: &Index, n: &Namer, h: &Heard) -> bool {
+    ix.event(h.event).is_some_and(|e| {
+        matches!(&e.action, Action::Say { text, .. }
+            if says_value(n, text, &h.speaker, h.claim.attr.as_str(), &h.claim.value))
+    })
+}
+
 pub const READINGS: &[Reading] = &[Reading {
     rank: 60,
     cue: |r| r.has(&[" ask", "request", "deadline", " the robot to "]),
@@ -79,7 +88,11 @@ impl QuestionFamily for Commitment {
         }
         let (entity, attr) = (&h.claim.entity, &h.claim.attr);
         let by = move || n.name(&h.speaker);
-        let task = move || request_phrase(n, entity, attr, &h.claim.value);
+        // "Put the clothes away" asks for each piece where it lives: what
+        // was asked is no question then (its gold would be a place nobody
+        // said), and the task is said as asked.
+        let said = said(ix, n, h);
+        let task = move || request_phrase(n, entity, attr, &h.claim.value, said);
         let request = h.event;
         let what_phrase = move || {
             let when = n.when(ix.event(h.event).map_or(0, |e| e.t));
@@ -104,16 +117,20 @@ impl QuestionFamily for Commitment {
             entity: entity.clone(),
         };
         let family = Family::Commitment;
-        vec![
+        let what = said.then(|| {
             Candidate::new(
                 family,
                 "what_asked",
                 asked(request, &entity),
                 Box::new(what_phrase),
-            ),
-            Candidate::new(family, "when_due", due, Box::new(due_phrase)),
-            Candidate::new(family, "is_done", status, Box::new(done_phrase)),
-        ]
+            )
+        });
+        what.into_iter()
+            .chain([
+                Candidate::new(family, "when_due", due, Box::new(due_phrase)),
+                Candidate::new(family, "is_done", status, Box::new(done_phrase)),
+            ])
+            .collect()
     }
 
     /// Whether a request is done reads what the robot saw of its

@@ -148,8 +148,10 @@ impl QuestionFamily for Temporal {
             if at.humans.contains(&e.actor) && acts.tally.once(key) {
                 let (actor, act) = (e.actor.clone(), (*act).clone());
                 let phrase = Box::new(move || {
-                    let done = act_phrase(n, &actor, &act);
-                    let slots = [("done", done.as_str()), ("who", &n.name(&actor))];
+                    // The name once: "after Emma picked up the mug, what
+                    // did she do", never "what did Emma do after Emma".
+                    let acted = verb_phrase(n, &act, Tense::Past);
+                    let slots = [("acted", acted.as_str()), ("who", &n.name(&actor))];
                     Phrase::new(PHRASINGS, "what_next", &slots)
                 });
                 let query = Query::Next { event: e.id };

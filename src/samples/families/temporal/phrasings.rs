@@ -27,11 +27,11 @@ pub const PHRASINGS: Phrasings = &[
     (
         "what_next",
         &[
-            "Right after {done}, what was the next thing {who} did?",
-            "Once {done}, what did {who} do next?",
-            "{done}. What did {who} do straight after that?",
-            "What was the next thing {who} did after {done}?",
-            "After {done}, what did {who} go on to do?",
+            "Right after {who} {acted}, what did they do next?",
+            "{who} {acted}. What did they do straight after that?",
+            "What did {who} do next, after they {acted}?",
+            "After {who} {acted}, what did they go on to do?",
+            "What was the next thing {who} did once they {acted}?",
         ],
     ),
 ];
