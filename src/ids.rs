@@ -2,16 +2,62 @@
 //! traces use (`mug_2`, `fridge_1`, `alice`).
 
 use std::borrow::Borrow;
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 /// A scene-wide unique id. Cheap to clone (shared string), ordered by its
 /// text so that maps keyed by ids iterate deterministically.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+///
+/// Made once per thread for each text ([`Id::new`]): a trace names the
+/// same few hundred ids tens of thousands of times, and each read as its
+/// own string scattered them over the heap, so that comparing two of a
+/// months-long trace went to memory. The same text is then mostly the same
+/// string, compared by address first.
+#[derive(Clone, Serialize)]
 #[serde(transparent)]
 pub struct Id(Arc<str>);
+
+thread_local! {
+    /// Every id made on this thread: a scene's names, a few hundred.
+    static IDS: RefCell<HashSet<Arc<str>>> = RefCell::new(HashSet::new());
+}
+
+impl PartialEq for Id {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Eq for Id {}
+
+impl Ord for Id {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            Ordering::Equal
+        } else {
+            self.0.cmp(&other.0)
+        }
+    }
+}
+
+impl PartialOrd for Id {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By the text, as `str` hashes: maps keyed by ids are looked up by `&str`.
+impl Hash for Id {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 /// Read straight into the shared string (serde's `Arc<str>` goes through
 /// a `String` first): a trace is mostly ids.
@@ -33,7 +79,14 @@ impl<'de> Deserialize<'de> for Id {
 
 impl Id {
     pub fn new(s: &str) -> Self {
-        Id(Arc::from(s))
+        IDS.with_borrow_mut(|ids| match ids.get(s) {
+            Some(id) => Id(id.clone()),
+            None => {
+                let id: Arc<str> = Arc::from(s);
+                ids.insert(id.clone());
+                Id(id)
+            }
+        })
     }
 
     pub fn as_str(&self) -> &str {
@@ -148,6 +201,30 @@ mod tests {
         assert!(serde_json::from_str::<Id>("3").is_err());
         assert!(serde_json::from_str::<Id>("null").is_err());
         assert_eq!(serde_json::to_string(&Id::new("a_b")).unwrap(), r#""a_b""#);
+    }
+
+    #[test]
+    fn ids_of_one_text_are_one_string_and_compare_as_text() {
+        let (a, b): (Id, Id) = (
+            Id::new("mug_2"),
+            serde_json::from_str(r#""mug_2""#).unwrap(),
+        );
+        assert!(Arc::ptr_eq(&a.0, &b.0));
+        // Made on another thread, the same text is another string, and
+        // still the same id, ordered and hashed as its text.
+        let c = std::thread::spawn(|| Id::new("mug_2")).join().unwrap();
+        assert!(!Arc::ptr_eq(&a.0, &c.0));
+        assert_eq!(a, c);
+        assert_eq!(a.cmp(&c), Ordering::Equal);
+        assert!(Id::new("mug_10") < a && a < Id::new("mug_3"));
+        let hash = |h: &dyn Fn(&mut std::hash::DefaultHasher)| {
+            let mut s = std::hash::DefaultHasher::new();
+            h(&mut s);
+            s.finish()
+        };
+        assert_eq!(hash(&|s| c.hash(s)), hash(&|s| "mug_2".hash(s)));
+        let set: HashSet<Id> = [a.clone()].into();
+        assert!(set.contains("mug_2") && set.contains(&c));
     }
 
     #[test]
