@@ -101,6 +101,9 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value, said: bo
         ("location", Value::Location(Location::HeldBy(a))) if said => {
             format!("bring {} to {}", n.name(entity), n.name(a))
         }
+        ("location", Value::Location(Location::HeldBy(_))) if !said => {
+            format!("bring {} over", n.name(entity))
+        }
         ("location", _) if !said => format!("put {} away", n.name(entity)),
         ("location", v) => format!("put {} {}", n.name(entity), n.value("location", v)),
         ("power", Value::Bool(on)) => {
@@ -233,3 +236,70 @@ pub fn hedge(n: &Namer, a: &Answer) -> Option<String> {
 
 /// Why a household question the robot missed is not known.
 pub const MISSED: &str = "The robot did not see or hear anything that settles it.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene;
+
+    #[test]
+    fn a_request_says_its_value_only_in_words_that_name_it() {
+        let s = scene::parse("family_apartment", scene::default_source()).unwrap();
+        let n = Namer::new(&s);
+        let (bob, lily) = (Id::new("bob"), Id::new("lily"));
+        let on = |f: &str| Value::Location(Location::On(Id::new(f)));
+        let says = |text: &str, attr: &str, v: &Value| says_value(&n, text, &bob, attr, v);
+        let desk = on("desk_lily");
+        assert!(says(
+            "Please put my book on the desk by 10:30.",
+            "location",
+            &desk
+        ));
+        assert!(!says("Please put the clothes away.", "location", &desk));
+        // A word, not a part of one: "desktop" names no desk.
+        assert!(!says("Leave it by the desktop.", "location", &desk));
+        let wardrobe = Value::Location(Location::In(Id::new("wardrobe_lily")));
+        assert!(says(
+            "Hang it in the WARDROBE, please.",
+            "location",
+            &wardrobe
+        ));
+        assert!(!says("Put it in her room.", "location", &wardrobe));
+        let to = |a: &Id| Value::Location(Location::HeldBy(a.clone()));
+        assert!(says("Bring me my glasses.", "location", &to(&bob)));
+        assert!(says("Bring the glasses to Lily.", "location", &to(&lily)));
+        assert!(!says("Bring the glasses over.", "location", &to(&lily)));
+        assert!(says(
+            "Switch the machine off.",
+            "power",
+            &Value::Bool(false)
+        ));
+        assert!(!says(
+            "Switch the machine off.",
+            "power",
+            &Value::Bool(true)
+        ));
+        assert!(says("Close the fridge.", "open", &Value::Bool(false)));
+        assert!(!says("Close the fridge.", "open", &Value::Bool(true)));
+        let eco = Value::Text("eco".into());
+        assert!(says("After dinner set it to eco, please.", "program", &eco));
+        assert!(!says("After dinner run it, please.", "program", &eco));
+        // Said back: as asked, where the place was not said.
+        let (book, dw) = (Id::new("book_1"), Id::new("dishwasher_1"));
+        let location = Id::new("location");
+        let task = |v: &Value, said| request_phrase(&n, &book, &location, v, said);
+        let put = task(&desk, true);
+        assert!(
+            put.starts_with("put the hardback novel") && put.contains(" desk"),
+            "{put}"
+        );
+        assert!(
+            task(&desk, false).ends_with(" away"),
+            "{}",
+            task(&desk, false)
+        );
+        assert!(task(&to(&lily), false).ends_with(" over"));
+        let program = request_phrase(&n, &dw, &Id::new("program"), &eco, true);
+        assert_eq!(program, "set the dishwasher to eco");
+    }
+}
