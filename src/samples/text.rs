@@ -80,13 +80,12 @@ impl<'a> Namer<'a> {
 
     /// What a fixture is, without article or room: "wardrobe", "coffee
     /// table"; `None` for anything else.
-    pub fn kind_of(&self, id: &Id) -> Option<&'a str> {
-        let s = self.scene;
-        match self.names.index.get(id) {
-            Some((Kind::Furniture, i)) => Some(&s.furniture[i].kind),
-            Some((Kind::Device, i)) => Some(&s.devices[i].kind),
-            _ => None,
-        }
+    pub fn kind_of(&self, id: &Id) -> Option<&str> {
+        self.names
+            .index
+            .over(self.scene)
+            .fixture(id)
+            .map(|f| f.kind)
     }
 
     /// Whether `id` is a room.

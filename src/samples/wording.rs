@@ -56,7 +56,7 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
                     v("switch", "switched", "switches"),
                     if *on { "on" } else { "off" }
                 ),
-                (f, Some(val)) => set_phrase(&v("set", "set", "sets"), &t, f, n.value(f, val), val),
+                (f, Some(val)) => set_phrase(n, &v("set", "set", "sets"), &t, f, val),
                 (f, None) => format!(
                     "{} the {} of {t}",
                     v("change", "changed", "changes"),
@@ -98,13 +98,13 @@ pub fn and_list(items: &[String]) -> String {
 /// (`said` false): "put the clothes away" asked "put the white shirt away".
 pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value, said: bool) -> String {
     match (attr.as_str(), value) {
-        ("location", Value::Location(Location::HeldBy(a))) if said => {
-            format!("bring {} to {}", n.name(entity), n.name(a))
-        }
         ("location", Value::Location(Location::HeldBy(_))) if !said => {
             format!("bring {} over", n.name(entity))
         }
         ("location", _) if !said => format!("put {} away", n.name(entity)),
+        ("location", Value::Location(Location::HeldBy(a))) => {
+            format!("bring {} to {}", n.name(entity), n.name(a))
+        }
         ("location", v) => format!("put {} {}", n.name(entity), n.value("location", v)),
         ("power", Value::Bool(on)) => {
             format!(
@@ -113,14 +113,15 @@ pub fn request_phrase(n: &Namer, entity: &Id, attr: &Id, value: &Value, said: bo
                 if *on { "on" } else { "off" }
             )
         }
-        (f, v) => set_phrase("set", &n.name(entity), f, n.value(f, v), v),
+        (f, v) => set_phrase(n, "set", &n.name(entity), f, v),
     }
 }
 
 /// "set the coffee machine to cappuccino": a choice of setting names
 /// itself, where "set the drink of the coffee machine to cappuccino" is
 /// how nobody talks; "set the volume of the TV to 25".
-fn set_phrase(verb: &str, device: &str, field: &str, words: String, v: &Value) -> String {
+fn set_phrase(n: &Namer, verb: &str, device: &str, field: &str, v: &Value) -> String {
+    let words = n.value(field, v);
     match v {
         Value::Text(_) => format!("{verb} {device} to {words}"),
         _ => format!("{verb} the {} of {device} to {words}", field_words(field)),
@@ -170,9 +171,7 @@ pub fn answer_words(n: &Namer, attr: &str, a: &Answer, options: &[String]) -> St
                 (_, Some((f, Value::Bool(on)))) if f.as_str() == "power" => {
                     format!("Switched {t} {}.", if *on { "on" } else { "off" })
                 }
-                (_, Some((f, v))) => {
-                    capital(&set_phrase("set", &t, f, n.value(f.as_str(), v), v)) + "."
-                }
+                (_, Some((f, v))) => capital(&set_phrase(n, "set", &t, f, v)) + ".",
                 ("navigate_to", _) => format!("Went to {t}."),
                 ("inspect", _) => format!("Looked at {t}."),
                 ("pick", _) => format!("Picked up {t}."),
