@@ -60,7 +60,9 @@ struct Block {
     front: Front,
     /// Its frequency in each document of the block, once it is in
     /// [`DENSE`] of them: a candidate's is then read, not searched for.
-    dense: Option<Box<[u32; BLOCK]>>,
+    /// A byte each, so that the reads touch few cache lines; a block where
+    /// a frequency is over 255 has none.
+    dense: Option<Box<[u8; BLOCK]>>,
 }
 
 /// Documents of a block a word is in before its frequencies are also kept
@@ -103,6 +105,10 @@ impl Best {
     }
 
     fn offer(&mut self, x: (f64, u64)) {
+        // Most offers lose to the k-th best: one comparison, not a search.
+        if self.top.len() == self.k && !Self::before(&x, &self.top[self.k - 1]) {
+            return;
+        }
         let at = self.top.partition_point(|y| Self::before(y, &x));
         if at < self.k {
             self.top.insert(at, x);
@@ -143,14 +149,18 @@ impl Bm25 {
                 Some(b) if b.block == block => {
                     b.front.add(f, len);
                     let here = &p.docs[b.start..];
+                    let byte = |f: u32| u8::try_from(f).ok();
                     match &mut b.dense {
-                        Some(dense) => dense[d as usize % BLOCK] = f,
+                        Some(dense) => match byte(f) {
+                            Some(f) => dense[d as usize % BLOCK] = f,
+                            None => b.dense = None,
+                        },
                         None if here.len() >= DENSE => {
                             let mut dense = Box::new([0; BLOCK]);
-                            for &(d, f) in here {
-                                dense[d as usize % BLOCK] = f;
-                            }
-                            b.dense = Some(dense);
+                            let fits = here.iter().all(|&(d, f)| {
+                                byte(f).map(|f| dense[d as usize % BLOCK] = f).is_some()
+                            });
+                            b.dense = fits.then_some(dense);
                         }
                         None => {}
                     }
@@ -273,6 +283,8 @@ impl Tier {
         let mut share = vec![0.0; words.len()];
         let mut acc = [0.0f64; BLOCK];
         let mut cand = [false; BLOCK];
+        // Each candidate's length, read once from the tier's list.
+        let mut len = [0u32; BLOCK];
         let mut list: Vec<usize> = Vec::with_capacity(BLOCK);
         let mut order: Vec<usize> = Vec::with_capacity(words.len());
         let mut lazy = vec![false; words.len()];
@@ -299,9 +311,13 @@ impl Tier {
                 break;
             };
             for (i, w) in words.iter().enumerate() {
-                // Past the later blocks a word not leading is in, skipped.
+                // Past the later blocks a word not leading is in, skipped
+                // (searched for only when there are some: a common word is
+                // in every block).
                 let blocks = &self.postings[*w].blocks;
-                next[i] = blocks[..next[i]].partition_point(|b| b.block <= block);
+                if next[i] > 0 && blocks[next[i] - 1].block > block {
+                    next[i] = blocks[..next[i]].partition_point(|b| b.block <= block);
+                }
                 here[i] = next[i]
                     .checked_sub(1)
                     .map(|j| &blocks[j])
@@ -327,14 +343,25 @@ impl Tier {
             order.clear();
             order.extend((0..words.len()).filter(|&i| here[i].is_some()));
             order.sort_by(|&a, &b| share[a].total_cmp(&share[b]));
-            lazy.fill(false);
-            for &i in &order {
-                lazy[i] = true;
-                if open(best, bound(&share, &|j| here[j].is_some() && lazy[j])) {
-                    lazy[i] = false;
-                    break;
+            // The longest run of `order` that can be lazy, found by halving:
+            // a bound only grows as words join it (each share is at least
+            // 0, and rounding keeps the order of sums), so the runs that
+            // can are the ones up to some length.
+            let run = |lazy: &mut [bool], m: usize| {
+                lazy.fill(false);
+                order[..m].iter().for_each(|&i| lazy[i] = true);
+            };
+            let (mut can, mut cannot) = (0, order.len() + 1);
+            while cannot - can > 1 {
+                let m = (can + cannot) / 2;
+                run(&mut lazy, m);
+                if open(best, bound(&share, &|j| lazy[j])) {
+                    cannot = m;
+                } else {
+                    can = m;
                 }
             }
+            run(&mut lazy, can);
             let base = block * BLOCK;
             let span = |i: usize, b: &Block| {
                 let p = &self.postings[words[i]];
@@ -346,6 +373,7 @@ impl Tier {
                     if !cand[j] {
                         cand[j] = true;
                         list.push(j);
+                        len[j] = self.docs[d as usize].1;
                     }
                 }
             }
@@ -357,20 +385,20 @@ impl Tier {
                 if let (true, Some(dense)) = (lazy[i], &b.dense) {
                     for &j in &list {
                         if dense[j] > 0 {
-                            acc[j] += part(idf[i], dense[j], self.docs[base + j].1);
+                            acc[j] += part(idf[i], u32::from(dense[j]), len[j]);
                         }
                     }
                 } else if !lazy[i] || list.len() * 4 >= docs.len() {
                     for &(d, f) in docs {
                         let j = d as usize - base;
                         if cand[j] {
-                            acc[j] += part(idf[i], f, self.docs[base + j].1);
+                            acc[j] += part(idf[i], f, len[j]);
                         }
                     }
                 } else {
                     for &j in &list {
                         if let Ok(x) = docs.binary_search_by_key(&((base + j) as u32), |p| p.0) {
-                            acc[j] += part(idf[i], docs[x].1, self.docs[base + j].1);
+                            acc[j] += part(idf[i], docs[x].1, len[j]);
                         }
                     }
                 }
@@ -482,6 +510,41 @@ mod tests {
             &[1, 5, 50],
         );
         assert!(b.top("mug", 0).is_empty());
+    }
+
+    #[test]
+    fn a_word_said_over_255_times_in_a_document_is_counted_whole() {
+        // A word's frequencies are kept a byte each once it is in many of
+        // a block's documents; a frequency past a byte drops them, when it
+        // comes after they were made and before, and the ranking is still
+        // exact. Every document long, so all are in one tier.
+        let filler = ["word"; 160].join(" ");
+        let mut b = Bm25::default();
+        let mut docs = vec![];
+        for id in 0..3 * BLOCK as u64 {
+            let milk = match id {
+                40 | 140 => 300,
+                141 => 256,
+                _ => 1 + id % 3,
+            };
+            let text = format!(
+                "the {} fridge {id} {filler}",
+                ["milk"; 300][..milk as usize].join(" ")
+            );
+            b.add(id, &text);
+            docs.push((id, text));
+        }
+        let queries = ["milk", "the milk fridge", "fridge 140 milk", "milk 7"];
+        ranks_as_exhaustive(&b, &docs, &queries, &[1, 3, 10]);
+        let t = &b.tiers[TIERS.len()];
+        assert_eq!(t.docs.len(), 3 * BLOCK, "one tier");
+        let blocks = &t.postings[b.words["milk"]].blocks;
+        let dense: Vec<bool> = blocks.iter().map(|x| x.dense.is_some()).collect();
+        assert_eq!(
+            dense,
+            [false, false, true],
+            "bytes only where every frequency fits"
+        );
     }
 
     #[test]
