@@ -19,9 +19,7 @@ use super::answer::{Answered, Memo, answer, moment};
 use super::asked::ask_key;
 use super::candidates::{Acts, At, Candidate, Firsts, Tally, act_key, humans};
 use super::cutoff::{cutoffs, evidence_age};
-use super::families::unanswerable::{
-    Premise, Sources, Sweep, absent_variants, looks_like, unseen_at_start,
-};
+use super::families::unanswerable::{Sources, Sweep, absent_variants, looks_like, unseen_at_start};
 use super::families::{FAMILIES, answer_text, of, owner};
 use super::index::Index;
 use super::model::*;
@@ -180,23 +178,24 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         if (unanswerable + 1) * den > (answerable + unanswerable + 1) * num {
             continue;
         }
-        let open: Vec<Vec<(Premise, Query, String)>> = sweep
-            .candidates(ix, &sources, cutoff.event)
-            .into_iter()
-            .map(|kind| {
-                kind.into_iter()
-                    .filter_map(|u| {
-                        let q = u.query(&sources);
-                        let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
-                        (!asked.contains(&key)).then_some((u, q, key))
-                    })
-                    .collect::<Vec<_>>()
+        // A kind is open with one candidate not asked yet, found by reading
+        // it up to the first; only the kind drawn is read whole (the
+        // candidates grow with the months, each a key to make).
+        let kinds = sweep.candidates(ix, &sources, cutoff.event);
+        let not_asked = |k: usize| {
+            kinds[k].iter().filter_map(|u| {
+                let q = u.query(&sources);
+                let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
+                (!asked.contains(&key)).then_some((u, q, key))
             })
-            .filter(|k| !k.is_empty())
+        };
+        let open: Vec<usize> = (0..kinds.len())
+            .filter(|&k| not_asked(k).next().is_some())
             .collect();
-        let Some(kind) = open.choose(&mut abstain) else {
+        let Some(&kind) = open.choose(&mut abstain) else {
             continue;
         };
+        let kind: Vec<_> = not_asked(kind).collect();
         let (u, q, key) = &kind[abstain.random_range(0..kind.len())];
         let Some(a) = answer(ix, &cutoff, q).filter(|a| a.answer == Answer::Unknown) else {
             continue;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use bevy::ecs::change_detection::{ComponentTicks, Tick};
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
@@ -147,22 +147,30 @@ impl Simulation {
             (ids.ids()).all(|(id, &e)| dst.resource::<Registry>().get(id) == Some(e)),
             "a spawn of the same scene gives every id the same entity"
         );
-        // Each entity looked up once in each world, not once a component.
-        for &e in ids.ids().map(|(_, e)| e) {
-            let (from, mut to) = (src.entity(e), dst.entity_mut(e));
-            copy_component::<Placed>(&from, &mut to, since);
-            copy_component::<Receptacle>(&from, &mut to, since);
-            copy_component::<Hands>(&from, &mut to, since);
-            copy_component::<Bag>(&from, &mut to, since);
-            copy_component::<Openable>(&from, &mut to, since);
-            copy_component::<Device>(&from, &mut to, since);
-            copy_component::<Servings>(&from, &mut to, since);
-            copy_component::<Note>(&from, &mut to, since);
-            copy_component::<At>(&from, &mut to, since);
-            copy_component::<Busy>(&from, &mut to, since);
-            copy_component::<Standby>(&from, &mut to, since);
-            copy_component::<Beliefs>(&from, &mut to, since);
+        macro_rules! copy_all {
+            ($($t:ty),*) => {
+                match since {
+                    // Each component's changed entities, found by reading
+                    // its column in either world (in storage order, not
+                    // looked up entity by entity through the months' stock).
+                    Some((c, src_now, dst_now)) => {
+                        $(copy_changed::<$t>(src, dst, (c.from_since, src_now), (c.own_since, dst_now));)*
+                    }
+                    // Each entity looked up once in each world, not once a
+                    // component.
+                    None => {
+                        for &e in ids.ids().map(|(_, e)| e) {
+                            let (from, mut to) = (src.entity(e), dst.entity_mut(e));
+                            $(copy_component::<$t>(&from, &mut to);)*
+                        }
+                    }
+                }
+            };
         }
+        copy_all!(
+            Placed, Receptacle, Hands, Bag, Openable, Device, Servings, Note, At, Busy, Standby,
+            Beliefs
+        );
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
         *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
         *dst.resource_mut::<Step>() = Step::default();
@@ -653,19 +661,37 @@ impl Simulation {
 fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
     from: &EntityRef,
     to: &mut EntityWorldMut,
-    since: Option<(Copied, Tick, Tick)>,
 ) {
-    if let Some((c, src_now, dst_now)) = since {
-        let changed =
-            |t: Option<ComponentTicks>, since, now| t.is_some_and(|t| t.is_changed(since, now));
-        if !changed(from.get_change_ticks::<T>(), c.from_since, src_now)
-            && !changed(to.get_change_ticks::<T>(), c.own_since, dst_now)
-        {
-            return;
-        }
-    }
     if let (Some(from), Some(mut to)) = (from.get::<T>(), to.get_mut::<T>()) {
         *to = from.clone();
+    }
+}
+
+/// Copies `T` from `src` to `dst` where either world changed it between
+/// its two ticks.
+fn copy_changed<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
+    src: &World,
+    dst: &mut World,
+    (src_since, src_now): (Tick, Tick),
+    (dst_since, dst_now): (Tick, Tick),
+) {
+    let changed = |w: &World, since, now| -> Vec<Entity> {
+        w.try_query::<(Entity, Ref<T>)>()
+            .map_or_else(Vec::new, |mut q| {
+                (q.iter(w))
+                    .filter(|(_, r)| r.last_changed().is_newer_than(since, now))
+                    .map(|(e, _)| e)
+                    .collect()
+            })
+    };
+    let mut es = changed(src, src_since, src_now);
+    es.extend(changed(dst, dst_since, dst_now));
+    es.sort_unstable();
+    es.dedup();
+    for e in es {
+        if let (Some(from), Some(mut to)) = (src.get::<T>(e), dst.get_mut::<T>(e)) {
+            *to = from.clone();
+        }
     }
 }
 
