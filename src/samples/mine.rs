@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::trace::Event;
 
 use super::answer::{Answered, Memo, answer, moment};
-use super::asked::ask_key;
+use super::asked::{AskKey, ask_key};
 use super::candidates::{Acts, At, Candidate, Firsts, Tally, act_key, humans};
 use super::cutoff::{cutoffs, evidence_age};
 use super::families::unanswerable::{Sources, Sweep, absent_variants, looks_like, unseen_at_start};
@@ -52,7 +52,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let mut words = ChaCha8Rng::seed_from_u64(seed ^ PHRASING_STREAM);
     let namer = Namer::new(ix.scene);
     // Only looked up: a hash set, as its long keys share long prefixes.
-    let mut asked: HashSet<String> = HashSet::new();
+    let mut asked: HashSet<AskKey> = HashSet::new();
     let mut out = Vec::new();
     let humans = humans(ix);
     let everything = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());

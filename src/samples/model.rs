@@ -97,7 +97,7 @@ pub struct Cutoff {
 
 /// A question as data, from which the reference answer is computed (and
 /// recomputed by the validity checks).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 #[serde(tag = "q", rename_all = "snake_case")]
 pub enum Query {
     /// What `entity.attr` is now, as far as the robot knows.
@@ -260,7 +260,7 @@ impl Query {
 
 /// An action as asked about: the skill with its object, target, and for
 /// devices the field and value ("alice set_device_state tv_1 volume 25").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct Act {
     pub skill: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -274,7 +274,7 @@ pub struct Act {
 }
 
 /// Whether what was said has been seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The robot later saw it so (and never otherwise).
@@ -286,7 +286,7 @@ pub enum Source {
     Told,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Progress {
     /// The robot has seen the requested state since the request.
@@ -299,7 +299,7 @@ pub enum Progress {
 }
 
 /// A structured reference answer, compared exactly when scoring.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Answer {
     /// A state value: a location, a device field, open or closed.

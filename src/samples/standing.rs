@@ -17,7 +17,7 @@ use crate::ids::Id;
 use crate::trace::{ClaimMode, Value};
 
 use super::answer::{Answered, GRACE};
-use super::asked::ask_key;
+use super::asked::{AskKey, ask_key};
 use super::candidates::Candidate;
 use super::families::{FAMILIES, current_state, of, overwritten_state, owner};
 use super::index::{Heard, Index, Key, Place, Seen};
@@ -210,7 +210,7 @@ impl<'c> Standing<'c> {
     /// Goes on to `cutoff` (later than the last): takes in what came
     /// before it and answers again the questions it changed. `asked` holds
     /// the ask keys asked so far.
-    pub(super) fn advance(&mut self, cutoff: &Cutoff, asked: &HashSet<String>) {
+    pub(super) fn advance(&mut self, cutoff: &Cutoff, asked: &HashSet<AskKey>) {
         let c = cutoff.event;
         let ix = self.ix;
         if cutoff.day != self.day {
@@ -364,7 +364,7 @@ impl<'c> Standing<'c> {
     }
 
     /// Answers the changed entries again.
-    fn answer(&mut self, cutoff: &Cutoff, asked: &HashSet<String>) {
+    fn answer(&mut self, cutoff: &Cutoff, asked: &HashSet<AskKey>) {
         let ix = self.ix;
         for i in std::mem::take(&mut self.dirty) {
             let e = &self.entries[i];
@@ -465,7 +465,7 @@ mod tests {
         n: &Namer,
         cutoff: &Cutoff,
         family: Family,
-        asked: &HashSet<String>,
+        asked: &HashSet<AskKey>,
     ) -> Vec<Query> {
         let c = cutoff.event;
         let mut all: Vec<Candidate> = Vec::new();

@@ -24,6 +24,22 @@ pub enum Value {
     Position(Position),
 }
 
+/// By kind and contents, as `==` compares them (a float by its bits, 0.0
+/// and -0.0 as one): what makes an ask key (`samples::asked`).
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        match self {
+            Value::Bool(b) => b.hash(h),
+            Value::Int(i) => i.hash(h),
+            Value::Float(f) => (if *f == 0.0 { 0.0f64 } else { *f }).to_bits().hash(h),
+            Value::Text(t) => t.hash(h),
+            Value::Location(l) => l.hash(h),
+            Value::Position(p) => p.hash(h),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(ValueVisitor)
@@ -217,7 +233,7 @@ impl fmt::Display for Location {
 }
 
 /// Where an actor is: a room, and the furniture or device it stands at.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Position {
     pub room: Id,
     #[serde(default, skip_serializing_if = "Option::is_none")]
