@@ -10,7 +10,11 @@ use super::model::{Answer, Cutoff, Family, Query};
 /// gives of the query, the answer and the day, kept whole (each part's
 /// bytes end where the next begins, as strings end in a byte no text
 /// has and lists start with their length), not hashed to a number.
-/// Made for every candidate tried, so made without writing JSON.
+/// Made for every candidate tried, so made without writing JSON. Two are
+/// equal where the JSON was, but for floats: 0.0 and -0.0 are one key (two
+/// in JSON) and NaNs keep their bits (`null` in JSON); a household's values
+/// have neither. The bytes are the standard library's, for this process
+/// only: a key is never written out.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AskKey(Box<[u8]>);
 
