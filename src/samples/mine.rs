@@ -51,7 +51,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     // questions are asked.
     let mut words = ChaCha8Rng::seed_from_u64(seed ^ PHRASING_STREAM);
     let namer = Namer::new(ix.scene);
-    // Only looked up: a hash set, as its long keys share long prefixes.
+    // Only looked up: a hash set.
     let mut asked: HashSet<AskKey> = HashSet::new();
     let mut out = Vec::new();
     let humans = humans(ix);

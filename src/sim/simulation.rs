@@ -141,36 +141,24 @@ impl Simulation {
             .filter(|c| {
                 c.from == src.id() && near(src_now, c.from_since) && near(dst_now, c.own_since)
             })
-            .map(|c| (c, src_now, dst_now));
+            .map(|c| [(c.from_since, src_now), (c.own_since, dst_now)]);
         let ids = src.resource::<Registry>();
         debug_assert!(
             (ids.ids()).all(|(id, &e)| dst.resource::<Registry>().get(id) == Some(e)),
             "a spawn of the same scene gives every id the same entity"
         );
-        macro_rules! copy_all {
-            ($($t:ty),*) => {
-                match since {
-                    // Each component's changed entities, found by reading
-                    // its column in either world (in storage order, not
-                    // looked up entity by entity through the months' stock).
-                    Some((c, src_now, dst_now)) => {
-                        $(copy_changed::<$t>(src, dst, (c.from_since, src_now), (c.own_since, dst_now));)*
-                    }
-                    // Each entity looked up once in each world, not once a
-                    // component.
-                    None => {
-                        for &e in ids.ids().map(|(_, e)| e) {
-                            let (from, mut to) = (src.entity(e), dst.entity_mut(e));
-                            $(copy_component::<$t>(&from, &mut to);)*
-                        }
-                    }
-                }
-            };
-        }
-        copy_all!(
-            Placed, Receptacle, Hands, Bag, Openable, Device, Servings, Note, At, Busy, Standby,
-            Beliefs
-        );
+        copy::<Placed>(src, dst, since);
+        copy::<Receptacle>(src, dst, since);
+        copy::<Hands>(src, dst, since);
+        copy::<Bag>(src, dst, since);
+        copy::<Openable>(src, dst, since);
+        copy::<Device>(src, dst, since);
+        copy::<Servings>(src, dst, since);
+        copy::<Note>(src, dst, since);
+        copy::<At>(src, dst, since);
+        copy::<Busy>(src, dst, since);
+        copy::<Standby>(src, dst, since);
+        copy::<Beliefs>(src, dst, since);
         *dst.resource_mut::<Clock>() = src.resource::<Clock>().clone();
         *dst.resource_mut::<CurrentSession>() = src.resource::<CurrentSession>().clone();
         *dst.resource_mut::<Step>() = Step::default();
@@ -658,36 +646,37 @@ impl Simulation {
 /// have one and, after a copy from the same world (`since`: that copy,
 /// and both worlds' ticks now), either world changed it (see
 /// [`Simulation::copy_from`]).
-fn copy_component<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
-    from: &EntityRef,
-    to: &mut EntityWorldMut,
-) {
-    if let (Some(from), Some(mut to)) = (from.get::<T>(), to.get_mut::<T>()) {
-        *to = from.clone();
-    }
-}
-
-/// Copies `T` from `src` to `dst` where either world changed it between
-/// its two ticks.
-fn copy_changed<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
+/// Copies `T` from `src` to `dst`: where either world changed it between
+/// its two ticks (`since`, for `src` then `dst`), else everywhere. The
+/// entities are found by reading the component's column in each world, in
+/// storage order, not looked up one by one through the months' stock.
+fn copy<T: Component<Mutability = bevy::ecs::component::Mutable> + Clone>(
     src: &World,
     dst: &mut World,
-    (src_since, src_now): (Tick, Tick),
-    (dst_since, dst_now): (Tick, Tick),
+    since: Option<[(Tick, Tick); 2]>,
 ) {
-    let changed = |w: &World, since, now| -> Vec<Entity> {
+    let having = |w: &World, changed: Option<(Tick, Tick)>| -> Vec<Entity> {
         w.try_query::<(Entity, Ref<T>)>()
             .map_or_else(Vec::new, |mut q| {
                 (q.iter(w))
-                    .filter(|(_, r)| r.last_changed().is_newer_than(since, now))
+                    .filter(|(_, r)| {
+                        changed
+                            .is_none_or(|(since, now)| r.last_changed().is_newer_than(since, now))
+                    })
                     .map(|(e, _)| e)
                     .collect()
             })
     };
-    let mut es = changed(src, src_since, src_now);
-    es.extend(changed(dst, dst_since, dst_now));
-    es.sort_unstable();
-    es.dedup();
+    let es = match since {
+        Some([from, own]) => {
+            let mut es = having(src, Some(from));
+            es.extend(having(dst, Some(own)));
+            es.sort_unstable();
+            es.dedup();
+            es
+        }
+        None => having(src, None),
+    };
     for e in es {
         if let (Some(from), Some(mut to)) = (src.get::<T>(e), dst.get_mut::<T>(e)) {
             *to = from.clone();
