@@ -219,7 +219,7 @@ pub struct At<'c, 'k> {
     pub acts: &'k Acts<'c, 'k>,
     pub firsts: &'k Firsts<'c>,
     pub humans: &'k BTreeSet<&'c Id>,
-    /// The things the robot ever saw somewhere, with their sights
-    /// ([`Index::located`]).
-    pub located: &'k [(&'c ObjectDef, &'c [Seen])],
+    /// The things left somewhere before the cutoff, with their sights
+    /// before it ([`LeftSomewhere`](super::families::beliefs::LeftSomewhere)).
+    pub left: &'k [(&'c ObjectDef, &'c [Seen])],
 }

@@ -844,7 +844,13 @@ impl<'a> Index<'a> {
             }
         }
         scan.upto = scan.upto.max(seen.len());
-        let before = scan.shared.partition_point(|&k| k < seen.len());
+        // A sweep's `seen` only grows: then it is all of the scan, with no
+        // search of it.
+        let before = if seen.len() == scan.upto {
+            scan.shared.len()
+        } else {
+            scan.shared.partition_point(|&k| k < seen.len())
+        };
         scan.shared[..before].last().copied()
     }
 

@@ -3,7 +3,7 @@
 //! one chosen per family with the seeded RNG, worded from templates, and
 //! an unanswerable question where the share allows.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 // Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
 // these keys; they are only looked up, never iterated into output.
@@ -19,6 +19,7 @@ use super::answer::{Answered, Memo, answer, moment};
 use super::asked::{AskKey, ask_key};
 use super::candidates::{Acts, At, Candidate, Firsts, Tally, act_key, humans};
 use super::cutoff::{cutoffs, evidence_age};
+use super::families::beliefs::LeftSomewhere;
 use super::families::unanswerable::{Sources, Sweep, absent_variants, looks_like, unseen_at_start};
 use super::families::{FAMILIES, answer_text, of, owner};
 use super::index::Index;
@@ -80,7 +81,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let (mut answerable, mut unanswerable) = (0, 0);
     let mut standing = Standing::new(ix, &namer, household.then_some(&unseen_at_start[..]));
     let mut sweep = Sweep::default();
-    let located = ix.located();
+    let mut left = LeftSomewhere::new(ix.located());
     for cutoff in cutoffs(ix) {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
@@ -97,21 +98,21 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             acts: &acts,
             firsts: &firsts,
             humans: &humans,
-            located: &located,
+            left: &left.at(ix.stockroom(), cutoff.event),
         };
-        // Every family's in table order (their draws come from one stream).
-        let mut candidates: Vec<Candidate> = Vec::new();
-        for f in &FAMILIES {
-            candidates.extend(f.entry.candidates(&at, &mut rng));
-        }
-        // Each family's candidates, in order, sorted out in one pass (not
-        // the whole list again for each family).
-        let mut by_family: BTreeMap<Family, Vec<usize>> = BTreeMap::new();
-        for (i, c) in candidates.iter().enumerate() {
-            by_family.entry(c.family).or_default().push(i);
-        }
-        for f in &FAMILIES {
+        // Every family's in table order (their draws come from one stream),
+        // each kept in its own list: not moved again into one list of all
+        // (the candidates grow with the months, and each is a few hundred
+        // bytes to copy).
+        let lists: Vec<Vec<Candidate>> = (FAMILIES.iter())
+            .map(|f| f.entry.candidates(&at, &mut rng))
+            .collect();
+        for (f, candidates) in FAMILIES.iter().zip(&lists) {
             let family = f.family;
+            debug_assert!(
+                candidates.iter().all(|c| c.family == family),
+                "a family lists only its own questions"
+            );
             let (chosen, a) = if f.standing {
                 // Asked of the household, the state questions of a cutoff
                 // are two draws among all of them, so stale and unknown
@@ -132,8 +133,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
                 // The first settled and not asked yet ([`first_taken`]):
                 // a uniform draw that answers a few candidates, not all of
                 // them, whose number grows with the months.
-                let of_family = by_family.remove(&family).unwrap_or_default();
-                let found = first_taken(of_family, &mut rng, |i| {
+                let found = first_taken((0..candidates.len()).collect(), &mut rng, |i| {
                     let c = &candidates[i];
                     let a = memo.answer(ix, &cutoff, &c.query)?;
                     // Asked of the household, what happened out of the

@@ -20,6 +20,7 @@ use crate::trace::{ClaimMode, Location, Value};
 use super::answer::{GRACE, Memo, answer};
 use super::answered::Answered;
 use super::cutoff::cutoffs;
+use super::families::beliefs::LeftSomewhere;
 use super::families::{beliefs, commitment, current_state, preference, routine};
 use super::index::{Index, Seen};
 use super::model::*;
@@ -226,9 +227,10 @@ pub struct TaskMiner<'a> {
 /// once: the months' stock makes the list long, and most of it is never
 /// seen.
 struct Things<'a> {
-    /// Each thing the robot ever saw somewhere, with every sight of where
-    /// it was ([`Index::located`]).
-    sighted: Vec<(&'a ObjectDef, &'a [Seen])>,
+    /// The things the robot saw somewhere, as the cutoffs advance.
+    sighted: LeftSomewhere<'a>,
+    /// Those left somewhere before the cutoff, with their sights before it.
+    left: Vec<(&'a ObjectDef, &'a [Seen])>,
     /// The things the only one of their kind their owner has: "their mug"
     /// names one thing.
     owned_once: Vec<&'a ObjectDef>,
@@ -236,7 +238,7 @@ struct Things<'a> {
 
 impl<'a> Things<'a> {
     fn new(ix: &'a Index<'a>) -> Self {
-        let sighted = ix.located();
+        let sighted = LeftSomewhere::new(ix.located());
         let mut owned: BTreeMap<(&Id, &str), usize> = BTreeMap::new();
         for x in &ix.scene.objects {
             if let Some(owner) = &x.owner {
@@ -248,6 +250,7 @@ impl<'a> Things<'a> {
             .collect();
         Things {
             sighted,
+            left: vec![],
             owned_once,
         }
     }
@@ -279,6 +282,7 @@ impl<'a> TaskMiner<'a> {
         if !sim.held_by(&ix.robot).is_empty() {
             return out;
         }
+        self.things.left = (self.things.sighted).at(ix.stockroom(), cutoff.event);
         let done = &self.done;
         let drafts: Vec<Draft> = drafts(ix, &self.n, &self.things, cutoff, &mut self.memo)
             .into_iter()
@@ -495,10 +499,9 @@ fn drafts<'a>(
     // not in a bin (nobody is brought the empty carton), each with where
     // the robot last saw it, asked once whoever looks for it.
     let location = Id::new("location");
-    let sighted: Vec<(_, _, std::cell::OnceCell<Option<_>>)> =
-        beliefs::left_somewhere(room, &things.sighted, c)
-            .map(|(o, seen)| (o, seen, Default::default()))
-            .collect();
+    let sighted: Vec<(_, _, std::cell::OnceCell<Option<_>>)> = (things.left.iter())
+        .map(|&(o, seen)| (o, seen, Default::default()))
+        .collect();
     for person in ix.scene.actors.iter().filter(|a| a.lives_here()) {
         for &(o, seen, ref seen_at) in &sighted {
             // What they last saw, looked up before it is answered: mostly

@@ -31,17 +31,29 @@ struct Entry {
     /// decides between current and hidden); `None` while the history
     /// does not settle it.
     found: Option<(Answered, Family)>,
+    /// Whether something its answer reads changed since it was answered.
+    dirty: bool,
+}
+
+/// What a cutoff's look at every live question reads of an entry, kept
+/// apart from it in a few bytes: the looks then read a short list, not
+/// each entry's query and answer, which grow with the months.
+#[derive(Clone, Copy, Default)]
+struct Flags {
     /// Whether its ask key (query, answer and for lasting knowledge the
     /// day) was asked already.
     asked: bool,
-    /// Whether something its answer reads changed since it was answered.
-    dirty: bool,
+    /// The family its answer falls in, while it has one.
+    family: Option<Family>,
+    /// Whether its answer is a value seen (a current view).
+    value: bool,
 }
 
 /// A place in a family's candidate order: the question as worded from its
 /// source, and the entry answering it (a question heard twice is one entry).
 struct Slot<'c> {
-    candidate: Candidate<'c>,
+    /// Boxed: a look at every slot reads only the entries.
+    candidate: Box<Candidate<'c>>,
     entry: usize,
 }
 
@@ -49,9 +61,6 @@ struct Slot<'c> {
 struct Watched<'c> {
     seen: &'c [Seen],
     changes: &'c [(u64, Value)],
-    /// How many of `seen` and `changes` are before the current cutoff.
-    seen_at: usize,
-    changes_at: usize,
     /// Its state question (in `Standing::state`) and the entries reading
     /// what the robot saw of it.
     readers: Vec<usize>,
@@ -68,6 +77,8 @@ pub(super) struct Standing<'c> {
     ix: &'c Index<'c>,
     n: &'c Namer<'c>,
     entries: Vec<Entry>,
+    /// Each entry's flags.
+    flags: Vec<Flags>,
     /// Entries to answer again at the next cutoff.
     dirty: Vec<usize>,
     /// Every attribute the robot saw in the trace, in key order, with its
@@ -76,9 +87,17 @@ pub(super) struct Standing<'c> {
     state: Vec<Slot<'c>>,
     by_key: HashMap<&'c Key, usize>,
     /// Each key's places (changes of the value seen), how many are before
-    /// the cutoff, and the overwritten-state questions of the places whose
-    /// value was taken only once so far, by (key, place).
-    places: Vec<(&'c Key, &'c [Place], usize)>,
+    /// the cutoff and whether one of those is in a bin; and the
+    /// overwritten-state questions of the places whose value was taken
+    /// only once so far, by (key, place).
+    places: Vec<(&'c Key, &'c [Place], usize, bool)>,
+    /// Every sight and change of a watched attribute and every place, in
+    /// event order: (event, position in `watched` or `places`, what it
+    /// is). A cutoff reads what came since the last one from it, not the
+    /// lists of every attribute (their number grows with the months).
+    timeline: Vec<(u64, u32, u8)>,
+    /// How much of `timeline` is before the current cutoff.
+    timeline_at: usize,
     before: BTreeMap<(usize, usize), Slot<'c>>,
     /// Claims heard before the cutoff, and their questions by family.
     heard: usize,
@@ -101,6 +120,12 @@ pub(super) struct Standing<'c> {
     /// last cutoff ([`Index::unsettling`]).
     unsettled: usize,
 }
+
+/// What a line of [`Standing::timeline`] is: a sight or a change of a
+/// watched attribute, or a place.
+const SEEN: u8 = 0;
+const CHANGE: u8 = 1;
+const PLACE: u8 = 2;
 
 /// Whether the ask keys of `f` hold the day (see [`ask_key`]).
 fn day_keyed(f: Family) -> bool {
@@ -144,11 +169,14 @@ impl<'c> Standing<'c> {
             ix,
             n,
             entries: Vec::new(),
+            flags: Vec::new(),
             dirty: Vec::new(),
             watched: Vec::new(),
             state: Vec::new(),
             by_key: HashMap::new(),
-            places: ix.all_places(u64::MAX).map(|(k, p)| (k, p, 0)).collect(),
+            places: (ix.all_places(u64::MAX))
+                .map(|(k, p)| (k, p, 0, false))
+                .collect(),
             before: BTreeMap::new(),
             heard: 0,
             claims: BTreeMap::new(),
@@ -160,6 +188,8 @@ impl<'c> Standing<'c> {
             household: household.into_iter().flatten().collect(),
             pooled: household.is_some(),
             unsettled: 0,
+            timeline: Vec::new(),
+            timeline_at: 0,
         };
         let mut keys: BTreeMap<&'c Key, &'c [Seen]> = ix
             .tables
@@ -177,12 +207,24 @@ impl<'c> Standing<'c> {
             s.watched.push(Watched {
                 seen,
                 changes: ix.changes_of(key),
-                seen_at: 0,
-                changes_at: 0,
                 readers: vec![entry],
             });
-            s.state.push(Slot { candidate, entry });
+            s.state.push(Slot {
+                candidate: Box::new(candidate),
+                entry,
+            });
         }
+        for (k, w) in s.watched.iter().enumerate() {
+            let k = k as u32;
+            s.timeline.extend(w.seen.iter().map(|x| (x.event, k, SEEN)));
+            s.timeline
+                .extend(w.changes.iter().map(|x| (x.0, k, CHANGE)));
+        }
+        for (k, (_, p, _, _)) in s.places.iter().enumerate() {
+            let k = k as u32;
+            s.timeline.extend(p.iter().map(|x| (x.event, k, PLACE)));
+        }
+        s.timeline.sort_unstable_by_key(|t| t.0);
         s
     }
 
@@ -192,9 +234,9 @@ impl<'c> Standing<'c> {
         self.entries.push(Entry {
             query: c.query.clone(),
             found: None,
-            asked: false,
             dirty: true,
         });
+        self.flags.push(Flags::default());
         self.dirty.push(i);
         i
     }
@@ -216,19 +258,26 @@ impl<'c> Standing<'c> {
         if cutoff.day != self.day {
             // Yesterday's keys do not hold today.
             for i in std::mem::take(&mut self.asked_today) {
-                self.entries[i].asked = false;
+                self.flags[i].asked = false;
             }
             self.day = cutoff.day;
         }
+        // What came since the last cutoff, by attribute and what it is.
+        let from = self.timeline_at;
+        self.timeline_at += self.timeline[from..].partition_point(|t| t.0 < c);
+        let mut moved: Vec<(u32, u8)> = (self.timeline[from..self.timeline_at].iter())
+            .map(|&(_, k, what)| (k, what))
+            .collect();
+        moved.sort_unstable();
+        moved.dedup();
         // What the robot saw of each attribute, and the truth of it.
         let mut touched = Vec::new();
-        for (wa, state) in self.watched.iter_mut().zip(&self.state) {
-            if advance(wa.seen, &mut wa.seen_at, c, |s| s.event) {
-                touched.extend(&wa.readers);
-            }
-            if advance(wa.changes, &mut wa.changes_at, c, |ch| ch.0) {
+        for &(k, what) in &moved {
+            match what {
+                SEEN => touched.extend(&self.watched[k as usize].readers),
                 // Only the state question reads the truth.
-                touched.push(state.entry);
+                CHANGE => touched.push(self.state[k as usize].entry),
+                _ => {}
             }
         }
         // The robot moved, docked or saw someone walk off: a current view
@@ -236,18 +285,11 @@ impl<'c> Standing<'c> {
         let unsettled = ix.unsettling(c);
         if unsettled != self.unsettled {
             self.unsettled = unsettled;
-            touched.extend(self.state.iter().map(|s| s.entry).filter(|e| {
-                matches!(
-                    self.entries[*e].found,
-                    Some((
-                        Answered {
-                            answer: Answer::Value { .. },
-                            ..
-                        },
-                        _
-                    ))
-                )
-            }));
+            touched.extend(
+                (self.state.iter())
+                    .map(|s| s.entry)
+                    .filter(|e| self.flags[*e].value),
+            );
         }
         for e in touched {
             self.touch(e);
@@ -258,17 +300,23 @@ impl<'c> Standing<'c> {
         // again before the cutoff drops a place made in the same advance.)
         let mut new = BTreeMap::new();
         let room = ix.stockroom();
-        for (k, (key, p, at)) in self.places.iter_mut().enumerate() {
+        // Only the places that came since the last cutoff: the others
+        // have nothing new.
+        for k in moved.iter().filter(|m| m.1 == PLACE).map(|m| m.0 as usize) {
+            let (key, p, at, binned) = &mut self.places[k];
             let (key, p, from): (&'c Key, &'c [Place], usize) = (*key, *p, *at);
             advance(p, at, c, |x| x.event);
-            for (i, place) in p.iter().enumerate().take(*at).skip(from) {
+            let at = *at;
+            *binned |= p[from..at].iter().any(|x| room.in_bin(&x.value));
+            let binned = *binned;
+            for (i, place) in p.iter().enumerate().take(at).skip(from) {
                 if let Some(j) = place.prev_same {
                     if new.remove(&(k, j)).is_none() {
                         self.before.remove(&(k, j));
                     }
                 } else if i > 0 && overwritten_state::asks(&key.1, &place.value) {
                     let c = overwritten_state::candidate(ix, self.n, &key.0, &key.1, p, i);
-                    new.insert((k, i), c);
+                    new.insert((k, i), Box::new(c));
                 }
             }
             // Not of a thing thrown out, once the robot saw it in the bin:
@@ -276,7 +324,7 @@ impl<'c> Standing<'c> {
             // is no household's question weeks on (and, never moved
             // again, its questions would stand for good: half the
             // family's over eight weeks).
-            if from < *at && p[..*at].iter().any(|x| room.in_bin(&x.value)) {
+            if from < at && binned {
                 new.retain(|(kk, _), _| *kk != k);
                 self.before.retain(|(kk, _), _| *kk != k);
             }
@@ -315,10 +363,10 @@ impl<'c> Standing<'c> {
                         e
                     }
                 };
-                self.claims
-                    .entry(candidate.family)
-                    .or_default()
-                    .push(Slot { candidate, entry });
+                self.claims.entry(candidate.family).or_default().push(Slot {
+                    candidate: Box::new(candidate),
+                    entry,
+                });
             }
         }
         self.heard = heard.len();
@@ -383,9 +431,22 @@ impl<'c> Standing<'c> {
             if was_asked && found.as_ref().is_some_and(|(_, f)| day_keyed(*f)) {
                 self.asked_today.push(i);
             }
+            self.flags[i] = Flags {
+                asked: was_asked,
+                family: found.as_ref().map(|(_, f)| *f),
+                value: matches!(
+                    found,
+                    Some((
+                        Answered {
+                            answer: Answer::Value { .. },
+                            ..
+                        },
+                        _
+                    ))
+                ),
+            };
             let e = &mut self.entries[i];
             e.found = found;
-            e.asked = was_asked;
             e.dirty = false;
         }
     }
@@ -406,14 +467,14 @@ impl<'c> Standing<'c> {
         let pooled = state && self.pooled;
         slots
             .filter(|s| {
-                let e = &self.entries[s.entry];
+                let e = self.flags[s.entry];
                 !e.asked
-                    && e.found.as_ref().is_some_and(|(_, f)| {
-                        *f == family
+                    && e.family.is_some_and(|f| {
+                        f == family
                             || (pooled && matches!(f, Family::CurrentState | Family::HiddenState))
                     })
             })
-            .map(|s| (&s.candidate, s.entry))
+            .map(|s| (&*s.candidate, s.entry))
             .collect()
     }
 
@@ -441,9 +502,9 @@ impl<'c> Standing<'c> {
 
     /// Marks `entry` asked (with its answer as of this cutoff).
     pub(super) fn asked(&mut self, entry: usize) {
-        let e = &mut self.entries[entry];
+        let e = &mut self.flags[entry];
         e.asked = true;
-        if e.found.as_ref().is_some_and(|(_, f)| day_keyed(*f)) {
+        if e.family.is_some_and(day_keyed) {
             self.asked_today.push(entry);
         }
     }

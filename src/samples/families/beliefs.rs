@@ -80,20 +80,62 @@ pub fn placed(v: &Value) -> bool {
     matches!(v, Value::Location(Location::On(_) | Location::In(_)))
 }
 
-/// Of `located` ([`Index::located`]), the things the robot last saw put
-/// somewhere before `cutoff`, not carried about (whoever it was carried
-/// past may have seen it) nor in a bin (nobody asks where the empty
-/// carton is thought to be), each with its sights before `cutoff`.
-pub fn left_somewhere<'a, 'r>(
-    room: &'r Stockroom,
-    located: &'r [(&'a ObjectDef, &'a [Seen])],
+/// The things the robot last saw put somewhere before a cutoff, not
+/// carried about (whoever it was carried past may have seen it) nor in a
+/// bin (nobody asks where the empty carton is thought to be), each with
+/// its sights before the cutoff; kept as the cutoffs advance, so that each
+/// thing's sights are read forward once, not searched at every cutoff
+/// (the months bring more things, and more sights of each).
+pub struct LeftSomewhere<'a> {
+    things: Vec<Sighted<'a>>,
+    /// The cutoff it is at.
     cutoff: u64,
-) -> impl Iterator<Item = (&'a ObjectDef, &'a [Seen])> + 'r {
-    located.iter().filter_map(move |&(o, all)| {
-        let seen = &all[..all.partition_point(|s| s.event < cutoff)];
-        let last = seen.last()?;
-        (placed(&last.value) && !room.in_bin(&last.value)).then_some((o, seen))
-    })
+}
+
+/// A thing the robot saw somewhere, as of the cutoff.
+struct Sighted<'a> {
+    thing: &'a ObjectDef,
+    /// Every sight of where it was.
+    all: &'a [Seen],
+    /// How many of them are before the cutoff, and the event of the next.
+    upto: usize,
+    next: u64,
+    /// Whether the last of those left it somewhere.
+    left: bool,
+}
+
+impl<'a> LeftSomewhere<'a> {
+    /// Of `located` ([`Index::located`]: every sight of each thing), none
+    /// yet: before the first event.
+    pub fn new(located: Vec<(&'a ObjectDef, &'a [Seen])>) -> Self {
+        let things = (located.into_iter())
+            .map(|(thing, all)| Sighted {
+                thing,
+                all,
+                upto: 0,
+                next: all.first().map_or(u64::MAX, |s| s.event),
+                left: false,
+            })
+            .collect();
+        LeftSomewhere { things, cutoff: 0 }
+    }
+
+    /// The things left somewhere before `cutoff` (no earlier than the
+    /// last), with their sights before it, in the order of `located`.
+    pub fn at(&mut self, room: &Stockroom, cutoff: u64) -> Vec<(&'a ObjectDef, &'a [Seen])> {
+        debug_assert!(cutoff >= self.cutoff, "cutoffs come in order");
+        self.cutoff = cutoff;
+        for t in self.things.iter_mut().filter(|t| t.next < cutoff) {
+            t.upto += t.all[t.upto..].partition_point(|s| s.event < cutoff);
+            t.next = t.all.get(t.upto).map_or(u64::MAX, |s| s.event);
+            let last = &t.all[t.upto - 1].value;
+            t.left = placed(last) && !room.in_bin(last);
+        }
+        (self.things.iter())
+            .filter(|t| t.left)
+            .map(|t| (t.thing, &t.all[..t.upto]))
+            .collect()
+    }
 }
 
 /// The key a beliefs question is about, and whose belief.
@@ -127,8 +169,8 @@ impl QuestionFamily for Beliefs {
         // Each thing's sights, and the last of them each person shared: of
         // the things left somewhere.
         let location = Id::new("location");
-        let things: Vec<_> = left_somewhere(ix.stockroom(), at.located, at.cutoff.event)
-            .map(|(o, seen)| (o, (o.id.clone(), location.clone()), seen))
+        let things: Vec<_> = (at.left.iter())
+            .map(|&(o, seen)| (o, (o.id.clone(), location.clone()), seen))
             .map(|(o, key, seen)| {
                 let last: Vec<_> = (people.iter())
                     .map(|p| ix.scan_shared(seen, p, &key))
@@ -356,4 +398,63 @@ fn thinks_where(n: &Namer, person: &Id, thing: &Id) -> Phrase {
         "thinks_where",
         &[("who", &who), ("thing", &thing)],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::sweep::lived;
+
+    /// What [`LeftSomewhere`] keeps, worked out from scratch at `cutoff`.
+    fn from_scratch<'a>(
+        room: &Stockroom,
+        located: &[(&'a ObjectDef, &'a [Seen])],
+        cutoff: u64,
+    ) -> Vec<(&'a ObjectDef, &'a [Seen])> {
+        (located.iter())
+            .filter_map(|&(o, all)| {
+                let seen = &all[..all.partition_point(|s| s.event < cutoff)];
+                let last = seen.last()?;
+                (placed(&last.value) && !room.in_bin(&last.value)).then_some((o, seen))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_things_left_somewhere_kept_are_those_worked_out_at_each_cutoff() {
+        let src = crate::scene::BUILTIN[0].1;
+        let base = crate::scene::parse("family_apartment", src).expect("it parses");
+        let scene = crate::generation::scripted::provision(&base, 8, crate::catalogue::builtin());
+        let events = lived(&scene, 8, 2);
+        let ix = Index::new(&scene, &events);
+        let room = ix.stockroom();
+        let mut kept = LeftSomewhere::new(ix.located());
+        let (mut left, mut binned, mut held) = (0, 0, 0);
+        // Cutoffs a step apart and far apart, and the same one twice.
+        let steps = [1u64, 1, 0, 37, 61, 5, 120];
+        let mut cutoff = 0;
+        for step in steps.iter().cycle() {
+            cutoff += step;
+            if cutoff > events.len() as u64 + 2 {
+                break;
+            }
+            let expected = from_scratch(room, &ix.located(), cutoff);
+            let found = kept.at(room, cutoff);
+            let ids = |v: &[(&ObjectDef, &[Seen])]| -> Vec<(Id, usize)> {
+                v.iter().map(|(o, s)| (o.id.clone(), s.len())).collect()
+            };
+            assert_eq!(ids(&found), ids(&expected), "at {cutoff}");
+            left += found.len();
+            // What is not left somewhere, for each reason.
+            for (_, all) in ix.located() {
+                let last = all[..all.partition_point(|s| s.event < cutoff)].last();
+                binned += usize::from(last.is_some_and(|s| room.in_bin(&s.value)));
+                held += usize::from(last.is_some_and(|s| !placed(&s.value)));
+            }
+        }
+        assert!(
+            left > 1500 && binned > 0 && held > 0,
+            "{left} {binned} {held}"
+        );
+    }
 }
