@@ -11,6 +11,7 @@ use crate::generation::{self, scripted::Scripted};
 use crate::samples::export::{Haystack, locomo_records, longmemeval_records};
 use crate::samples::{self, Asking, Index, QaSample, Sample};
 use crate::scene;
+use crate::trace::Event;
 use crate::workflow::error::WorkflowError;
 
 /// The agents `hearth eval` is timed with in the horizon benchmark: the
@@ -24,7 +25,7 @@ const HORIZON_AGENTS: [&str; 5] = ["oracle", "recent", "bm25", "obsmem", "kg"];
 pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
     let base = scene::parse("family_apartment", scene::default_source()).map_err(failed)?;
     out(format!(
-        "cost against horizon, family apartment seed 1, one thread (s; generate, mine and eval the best of {REPEATS} or more runs, {MIN_SECONDS} s of them; agents: {}):",
+        "cost against horizon, family apartment seed 1, one thread (s; generate, mine and eval the best of {ROUNDS} rounds over the horizons, each run at least {ROUND_SECONDS} s a round; agents: {}):",
         HORIZON_AGENTS.join(", ")
     ));
     out(format!(
@@ -40,46 +41,70 @@ pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
         "locomo-s",
         "locomo-full"
     ));
-    let mut rows: Vec<[f64; 8]> = Vec::new();
-    for &days in horizons {
-        // As `hearth generate` lives it: the shops' stock for the days.
-        let s = crate::generation::scripted::provision(&base, days, crate::catalogue::builtin());
-        // Generation, mining and evaluation each timed as the best of
-        // REPEATS runs: a short run is the one a busy machine spoils, and
-        // the fitted exponent leans on the shortest horizon.
+    // As `hearth generate` lives it: the shops' stock for the days.
+    let scenes: Vec<_> = (horizons.iter())
+        .map(|&days| {
+            crate::generation::scripted::provision(&base, days, crate::catalogue::builtin())
+        })
+        .collect();
+    let generate = |s: &scene::Scene, days: u32| -> Result<Vec<Event>, WorkflowError> {
         let mut events = Vec::new();
-        let generate = best_of(|| {
-            events.clear();
-            let mut backend = Scripted::new(&s, 1);
-            generation::generate(&s, days, &mut backend, &mut |e| {
-                events.push(e.clone());
-                Ok(())
-            })
-            .map(drop)
-            .map_err(failed)
-        })?;
-        // As `hearth mine` and `hearth eval` do it.
-        let ix = Index::new(&s, &events);
-        let mut mined = Vec::new();
-        let mine = best_of(|| {
-            let ix = Index::new(&s, &events);
-            let (m, invalid) = samples::mine_checked(&ix, 0, Asking::Robot);
-            if !invalid.is_empty() {
-                return Err(failed(format!("{} invalid samples", invalid.len())));
+        let mut backend = Scripted::new(s, 1);
+        generation::generate(s, days, &mut backend, &mut |e| {
+            events.push(e.clone());
+            Ok(())
+        })
+        .map_err(failed)?;
+        Ok(events)
+    };
+    // As `hearth mine` and `hearth eval` do it.
+    let mine = |s: &scene::Scene, events: &[Event]| -> Result<Vec<Sample>, WorkflowError> {
+        let ix = Index::new(s, events);
+        let (m, invalid) = samples::mine_checked(&ix, 0, Asking::Robot);
+        if !invalid.is_empty() {
+            return Err(failed(format!("{} invalid samples", invalid.len())));
+        }
+        Ok(m)
+    };
+    let eval = |ix: &Index, mined: &[Sample]| -> Result<(), WorkflowError> {
+        let mut agents: Vec<BuiltIn> = HORIZON_AGENTS
+            .iter()
+            .map(|name| BuiltIn::new(Strategy::parse(name).expect("built in")))
+            .collect();
+        let mut each: Vec<&mut dyn Agent> =
+            agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
+        black_box(eval::evaluate_all(ix, mined, &mut each));
+        Ok(())
+    };
+    let mut traces = Vec::new();
+    for (s, &days) in scenes.iter().zip(horizons) {
+        let events = generate(s, days)?;
+        let mined = mine(s, &events)?;
+        traces.push((events, mined));
+    }
+    let ixs: Vec<Index> = (scenes.iter().zip(&traces))
+        .map(|(s, (events, _))| Index::new(s, events))
+        .collect();
+    // Generation, mining and evaluation, each the fastest of its runs.
+    let mut best = vec![[f64::INFINITY; 3]; horizons.len()];
+    for _ in 0..ROUNDS {
+        for (h, (s, &days)) in scenes.iter().zip(horizons).enumerate() {
+            let (events, mined) = &traces[h];
+            let runs: [&mut dyn FnMut() -> Result<(), WorkflowError>; 3] = [
+                &mut || generate(s, days).map(drop),
+                &mut || mine(s, events).map(drop),
+                &mut || eval(&ixs[h], mined),
+            ];
+            for (b, run) in best[h].iter_mut().zip(runs) {
+                *b = b.min(fastest_in_a_round(run)?);
             }
-            mined = m;
-            Ok(())
-        })?;
-        let eval = best_of(|| {
-            let mut agents: Vec<BuiltIn> = HORIZON_AGENTS
-                .iter()
-                .map(|name| BuiltIn::new(Strategy::parse(name).expect("built in")))
-                .collect();
-            let mut each: Vec<&mut dyn Agent> =
-                agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
-            black_box(eval::evaluate_all(&ix, &mined, &mut each));
-            Ok(())
-        })?;
+        }
+    }
+    let mut rows: Vec<[f64; 8]> = Vec::new();
+    for (h, &days) in horizons.iter().enumerate() {
+        let (events, mined) = &traces[h];
+        let ix = &ixs[h];
+        let [generate, mine, eval] = best[h];
         let qa: Vec<&QaSample> = mined
             .iter()
             .filter_map(|x| match x {
@@ -91,7 +116,7 @@ pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
         let mut sink = std::io::sink();
         let mut lme = |size| -> Result<f64, WorkflowError> {
             let t0 = Instant::now();
-            for r in longmemeval_records(&ix, "bench", &qa, size, 0) {
+            for r in longmemeval_records(ix, "bench", &qa, size, 0) {
                 serde_json::to_writer(&mut sink, &r).map_err(failed)?;
             }
             Ok(t0.elapsed().as_secs_f64())
@@ -99,7 +124,7 @@ pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
         let (export_s, export_m) = (lme(Haystack::S)?, lme(Haystack::M)?);
         let mut locomo = |size| -> Result<f64, WorkflowError> {
             let t0 = Instant::now();
-            for r in locomo_records(&ix, "bench", &qa, size, 0) {
+            for r in locomo_records(ix, "bench", &qa, size, 0) {
                 serde_json::to_writer(&mut sink, &r).map_err(failed)?;
             }
             Ok(t0.elapsed().as_secs_f64())
@@ -141,25 +166,25 @@ pub fn horizon(horizons: &[u32], out: Lines) -> Result<(), WorkflowError> {
     Ok(())
 }
 
-/// Runs of generation, mining and evaluation at each horizon, of which
-/// the fastest is kept.
-const REPEATS: usize = 3;
+/// Rounds over the horizons, each timing generation, mining and
+/// evaluation at every horizon; each keeps its fastest run of all rounds.
+/// Interleaved, so that a busy spell of a shared host (one that moved an
+/// identical build's 56-day mine by 40% between runs) falls on every
+/// horizon alike, not on the few runs of the longest, one after the other.
+const ROUNDS: usize = 5;
 
-/// Runs of one measurement go on until they took this long in all (up to
-/// [`MAX_REPEATS`]), as hyperfine's minimum time: three runs of a 7-day
-/// mine (0.07 s) were the ones a busy moment spoiled, and moved the
-/// fitted exponent by a tenth between identical builds.
-const MIN_SECONDS: f64 = 1.0;
-const MAX_REPEATS: usize = 50;
+/// In a round, a measurement runs again until its runs took this long (as
+/// hyperfine's minimum time): a 7-day mine is 0.07 s, and one run is the
+/// one a busy moment spoils.
+const ROUND_SECONDS: f64 = 0.2;
 
-/// The fastest of at least [`REPEATS`] runs of `f` (and [`MIN_SECONDS`]
-/// of them), in seconds.
-fn best_of(mut f: impl FnMut() -> Result<(), WorkflowError>) -> Result<f64, WorkflowError> {
+/// The fastest of one or more runs of `f` that took [`ROUND_SECONDS`]
+/// together, in seconds.
+fn fastest_in_a_round(
+    f: &mut dyn FnMut() -> Result<(), WorkflowError>,
+) -> Result<f64, WorkflowError> {
     let (mut best, mut spent) = (f64::INFINITY, 0.0);
-    for run in 0..MAX_REPEATS {
-        if run >= REPEATS && spent >= MIN_SECONDS {
-            break;
-        }
+    while spent < ROUND_SECONDS {
         let t0 = Instant::now();
         f()?;
         let took = t0.elapsed().as_secs_f64();
