@@ -726,7 +726,8 @@ fn the_scripted_household_lives_in_generated_scenes() {
     let reference = bars(&scene::default_scene(), 0, 5);
     // Every family but the retired one (false premises are filed under the
     // families they look like) and upkeep, which needs a breakdown the
-    // robot saw happen (rare: `a_broken_device_is_known_broken_since_the_robot_saw_it_break`),
+    // robot saw happen or was told of (about one in 28 days:
+    // `a_broken_device_is_known_broken_since_the_robot_saw_it_break`),
     // and stock, which needs food finished (a few a week; the_weekly_routine_agrees_too).
     let families: Vec<Family> = Family::ALL
         .into_iter()

@@ -295,7 +295,7 @@ fn sample(
         phrasing,
         cutoff: cutoff.clone(),
         answer_text: answer_text(namer, &c.query, &a.answer, &c.options),
-        hedge: owner(&c.query).entry.hedge(namer, &c.query, &a.answer),
+        hedge: owner(&c.query).entry.hedge(ix, namer, &c.query, &a),
         answer_time: answer_time(ix, &c.query, &a.answer),
         adversarial_answer: None,
         question: c.phrase.render(phrasing),

@@ -6,7 +6,7 @@
 use hearth::ids::Id;
 use hearth::samples::Answer;
 use hearth::trace::request::Action;
-use hearth::trace::{Location, Value};
+use hearth::trace::{ClaimMode, Location, Value};
 
 use super::{Eyes, Got, Reference, Unsettled};
 
@@ -115,10 +115,8 @@ impl Reference<'_> {
         let attr = Id::new("broken");
         let broken = Value::Bool(true);
         let seen = self.sightings(eyes, device, &attr, c);
-        let from = seen
-            .iter()
-            .rposition(|(_, v)| *v != broken)
-            .map_or(0, |k| k + 1);
+        let working = seen.iter().rposition(|(_, v)| *v != broken);
+        let from = working.map_or(0, |k| k + 1);
         let Some(&(s, _)) = seen.get(from) else {
             return Ok(Got::unknown());
         };
@@ -128,7 +126,26 @@ impl Reference<'_> {
             .iter()
             .any(|ch| ch.entity == *device && ch.attr == attr)
         {
-            return Ok(Got::unknown());
+            // Not seen to break: the first "it is broken" heard since it
+            // was last seen working, hedged (it may have broken before).
+            let after = working.map_or(0, |k| seen[k].0);
+            let told = self.heard(eyes, c).into_iter().find(|h| {
+                h.event.id > after
+                    && h.claim.mode == ClaimMode::Fact
+                    && h.claim.entity == *device
+                    && h.claim.attr == attr
+                    && h.claim.value == broken
+            });
+            return Ok(match told {
+                Some(h) => {
+                    let mut at = super::time_answer(h.event.t);
+                    if let Answer::Time { stale, .. } = &mut at {
+                        *stale = true;
+                    }
+                    Got::new(at, [h.event.id])
+                }
+                None => Got::unknown(),
+            });
         }
         let mut at = super::time_answer(e.t);
         if let Answer::Time { stale, .. } = &mut at {

@@ -63,7 +63,10 @@ impl Activity for Breakdown {
             "{} has stopped working: it won't switch on at all. I've booked the repair technician for {when}.",
             capital(&kind)
         );
-        turns.push(turn(who, say(&[], text)));
+        // Said as a fact about its health, so that a listener knows
+        // since when it has been out of order without having seen it go.
+        let dead = Claim::fact(device.clone(), Id::new(BROKEN), Value::Bool(true));
+        turns.push(turn(who, say_claims(&[], text, vec![dead])));
         house.repairs.broke(device);
         Ok(())
     }
@@ -156,11 +159,13 @@ impl Activity for Repair {
             ));
         }
         let fault = *pick(&mut house.rng, &FAULTS);
+        let mended = Claim::fact(device.clone(), Id::new(BROKEN), Value::Bool(false));
         turns.push(turn(
             &tech,
-            say(
+            say_claims(
                 &[&by],
                 format!("All done: {kind} works again. It was {fault}."),
+                vec![mended],
             ),
         ));
         turns.push(turn(

@@ -333,7 +333,8 @@ impl QuestionFamily for Beliefs {
     }
 
     /// Where they last saw it, and when, as far as the robot knows.
-    fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+    fn hedge(&self, _ix: &Index, n: &Namer, q: &Query, a: &Answered) -> Option<String> {
+        let a = &a.answer;
         let (person, (thing, _)) = of(q)?;
         let it = if plural(&n.name(&thing)) {
             "them"

@@ -104,9 +104,9 @@ pub trait QuestionFamily: Sync {
     }
 
     /// What qualifies an answer to `q`, apart from its words (when a
-    /// stale state was last seen).
-    fn hedge(&self, n: &Namer, _q: &Query, a: &Answer) -> Option<String> {
-        crate::samples::wording::hedge(n, a)
+    /// stale state was last seen); `a` with the events it stands on.
+    fn hedge(&self, _ix: &Index, n: &Namer, _q: &Query, a: &Answered) -> Option<String> {
+        crate::samples::wording::hedge(n, &a.answer)
     }
 
     /// The moment an answer to `q` refers to besides itself (when a

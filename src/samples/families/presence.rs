@@ -249,7 +249,8 @@ impl QuestionFamily for Presence {
 
     /// Someone seen changing a thing while a person was out, where the
     /// robot could have missed others.
-    fn hedge(&self, _n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+    fn hedge(&self, _ix: &Index, _n: &Namer, q: &Query, a: &Answered) -> Option<String> {
+        let a = &a.answer;
         match (q, a) {
             (Query::WhileOut { .. }, Answer::Actor { stale: true, .. }) => Some(
                 "The only one the robot saw change it; someone else may have too, out of its sight."

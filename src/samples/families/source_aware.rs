@@ -129,16 +129,21 @@ impl QuestionFamily for SourceAware {
         };
         let according_phrase = move || according_to(n, &h.speaker, entity);
         let family = Family::SourceAware;
-        vec![
+        let mut out = vec![
             Candidate::new(family, "who_said", who_said, Box::new(who_said_phrase)),
             Candidate::new(family, "seen_or_told", seen, Box::new(seen_phrase)),
-            Candidate::new(
+        ];
+        // "Where is it, by their word?" asks after a place: not of a
+        // device said to be broken or working again.
+        if attr.as_str() == "location" {
+            out.push(Candidate::new(
                 family,
                 "according_to",
                 according,
                 Box::new(according_phrase),
-            ),
-        ]
+            ));
+        }
+        out
     }
 
     fn reads(&self, q: &Query) -> Reads {

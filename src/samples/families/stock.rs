@@ -373,7 +373,8 @@ impl QuestionFamily for Stock {
     }
 
     /// The latest the robot saw, where a later one could have escaped it.
-    fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+    fn hedge(&self, _ix: &Index, n: &Namer, q: &Query, a: &Answered) -> Option<String> {
+        let a = &a.answer;
         if let (Query::StillHave { .. }, Answer::LastSeen { seen_at, .. }) = (q, a) {
             return Some(format!(
                 "As the robot has seen it since {}; some may have been used, thrown out or bought since, out of its sight.",

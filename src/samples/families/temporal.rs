@@ -234,7 +234,8 @@ impl QuestionFamily for Temporal {
     }
 
     /// A last time the robot could have missed a later one of.
-    fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
+    fn hedge(&self, _ix: &Index, n: &Namer, q: &Query, a: &Answered) -> Option<String> {
+        let a = &a.answer;
         match (q, a) {
             (Query::LastTime { actor, .. }, Answer::Time { stale: true, .. }) => Some(format!(
                 "The latest the robot saw; {} may have done it again since, out of its sight.",

@@ -563,6 +563,9 @@ impl Sweep {
         for h in &heard[self.heard.min(heard.len())..] {
             let (entity, attr) = (&h.claim.entity, &h.claim.attr);
             let by = match h.claim.mode {
+                // Asked as "where is it, by their word?" (see
+                // `source_aware::according_to`): of places only.
+                ClaimMode::Fact if attr.as_str() != "location" => continue,
                 ClaimMode::Fact => &h.speaker,
                 ClaimMode::Preference => match &h.claim.holder {
                     Some(holder) => holder,

@@ -3,9 +3,11 @@
 //! (`broken`, changed by `find_broken` and `repair`): whether it works
 //! now is the current-state family's question ("Is the coffee machine
 //! working?"), calibrated like every state; since when it has not is
-//! asked here, of a device the robot last knew broken and saw break. The
-//! time is sure where the robot watched the device without a break since
-//! (no repair and second breakdown escaped it), else the latest it saw.
+//! asked here, of a device the robot last knew broken: the breakdown it
+//! saw, sure where it watched the device without a break since (no repair
+//! and second breakdown escaped it); else, where it did not see it go, the
+//! first time it heard someone say it had (hedged: it may have gone
+//! before).
 
 mod phrasings;
 
@@ -13,7 +15,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use crate::trace::{BROKEN, Value};
+use std::sync::LazyLock;
+
+use crate::trace::{BROKEN, ClaimMode, EventKind, Value};
 
 use crate::samples::answered::{Answered, answered, time};
 use crate::samples::candidates::{At, Candidate};
@@ -53,9 +57,12 @@ pub const READINGS: &[Reading] = &[Reading {
     },
 }];
 
+/// The health attribute, borrowed by the tracks a question needs.
+static HEALTH: LazyLock<Id> = LazyLock::new(|| Id::new(BROKEN));
+
 /// The health key of `device`.
 fn health(device: &Id) -> (Id, Id) {
-    (device.clone(), Id::new(BROKEN))
+    (device.clone(), HEALTH.clone())
 }
 
 impl QuestionFamily for Upkeep {
@@ -82,7 +89,9 @@ impl QuestionFamily for Upkeep {
             .collect()
     }
 
-    /// The breakdown the robot saw, of a device it saw broken ever since.
+    /// The breakdown the robot saw, of a device it saw broken ever since;
+    /// or, where it did not see it go, the first time since it last saw it
+    /// working that it heard someone say it had.
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         let Query::BrokenSince { device } = q else {
             return None;
@@ -92,38 +101,59 @@ impl QuestionFamily for Upkeep {
         let broken = Value::Bool(true);
         let seen = ix.seen_before(&key, c);
         // Its sights since it last saw it working, the first the change.
-        let from = seen
-            .iter()
-            .rposition(|s| s.value != broken)
-            .map_or(0, |k| k + 1);
-        let first = seen.get(from)?;
+        let working = seen.iter().rposition(|s| s.value != broken);
+        let first = seen.get(working.map_or(0, |k| k + 1))?;
         let e = ix.event(first.event)?;
         let changed = (e.changes.iter()).any(|ch| ch.entity == key.0 && ch.attr == key.1);
-        if !changed || !e.outcome.is_ok() {
-            return None;
+        if changed && e.outcome.is_ok() {
+            let mut at = time(e.t);
+            if let Answer::Time { stale, .. } = &mut at {
+                *stale = !ix.watched_over(&key, e.id, c);
+            }
+            return answered(at, [e.id]);
         }
-        let mut at = time(e.t);
+        // Not seen to go: told, after it was last seen working.
+        let since = working.map_or(0, |k| seen[k].event);
+        let told = ix
+            .claims(ClaimMode::Fact, &key.0, &key.1, c)
+            .find(|h| h.event > since && h.claim.value == broken)?;
+        let mut at = time(ix.event(told.event)?.t);
         if let Answer::Time { stale, .. } = &mut at {
-            *stale = !ix.watched_over(&key, e.id, c);
+            *stale = true;
         }
-        answered(at, [e.id])
+        answered(at, [told.event])
     }
 
-    /// Broken since the breakdown the robot saw, as far as it knows.
-    fn hedge(&self, n: &Namer, q: &Query, a: &Answer) -> Option<String> {
-        match (q, a) {
-            (Query::BrokenSince { device }, Answer::Time { stale: true, .. }) => Some(format!(
-                "The breakdown the robot saw; {} may have been repaired and broken again since, out of its sight.",
-                n.name(device)
-            )),
-            _ => crate::samples::wording::hedge(n, a),
-        }
+    /// Broken since the breakdown the robot saw, or since it was told of
+    /// it (the answer's evidence is what was said), as far as it knows.
+    fn hedge(&self, ix: &Index, n: &Namer, q: &Query, a: &Answered) -> Option<String> {
+        let (Query::BrokenSince { device }, Answer::Time { stale: true, .. }) = (q, &a.answer)
+        else {
+            return crate::samples::wording::hedge(n, &a.answer);
+        };
+        let device = n.name(device);
+        let told = (a.evidence.first().and_then(|e| ix.event(*e)))
+            .is_some_and(|e| e.kind == EventKind::Utterance);
+        Some(if told {
+            format!(
+                "When the robot was told; {device} may have stopped working before that, or been repaired and broken again since, out of its sight."
+            )
+        } else {
+            format!(
+                "The breakdown the robot saw; {device} may have been repaired and broken again since, out of its sight."
+            )
+        })
     }
 
-    /// The device's health over time and where the robot was.
+    /// The device's health over time, what was said of it, and where the
+    /// robot was.
     fn needs<'q>(&self, q: &'q Query) -> Vec<Track<'q>> {
         match q {
-            Query::BrokenSince { .. } => vec![Track::States, Track::Whereabouts],
+            Query::BrokenSince { device } => vec![
+                Track::States,
+                Track::Claims(device, &HEALTH),
+                Track::Whereabouts,
+            ],
             _ => vec![],
         }
     }
