@@ -28,6 +28,13 @@ pub struct SourceAware;
 /// The kinds of query it asks.
 pub const QUERIES: &[&str] = &["who_said", "seen_or_told", "according_to"];
 
+/// Whether "where is it, by their word?" ([`according_to`]) can be asked
+/// of a claim about `attr`: of a place only, not of a device said to be
+/// broken or working again.
+pub fn asks_according_to(attr: &Id) -> bool {
+    attr.as_str() == "location"
+}
+
 /// "According to what Alice last said, where is the mug?"
 pub fn according_to(n: &Namer, speaker: &Id, entity: &Id) -> Phrase {
     let (who, thing) = (n.name(speaker), n.name(entity));
@@ -133,9 +140,7 @@ impl QuestionFamily for SourceAware {
             Candidate::new(family, "who_said", who_said, Box::new(who_said_phrase)),
             Candidate::new(family, "seen_or_told", seen, Box::new(seen_phrase)),
         ];
-        // "Where is it, by their word?" asks after a place: not of a
-        // device said to be broken or working again.
-        if attr.as_str() == "location" {
+        if asks_according_to(attr) {
             out.push(Candidate::new(
                 family,
                 "according_to",

@@ -563,9 +563,8 @@ impl Sweep {
         for h in &heard[self.heard.min(heard.len())..] {
             let (entity, attr) = (&h.claim.entity, &h.claim.attr);
             let by = match h.claim.mode {
-                // Asked as "where is it, by their word?" (see
-                // `source_aware::according_to`): of places only.
-                ClaimMode::Fact if attr.as_str() != "location" => continue,
+                // Asked as "where is it, by their word?".
+                ClaimMode::Fact if !source_aware::asks_according_to(attr) => continue,
                 ClaimMode::Fact => &h.speaker,
                 ClaimMode::Preference => match &h.claim.holder {
                     Some(holder) => holder,

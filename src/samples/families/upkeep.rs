@@ -11,12 +11,12 @@
 
 mod phrasings;
 
+use std::sync::LazyLock;
+
 use rand_chacha::ChaCha8Rng;
 
 use crate::generation::MemoryTarget;
 use crate::ids::Id;
-use std::sync::LazyLock;
-
 use crate::trace::{BROKEN, ClaimMode, EventKind, Value};
 
 use crate::samples::answered::{Answered, answered, time};
