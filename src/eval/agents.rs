@@ -108,6 +108,8 @@ pub struct BuiltIn {
     initial: Arc<State>,
     /// What of the scene the stock questions read, made once per trace.
     room: Arc<Stockroom>,
+    /// What it remembers, in order (`recent`: the last few, up to twice
+    /// as many as it recalls).
     events: Vec<Event>,
     /// The oracle's index of `events`, kept as they come.
     indexed: Tables,
@@ -497,7 +499,13 @@ impl Agent for BuiltIn {
                 }
             }
             Strategy::Oracle => self.indexed.push(&self.robot, e),
-            Strategy::Recent(_) => {}
+            Strategy::Recent(k) => {
+                // Only the last k are ever recalled: the rest go, now and
+                // then (not one by one: each would move them all).
+                if self.events.len() >= 2 * k.max(1) {
+                    self.events.drain(..self.events.len() - k);
+                }
+            }
         }
         self.events.push(e.clone());
         Ok(())

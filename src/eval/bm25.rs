@@ -25,21 +25,31 @@ const TIERS: [u32; 4] = [10, 20, 60, 150];
 pub struct Bm25 {
     /// Each word's number.
     words: HashMap<String, usize>,
-    /// By word number: how many documents it is in.
+    /// By word number: how many events' texts it is in.
     df: Vec<usize>,
-    /// The documents by length, shortest first (see [`TIERS`]).
+    /// The distinct texts by length, shortest first (see [`TIERS`]).
     tiers: [Tier; TIERS.len() + 1],
+    /// Each distinct text, as its words' numbers and frequencies: its
+    /// number in its tier (of its length). A household says the same things day after
+    /// day ("Ana took the milk."), and texts with the same words score
+    /// alike, so each is scored once for all the events it narrates: the
+    /// texts grow slower than the events over the weeks.
+    texts: HashMap<Box<[(usize, u32)]>, u32>,
+    /// Events added, and their words.
+    events: usize,
     total_len: usize,
 }
 
-/// Documents of one range of lengths.
+/// Distinct texts of one range of lengths.
 #[derive(Default)]
 struct Tier {
-    /// By word number: the documents it is in and its frequency in each,
+    /// By word number: the texts it is in and its frequency in each,
     /// in order, and what bounds its share of a score in each block.
     postings: Vec<Posting>,
-    /// By document: its event and its length.
+    /// By text: its latest event and its length.
     docs: Vec<(u64, u32)>,
+    /// By text: the earlier events it narrated, oldest first.
+    earlier: Vec<Vec<u64>>,
     /// By block: its latest event.
     newest: Vec<u64>,
 }
@@ -104,16 +114,16 @@ impl Best {
         b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).is_lt()
     }
 
-    fn offer(&mut self, x: (f64, u64)) {
+    /// Whether `x` is among the k best so far.
+    fn offer(&mut self, x: (f64, u64)) -> bool {
         // Most offers lose to the k-th best: one comparison, not a search.
         if self.top.len() == self.k && !Self::before(&x, &self.top[self.k - 1]) {
-            return;
+            return false;
         }
         let at = self.top.partition_point(|y| Self::before(y, &x));
-        if at < self.k {
-            self.top.insert(at, x);
-            self.top.truncate(self.k);
-        }
+        self.top.insert(at, x);
+        self.top.truncate(self.k);
+        true
     }
 
     /// The k-th best, once there are `k`.
@@ -127,9 +137,9 @@ impl Bm25 {
         let words = tokens(text);
         let len = u32::try_from(words.len()).expect("a document of fewer than 2^32 words");
         let mut tf: BTreeMap<usize, u32> = BTreeMap::new();
-        for w in &words {
+        for w in words {
             let next = self.words.len();
-            let n = *self.words.entry(w.clone()).or_insert(next);
+            let n = *self.words.entry(w).or_insert(next);
             if n == self.df.len() {
                 self.df.push(0);
                 for t in &mut self.tiers {
@@ -138,11 +148,26 @@ impl Bm25 {
             }
             *tf.entry(n).or_default() += 1;
         }
-        let tier = &mut self.tiers[TIERS.iter().take_while(|&&most| len > most).count()];
-        let d = u32::try_from(tier.docs.len()).expect("fewer than 2^32 documents");
-        let block = tier.docs.len() / BLOCK;
-        for (&w, &f) in &tf {
+        for &w in tf.keys() {
             self.df[w] += 1;
+        }
+        self.events += 1;
+        self.total_len += len as usize;
+        let t = TIERS.iter().take_while(|&&most| len > most).count();
+        let key: Box<[(usize, u32)]> = tf.into_iter().collect();
+        let tier = &mut self.tiers[t];
+        if let Some(&d) = self.texts.get(&key) {
+            // Said before: the text now stands for its latest event.
+            let (latest, _) = &mut tier.docs[d as usize];
+            tier.earlier[d as usize].push(std::mem::replace(latest, id));
+            let newest = &mut tier.newest[d as usize / BLOCK];
+            *newest = (*newest).max(id);
+            return;
+        }
+        let d = u32::try_from(tier.docs.len()).expect("fewer than 2^32 documents");
+        self.texts.insert(key.clone(), d);
+        let block = tier.docs.len() / BLOCK;
+        for &(w, f) in &key {
             let p = &mut tier.postings[w];
             p.docs.push((d, f));
             match p.blocks.last_mut() {
@@ -174,8 +199,8 @@ impl Bm25 {
             }
             p.front.add(f, len);
         }
-        self.total_len += words.len();
         tier.docs.push((id, len));
+        tier.earlier.push(vec![]);
         match tier.newest.get_mut(block) {
             Some(x) => *x = (*x).max(id),
             None => tier.newest.push(id),
@@ -207,7 +232,7 @@ impl Bm25 {
     /// Reading the blocks best bound first instead was tried: more work,
     /// as the bounds are loosest where many documents mix.
     pub fn top(&self, query: &str, k: usize) -> Vec<u64> {
-        let n = self.tiers.iter().map(|t| t.docs.len()).sum::<usize>() as f64;
+        let n = self.events as f64;
         if n == 0.0 || k == 0 {
             return vec![];
         }
@@ -404,7 +429,12 @@ impl Tier {
                 }
             }
             for j in list.drain(..) {
-                best.offer((acc[j], self.docs[base + j].0));
+                // The text's events, latest first, while they make the k
+                // best (an earlier one loses a tie to a later).
+                let d = base + j;
+                let mut ids =
+                    std::iter::once(self.docs[d].0).chain(self.earlier[d].iter().rev().copied());
+                while ids.next().is_some_and(|id| best.offer((acc[j], id))) {}
                 (acc[j], cand[j]) = (0.0, false);
             }
         }
@@ -656,6 +686,44 @@ mod tests {
                 "bob",
                 "the red mug on the shelf in the drawer",
                 "the the the is",
+            ],
+            &[1, 5, 30],
+        );
+    }
+
+    #[test]
+    fn texts_said_again_rank_as_every_event_scored() {
+        // A household's routine: a few texts said over and over in a
+        // seeded order, between texts said once; each repeat counts in
+        // the words' document frequencies and ranks at its own event.
+        let routine = [
+            "Ana took the milk.",
+            "Ben opened the fridge.",
+            "Ana put the milk in the fridge.",
+            "The robot saw: the fridge is closed; the milk is in the fridge.",
+            "Ben said the milk is nearly finished.",
+        ];
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut b = Bm25::default();
+        let mut docs = vec![];
+        for id in 1..=1500u64 {
+            let text = match rng.random_range(0..9usize) {
+                r @ 0..5 => routine[r].to_string(),
+                r => format!("Ben moved mug {} to shelf {r} near the milk.", id % 40),
+            };
+            b.add(id, &text);
+            docs.push((id, text));
+        }
+        ranks_as_exhaustive(
+            &b,
+            &docs,
+            &[
+                "milk",
+                "the milk in the fridge",
+                "is the milk finished",
+                "mug 7",
+                "shelf",
             ],
             &[1, 5, 30],
         );
