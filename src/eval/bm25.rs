@@ -30,13 +30,14 @@ pub struct Bm25 {
     /// The distinct texts by length, shortest first (see [`TIERS`]).
     tiers: [Tier; TIERS.len() + 1],
     /// Each distinct text, as its words' numbers and frequencies: its
-    /// number in its tier (of its length). A household says the same things day after
-    /// day ("Ana took the milk."), and texts with the same words score
-    /// alike, so each is scored once for all the events it narrates: the
-    /// texts grow slower than the events over the weeks.
+    /// number in its tier (of its length). A household says the same
+    /// things day after day ("Ana took the milk."), and texts of the same
+    /// words score alike, so each is scored once for all the events it
+    /// narrates: the texts grow slower than the events over the weeks.
     texts: HashMap<Box<[(usize, u32)]>, u32>,
-    /// Events added, and their words.
+    /// Events added.
     events: usize,
+    /// Their words.
     total_len: usize,
 }
 
