@@ -41,6 +41,18 @@ pub fn ask_key(q: &Query, a: &Answer, family: Family, cutoff: &Cutoff) -> AskKey
     } else {
         0
     };
+    key_of(q, a, day)
+}
+
+/// The ask key of a false premise `q` (not known at any cutoff): an
+/// unanswerable question is asked once whatever the day, so its key is
+/// made once and kept while it stays a candidate.
+pub fn unanswerable_key(q: &Query) -> AskKey {
+    debug_assert!(!families::of(Family::Unanswerable).lasting);
+    key_of(q, &Answer::Unknown, 0)
+}
+
+fn key_of(q: &Query, a: &Answer, day: u32) -> AskKey {
     let mut key = Bytes(Vec::with_capacity(128));
     (q, a, day).hash(&mut key);
     AskKey(key.0.into_boxed_slice())

@@ -20,7 +20,9 @@ use super::asked::{AskKey, ask_key};
 use super::candidates::{Acts, At, Candidate, Firsts, Tally, act_key, humans};
 use super::cutoff::{cutoffs, evidence_age};
 use super::families::beliefs::LeftSomewhere;
-use super::families::unanswerable::{Sources, Sweep, absent_variants, looks_like, unseen_at_start};
+use super::families::unanswerable::{
+    Keyed, Sources, Sweep, absent_variants, looks_like, unseen_at_start,
+};
 use super::families::{FAMILIES, answer_text, of, owner};
 use super::index::Index;
 use super::model::*;
@@ -182,13 +184,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         // it up to the first; only the kind drawn is read whole (the
         // candidates grow with the months, each a key to make).
         let kinds = sweep.candidates(ix, &sources, cutoff.event);
-        let not_asked = |k: usize| {
-            kinds[k].iter().filter_map(|u| {
-                let q = u.query(&sources);
-                let key = ask_key(&q, &Answer::Unknown, Family::Unanswerable, &cutoff);
-                (!asked.contains(&key)).then_some((u, q, key))
-            })
-        };
+        let not_asked = |k: usize| kinds[k].iter().filter(|u| !asked.contains(&u.key));
         let open: Vec<usize> = (0..kinds.len())
             .filter(|&k| not_asked(k).next().is_some())
             .collect();
@@ -196,7 +192,12 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
             continue;
         };
         let kind: Vec<_> = not_asked(kind).collect();
-        let (u, q, key) = &kind[abstain.random_range(0..kind.len())];
+        let Keyed {
+            premise: u,
+            query: q,
+            key,
+            ..
+        } = kind[abstain.random_range(0..kind.len())];
         let Some(a) = answer(ix, &cutoff, q).filter(|a| a.answer == Answer::Unknown) else {
             continue;
         };

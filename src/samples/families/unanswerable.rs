@@ -31,6 +31,7 @@ use crate::ids::Id;
 use crate::scene::{OUTSIDE, Placement, Scene};
 use crate::trace::{ClaimMode, Key, Location, Value};
 
+use crate::samples::asked::{AskKey, unanswerable_key};
 use crate::samples::candidates::resident;
 use crate::samples::index::Index;
 use crate::samples::model::{Act, Family, Query};
@@ -376,7 +377,10 @@ impl Premise {
     /// seen doing), each in a fixed order, worked out from scratch (see
     /// [`Sweep`], which keeps them across cutoffs).
     pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Premise>; 4] {
-        Sweep::default().candidates(ix, src, cutoff)
+        let mut sweep = Sweep::default();
+        sweep
+            .candidates(ix, src, cutoff)
+            .map(|kind| kind.iter().map(|k| k.premise.clone()).collect())
     }
 
     /// The question in words, its trap and why nothing is known.
@@ -514,6 +518,30 @@ impl Premise {
     }
 }
 
+/// A candidate with its query and ask key, made once: a false premise
+/// stays a candidate for weeks, and its key was most of what the miner
+/// spent on it at every cutoff.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keyed {
+    pub premise: Premise,
+    pub query: Query,
+    pub key: AskKey,
+    /// For a not-told candidate, the cutoff from which it is supported.
+    supported_from: Option<u64>,
+}
+
+impl Keyed {
+    fn new(premise: Premise, src: &Sources) -> Self {
+        let query = premise.query(src);
+        Keyed {
+            key: unanswerable_key(&query),
+            premise,
+            query,
+            supported_from: None,
+        }
+    }
+}
+
 /// [`Premise::candidates`] kept across cutoffs that only go forward.
 /// Whether something bears on a question ([`unsupported`]) only changes
 /// from no to yes as the past grows, so a candidate once supported is
@@ -521,43 +549,40 @@ impl Premise {
 /// passes, not all again at every cutoff.
 #[derive(Default)]
 pub struct Sweep {
+    /// The absent look-alikes (`None` before the first call).
+    absent: Option<Vec<Keyed>>,
     /// The start's unseen keys still unsupported, in order (`None`
     /// before the first call).
-    unseen: Option<Vec<Key>>,
+    unseen: Option<Vec<Keyed>>,
     /// The not-told candidates still unsupported, in order of the claim
     /// that first gave each, with the cutoff from which one is supported.
-    told: Vec<(Premise, Option<u64>)>,
+    told: Vec<Keyed>,
     /// Every (mode, person, entity, attr) a not-told candidate was made of.
     told_keys: BTreeSet<(ClaimMode, Id, Id, Id)>,
     /// Claims heard so far taken in.
     heard: usize,
+    /// The not-done candidates of the last call.
+    not_done: Vec<Keyed>,
 }
 
 impl Sweep {
-    /// The candidates at `cutoff`, which is no earlier than the last one.
-    pub fn candidates(&mut self, ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Premise>; 4] {
-        let absent = (0..src.absent.len()).map(Premise::Absent).collect();
-        let state_unsupported = |(e, a): &Key| {
-            unsupported(
-                ix,
-                cutoff,
-                &Query::State {
-                    entity: e.clone(),
-                    attr: a.clone(),
-                },
-            )
-        };
-        let unseen = self
-            .unseen
-            .get_or_insert_with(|| src.unseen_at_start.to_vec());
-        unseen.retain(state_unsupported);
-        let unseen = unseen
-            .iter()
-            .map(|(e, a)| Premise::Unseen {
-                entity: e.clone(),
-                attr: a.clone(),
-            })
-            .collect();
+    /// The candidates at `cutoff`, which is no earlier than the last one,
+    /// by kind (absent, unseen, not told, not seen doing).
+    pub fn candidates(&mut self, ix: &Index, src: &Sources, cutoff: u64) -> [&[Keyed]; 4] {
+        let absent = self.absent.get_or_insert_with(|| {
+            (0..src.absent.len())
+                .map(|i| Keyed::new(Premise::Absent(i), src))
+                .collect()
+        });
+        let unseen = self.unseen.get_or_insert_with(|| {
+            (src.unseen_at_start.iter())
+                .map(|(entity, attr)| {
+                    let (entity, attr) = (entity.clone(), attr.clone());
+                    Keyed::new(Premise::Unseen { entity, attr }, src)
+                })
+                .collect()
+        });
+        unseen.retain(|u| unsupported(ix, cutoff, &u.query));
         // Claims heard from one person, asked of another who made none.
         let heard = ix.heard_before(cutoff);
         for h in &heard[self.heard.min(heard.len())..] {
@@ -596,17 +621,16 @@ impl Sweep {
                         attr: attr.clone(),
                     }
                 };
-                let from = supported_from(ix, cutoff, &premise.query(src));
-                self.told.push((premise, from));
+                let mut told = Keyed::new(premise, src);
+                told.supported_from = supported_from(ix, cutoff, &told.query);
+                self.told.push(told);
             }
         }
         self.heard = self.heard.max(heard.len());
-        self.told
-            .retain(|(_, from)| from.is_none_or(|f| cutoff < f));
-        let told = self.told.iter().map(|(p, _)| p.clone()).collect();
+        (self.told).retain(|t| t.supported_from.is_none_or(|f| cutoff < f));
         // Acts seen done by one person, asked of another never seen doing
         // them (the latest sixty acts, as `when_last` takes).
-        let mut not_done = Vec::new();
+        self.not_done.clear();
         let mut acts = BTreeSet::new();
         for (e, act) in ix.acts(cutoff).rev().take(60) {
             if !src.humans.contains(&e.actor) {
@@ -626,12 +650,18 @@ impl Sweep {
                     done: e.id,
                     act: act.clone(),
                 };
-                if unsupported(ix, cutoff, &c.query(src)) {
-                    not_done.push(c);
+                let q = c.query(src);
+                if unsupported(ix, cutoff, &q) {
+                    self.not_done.push(Keyed {
+                        key: unanswerable_key(&q),
+                        premise: c,
+                        query: q,
+                        supported_from: None,
+                    });
                 }
             }
         }
-        [absent, unseen, told, not_done]
+        [absent, unseen, &self.told, &self.not_done]
     }
 }
 
@@ -712,7 +742,19 @@ mod tests {
             }
             let kept = sweep.candidates(&ix, &sources, cutoff.event);
             let scratch = Premise::candidates(&ix, &sources, cutoff.event);
-            assert_eq!(kept, scratch, "at cutoff {}", cutoff.event);
+            for (kept, scratch) in kept.iter().zip(&scratch) {
+                let premises: Vec<&Premise> = kept.iter().map(|k| &k.premise).collect();
+                assert_eq!(
+                    premises,
+                    scratch.iter().collect::<Vec<_>>(),
+                    "at cutoff {}",
+                    cutoff.event
+                );
+                for k in kept.iter() {
+                    assert_eq!(k.query, k.premise.query(&sources));
+                    assert_eq!(k.key, unanswerable_key(&k.query));
+                }
+            }
             if first_told == 0 {
                 first_told = kept[2].len();
             }
