@@ -129,13 +129,18 @@ fn latest<'a>(ix: &Index<'a>, kind: &str, went: Went, c: u64) -> Option<(&'a Eve
     let places = watched_places(ix, went);
     // Each thing's from the index's tables: a lookup, not a walk through
     // its sightings (which grew with the days, at every cutoff).
+    // Of two things in the same event (two cartons in one bag), the
+    // later in scene order.
     (ix.stock_seen(kind, c))
-        .map(|t| &t.id)
-        .filter_map(|o| match went {
-            Went::In => ix.came_in(o, c),
-            Went::Binned => ix.last_placed_on(o, places, c).map(|e| (e, true)),
+        .filter_map(|t| {
+            let found = match went {
+                Went::In => ix.came_in(&t.id, c),
+                Went::Binned => ix.last_placed_on(&t.id, places, c).map(|e| (e, true)),
+            };
+            found.map(|f| (f, t.pos))
         })
-        .max_by_key(|(e, _)| e.id)
+        .max_by_key(|((e, _), pos)| (e.id, *pos))
+        .map(|(f, _)| f)
 }
 
 /// Whether [`latest`] finds one: any thing of `kind` the robot saw come

@@ -151,14 +151,15 @@ impl<'a> Index<'a> {
     }
 
     /// The things of `kind` (the stockroom's) the robot had seen by
-    /// `cutoff`, in scene order: of the months' stock, those come in
-    /// (what is still in the shop, most of it in the last weeks, the robot
-    /// knows nothing of).
+    /// `cutoff`, in the order it first saw them (then scene order,
+    /// [`StockThing::pos`]): of the months' stock, those come in (what is
+    /// still in the shop, most of it in the last weeks, the robot knows
+    /// nothing of, and is not walked past).
     pub fn stock_seen(&self, kind: &str, cutoff: u64) -> impl Iterator<Item = &StockThing> {
         let stock = self.tables.derived.stock.get_or_init(|| {
             let (t, room) = (&self.tables, self.stockroom());
             let seen = |o: &Id, attr: &str| t.seen.get(&(o.clone(), Id::new(attr)));
-            let thing = |o: &Id| {
+            let thing = |pos: usize, o: &Id| {
                 let came = t.came_in.get(o).and_then(|c| c.first().copied());
                 let bag = t.first_in_bag.get(o).copied();
                 let level = seen(o, LEVEL).and_then(|l| Some(l.first()?.event));
@@ -176,6 +177,7 @@ impl<'a> Index<'a> {
                 let first = [placed.first().map(|s| s.event), level, came, bag];
                 Some(StockThing {
                     id: o.clone(),
+                    pos,
                     first: first.into_iter().flatten().min()?,
                     runs,
                 })
@@ -185,21 +187,31 @@ impl<'a> Index<'a> {
                 // Worked out before from the same stockroom: the same
                 // kinds, each with the same things.
                 (Some(mut stock), touched) => {
-                    for (things, slots) in room.kinds.values().zip(stock.values_mut()) {
-                        for (o, slot) in things.iter().zip(slots) {
+                    for (things, seen) in room.kinds.values().zip(stock.values_mut()) {
+                        let mut slots: Vec<Option<StockThing>> = vec![None; things.len()];
+                        for t in seen.drain(..) {
+                            let pos = t.pos;
+                            slots[pos] = Some(t);
+                        }
+                        for (pos, o) in things.iter().enumerate() {
                             if touched.contains(o) {
-                                *slot = thing(o);
+                                slots[pos] = thing(pos, o);
                             }
                         }
+                        *seen = in_order_seen(slots.into_iter().flatten());
                     }
                     stock
                 }
                 (None, _) => (room.kinds.iter())
-                    .map(|(kind, things)| (kind.clone(), things.iter().map(thing).collect()))
+                    .map(|(kind, things)| {
+                        let seen = things.iter().enumerate().filter_map(|(p, o)| thing(p, o));
+                        (kind.clone(), in_order_seen(seen))
+                    })
                     .collect(),
             }
         });
-        (stock.get(kind).into_iter().flatten().flatten()).filter(move |t| t.first < cutoff)
+        let seen = stock.get(kind).map_or(&[][..], Vec::as_slice);
+        seen[..seen.partition_point(|t| t.first < cutoff)].iter()
     }
 
     /// The last event before `cutoff` in which the robot saw `object` come
@@ -585,6 +597,14 @@ impl<'a> Index<'a> {
     }
 }
 
+/// Things of a kind in the order the robot first saw them, then scene
+/// order: those seen by a cutoff are a prefix.
+fn in_order_seen(things: impl Iterator<Item = StockThing>) -> Vec<StockThing> {
+    let mut v: Vec<StockThing> = things.collect();
+    v.sort_unstable_by_key(|t| (t.first, t.pos));
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -698,7 +718,13 @@ mod tests {
                     .filter(|o| seen(o, "location") || seen(o, LEVEL))
                     .collect();
                 let found: Vec<&StockThing> = ix.stock_seen(kind, c).collect();
-                assert_eq!(found.iter().map(|t| &t.id).collect::<Vec<_>>(), expected);
+                // In the order first seen; each at its place in the kind.
+                assert!(found.is_sorted_by_key(|t| (t.first, t.pos)));
+                assert!(found.iter().all(|t| things[t.pos] == t.id));
+                let mut in_scene_order = found.clone();
+                in_scene_order.sort_by_key(|t| t.pos);
+                let ids: Vec<&Id> = in_scene_order.iter().map(|t| &t.id).collect();
+                assert_eq!(ids, expected);
                 // Since when in the house or gone: the first of the last
                 // run of sights alike, gone for good once seen in a bin.
                 for t in &found {

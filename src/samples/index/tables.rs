@@ -140,9 +140,9 @@ pub(super) struct Derived {
     /// Each thing the robot saw in a bin, and the first time it did
     /// ([`Index::binned`]).
     pub(super) binned: OnceLock<HashMap<Id, u64>>,
-    /// Each kind used up, with its things in scene order and, for those
-    /// the robot has seen, when it first did and their runs in the house
-    /// or gone ([`Index::stock_seen`]).
+    /// Each kind used up, with the things of it the robot has seen, in
+    /// the order it first did (then scene order), and their runs in the
+    /// house or gone ([`Index::stock_seen`]).
     pub(super) stock: OnceLock<Stock>,
     /// The stock last worked out and the things the tables have gained
     /// sights of since: only theirs is worked out again, not every
@@ -150,7 +150,7 @@ pub(super) struct Derived {
     pub(super) since: Mutex<(Option<Stock>, BTreeSet<Id>)>,
 }
 
-pub(super) type Stock = BTreeMap<String, Vec<Option<StockThing>>>;
+pub(super) type Stock = BTreeMap<String, Vec<StockThing>>;
 
 impl Clone for Derived {
     fn clone(&self) -> Self {
@@ -394,6 +394,8 @@ pub fn only_once(places: &[Place], i: usize) -> bool {
 #[derive(Debug, Clone)]
 pub struct StockThing {
     pub id: Id,
+    /// Its place among the things of its kind, in scene order.
+    pub pos: usize,
     /// The robot's first sight of it.
     pub(super) first: u64,
     /// Where the robot's sights of where it is turn from in the house to
