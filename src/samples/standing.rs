@@ -33,6 +33,11 @@ struct Entry {
     found: Option<(Answered, Family)>,
     /// Whether something its answer reads changed since it was answered.
     dirty: bool,
+    /// Whether its answer is for good ([`QuestionFamily::lasts`]): then
+    /// nothing it reads is taken in again.
+    ///
+    /// [`QuestionFamily::lasts`]: super::families::QuestionFamily::lasts
+    lasts: bool,
 }
 
 /// What a cutoff's look at every live question reads of an entry, kept
@@ -235,6 +240,7 @@ impl<'c> Standing<'c> {
             query: c.query.clone(),
             found: None,
             dirty: true,
+            lasts: false,
         });
         self.flags.push(Flags::default());
         self.dirty.push(i);
@@ -243,7 +249,7 @@ impl<'c> Standing<'c> {
 
     fn touch(&mut self, entry: usize) {
         let e = &mut self.entries[entry];
-        if !e.dirty {
+        if !e.dirty && !e.lasts {
             e.dirty = true;
             self.dirty.push(entry);
         }
@@ -446,6 +452,7 @@ impl<'c> Standing<'c> {
                 ),
             };
             let e = &mut self.entries[i];
+            e.lasts = (found.as_ref()).is_some_and(|(a, _)| owner.entry.lasts(&e.query, &a.answer));
             e.found = found;
             e.dirty = false;
         }

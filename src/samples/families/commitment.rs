@@ -144,6 +144,21 @@ impl QuestionFamily for Commitment {
         }
     }
 
+    /// Done is for good: the first sight of the value asked for, after
+    /// the request, stays the first (a month's requests of the same
+    /// thermostat are not answered again at every sight of it).
+    fn lasts(&self, q: &Query, a: &Answer) -> bool {
+        matches!(
+            (q, a),
+            (
+                Query::Status { .. },
+                Answer::Status {
+                    status: Progress::Done
+                }
+            )
+        )
+    }
+
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         let c = cutoff.event;
         let (request, entity) = request_of(q)?;

@@ -83,6 +83,13 @@ pub trait QuestionFamily: Sync {
         self.answer(ix, cutoff, q)
     }
 
+    /// Whether `a`, the answer to `q` at a cutoff, is its answer at every
+    /// later cutoff too (a request seen done stays done): a standing
+    /// question is then not answered again as what it reads grows.
+    fn lasts(&self, _q: &Query, _a: &Answer) -> bool {
+        false
+    }
+
     /// How many entries before `cutoff` the one list behind `q`'s answer
     /// has, for a question answered from one such list (a habit): while it
     /// does not grow, the answer stays the same.
