@@ -533,19 +533,29 @@ fn drafts<'a>(
             else {
                 continue;
             };
-            let thinks = Query::Thinks {
-                person: person.id.clone(),
-                entity: o.id.clone(),
-                attr: location.clone(),
-            };
-            let Some(belief) = memo.answer(ix, cutoff, &thinks) else {
+            // Where they think it is: the beliefs family's answer, of
+            // which a task takes the place and the sight (not whether the
+            // robot watched it since, as the answer works out).
+            let Some(j) = beliefs::thought(seen, Some(k)) else {
                 continue;
             };
-            let Some(there) = value_of(&belief).filter(|there| *there != here).cloned() else {
+            debug_assert!({
+                let thinks = Query::Thinks {
+                    person: person.id.clone(),
+                    entity: o.id.clone(),
+                    attr: location.clone(),
+                };
+                let belief = memo.answer(ix, cutoff, &thinks);
+                belief.is_some_and(|b| {
+                    value_of(&b) == Some(&seen[j].value) && b.evidence == [seen[j].event]
+                })
+            });
+            let there = seen[j].value.clone();
+            if there == *here {
                 continue;
-            };
+            }
             let (who, here) = (&person.id, here.clone());
-            let mut evidence = belief.evidence.clone();
+            let mut evidence = vec![seen[j].event];
             evidence.extend(&a.evidence);
             evidence.sort_unstable();
             evidence.dedup();

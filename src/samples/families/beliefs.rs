@@ -80,6 +80,16 @@ pub fn placed(v: &Value) -> bool {
     matches!(v, Value::Location(Location::On(_) | Location::In(_)))
 }
 
+/// Of `seen` (the robot's sights of a thing before a cutoff), the one a
+/// person thinks of, given the last they shared
+/// ([`Index::last_shared`]): that one where it was put somewhere. Asked of
+/// a place: not "where does Alice think the mug is" of the mug in
+/// someone's hands. Where they think it is, as [`Beliefs`] answers it,
+/// stale or not.
+pub fn thought(seen: &[Seen], shared: Option<usize>) -> Option<usize> {
+    shared.filter(|&k| placed(&seen[k].value))
+}
+
 /// The things the robot last saw put somewhere before a cutoff, not
 /// carried about (whoever it was carried past may have seen it) nor in a
 /// bin (nobody asks where the empty carton is thought to be), each with
@@ -301,12 +311,7 @@ impl QuestionFamily for Beliefs {
         let (person, key) = of(q)?;
         let c = cutoff.event;
         let seen = ix.seen_before(&key, c);
-        let k = ix.last_shared(seen, person, &key)?;
-        // Asked of a place: not "where does Alice think the mug is" of the
-        // mug in someone's hands.
-        if !placed(&seen[k].value) {
-            return None;
-        }
+        let k = thought(seen, ix.last_shared(seen, person, &key))?;
         // Watched without a break from that sight on: each sight still
         // current at the next, the last at the cutoff.
         let value = seen[k].value.clone();
