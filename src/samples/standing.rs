@@ -537,7 +537,9 @@ mod tests {
     ) -> Vec<Query> {
         let c = cutoff.event;
         let mut all: Vec<Candidate> = Vec::new();
-        for (entity, attr) in ix.tables.seen.keys() {
+        let mut keys: Vec<&Key> = ix.tables.seen.keys().collect();
+        keys.sort();
+        for (entity, attr) in keys {
             let seen = ix.seen_before(&(entity.clone(), attr.clone()), c);
             match seen.last() {
                 // Nor what is left of a thing last seen finished.

@@ -632,9 +632,10 @@ mod tests {
             .filter(|a| a.lives_here())
             .map(|a| &a.id)
             .collect();
-        let keys: Vec<&Key> = (swept.tables.seen.keys())
+        let mut keys: Vec<&Key> = (swept.tables.seen.keys())
             .filter(|k| k.1.as_str() == "location")
             .collect();
+        keys.sort();
         let mut shared = 0;
         for c in cutoffs(&events) {
             for key in &keys {

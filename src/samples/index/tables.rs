@@ -71,8 +71,10 @@ pub(super) fn act_key(a: &Act) -> ActKey {
 /// once, as it grows.
 #[derive(Debug, Clone, Default)]
 pub struct Tables {
-    /// What the robot observed of each attribute, in event order.
-    pub seen: BTreeMap<Key, Vec<Seen>>,
+    /// What the robot observed of each attribute, in event order. Looked
+    /// up at every question (a hash, where a tree's string compares grew
+    /// with the months' things); sort its keys to walk them in order.
+    pub seen: HashMap<Key, Vec<Seen>>,
     /// The truth: each attribute's value before the first event.
     /// Shared: every memory an agent indexes starts from it.
     pub initial: Arc<State>,
