@@ -56,7 +56,12 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let namer = Namer::new(ix.scene);
     // Only looked up: a hash set.
     let mut asked: HashSet<AskKey> = HashSet::new();
-    let mut out = Vec::new();
+    let cuts = cutoffs(ix);
+    // Room for the most a sweep asks (one a family a cutoff, and a false
+    // premise): the samples are not copied again as the list grows (at
+    // 56 days they are megabytes, far past the cache); room never written
+    // is address space, not memory.
+    let mut out = Vec::with_capacity(cuts.len() * (FAMILIES.len() + 1));
     let humans = humans(ix);
     let everything = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());
     let household = ask == Asking::Household;
@@ -84,7 +89,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let mut standing = Standing::new(ix, &namer, household.then_some(&unseen_at_start[..]));
     let mut sweep = Sweep::default();
     let mut left = LeftSomewhere::new(ix.located());
-    for cutoff in cutoffs(ix) {
+    for cutoff in cuts {
         let upto = all_acts.partition_point(|(e, _)| e.id < cutoff.event);
         tally.advance(&keys, upto);
         let acts = Acts {

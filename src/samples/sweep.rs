@@ -32,50 +32,54 @@ pub fn mine_asking(scene: &Scene, events: &[Event], seed: u64, ask: Asking) -> V
 /// the same samples and findings, with one replay of the trace serving
 /// both the planning tasks and the checks.
 pub fn mine_checked(ix: &Index, seed: u64, ask: Asking) -> (Vec<Sample>, Vec<validate::Invalid>) {
-    let qa: Vec<Sample> = mine_qa(ix, seed, ask).into_iter().map(Sample::Qa).collect();
+    let qa = mine_qa(ix, seed, ask);
+    let cuts = cutoffs(ix);
+    let n = qa.len();
+    // One list for all, with room for the tasks (a pair at most a
+    // cutoff): each sample is moved once, not again as the tasks join
+    // (a QA sample is some 700 bytes; at 56 days they are megabytes,
+    // far past the cache).
+    let mut all: Vec<Sample> = Vec::with_capacity(n + 2 * cuts.len());
+    all.extend(qa.into_iter().map(Sample::Qa));
     let Ok(mut replay) = Replay::new(ix.scene.clone(), ix.events) else {
         let why = "the scene does not load".to_string();
         let sample = String::new();
-        return (qa, vec![validate::Invalid { sample, why }]);
+        return (all, vec![validate::Invalid { sample, why }]);
     };
     let mut miner = plan::TaskMiner::new(ix, seed, 1);
     let mut checker = validate::Checker::new(ix);
-    let mut tasks: Vec<Sample> = Vec::new();
     let mut next = 0;
-    for cutoff in cutoffs(ix) {
+    for cutoff in &cuts {
         let from = next;
-        while qa
-            .get(next)
-            .is_some_and(|s| s.cutoff().event == cutoff.event)
-        {
+        while next < n && all[next].cutoff().event == cutoff.event {
             next += 1;
         }
         let sim = match replay.to(cutoff.event) {
             Ok(sim) => sim,
             Err(e) => {
                 // What is left cannot be checked (nor planned).
-                qa[from..]
+                all[from..n]
                     .iter()
                     .for_each(|s| checker.fail(s, e.to_string()));
-                return (qa.into_iter().chain(tasks).collect(), checker.bad);
+                return (all, checker.bad);
             }
         };
         let made: Vec<Sample> = miner
-            .at(&cutoff, sim)
+            .at(cutoff, sim)
             .into_iter()
             .map(Sample::Plan)
             .collect();
-        let group: Vec<&Sample> = qa[from..next].iter().chain(&made).collect();
+        let group: Vec<&Sample> = all[from..next].iter().chain(&made).collect();
         if !group.is_empty() {
             checker.group(cutoff.event, &group, sim);
         }
-        tasks.extend(made);
+        all.extend(made);
     }
     // Every question is asked at a cutoff: none is left unchecked.
-    for s in &qa[next..] {
+    for s in &all[next..n] {
         checker.fail(s, "its cutoff is not a cutoff of the trace".into());
     }
-    (qa.into_iter().chain(tasks).collect(), checker.bad)
+    (all, checker.bad)
 }
 
 /// Four days of the family apartment (seed 3), for the tests that check
