@@ -91,6 +91,9 @@ impl<'k> Tally<'k> {
 pub struct Acts<'a, 'k> {
     pub acts: &'k [(&'a Event, &'a Act)],
     pub keys: &'k [String],
+    /// Whether the robot perceived each ([`Index::robot_saw`]), found
+    /// once, not read from its event at every cutoff.
+    pub saw: &'k [bool],
     pub tally: &'k Tally<'k>,
 }
 

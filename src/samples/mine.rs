@@ -72,6 +72,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     let all_acts: Vec<(&Event, &Act)> = drawn.acts(u64::MAX).collect();
     let mut world_memo = Memo::default();
     let keys: Vec<String> = all_acts.iter().map(|(e, a)| act_key(e, a)).collect();
+    let saw: Vec<bool> = all_acts.iter().map(|(e, _)| ix.robot_saw(e)).collect();
     let mut tally = Tally::default();
     let mut memo = Memo::default();
     let mut abstain = ChaCha8Rng::seed_from_u64(seed ^ UNANSWERABLE_STREAM);
@@ -95,6 +96,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         let acts = Acts {
             acts: &all_acts[..upto],
             keys: &keys[..upto],
+            saw: &saw[..upto],
             tally: &tally,
         };
         standing.advance(&cutoff, &asked);

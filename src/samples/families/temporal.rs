@@ -95,7 +95,7 @@ pub const READINGS: &[Reading] = &[
 
 impl QuestionFamily for Temporal {
     fn candidates<'c>(&self, at: &At<'c, '_>, rng: &mut ChaCha8Rng) -> Vec<Candidate<'c>> {
-        let (ix, n, acts) = (at.ix, at.n, at.acts);
+        let (n, acts) = (at.n, at.acts);
         let mut out = Vec::new();
         let mut seen_keys = BTreeSet::new();
         for ((e, act), key) in acts.acts.iter().zip(acts.keys).rev().take(60) {
@@ -116,8 +116,8 @@ impl QuestionFamily for Temporal {
             .tally
             .unique
             .iter()
+            .filter(|&&i| acts.saw[i])
             .map(|&i| &acts.acts[i])
-            .filter(|(e, _)| ix.robot_saw(e))
             .collect();
         for _ in 0..4 {
             let (Some(a), Some(b)) = (unique.choose(rng), unique.choose(rng)) else {
