@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::trace::Event;
 
 use super::answer::{Answered, Memo, answer, moment};
-use super::asked::{AskKey, ask_key};
+use super::asked::{AskKey, ask_key, unanswerable_key};
 use super::candidates::{Acts, At, Candidate, Firsts, Tally, act_key, humans};
 use super::cutoff::{cutoffs, evidence_age};
 use super::families::beliefs::LeftSomewhere;
@@ -190,7 +190,7 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
         // A kind is open with one candidate not asked yet, found by reading
         // it up to the first; only the kind drawn is read whole (the
         // candidates grow with the months, each a key to make).
-        let kinds = sweep.candidates(ix, &sources, cutoff.event);
+        let kinds = sweep.candidates(ix, &sources, cutoff.event, unanswerable_key);
         let not_asked = |k: usize| kinds[k].iter().filter(|u| !asked.contains(&u.key));
         let open: Vec<usize> = (0..kinds.len())
             .filter(|&k| not_asked(k).next().is_some())

@@ -31,7 +31,6 @@ use crate::ids::Id;
 use crate::scene::{OUTSIDE, Placement, Scene};
 use crate::trace::{ClaimMode, Key, Location, Value};
 
-use crate::samples::asked::{AskKey, unanswerable_key};
 use crate::samples::candidates::resident;
 use crate::samples::index::Index;
 use crate::samples::model::{Act, Family, Query};
@@ -379,7 +378,7 @@ impl Premise {
     pub fn candidates(ix: &Index, src: &Sources, cutoff: u64) -> [Vec<Premise>; 4] {
         let mut sweep = Sweep::default();
         sweep
-            .candidates(ix, src, cutoff)
+            .candidates(ix, src, cutoff, |_| ())
             .map(|kind| kind.iter().map(|k| k.premise.clone()).collect())
     }
 
@@ -522,19 +521,20 @@ impl Premise {
 /// stays a candidate for weeks, and its key was most of what the miner
 /// spent on it at every cutoff.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Keyed {
+pub struct Keyed<K> {
     pub premise: Premise,
     pub query: Query,
-    pub key: AskKey,
+    /// Its ask key, made by the miner's rule.
+    pub key: K,
     /// For a not-told candidate, the cutoff from which it is supported.
     supported_from: Option<u64>,
 }
 
-impl Keyed {
-    fn new(premise: Premise, src: &Sources) -> Self {
+impl<K> Keyed<K> {
+    fn new(premise: Premise, src: &Sources, key: &impl Fn(&Query) -> K) -> Self {
         let query = premise.query(src);
         Keyed {
-            key: unanswerable_key(&query),
+            key: key(&query),
             premise,
             query,
             supported_from: None,
@@ -547,38 +547,57 @@ impl Keyed {
 /// from no to yes as the past grows, so a candidate once supported is
 /// dropped for good; the claims heard are walked once, each as its cutoff
 /// passes, not all again at every cutoff.
-#[derive(Default)]
-pub struct Sweep {
+pub struct Sweep<K> {
     /// The absent look-alikes (`None` before the first call).
-    absent: Option<Vec<Keyed>>,
+    absent: Option<Vec<Keyed<K>>>,
     /// The start's unseen keys still unsupported, in order (`None`
     /// before the first call).
-    unseen: Option<Vec<Keyed>>,
+    unseen: Option<Vec<Keyed<K>>>,
     /// The not-told candidates still unsupported, in order of the claim
     /// that first gave each, with the cutoff from which one is supported.
-    told: Vec<Keyed>,
+    told: Vec<Keyed<K>>,
     /// Every (mode, person, entity, attr) a not-told candidate was made of.
     told_keys: BTreeSet<(ClaimMode, Id, Id, Id)>,
     /// Claims heard so far taken in.
     heard: usize,
     /// The not-done candidates of the last call.
-    not_done: Vec<Keyed>,
+    not_done: Vec<Keyed<K>>,
 }
 
-impl Sweep {
+impl<K> Default for Sweep<K> {
+    fn default() -> Self {
+        Sweep {
+            absent: None,
+            unseen: None,
+            told: Vec::new(),
+            told_keys: BTreeSet::new(),
+            heard: 0,
+            not_done: Vec::new(),
+        }
+    }
+}
+
+impl<K> Sweep<K> {
     /// The candidates at `cutoff`, which is no earlier than the last one,
-    /// by kind (absent, unseen, not told, not seen doing).
-    pub fn candidates(&mut self, ix: &Index, src: &Sources, cutoff: u64) -> [&[Keyed]; 4] {
+    /// by kind (absent, unseen, not told, not seen doing), each with its
+    /// ask key by `key` (the miner's).
+    pub fn candidates(
+        &mut self,
+        ix: &Index,
+        src: &Sources,
+        cutoff: u64,
+        key: impl Fn(&Query) -> K,
+    ) -> [&[Keyed<K>]; 4] {
         let absent = self.absent.get_or_insert_with(|| {
             (0..src.absent.len())
-                .map(|i| Keyed::new(Premise::Absent(i), src))
+                .map(|i| Keyed::new(Premise::Absent(i), src, &key))
                 .collect()
         });
         let unseen = self.unseen.get_or_insert_with(|| {
             (src.unseen_at_start.iter())
                 .map(|(entity, attr)| {
                     let (entity, attr) = (entity.clone(), attr.clone());
-                    Keyed::new(Premise::Unseen { entity, attr }, src)
+                    Keyed::new(Premise::Unseen { entity, attr }, src, &key)
                 })
                 .collect()
         });
@@ -621,7 +640,7 @@ impl Sweep {
                         attr: attr.clone(),
                     }
                 };
-                let mut told = Keyed::new(premise, src);
+                let mut told = Keyed::new(premise, src, &key);
                 told.supported_from = supported_from(ix, cutoff, &told.query);
                 self.told.push(told);
             }
@@ -641,8 +660,8 @@ impl Sweep {
                 .iter()
                 .filter(|p| ***p != e.actor && resident(ix, p))
             {
-                let key = serde_json::to_string(&(p, act)).unwrap_or_default();
-                if !acts.insert(key) {
+                let seen = serde_json::to_string(&(p, act)).unwrap_or_default();
+                if !acts.insert(seen) {
                     continue;
                 }
                 let c = Premise::NotDone {
@@ -653,7 +672,7 @@ impl Sweep {
                 let q = c.query(src);
                 if unsupported(ix, cutoff, &q) {
                     self.not_done.push(Keyed {
-                        key: unanswerable_key(&q),
+                        key: key(&q),
                         premise: c,
                         query: q,
                         supported_from: None,
@@ -734,13 +753,14 @@ mod tests {
             humans: &humans,
         };
         let mut sweep = Sweep::default();
+        let json = |q: &Query| serde_json::to_string(q).expect("a query is JSON");
         let (mut told, mut first_told, mut unseen_dropped) = (0, 0, false);
         for (k, cutoff) in cutoffs(&ix).iter().enumerate() {
             // Asked now and then, as mining does, so that some cutoffs are skipped.
             if k % 3 == 1 {
                 continue;
             }
-            let kept = sweep.candidates(&ix, &sources, cutoff.event);
+            let kept = sweep.candidates(&ix, &sources, cutoff.event, json);
             let scratch = Premise::candidates(&ix, &sources, cutoff.event);
             for (kept, scratch) in kept.iter().zip(&scratch) {
                 let premises: Vec<&Premise> = kept.iter().map(|k| &k.premise).collect();
@@ -752,7 +772,7 @@ mod tests {
                 );
                 for k in kept.iter() {
                     assert_eq!(k.query, k.premise.query(&sources));
-                    assert_eq!(k.key, unanswerable_key(&k.query));
+                    assert_eq!(k.key, json(&k.query));
                 }
             }
             if first_told == 0 {
