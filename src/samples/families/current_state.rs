@@ -15,7 +15,7 @@ use crate::trace::{ClaimMode, Key, LEVEL, Location, TEXT, Value};
 
 use crate::samples::answered::{Answered, answered};
 use crate::samples::candidates::Candidate;
-use crate::samples::index::Index;
+use crate::samples::index::{Index, Seen};
 use crate::samples::model::{Answer, Cutoff, Family, QaSample, Query};
 use crate::samples::phrasing::Phrase;
 use crate::samples::text::Namer;
@@ -109,7 +109,13 @@ impl QuestionFamily for CurrentState {
         if k.1.as_str() == LEVEL && last.is_some_and(|s| s.value == Value::Int(0)) {
             return None;
         }
-        let a = self.reference(ix, at, q)?;
+        // Seen, it is supported: the answer from the sight in hand, not
+        // looked up twice again (a settle at every cutoff of every thing
+        // in view).
+        let a = match last {
+            Some(last) => last_seen(ix, &k, last, at.event)?,
+            None => self.reference(ix, at, q)?,
+        };
         // Asked of the household: where it is, though nothing the robot
         // perceived bears on it, not even its first view of the house.
         (a.answer != Answer::Unknown || unseen(&k) && ix.truth(&k, at.event).is_some()).then_some(a)
@@ -131,19 +137,7 @@ impl QuestionFamily for CurrentState {
     fn answer(&self, ix: &Index, cutoff: &Cutoff, q: &Query) -> Option<Answered> {
         let c = cutoff.event;
         let k = key(q)?;
-        let last = ix.seen_before(&k, c).last()?;
-        let answer = if ix.current(&k, last, c) {
-            Answer::Value {
-                value: last.value.clone(),
-            }
-        } else {
-            Answer::LastSeen {
-                value: last.value.clone(),
-                seen_at: ix.event(last.event)?.t,
-                stale: true,
-            }
-        };
-        answered(answer, [last.event])
+        last_seen(ix, &k, ix.seen_before(&k, c).last()?, c)
     }
 
     /// A state's true value at the cutoff.
@@ -233,4 +227,21 @@ impl QuestionFamily for CurrentState {
         }
         true
     }
+}
+
+/// The answer to where or how `k` is just before event `c`, from `last`,
+/// the robot's last sight of it: the value, current or stale.
+fn last_seen(ix: &Index, k: &Key, last: &Seen, c: u64) -> Option<Answered> {
+    let answer = if ix.current(k, last, c) {
+        Answer::Value {
+            value: last.value.clone(),
+        }
+    } else {
+        Answer::LastSeen {
+            value: last.value.clone(),
+            seen_at: ix.event(last.event)?.t,
+            stale: true,
+        }
+    };
+    answered(answer, [last.event])
 }
