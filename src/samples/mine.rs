@@ -57,11 +57,11 @@ pub fn mine_qa(ix: &Index, seed: u64, ask: Asking) -> Vec<QaSample> {
     // Only looked up: a hash set.
     let mut asked: HashSet<AskKey> = HashSet::new();
     let cuts = cutoffs(ix);
-    // Room for the most a sweep asks (one a family a cutoff, and a false
-    // premise): the samples are not copied again as the list grows (at
-    // 56 days they are megabytes, far past the cache); room never written
-    // is address space, not memory.
-    let mut out = Vec::with_capacity(cuts.len() * (FAMILIES.len() + 1));
+    // Room for the most a sweep asks (one a family a cutoff, the false
+    // premises' row among them): the samples are not copied again as the
+    // list grows (at 56 days they are megabytes, far past the cache);
+    // room never written is address space, not memory.
+    let mut out = Vec::with_capacity(cuts.len() * FAMILIES.len());
     let humans = humans(ix);
     let everything = Index::all_seeing(ix.scene, ix.events, ix.tables.initial.clone());
     let household = ask == Asking::Household;

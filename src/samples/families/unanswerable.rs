@@ -533,6 +533,11 @@ pub struct Keyed<K> {
 impl<K> Keyed<K> {
     fn new(premise: Premise, src: &Sources, key: &impl Fn(&Query) -> K) -> Self {
         let query = premise.query(src);
+        Keyed::of(premise, query, key)
+    }
+
+    /// `premise` with its `query`, worked out already.
+    fn of(premise: Premise, query: Query, key: &impl Fn(&Query) -> K) -> Self {
         Keyed {
             key: key(&query),
             premise,
@@ -671,12 +676,7 @@ impl<K> Sweep<K> {
                 };
                 let q = c.query(src);
                 if unsupported(ix, cutoff, &q) {
-                    self.not_done.push(Keyed {
-                        key: key(&q),
-                        premise: c,
-                        query: q,
-                        supported_from: None,
-                    });
+                    self.not_done.push(Keyed::of(c, q, &key));
                 }
             }
         }
