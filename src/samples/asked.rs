@@ -92,7 +92,7 @@ mod tests {
     #[test]
     fn two_keys_are_one_exactly_when_their_json_is() {
         let id = |s: &str| Id::new(s);
-        let act = |skill: &str, object: Option<&str>| Act {
+        let act = |skill: &'static str, object: Option<&str>| Act {
             skill: skill.into(),
             object: object.map(id),
             target: None,

@@ -2,6 +2,8 @@
 //! tasks, each with its cutoff, structured question, reference answer and
 //! evidence. Part of the trace format: other tools read these files.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::schedules::Weekday;
@@ -262,7 +264,10 @@ impl Query {
 /// devices the field and value ("alice set_device_state tv_1 volume 25").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Hash)]
 pub struct Act {
-    pub skill: String,
+    /// The skill's name: borrowed from the action (the months' candidate
+    /// questions each hold an act, and a copy of a name was an
+    /// allocation), owned when read back.
+    pub skill: Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<Id>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -160,7 +160,7 @@ fn past_phrase(n: &Namer, e: &Event, key: u64) -> String {
                 .as_ref()
                 .map_or(String::new(), |f| f.replace('_', " "));
             let slots = [("o", o), ("t", t), ("f", f)];
-            match (act.skill.as_str(), &act.value) {
+            match (act.skill.as_ref(), &act.value) {
                 ("open", _) => say(
                     &[
                         "opened {t}",

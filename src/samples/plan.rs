@@ -22,7 +22,7 @@ use super::answered::Answered;
 use super::cutoff::cutoffs;
 use super::families::beliefs::LeftSomewhere;
 use super::families::{beliefs, commitment, current_state, preference, routine};
-use super::index::{Index, Seen};
+use super::index::{Heard, Index, Seen};
 use super::model::*;
 use super::replay::Replay;
 use super::text::{Namer, capital};
@@ -221,6 +221,49 @@ pub struct TaskMiner<'a> {
     spare: Option<Simulation>,
     /// The scene's things the drafts walk, found once.
     things: Things<'a>,
+    /// The claims the drafts read, as the cutoffs advance.
+    claims: Claims,
+}
+
+/// The claims a draft can come of, kept as the cutoffs advance: each
+/// holder's latest preference for each setting, and the requests not yet
+/// past due. A walk back through everything heard at every cutoff grew
+/// with the months.
+#[derive(Default)]
+struct Claims {
+    /// Claims heard (positions in the index's list) read so far.
+    read: usize,
+    /// The latest preference of each holder for each (entity, attribute).
+    preferences: BTreeMap<(Id, Id, Id), usize>,
+    /// Requests with a time, not past due at the last cutoff.
+    requests: Vec<usize>,
+}
+
+impl Claims {
+    /// Those of `heard` (everything heard before `cutoff`) a draft can
+    /// come of, the latest first.
+    fn at<'h>(&mut self, heard: &'h [Heard], cutoff: &Cutoff) -> Vec<&'h Heard> {
+        for (i, h) in heard.iter().enumerate().skip(self.read) {
+            let c = &h.claim;
+            match (c.mode, &c.holder, c.due) {
+                (ClaimMode::Preference, Some(holder), _) => {
+                    let key = (holder.clone(), c.entity.clone(), c.attr.clone());
+                    self.preferences.insert(key, i);
+                }
+                (ClaimMode::Request, _, Some(_)) => self.requests.push(i),
+                _ => {}
+            }
+        }
+        self.read = self.read.max(heard.len());
+        // Cutoffs come in order: a request past due stays so.
+        (self.requests).retain(|&i| heard[i].claim.due.is_some_and(|d| cutoff.t < d + GRACE));
+        let mut open: Vec<usize> = (self.preferences.values())
+            .chain(&self.requests)
+            .copied()
+            .collect();
+        open.sort_unstable_by(|a, b| b.cmp(a));
+        open.into_iter().map(|i| &heard[i]).collect()
+    }
 }
 
 /// What the drafts look up of the scene's things at every cutoff, found
@@ -268,6 +311,7 @@ impl<'a> TaskMiner<'a> {
             memo: Memo::default(),
             spare: None,
             things: Things::new(ix),
+            claims: Claims::default(),
         }
     }
 
@@ -284,15 +328,18 @@ impl<'a> TaskMiner<'a> {
         }
         self.things.left = (self.things.sighted).at(ix.stockroom(), cutoff.event);
         let done = &self.done;
-        let drafts: Vec<Draft> = drafts(ix, &self.n, &self.things, cutoff, &mut self.memo)
+        let claims = self.claims.at(ix.heard_before(cutoff.event), cutoff);
+        let drafts: Vec<Draft> = drafts(ix, &self.n, &self.things, &claims, cutoff, &mut self.memo)
             .into_iter()
-            .filter(|d| !d.goals.iter().all(|p| holds(sim, p)))
-            .filter(|d| d.goals.iter().all(|p| knowable(ix, cutoff, sim, p)))
+            // Not made before (most of a month's drafts were), then not
+            // done already, then knowable: the cheaper test first.
             .filter(|d| {
                 !done
                     .get(&about(&d.goals))
                     .is_some_and(|v| v.contains(&d.goals))
             })
+            .filter(|d| !d.goals.iter().all(|p| holds(sim, p)))
+            .filter(|d| d.goals.iter().all(|p| knowable(ix, cutoff, sim, p)))
             .collect();
         // A family first, then a task of it, so no kind crowds out the rest.
         let families: BTreeSet<Family> = drafts.iter().map(|d| d.family).collect();
@@ -373,13 +420,13 @@ fn drafts<'a>(
     ix: &'a Index,
     n: &'a Namer,
     things: &Things<'a>,
+    claims: &[&'a Heard],
     cutoff: &Cutoff,
     memo: &mut Memo,
 ) -> Vec<Draft<'a>> {
     let c = cutoff.event;
     let mut out = Vec::new();
-    let mut seen_pref = BTreeSet::new();
-    for h in ix.heard_before(c).iter().rev() {
+    for &h in claims {
         let (entity, attr, value) = (&h.claim.entity, &h.claim.attr, &h.claim.value);
         match h.claim.mode {
             // A preference: set the device the way its holder likes it.
@@ -387,9 +434,6 @@ fn drafts<'a>(
                 let Some(holder) = &h.claim.holder else {
                     continue;
                 };
-                if !seen_pref.insert((holder.clone(), entity.clone(), attr.clone())) {
-                    continue;
-                }
                 let Some(goal) = prop(entity, attr, value) else {
                     continue;
                 };
@@ -415,10 +459,6 @@ fn drafts<'a>(
             }
             // A request not yet due: do it now.
             ClaimMode::Request => {
-                let Some(due) = h.claim.due else { continue };
-                if cutoff.t >= due + GRACE {
-                    continue;
-                }
                 let Some(goal) = prop(entity, attr, value) else {
                     continue;
                 };

@@ -15,6 +15,8 @@ use crate::trace::{Location, Value};
 pub struct Stockroom {
     /// Each kind used up, in order, with its things in scene order.
     pub kinds: BTreeMap<String, Vec<Id>>,
+    /// Each of those things: its kind, and its place among the kind's.
+    pub things: BTreeMap<Id, (String, usize)>,
     pub bins: Vec<Id>,
     pub doors: Vec<Id>,
     /// Cold storage, and the things that spoil out of it.
@@ -41,8 +43,14 @@ impl Stockroom {
             .map(|d| d.id.clone())
             .collect();
         let roles = Roles::builtin(scene);
+        let things = (kinds.iter())
+            .flat_map(|(kind, things)| {
+                (things.iter().enumerate()).map(|(pos, o)| (o.clone(), (kind.clone(), pos)))
+            })
+            .collect();
         Stockroom {
             kinds,
+            things,
             bins: roles.fixtures(Role::Waste).to_vec(),
             doors,
             cold: roles.fixtures(Role::ColdStorage).to_vec(),

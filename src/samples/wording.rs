@@ -32,7 +32,7 @@ pub fn verb_phrase(n: &Namer, act: &Act, tense: Tense) -> String {
         Tense::Past => past.to_string(),
         Tense::Third => third.to_string(),
     };
-    match (act.skill.as_str(), &act.value) {
+    match (act.skill.as_ref(), &act.value) {
         ("open", _) => format!("{} {t}", v("open", "opened", "opens")),
         ("close", _) => format!("{} {t}", v("close", "closed", "closes")),
         ("pick", _) => format!("{} {o}", v("pick up", "picked up", "picks up")),

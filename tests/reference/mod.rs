@@ -336,7 +336,7 @@ impl<'a> Reference<'a> {
 /// talking, waiting and using a serving are none.
 pub fn act_of(a: &Action) -> Option<Act> {
     let mut act = Act {
-        skill: a.skill_name().to_string(),
+        skill: a.skill_name().into(),
         object: None,
         target: None,
         field: None,

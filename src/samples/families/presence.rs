@@ -114,7 +114,7 @@ impl QuestionFamily for Presence {
                 break;
             }
             let hour = e.t % crate::trace::DAY / 3600;
-            if matches!(act.skill.as_str(), "leave" | "arrive") || !(9..18).contains(&hour) {
+            if matches!(act.skill.as_ref(), "leave" | "arrive") || !(9..18).contains(&hour) {
                 continue;
             }
             let (actor, act, t) = (e.actor.clone(), (*act).clone(), e.t);

@@ -261,7 +261,6 @@ impl QuestionFamily for Routine {
                         );
                     }
                     if shared && first.value {
-                        let act = act_of(&e.action).expect("a device action");
                         let query = Query::UsualActor {
                             device: device.clone(),
                             field: Id::new(field),
@@ -270,7 +269,10 @@ impl QuestionFamily for Routine {
                         push(
                             "who_usually",
                             query,
+                            // The act is made only for the words: most
+                            // candidates are never chosen.
                             Box::new(move || {
+                                let act = act_of(&e.action).expect("a device action");
                                 let does = verb_phrase(n, &act, Tense::Third);
                                 Phrase::new(PHRASINGS, "who_usually", &[("does", &does)])
                             }),

@@ -8,6 +8,7 @@
 //! query "before c" is a binary search in a list, not a scan of the past.
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, OnceLock};
 
 // Bevy's maps hash with a fixed foldhash, cheaper than std's SipHash on
@@ -27,7 +28,7 @@ mod tables;
 use tables::act_key;
 
 pub use crate::trace::Key;
-pub use tables::{Heard, Leaving, Place, Seen, StockThing, Tables, only_once};
+pub use tables::{Heard, KindStock, Leaving, Place, Seen, StockThing, Tables, only_once};
 
 pub struct Index<'a> {
     pub scene: &'a Scene,
@@ -156,62 +157,118 @@ impl<'a> Index<'a> {
     /// still in the shop, most of it in the last weeks, the robot knows
     /// nothing of, and is not walked past).
     pub fn stock_seen(&self, kind: &str, cutoff: u64) -> impl Iterator<Item = &StockThing> {
+        let seen = &self.stock(kind).things;
+        seen[..seen.partition_point(|t| t.first < cutoff)].iter()
+    }
+
+    /// The latest event before `cutoff` in which the robot saw a thing of
+    /// `kind` come into the house (carried in from outside, with `true`),
+    /// or else first saw it in someone's bag coming home (`false`): of two
+    /// things in one event (two cartons in a bag), the later in scene
+    /// order. As each thing's [`Index::came_in`], the latest of them.
+    pub fn stock_came_in(&self, kind: &str, cutoff: u64) -> Option<(&'a Event, bool)> {
+        let ins = &self.stock(kind).ins;
+        let c = ins[..ins.partition_point(|c| c.event < cutoff)]
+            .iter()
+            .rev()
+            .find(|c| c.first < cutoff && (c.door || cutoff <= c.until))?;
+        Some((self.event(c.event)?, c.door))
+    }
+
+    /// The latest perceived placing before `cutoff` of a thing of `kind`
+    /// in a bin (the later thing in scene order, of two): as each thing's
+    /// [`Index::last_placed_on`] a bin, the latest of them.
+    pub fn stock_binned(&self, kind: &str, cutoff: u64) -> Option<&'a Event> {
+        let binned = &self.stock(kind).binned;
+        let (e, ..) = binned[..binned.partition_point(|b| b.0 < cutoff)]
+            .iter()
+            .rev()
+            .find(|b| b.2 < cutoff)?;
+        self.event(*e)
+    }
+
+    /// What the robot has seen of the things of `kind` over the whole
+    /// index, worked out when first asked (again, for the things seen
+    /// since, once the index has grown).
+    fn stock(&self, kind: &str) -> &KindStock {
         let stock = self.tables.derived.stock.get_or_init(|| {
             let (t, room) = (&self.tables, self.stockroom());
             let seen = |o: &Id, attr: &str| t.seen.get(&(o.clone(), Id::new(attr)));
-            let thing = |pos: usize, o: &Id| {
-                let came = t.came_in.get(o).and_then(|c| c.first().copied());
+            // From what was worked out of it before, if anything: its
+            // sights are only ever added to.
+            let thing = |pos: usize, o: &Id, before: Option<StockThing>| {
+                let came = t.came_in.get(o).cloned().unwrap_or_default();
                 let bag = t.first_in_bag.get(o).copied();
                 let level = seen(o, LEVEL).and_then(|l| Some(l.first()?.event));
                 let placed = seen(o, "location").map_or(&[][..], Vec::as_slice);
-                let (mut runs, mut binned): (Vec<(u64, bool)>, _) = (Vec::new(), false);
-                for s in placed {
+                let (mut runs, mut thrown, read) =
+                    before.map_or((Vec::new(), false, 0), |t| (t.runs, t.thrown, t.read));
+                for s in &placed[read..] {
                     // Rubbish never comes back: the empty carton seen
                     // carried out with the bag is gone, not in the house.
-                    binned |= room.in_bin(&s.value);
-                    let gone = binned || room.gone(&s.value);
+                    thrown |= room.in_bin(&s.value);
+                    let gone = thrown || room.gone(&s.value);
                     if runs.last().is_none_or(|(_, g)| *g != gone) {
                         runs.push((s.event, gone));
                     }
                 }
-                let first = [placed.first().map(|s| s.event), level, came, bag];
+                let first = [
+                    placed.first().map(|s| s.event),
+                    level,
+                    came.first().copied(),
+                    bag,
+                ];
+                let binned = (room.bins.iter())
+                    .filter_map(|b| t.placed_on.get(&(o.clone(), b.clone())))
+                    .flatten()
+                    .copied()
+                    .collect();
                 Some(StockThing {
                     id: o.clone(),
                     pos,
                     first: first.into_iter().flatten().min()?,
                     runs,
+                    read: placed.len(),
+                    thrown,
+                    came,
+                    bag,
+                    binned,
                 })
             };
             let mut since = self.tables.derived.since.lock().expect("never poisoned");
             match std::mem::take(&mut *since) {
                 // Worked out before from the same stockroom: the same
-                // kinds, each with the same things.
+                // kinds, each with the same things; only the things seen
+                // since are worked out again (not the months' stock).
                 (Some(mut stock), touched) => {
-                    for (things, seen) in room.kinds.values().zip(stock.values_mut()) {
-                        let mut slots: Vec<Option<StockThing>> = vec![None; things.len()];
-                        for t in seen.drain(..) {
-                            let pos = t.pos;
-                            slots[pos] = Some(t);
-                        }
-                        for (pos, o) in things.iter().enumerate() {
-                            if touched.contains(o) {
-                                slots[pos] = thing(pos, o);
-                            }
-                        }
-                        *seen = in_order_seen(slots.into_iter().flatten());
+                    let mut grown = BTreeSet::new();
+                    for o in &touched {
+                        let Some((kind, pos)) = room.things.get(o) else {
+                            continue;
+                        };
+                        let seen = &mut stock.get_mut(kind).expect("the same kinds").things;
+                        let before =
+                            (seen.iter().position(|t| t.pos == *pos)).map(|i| seen.swap_remove(i));
+                        seen.extend(thing(*pos, o, before));
+                        grown.insert(kind);
+                    }
+                    for kind in grown {
+                        let k = stock.get_mut(kind).expect("the same kinds");
+                        *k = KindStock::of(std::mem::take(&mut k.things));
                     }
                     stock
                 }
                 (None, _) => (room.kinds.iter())
                     .map(|(kind, things)| {
-                        let seen = things.iter().enumerate().filter_map(|(p, o)| thing(p, o));
-                        (kind.clone(), in_order_seen(seen))
+                        let seen =
+                            (things.iter().enumerate()).filter_map(|(p, o)| thing(p, o, None));
+                        (kind.clone(), KindStock::of(seen.collect()))
                     })
                     .collect(),
             }
         });
-        let seen = stock.get(kind).map_or(&[][..], Vec::as_slice);
-        seen[..seen.partition_point(|t| t.first < cutoff)].iter()
+        static NONE: KindStock = KindStock::EMPTY;
+        stock.get(kind).unwrap_or(&NONE)
     }
 
     /// The last event before `cutoff` in which the robot saw `object` come
@@ -597,14 +654,6 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Things of a kind in the order the robot first saw them, then scene
-/// order: those seen by a cutoff are a prefix.
-fn in_order_seen(things: impl Iterator<Item = StockThing>) -> Vec<StockThing> {
-    let mut v: Vec<StockThing> = things.collect();
-    v.sort_unstable_by_key(|t| (t.first, t.pos));
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -692,6 +741,12 @@ mod tests {
                 };
                 assert_eq!(seen(&ix), seen(&whole), "{kind} at {c}");
                 stock += seen(&ix).len();
+                // And the latest seen come in, or go in a bin.
+                let went = |ix: &Index| {
+                    let came = ix.stock_came_in(kind, c).map(|(e, door)| (e.id, door));
+                    (came, ix.stock_binned(kind, c).map(|e| e.id))
+                };
+                assert_eq!(went(&ix), went(&whole), "{kind} at {c}");
             }
         }
         assert!(binned > 0 && stock > 0, "{binned} binned, {stock} stock");

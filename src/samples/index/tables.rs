@@ -4,6 +4,7 @@
 //! kept apart from the events, so that a memory indexes them once, as it
 //! grows. What is worked out from them ([`Derived`]) is kept with them.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -55,7 +56,7 @@ pub struct Leaving {
 
 /// What an act is looked up by: its skill and arguments (the value, which
 /// need not be ordered, is compared on lookup).
-pub(super) type ActKey = (String, Option<Id>, Option<Id>, Option<Id>);
+pub(super) type ActKey = (Cow<'static, str>, Option<Id>, Option<Id>, Option<Id>);
 
 pub(super) fn act_key(a: &Act) -> ActKey {
     (
@@ -152,7 +153,72 @@ pub(super) struct Derived {
     pub(super) since: Mutex<(Option<Stock>, BTreeSet<Id>)>,
 }
 
-pub(super) type Stock = BTreeMap<String, Vec<StockThing>>;
+pub(super) type Stock = BTreeMap<String, KindStock>;
+
+/// A kind's things the robot has seen, and each sight of one coming in
+/// or going in a bin: when one last did is a search, not a walk through
+/// every thing of the kind the months brought (at every question).
+#[derive(Debug, Clone, Default)]
+pub struct KindStock {
+    /// In the order the robot first saw them, then scene order.
+    pub(super) things: Vec<StockThing>,
+    /// Each sight of one coming in, in order (then scene order).
+    pub(super) ins: Vec<CameIn>,
+    /// Each perceived placing of one in a bin: (event, its place in the
+    /// kind, the robot's first sight of it), in order.
+    pub(super) binned: Vec<(u64, usize, u64)>,
+}
+
+/// A sight of a thing coming into the house: carried in from outside
+/// (`door`), or its first sight at all in someone's bag, which stands for
+/// its coming in until the robot sees it come in (`until`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CameIn {
+    pub(super) event: u64,
+    pub(super) pos: usize,
+    pub(super) first: u64,
+    pub(super) door: bool,
+    pub(super) until: u64,
+}
+
+impl KindStock {
+    pub(super) const EMPTY: KindStock = KindStock {
+        things: Vec::new(),
+        ins: Vec::new(),
+        binned: Vec::new(),
+    };
+
+    pub(super) fn of(mut things: Vec<StockThing>) -> Self {
+        things.sort_unstable_by_key(|t| (t.first, t.pos));
+        let (mut ins, mut binned) = (Vec::new(), Vec::new());
+        for t in &things {
+            let (pos, first) = (t.pos, t.first);
+            let until = t.came.first().copied().unwrap_or(u64::MAX);
+            ins.extend(t.came.iter().map(|&event| CameIn {
+                event,
+                pos,
+                first,
+                door: true,
+                until: u64::MAX,
+            }));
+            ins.extend(t.bag.map(|event| CameIn {
+                event,
+                pos,
+                first,
+                door: false,
+                until,
+            }));
+            binned.extend(t.binned.iter().map(|&event| (event, pos, first)));
+        }
+        ins.sort_unstable_by_key(|c| (c.event, c.pos));
+        binned.sort_unstable();
+        KindStock {
+            things,
+            ins,
+            binned,
+        }
+    }
+}
 
 impl Clone for Derived {
     fn clone(&self) -> Self {
@@ -311,6 +377,8 @@ impl Tables {
                     .or_default()
                     .push(pos),
                 Action::Place { object, target, .. } => {
+                    // Placed, if only heard: a stock thing's binning.
+                    self.derived.touched(object);
                     self.placed.entry(object.clone()).or_default().push(pos);
                     let on = (object.clone(), target.clone());
                     self.placed_on.entry(on).or_default().push(e.id);
@@ -404,6 +472,16 @@ pub struct StockThing {
     /// gone (out of the house or in a bin, and for good once in a bin) or
     /// back: the first sight of each run, and whether it was of it gone.
     pub(super) runs: Vec<(u64, bool)>,
+    /// How many sights of where it is the runs were worked out from, and
+    /// whether one was in a bin (for good).
+    pub(super) read: usize,
+    pub(super) thrown: bool,
+    /// The events in which the robot saw it come in from outside, and its
+    /// first sight in someone's bag (not the robot's), if so.
+    pub(super) came: Vec<u64>,
+    pub(super) bag: Option<u64>,
+    /// The perceived placings of it in a bin.
+    pub(super) binned: Vec<u64>,
 }
 
 impl StockThing {
