@@ -4,12 +4,14 @@
 //! Each task comes as a MEMENTO-style pair: the acquisition instruction
 //! states the knowledge, the utilisation one only alludes to it.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
+use crate::catalogue::{self, Belongs};
 use crate::generation::{Dest, Goal, MemoryTarget, Proposal, TurnProgress, errand};
 use crate::ids::Id;
 use crate::scene::ObjectDef;
@@ -156,14 +158,20 @@ fn knowable(ix: &Index, cutoff: &Cutoff, sim: &Simulation, p: &Prop) -> bool {
 
 /// Plans `goals` for `actor` from the state of `sim` with the omniscient
 /// errand planner, executing as it goes; `None` if any step is rejected or
-/// a goal is not reached.
-pub fn reference_plan(sim: &mut Simulation, actor: &Id, goals: &[Prop]) -> Option<Vec<Request>> {
+/// a goal is not reached. `belongs` is where things go in the scene,
+/// worked out once by the caller (the months' stock makes it long).
+pub fn reference_plan(
+    sim: &mut Simulation,
+    belongs: &Belongs,
+    actor: &Id,
+    goals: &[Prop],
+) -> Option<Vec<Request>> {
     let mut plan = Vec::new();
     for p in goals {
         let goal = goal_of(p);
         let mut progress = TurnProgress::default();
         loop {
-            match errand::next(sim, actor, &goal, &progress, false, false) {
+            match errand::next_in(sim, Some(belongs), actor, &goal, &progress, false, false) {
                 Proposal::Done => break,
                 Proposal::GiveUp(_) => return None,
                 Proposal::Act(req) => {
@@ -223,6 +231,8 @@ pub struct TaskMiner<'a> {
     things: Things<'a>,
     /// The claims the drafts read, as the cutoffs advance.
     claims: Claims,
+    /// Where things go, for the plans: made for the first.
+    belongs: OnceCell<Belongs>,
 }
 
 /// The claims a draft can come of, kept as the cutoffs advance: each
@@ -312,6 +322,7 @@ impl<'a> TaskMiner<'a> {
             spare: None,
             things: Things::new(ix),
             claims: Claims::default(),
+            belongs: OnceCell::new(),
         }
     }
 
@@ -357,7 +368,10 @@ impl<'a> TaskMiner<'a> {
             return out;
         };
         // The plan runs on a copy at the cutoff, so the running replay goes on.
-        let Some(plan) = reference_plan(sim.fork_into(&mut self.spare), &ix.robot, &d.goals) else {
+        let belongs = (self.belongs).get_or_init(|| Belongs::new(ix.scene, catalogue::builtin()));
+        let Some(plan) =
+            reference_plan(sim.fork_into(&mut self.spare), belongs, &ix.robot, &d.goals)
+        else {
             return out;
         };
         (self.done.entry(about(&d.goals)).or_default()).push(d.goals.clone());

@@ -11,6 +11,7 @@
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
+use crate::catalogue::Belongs;
 use crate::sim::Simulation;
 
 use super::answer::answer;
@@ -72,6 +73,8 @@ pub struct Checker<'a> {
     /// What an observer of every event knows, made for the first question
     /// the robot missed.
     all: OnceCell<Index<'a>>,
+    /// Where things go, for the reference plans: made for the first.
+    belongs: OnceCell<Belongs>,
     pub bad: Vec<Invalid>,
 }
 
@@ -82,6 +85,7 @@ impl<'a> Checker<'a> {
             past: Index::with_initial(ix.scene, &[], ix.tables.initial.clone()),
             spare: None,
             all: OnceCell::new(),
+            belongs: OnceCell::new(),
             bad: Vec::new(),
         }
     }
@@ -223,7 +227,9 @@ impl<'a> Checker<'a> {
                         fail(s, "the reference plan does not reach the goals".into());
                     }
                     // The reference plan is reproducible from the cutoff.
-                    if reference_plan(sim.fork_into(spare), &p.actor, &p.goals).as_ref()
+                    let belongs = (self.belongs)
+                        .get_or_init(|| Belongs::new(ix.scene, crate::catalogue::builtin()));
+                    if reference_plan(sim.fork_into(spare), belongs, &p.actor, &p.goals).as_ref()
                         != Some(&p.reference_plan)
                     {
                         fail(s, "the reference plan is not what the planner gives".into());
