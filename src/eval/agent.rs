@@ -24,7 +24,13 @@ pub struct Observation {
 
 /// The robot-perceived events of `ix` before `cutoff`, rejections included.
 pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
-    let n = Namer::new(ix.scene);
+    observations_named(&Namer::new(ix.scene), ix, from, cutoff)
+}
+
+/// [`observations`], in the words of `n`, a namer of `ix`'s scene made
+/// once by a caller who asks again and again (its tables grow with the
+/// months' stock in the scene).
+pub fn observations_named(n: &Namer, ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
     let events = ix.events;
     events[events.partition_point(|e| e.id < from)..events.partition_point(|e| e.id < cutoff)]
         .iter()
@@ -46,7 +52,7 @@ pub fn observations(ix: &Index, from: u64, cutoff: u64) -> Vec<Observation> {
                 r.hint.clear();
             }
             Observation {
-                text: narrate(&n, &event, &ix.robot),
+                text: narrate(n, &event, &ix.robot),
                 event,
             }
         })

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use crate::samples::Index;
 use crate::samples::model::*;
 use crate::samples::replay::Replay;
+use crate::samples::text::Namer;
 use crate::sim::Simulation;
 
-use super::agent::{Agent, AgentError, QuestionIn, TaskIn, observations};
+use super::agent::{Agent, AgentError, QuestionIn, TaskIn, observations_named};
 use super::score::{PlanResult, QaResult, execute_plan, score};
 
 /// The key of a trace's opaque question ids: its scene and length, so the
@@ -86,9 +87,10 @@ pub fn evaluate_all(
     // One running replay: plans run from its state at their cutoff.
     let mut replay = Replay::new(ix.scene.clone(), ix.events);
     let mut spare: Option<Simulation> = None;
+    let namer = Namer::new(ix.scene);
     for (cutoff, group) in by_cutoff {
         if broken.iter().any(Option::is_none) {
-            let seen = observations(ix, fed, cutoff);
+            let seen = observations_named(&namer, ix, fed, cutoff);
             for (agent, broken) in agents.iter_mut().zip(&mut broken) {
                 if broken.is_none()
                     && let Some(e) = seen.iter().find_map(|o| agent.observe(o).err())

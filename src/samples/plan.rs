@@ -709,3 +709,48 @@ fn them(name: &str) -> It {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The claims kept as the cutoffs advance are, at every cutoff, those
+    /// a walk back through everything heard before it finds: each holder's
+    /// latest preference for each setting and the requests not yet past
+    /// due, the latest first.
+    #[test]
+    fn kept_claims_are_the_walk_backs() {
+        let src = crate::scene::BUILTIN[0].1;
+        let scene = crate::scene::parse("family_apartment", src).expect("it parses");
+        let events = crate::samples::sweep::lived(&scene, 10, 5);
+        let ix = Index::new(&scene, &events);
+        let mut kept = Claims::default();
+        let (mut preferences, mut requests) = (0, 0);
+        for (i, cutoff) in cutoffs(&ix).into_iter().enumerate() {
+            let heard = ix.heard_before(cutoff.event);
+            let mut seen = BTreeSet::new();
+            let walked: Vec<u64> = (heard.iter().rev())
+                .filter(|h| match (h.claim.mode, &h.claim.holder, h.claim.due) {
+                    (ClaimMode::Preference, Some(holder), _) => {
+                        seen.insert((holder, &h.claim.entity, &h.claim.attr))
+                    }
+                    (ClaimMode::Request, _, Some(due)) => cutoff.t < due + GRACE,
+                    _ => false,
+                })
+                .map(|h| h.event)
+                .collect();
+            // Kept at every other cutoff only: a miner skips the cutoffs
+            // where the robot's hands are full.
+            if i % 2 == 0 {
+                let found: Vec<u64> = (kept.at(heard, &cutoff).iter()).map(|h| h.event).collect();
+                assert_eq!(found, walked, "at {}", cutoff.event);
+            }
+            preferences = preferences.max(seen.len());
+            requests += walked.len() - seen.len();
+        }
+        assert!(
+            preferences > 1 && requests > 0,
+            "{preferences} preferences, {requests} requests"
+        );
+    }
+}

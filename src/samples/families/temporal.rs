@@ -164,7 +164,7 @@ impl QuestionFamily for Temporal {
     /// Nobody saw `actor` do it before the cutoff.
     fn unsupported(&self, ix: &Index, cutoff: u64, q: &Query) -> bool {
         match q {
-            Query::LastTime { actor, act } => ix.doing(Some(actor), act, cutoff).next().is_none(),
+            Query::LastTime { actor, act } => !ix.did(actor, act, cutoff),
             _ => false,
         }
     }

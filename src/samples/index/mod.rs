@@ -399,7 +399,9 @@ impl<'a> Index<'a> {
     ) -> impl DoubleEndedIterator<Item = &'a Event> + 's {
         let events = self.events;
         let list = match actor {
-            Some(who) => self.tables.by_actor_act.get(&(who.clone(), act_key(act))),
+            Some(who) => {
+                (self.tables.by_actor_act.get(&(who.clone(), act_key(act)))).map(|d| &d.all)
+            }
             None => self.tables.by_act.get(&act_key(act)),
         };
         let list = list.map_or(&[][..], Vec::as_slice);
@@ -409,6 +411,18 @@ impl<'a> Index<'a> {
             .map(move |i| (&events[acted[*i].0], &acted[*i].1))
             .filter(move |(e, a)| *a == act && actor.is_none_or(|x| *x == e.actor))
             .map(|(e, _)| e)
+    }
+
+    /// Whether `actor` did `act` (value and all) in a perceived event
+    /// before `cutoff`: whether [`Index::doing`] finds one.
+    pub fn did(&self, actor: &Id, act: &Act, cutoff: u64) -> bool {
+        let (t, events) = (&self.tables, self.events);
+        let Some(doings) = t.by_actor_act.get(&(actor.clone(), act_key(act))) else {
+            return false;
+        };
+        (doings.firsts.iter())
+            .find(|&&i| t.acted[i].1 == *act)
+            .is_some_and(|&i| events[t.acted[i].0].id < cutoff)
     }
 
     /// How many perceived events before `cutoff` have an act looked up as
@@ -805,7 +819,7 @@ mod tests {
 
     /// One person's doing of an act, read from their own list, is
     /// everyone's doing of it by that person; and no one's for an act they
-    /// never did.
+    /// never did, as whether they did it says.
     #[test]
     fn doing_by_one_person_is_everyones_doing_by_them() {
         let (scene, events) = ten_days();
@@ -821,6 +835,8 @@ mod tests {
                         .map(|e| e.id)
                         .collect();
                     assert_eq!(own, all, "{p} {act:?} before {c}");
+                    // Whether they did it at all: a look through its values.
+                    assert_eq!(ix.did(p, act, c), !own.is_empty(), "{p} {act:?} before {c}");
                     if own.is_empty() {
                         never += 1;
                     } else {

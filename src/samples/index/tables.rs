@@ -54,6 +54,16 @@ pub struct Leaving {
     pub perceived: bool,
 }
 
+/// A person's doings of acts alike but for their value (indexes into
+/// [`Tables::acted`]): all of them, and the first with each value, so
+/// that whether they ever did one is a look through its few values, not a
+/// walk through every time they did it with another.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Doings {
+    pub(super) all: Vec<usize>,
+    pub(super) firsts: Vec<usize>,
+}
+
 /// What an act is looked up by: its skill and arguments (the value, which
 /// need not be ordered, is compared on lookup).
 pub(super) type ActKey = (Cow<'static, str>, Option<Id>, Option<Id>, Option<Id>);
@@ -93,7 +103,7 @@ pub struct Tables {
     pub(super) by_act: BTreeMap<ActKey, Vec<usize>>,
     /// The same, by actor and act: whether a person ever did a thing is
     /// a short list, not all of everyone's doing it.
-    pub(super) by_actor_act: BTreeMap<(Id, ActKey), Vec<usize>>,
+    pub(super) by_actor_act: BTreeMap<(Id, ActKey), Doings>,
     /// Positions of perceived device operations by (device, field), and of
     /// perceived place actions by object.
     pub(super) device_ops: BTreeMap<(Id, String), Vec<usize>>,
@@ -364,9 +374,11 @@ impl Tables {
             self.visible.push(pos);
             if let Some(act) = act_of(&e.action) {
                 let key = act_key(&act);
-                (self.by_actor_act.entry((e.actor.clone(), key.clone())))
-                    .or_default()
-                    .push(self.acted.len());
+                let doings = (self.by_actor_act.entry((e.actor.clone(), key.clone()))).or_default();
+                if !(doings.firsts.iter()).any(|&i| self.acted[i].1.value == act.value) {
+                    doings.firsts.push(self.acted.len());
+                }
+                doings.all.push(self.acted.len());
                 self.by_act.entry(key).or_default().push(self.acted.len());
                 self.acted.push((pos, act));
             }
