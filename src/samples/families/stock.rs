@@ -440,52 +440,21 @@ impl QuestionFamily for Stock {
 mod tests {
     use super::*;
 
-    /// The latest thing of a kind seen to come in (or go in a bin), as
-    /// searched for among every sight of one, is the latest of each thing's
-    /// own, walked thing by thing (the later in scene order of two in one
-    /// event), at every cutoff, for every kind, both ways; and the short
-    /// answers the candidates and false premises take are the long ones'.
+    /// The short answers the candidates and false premises take are the
+    /// long ones' at every cutoff, for every kind, for the robot and for
+    /// an observer of every event.
     #[test]
-    fn the_search_says_what_the_whole_walk_says() {
+    fn the_first_found_says_what_the_whole_walk_says() {
         let src = crate::scene::BUILTIN[0].1;
         let base = crate::scene::parse("family_apartment", src).expect("it parses");
         let scene = crate::generation::scripted::provision(&base, 10, crate::catalogue::builtin());
         let events = crate::samples::sweep::lived(&scene, 10, 5);
         let robot = Index::new(&scene, &events);
-        let initial = robot.tables.initial.clone();
-        // And as an observer of every event, who sees things carried in.
-        let everything = Index::all_seeing(&scene, &events, initial);
-        let (mut yes, mut no, mut came, mut bag, mut binned) = (0, 0, 0, 0, 0);
+        let everything = Index::all_seeing(&scene, &events, robot.tables.initial.clone());
+        let (mut yes, mut no) = (0, 0);
         for ix in [&robot, &everything] {
-            let walk = |kind: &str, went: Went, c: u64| {
-                (ix.stock_seen(kind, c))
-                    .filter_map(|t| {
-                        let found = match went {
-                            Went::In => ix.came_in(&t.id, c),
-                            Went::Binned => (ix.last_placed_on(&t.id, &ix.stockroom().bins, c))
-                                .map(|e| (e, true)),
-                        };
-                        found.map(|(e, door)| ((e.id, t.pos), door))
-                    })
-                    .max()
-            };
             for c in (1..=events.len() as u64 + 1).step_by(37) {
                 for kind in ix.stockroom().kinds.keys() {
-                    for went in [Went::In, Went::Binned] {
-                        let walked = walk(kind, went, c);
-                        let found = latest(ix, kind, went, c).map(|(e, door)| (e.id, door));
-                        assert_eq!(
-                            found,
-                            walked.map(|((e, _), door)| (e, door)),
-                            "{kind} at {c}"
-                        );
-                        match (went, walked) {
-                            (Went::In, Some((_, true))) => came += 1,
-                            (Went::In, Some((_, false))) => bag += 1,
-                            (Went::Binned, Some(_)) => binned += 1,
-                            _ => {}
-                        }
-                    }
                     let any = Left::of(ix, kind, c).is_some();
                     assert_eq!(Left::any(ix, kind, c), any, "{kind} at {c}");
                     // Used is seen of one of them: none seen, none used.
@@ -500,9 +469,5 @@ mod tests {
             }
         }
         assert!(yes > 0 && no > 0, "{yes} used, {no} not");
-        assert!(
-            came > 0 && bag > 0 && binned > 0,
-            "{came} came in, {bag} in a bag, {binned} binned"
-        );
     }
 }

@@ -165,7 +165,7 @@ impl<'a> Index<'a> {
     /// `kind` come into the house (carried in from outside, with `true`),
     /// or else first saw it in someone's bag coming home (`false`): of two
     /// things in one event (two cartons in a bag), the later in scene
-    /// order. As each thing's [`Index::came_in`], the latest of them.
+    /// order.
     pub fn stock_came_in(&self, kind: &str, cutoff: u64) -> Option<(&'a Event, bool)> {
         let ins = &self.stock(kind).ins;
         let c = ins[..ins.partition_point(|c| c.event < cutoff)]
@@ -176,8 +176,7 @@ impl<'a> Index<'a> {
     }
 
     /// The latest perceived placing before `cutoff` of a thing of `kind`
-    /// in a bin (the later thing in scene order, of two): as each thing's
-    /// [`Index::last_placed_on`] a bin, the latest of them.
+    /// in a bin (the later thing in scene order, of two).
     pub fn stock_binned(&self, kind: &str, cutoff: u64) -> Option<&'a Event> {
         let binned = &self.stock(kind).binned;
         let (e, ..) = binned[..binned.partition_point(|b| b.0 < cutoff)]
@@ -269,34 +268,6 @@ impl<'a> Index<'a> {
         });
         static NONE: KindStock = KindStock::EMPTY;
         stock.get(kind).unwrap_or(&NONE)
-    }
-
-    /// The last event before `cutoff` in which the robot saw `object` come
-    /// into the house (carried in from outside, with `true`), or else its
-    /// first sighting, if that was in someone's bag coming home (`false`).
-    pub fn came_in(&self, object: &Id, cutoff: u64) -> Option<(&'a Event, bool)> {
-        let t = &self.tables;
-        let came = t.came_in.get(object).map_or(&[][..], Vec::as_slice);
-        match came[..came.partition_point(|e| *e < cutoff)].last() {
-            Some(e) => Some((self.event(*e)?, true)),
-            None => {
-                let e = t.first_in_bag.get(object).filter(|e| **e < cutoff)?;
-                Some((self.event(*e)?, false))
-            }
-        }
-    }
-
-    /// The last place action before `cutoff` the robot perceived that put
-    /// `object` on or in one of `targets`.
-    pub fn last_placed_on(&self, object: &Id, targets: &[Id], cutoff: u64) -> Option<&'a Event> {
-        let on = &self.tables.placed_on;
-        let last = (targets.iter())
-            .filter_map(|t| {
-                let l = on.get(&(object.clone(), t.clone()))?;
-                l[..l.partition_point(|e| *e < cutoff)].last()
-            })
-            .max()?;
-        self.event(*last)
     }
 
     /// Whether the robot saw `object` in a bin before `cutoff`: thrown
@@ -669,182 +640,4 @@ impl<'a> Index<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Ten days of the family apartment with the shop's stock for them, as
-    /// `hearth generate` lives it: things come in, are used up and binned.
-    fn ten_days() -> (Scene, Vec<Event>) {
-        let src = crate::scene::BUILTIN[0].1;
-        let base = crate::scene::parse("family_apartment", src).expect("it parses");
-        let scene = crate::generation::scripted::provision(&base, 10, crate::catalogue::builtin());
-        let events = crate::samples::sweep::lived(&scene, 10, 5);
-        (scene, events)
-    }
-
-    /// Cutoffs through the trace, in order, as a sweep goes.
-    fn cutoffs(events: &[Event]) -> impl Iterator<Item = u64> {
-        (1..=events.len() as u64 + 1).step_by(61)
-    }
-
-    #[test]
-    fn a_kept_scan_finds_what_a_walk_back_finds_at_every_cutoff() {
-        let (scene, events) = ten_days();
-        let (swept, asked_once) = (Index::new(&scene, &events), Index::new(&scene, &events));
-        let people: Vec<&Id> = (scene.actors.iter())
-            .filter(|a| a.lives_here())
-            .map(|a| &a.id)
-            .collect();
-        let mut keys: Vec<&Key> = (swept.tables.seen.keys())
-            .filter(|k| k.1.as_str() == "location")
-            .collect();
-        keys.sort();
-        let mut shared = 0;
-        for c in cutoffs(&events) {
-            for key in &keys {
-                let seen = swept.seen_before(key, c);
-                for p in &people {
-                    let walk = (seen.iter()).rposition(|s| {
-                        perceived_in(swept.event(s.event).expect("indexed"), p, key)
-                    });
-                    assert_eq!(swept.scan_shared(seen, p, key), walk, "{key:?} {p} at {c}");
-                    // Kept or not, the same answer.
-                    assert_eq!(swept.last_shared(seen, p, key), walk);
-                    assert_eq!(asked_once.last_shared(seen, p, key), walk);
-                    shared += usize::from(walk.is_some());
-                }
-            }
-        }
-        // A sweep back to an earlier cutoff reads the kept scan.
-        let (key, p) = (keys[0], people[0]);
-        let early = swept.seen_before(key, 200);
-        let walk = (early.iter())
-            .rposition(|s| perceived_in(swept.event(s.event).expect("indexed"), p, key));
-        assert_eq!(swept.scan_shared(early, p, key), walk);
-        assert!(shared > 1000, "{shared} sights shared");
-    }
-
-    /// What the stock questions read is kept with the tables, for every
-    /// index over them, and worked out again once they grow: tables pushed
-    /// to each cutoff in turn, as a memory's are between questions, answer
-    /// as the whole trace's index does there.
-    #[test]
-    fn tables_kept_between_questions_work_their_stock_out_again_as_they_grow() {
-        let (scene, events) = ten_days();
-        let whole = Index::new(&scene, &events);
-        let mut tables = Tables::new(Arc::new(initial_state(&scene)));
-        let (mut binned, mut stock) = (0, 0);
-        for c in cutoffs(&events) {
-            let upto = events.partition_point(|e| e.id < c);
-            for e in &events[tables.len()..upto] {
-                tables.push(&whole.robot, e);
-            }
-            let ix = Index::over(&scene, &events[..upto], &tables);
-            for o in &scene.objects {
-                assert_eq!(
-                    ix.binned(&o.id, c),
-                    whole.binned(&o.id, c),
-                    "{} at {c}",
-                    o.id
-                );
-                binned += usize::from(ix.binned(&o.id, c));
-            }
-            for kind in whole.stockroom().kinds.keys() {
-                let seen = |ix: &Index| -> Vec<(Id, Option<(u64, bool)>)> {
-                    (ix.stock_seen(kind, c).map(|t| (t.id.clone(), t.since(c)))).collect()
-                };
-                assert_eq!(seen(&ix), seen(&whole), "{kind} at {c}");
-                stock += seen(&ix).len();
-                // And the latest seen come in, or go in a bin.
-                let went = |ix: &Index| {
-                    let came = ix.stock_came_in(kind, c).map(|(e, door)| (e.id, door));
-                    (came, ix.stock_binned(kind, c).map(|e| e.id))
-                };
-                assert_eq!(went(&ix), went(&whole), "{kind} at {c}");
-            }
-        }
-        assert!(binned > 0 && stock > 0, "{binned} binned, {stock} stock");
-    }
-
-    #[test]
-    fn thrown_out_and_come_in_are_what_the_sightings_say() {
-        let (scene, events) = ten_days();
-        let ix = Index::new(&scene, &events);
-        let room = ix.stockroom();
-        let location = Id::new("location");
-        let (mut binned, mut turned) = (0, 0);
-        for c in cutoffs(&events) {
-            for o in &scene.objects {
-                let key = (o.id.clone(), location.clone());
-                let thrown = (ix.places_before(&key, c).iter()).any(|p| room.in_bin(&p.value));
-                assert_eq!(ix.binned(&o.id, c), thrown, "{} at {c}", o.id);
-                binned += usize::from(thrown);
-            }
-            for (kind, things) in &room.kinds {
-                // Seen by the cutoff: where it is, or how much is left.
-                let seen =
-                    |o: &Id, attr: &str| !ix.seen_before(&(o.clone(), Id::new(attr)), c).is_empty();
-                let expected: Vec<&Id> = (things.iter())
-                    .filter(|o| seen(o, "location") || seen(o, LEVEL))
-                    .collect();
-                let found: Vec<&StockThing> = ix.stock_seen(kind, c).collect();
-                // In the order first seen; each at its place in the kind.
-                assert!(found.is_sorted_by_key(|t| (t.first, t.pos)));
-                assert!(found.iter().all(|t| things[t.pos] == t.id));
-                let mut in_scene_order = found.clone();
-                in_scene_order.sort_by_key(|t| t.pos);
-                let ids: Vec<&Id> = in_scene_order.iter().map(|t| &t.id).collect();
-                assert_eq!(ids, expected);
-                // Since when in the house or gone: the first of the last
-                // run of sights alike, gone for good once seen in a bin.
-                for t in &found {
-                    let placed = ix.seen_before(&(t.id.clone(), location.clone()), c);
-                    let gone: Vec<bool> = (0..placed.len())
-                        .map(|i| {
-                            room.gone(&placed[i].value)
-                                || placed[..=i].iter().any(|s| room.in_bin(&s.value))
-                        })
-                        .collect();
-                    let since = gone.last().map(|&last| {
-                        let run = gone.iter().rposition(|g| *g != last);
-                        (placed[run.map_or(0, |i| i + 1)].event, last)
-                    });
-                    assert_eq!(t.since(c), since, "{} at {c}", t.id);
-                    turned += usize::from(since.is_some_and(|(e, _)| e > placed[0].event));
-                }
-            }
-        }
-        assert!(binned > 0 && turned > 0, "{binned} binned, {turned} turned");
-    }
-
-    /// One person's doing of an act, read from their own list, is
-    /// everyone's doing of it by that person; and no one's for an act they
-    /// never did, as whether they did it says.
-    #[test]
-    fn doing_by_one_person_is_everyones_doing_by_them() {
-        let (scene, events) = ten_days();
-        let ix = Index::new(&scene, &events);
-        let people: Vec<&Id> = scene.actors.iter().map(|a| &a.id).collect();
-        let (mut found, mut never) = (0, 0);
-        for c in cutoffs(&events) {
-            for (_, act) in ix.tables.acted.iter().step_by(7) {
-                for p in &people {
-                    let own: Vec<u64> = ix.doing(Some(p), act, c).map(|e| e.id).collect();
-                    let all: Vec<u64> = (ix.doing(None, act, c))
-                        .filter(|e| e.actor == **p)
-                        .map(|e| e.id)
-                        .collect();
-                    assert_eq!(own, all, "{p} {act:?} before {c}");
-                    // Whether they did it at all: a look through its values.
-                    assert_eq!(ix.did(p, act, c), !own.is_empty(), "{p} {act:?} before {c}");
-                    if own.is_empty() {
-                        never += 1;
-                    } else {
-                        found += 1;
-                    }
-                }
-            }
-        }
-        assert!(found > 0 && never > 0, "{found} found, {never} never");
-    }
-}
+mod tests;
